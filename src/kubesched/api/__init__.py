@@ -1,0 +1,85 @@
+"""Kubernetes objects as the scheduler reads them (``k8s.io/api/core/v1`` and friends).
+
+Objects are immutable, parsed once from manifests, and keep their manifest in ``raw`` so
+that they round-trip. Quantities are exact integers (millicores for cpu).
+"""
+
+from ._meta import ObjectMeta, format_time, parse_time
+from ._node import ContainerImage, Node
+from ._objects import (
+    CSINode,
+    Namespace,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    PodDisruptionBudget,
+    PriorityClass,
+    StorageClass,
+)
+from ._pod import (
+    Affinity,
+    Container,
+    ContainerPort,
+    Pod,
+    PodAffinityTerm,
+    TopologySpreadConstraint,
+    WeightedNodeSelectorTerm,
+    WeightedPodAffinityTerm,
+    parse_resource_list,
+)
+from ._quantity import QuantityError, milli_value, parse_quantity, resource_value, value
+from ._resources import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, ResourceList, pod_requests
+from ._selectors import (
+    LabelSelector,
+    LabelSelectorRequirement,
+    NodeSelector,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
+    SelectorError,
+    Taint,
+    Toleration,
+    find_untolerated_taint,
+    tolerations_tolerate_taint,
+)
+
+__all__ = [
+    "DEFAULT_MEMORY_REQUEST",
+    "DEFAULT_MILLI_CPU_REQUEST",
+    "Affinity",
+    "CSINode",
+    "Container",
+    "ContainerImage",
+    "ContainerPort",
+    "LabelSelector",
+    "LabelSelectorRequirement",
+    "Namespace",
+    "Node",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
+    "ObjectMeta",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "Pod",
+    "PodAffinityTerm",
+    "PodDisruptionBudget",
+    "PriorityClass",
+    "QuantityError",
+    "ResourceList",
+    "SelectorError",
+    "StorageClass",
+    "Taint",
+    "Toleration",
+    "TopologySpreadConstraint",
+    "WeightedNodeSelectorTerm",
+    "WeightedPodAffinityTerm",
+    "find_untolerated_taint",
+    "format_time",
+    "milli_value",
+    "parse_quantity",
+    "parse_resource_list",
+    "parse_time",
+    "pod_requests",
+    "resource_value",
+    "tolerations_tolerate_taint",
+    "value",
+]

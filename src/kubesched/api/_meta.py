@@ -1,0 +1,78 @@
+"""Object metadata and time stamps, shared by every kind.
+
+Kubernetes objects carry RFC 3339 time stamps; the scheduler works in seconds on its clock
+(:mod:`kubesched.clock`), so we keep them as float seconds since the Unix epoch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+__all__ = ["ObjectMeta", "format_time", "parse_time"]
+
+
+def parse_time(text: Any) -> float | None:
+    """RFC 3339 (``2024-01-02T03:04:05Z``, with or without fraction/offset) -> epoch seconds."""
+    if text is None or text == "":
+        return None
+    if isinstance(text, int | float):
+        return float(text)
+    if isinstance(text, datetime):
+        dt = text if text.tzinfo else text.replace(tzinfo=UTC)
+        return dt.timestamp()
+    s = str(text).strip()
+    if s.endswith(("Z", "z")):
+        s = s[:-1] + "+00:00"
+    try:
+        dt = datetime.fromisoformat(s)
+    except ValueError as exc:
+        raise ValueError(f"invalid RFC 3339 time {text!r}") from exc
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.timestamp()
+
+
+def format_time(seconds: float) -> str:
+    """Epoch seconds -> RFC 3339 in UTC, second precision as the API server writes it."""
+    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectMeta:
+    """metav1.ObjectMeta: the fields the scheduler reads."""
+
+    name: str
+    namespace: str = ""
+    uid: str = ""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, str] = field(default_factory=dict)
+    resource_version: str = ""
+    creation_timestamp: float | None = None
+    deletion_timestamp: float | None = None
+    deletion_grace_period_seconds: int | None = None
+    owner_references: tuple[Mapping[str, Any], ...] = ()
+    generation: int = 0
+
+    @property
+    def key(self) -> str:
+        """``namespace/name`` for namespaced objects, ``name`` otherwise (cache.MetaNamespaceKeyFunc)."""
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> ObjectMeta:
+        return ObjectMeta(
+            name=str(d.get("name") or ""),
+            namespace=str(d.get("namespace") or ""),
+            uid=str(d.get("uid") or ""),
+            labels={str(k): str(v) for k, v in (d.get("labels") or {}).items()},
+            annotations={str(k): str(v) for k, v in (d.get("annotations") or {}).items()},
+            resource_version=str(d.get("resourceVersion") or ""),
+            creation_timestamp=parse_time(d.get("creationTimestamp")),
+            deletion_timestamp=parse_time(d.get("deletionTimestamp")),
+            deletion_grace_period_seconds=d.get("deletionGracePeriodSeconds"),
+            owner_references=tuple(d.get("ownerReferences") or ()),
+            generation=int(d.get("generation") or 0),
+        )

@@ -1,0 +1,394 @@
+"""v1.Pod: the fields the scheduler reads, parsed once; the manifest kept for round trips.
+
+A :class:`Pod` is immutable. Changes (binding, status patches, admission) build a new Pod
+from an edited copy of :attr:`Pod.raw`, so fields the scheduler does not know survive
+unchanged and every reader sees a consistent object.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ._meta import ObjectMeta, parse_time
+from ._quantity import resource_value
+from ._resources import ResourceList, pod_requests
+from ._selectors import LabelSelector, NodeSelector, NodeSelectorTerm, Toleration
+
+__all__ = [
+    "Affinity",
+    "Container",
+    "ContainerPort",
+    "Pod",
+    "PodAffinityTerm",
+    "TopologySpreadConstraint",
+    "WeightedPodAffinityTerm",
+    "WeightedNodeSelectorTerm",
+    "parse_resource_list",
+]
+
+
+def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
+    """A v1.ResourceList to integers (see :func:`resource_value`); errors name ``path``."""
+    out: ResourceList = {}
+    for name, q in (d or {}).items():
+        try:
+            out[str(name)] = resource_value(str(name), q)
+        except ValueError as exc:
+            raise ValueError(f"{path}.{name}: {exc}") from exc
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerPort:
+    container_port: int
+    host_port: int = 0
+    protocol: str = "TCP"
+    host_ip: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    name: str
+    image: str = ""
+    requests: Mapping[str, int] = field(default_factory=dict)
+    limits: Mapping[str, int] = field(default_factory=dict)
+    ports: tuple[ContainerPort, ...] = ()
+    restart_policy: str = ""  # "Always" on an init container makes it a sidecar
+
+    @property
+    def is_restartable_init(self) -> bool:
+        return self.restart_policy == "Always"
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], path: str) -> Container:
+        res = d.get("resources") or {}
+        ports = tuple(
+            ContainerPort(
+                int(p.get("containerPort") or 0),
+                int(p.get("hostPort") or 0),
+                str(p.get("protocol") or "TCP"),
+                str(p.get("hostIP") or ""),
+            )
+            for p in (d.get("ports") or [])
+        )
+        return Container(
+            name=str(d.get("name") or ""),
+            image=str(d.get("image") or ""),
+            requests=parse_resource_list(res.get("requests"), f"{path}.resources.requests"),
+            limits=parse_resource_list(res.get("limits"), f"{path}.resources.limits"),
+            ports=ports,
+            restart_policy=str(d.get("restartPolicy") or ""),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PodAffinityTerm:
+    label_selector: LabelSelector | None
+    topology_key: str
+    namespaces: tuple[str, ...] = ()
+    namespace_selector: LabelSelector | None = None
+    match_label_keys: tuple[str, ...] = ()
+    mismatch_label_keys: tuple[str, ...] = ()
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], path: str) -> PodAffinityTerm:
+        tk = d.get("topologyKey")
+        if not tk:
+            raise ValueError(f"{path}.topologyKey: can not be empty")
+        return PodAffinityTerm(
+            label_selector=LabelSelector.from_dict(d.get("labelSelector")),
+            topology_key=str(tk),
+            namespaces=tuple(str(n) for n in (d.get("namespaces") or [])),
+            namespace_selector=LabelSelector.from_dict(d.get("namespaceSelector")),
+            match_label_keys=tuple(str(k) for k in (d.get("matchLabelKeys") or [])),
+            mismatch_label_keys=tuple(str(k) for k in (d.get("mismatchLabelKeys") or [])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedPodAffinityTerm:
+    weight: int
+    term: PodAffinityTerm
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedNodeSelectorTerm:
+    weight: int
+    term: NodeSelectorTerm
+
+
+@dataclass(frozen=True, slots=True)
+class Affinity:
+    node_required: NodeSelector | None = None
+    node_preferred: tuple[WeightedNodeSelectorTerm, ...] = ()
+    pod_affinity_required: tuple[PodAffinityTerm, ...] = ()
+    pod_affinity_preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+    pod_anti_affinity_required: tuple[PodAffinityTerm, ...] = ()
+    pod_anti_affinity_preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any] | None, path: str) -> Affinity | None:
+        if not d:
+            return None
+        na = d.get("nodeAffinity") or {}
+        pa = d.get("podAffinity") or {}
+        paa = d.get("podAntiAffinity") or {}
+        req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+        node_pref = tuple(
+            WeightedNodeSelectorTerm(
+                int(p.get("weight") or 0),
+                NodeSelector.terms_from_list(
+                    [p.get("preference") or {}],
+                    f"{path}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}].preference",
+                )[0],
+            )
+            for i, p in enumerate(na.get("preferredDuringSchedulingIgnoredDuringExecution") or [])
+        )
+
+        def terms(src: Mapping[str, Any], p: str) -> tuple[PodAffinityTerm, ...]:
+            key = "requiredDuringSchedulingIgnoredDuringExecution"
+            return tuple(PodAffinityTerm.from_dict(t, f"{p}.{key}[{i}]") for i, t in enumerate(src.get(key) or []))
+
+        def weighted(src: Mapping[str, Any], p: str) -> tuple[WeightedPodAffinityTerm, ...]:
+            key = "preferredDuringSchedulingIgnoredDuringExecution"
+            return tuple(
+                WeightedPodAffinityTerm(
+                    int(t.get("weight") or 0),
+                    PodAffinityTerm.from_dict(t.get("podAffinityTerm") or {}, f"{p}.{key}[{i}].podAffinityTerm"),
+                )
+                for i, t in enumerate(src.get(key) or [])
+            )
+
+        return Affinity(
+            node_required=NodeSelector.from_dict(req, f"{path}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution")
+            if req is not None
+            else None,
+            node_preferred=node_pref,
+            pod_affinity_required=terms(pa, f"{path}.podAffinity"),
+            pod_affinity_preferred=weighted(pa, f"{path}.podAffinity"),
+            pod_anti_affinity_required=terms(paa, f"{path}.podAntiAffinity"),
+            pod_anti_affinity_preferred=weighted(paa, f"{path}.podAntiAffinity"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TopologySpreadConstraint:
+    max_skew: int
+    topology_key: str
+    when_unsatisfiable: str  # DoNotSchedule | ScheduleAnyway
+    label_selector: LabelSelector | None = None
+    min_domains: int | None = None
+    node_affinity_policy: str | None = None  # Honor (default) | Ignore
+    node_taints_policy: str | None = None  # Ignore (default) | Honor
+    match_label_keys: tuple[str, ...] = ()
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], path: str) -> TopologySpreadConstraint:
+        ms = int(d.get("maxSkew") or 0)
+        if ms <= 0:
+            raise ValueError(f"{path}.maxSkew: must be greater than zero")
+        wu = d.get("whenUnsatisfiable")
+        if wu not in ("DoNotSchedule", "ScheduleAnyway"):
+            raise ValueError(f"{path}.whenUnsatisfiable: {wu!r} is not DoNotSchedule or ScheduleAnyway")
+        if not d.get("topologyKey"):
+            raise ValueError(f"{path}.topologyKey: can not be empty")
+        md = d.get("minDomains")
+        return TopologySpreadConstraint(
+            max_skew=ms,
+            topology_key=str(d["topologyKey"]),
+            when_unsatisfiable=str(wu),
+            label_selector=LabelSelector.from_dict(d.get("labelSelector")),
+            min_domains=int(md) if md is not None else None,
+            node_affinity_policy=d.get("nodeAffinityPolicy"),
+            node_taints_policy=d.get("nodeTaintsPolicy"),
+            match_label_keys=tuple(str(k) for k in (d.get("matchLabelKeys") or [])),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Pod:
+    """A parsed v1.Pod. ``priority`` is None until admission resolves it."""
+
+    raw: Mapping[str, Any]
+    meta: ObjectMeta
+    node_name: str
+    scheduler_name: str
+    priority: int | None
+    priority_class_name: str
+    preemption_policy: str | None
+    node_selector: Mapping[str, str]
+    affinity: Affinity | None
+    tolerations: tuple[Toleration, ...]
+    topology_spread_constraints: tuple[TopologySpreadConstraint, ...]
+    scheduling_gates: tuple[str, ...]
+    containers: tuple[Container, ...]
+    init_containers: tuple[Container, ...]
+    overhead: Mapping[str, int]
+    pod_level_requests: Mapping[str, int] | None
+    volumes: tuple[Mapping[str, Any], ...]
+    termination_grace_period_seconds: int
+    phase: str
+    nominated_node_name: str
+    conditions: tuple[Mapping[str, Any], ...]
+    start_time: float | None
+
+    # -- identity -------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def namespace(self) -> str:
+        return self.meta.namespace
+
+    @property
+    def key(self) -> str:
+        return self.meta.key
+
+    @property
+    def uid(self) -> str:
+        return self.meta.uid or self.meta.key
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.meta.labels
+
+    @property
+    def is_terminating(self) -> bool:
+        return self.meta.deletion_timestamp is not None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase in ("Succeeded", "Failed")
+
+    @property
+    def priority_value(self) -> int:
+        """corev1helpers.PodPriority: nil priority counts as 0."""
+        return self.priority or 0
+
+    # -- resources ------------------------------------------------------------
+    def _pairs(self, cs: tuple[Container, ...]) -> list[tuple[Mapping[str, int], bool]]:
+        return [(c.requests, c.is_restartable_init) for c in cs]
+
+    @cached_property
+    def requests(self) -> ResourceList:
+        """resource.PodRequests with overhead: what NodeResourcesFit filters on."""
+        return pod_requests(self._pairs(self.containers), self._pairs(self.init_containers),
+                            self.pod_level_requests, self.overhead)
+
+    @cached_property
+    def non_zero_requests(self) -> ResourceList:
+        """PodRequests with missing container cpu/memory defaulted (100m / 200Mi): scoring's view."""
+        return pod_requests(self._pairs(self.containers), self._pairs(self.init_containers),
+                            self.pod_level_requests, self.overhead, non_missing=True)
+
+    @cached_property
+    def host_ports(self) -> tuple[ContainerPort, ...]:
+        """Ports with a hostPort, from containers and init containers (schedutil.GetHostPorts)."""
+        return tuple(p for c in (*self.init_containers, *self.containers) for p in c.ports if p.host_port > 0)
+
+    @property
+    def qos_class(self) -> str:
+        """v1qos.GetPodQOS (containers and init containers; pod-level resources where set)."""
+        requests: dict[str, int] = {}
+        limits: dict[str, int] = {}
+        guaranteed = True
+        any_set = False
+        for c in (*self.containers, *self.init_containers):
+            for r in ("cpu", "memory"):
+                if c.requests.get(r, 0) > 0:
+                    any_set = True
+                    requests[r] = requests.get(r, 0) + c.requests[r]
+                if c.limits.get(r, 0) > 0:
+                    any_set = True
+                    limits[r] = limits.get(r, 0) + c.limits[r]
+            if set(k for k in ("cpu", "memory") if c.limits.get(k, 0) > 0) != {"cpu", "memory"}:
+                guaranteed = False
+        if not any_set:
+            return "BestEffort"
+        if guaranteed and all(requests.get(r, limits.get(r)) == limits.get(r) for r in ("cpu", "memory")):
+            return "Guaranteed"
+        return "Burstable"
+
+    @property
+    def images(self) -> tuple[str, ...]:
+        return tuple(c.image for c in (*self.init_containers, *self.containers) if c.image)
+
+    @cached_property
+    def pvc_names(self) -> tuple[str, ...]:
+        """Claim names of persistentVolumeClaim volumes and generic ephemeral volumes
+        (ephemeral claims are named ``<pod>-<volume>``)."""
+        out = []
+        for v in self.volumes:
+            if "persistentVolumeClaim" in v:
+                out.append(str((v.get("persistentVolumeClaim") or {}).get("claimName") or ""))
+            elif "ephemeral" in v:
+                out.append(f"{self.name}-{v.get('name')}")
+        return tuple(out)
+
+    def condition(self, type_: str) -> Mapping[str, Any] | None:
+        for c in self.conditions:
+            if c.get("type") == type_:
+                return c
+        return None
+
+    @property
+    def is_ready(self) -> bool:
+        c = self.condition("Ready")
+        return c is not None and c.get("status") == "True"
+
+    # -- building -------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return copy.deepcopy(dict(self.raw))
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any]) -> Pod:
+        """Parse a manifest; raises ValueError naming the field on bad input."""
+        if not isinstance(d, Mapping):
+            raise ValueError("pod must be a mapping")
+        md = d.get("metadata") or {}
+        meta = ObjectMeta.from_dict(md)
+        if not meta.name:
+            raise ValueError("metadata.name: required")
+        spec = d.get("spec") or {}
+        status = d.get("status") or {}
+        containers = tuple(Container.from_dict(c, f"spec.containers[{i}]") for i, c in enumerate(spec.get("containers") or []))
+        inits = tuple(Container.from_dict(c, f"spec.initContainers[{i}]")
+                      for i, c in enumerate(spec.get("initContainers") or []))
+        pod_res = spec.get("resources") or {}
+        prio = spec.get("priority")
+        tgps = spec.get("terminationGracePeriodSeconds")
+        return Pod(
+            raw=d,
+            meta=meta,
+            node_name=str(spec.get("nodeName") or ""),
+            scheduler_name=str(spec.get("schedulerName") or "default-scheduler"),
+            priority=int(prio) if prio is not None else None,
+            priority_class_name=str(spec.get("priorityClassName") or ""),
+            preemption_policy=spec.get("preemptionPolicy"),
+            node_selector={str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()},
+            affinity=Affinity.from_dict(spec.get("affinity"), "spec.affinity"),
+            tolerations=tuple(Toleration.from_dict(t, f"spec.tolerations[{i}]")
+                              for i, t in enumerate(spec.get("tolerations") or [])),
+            topology_spread_constraints=tuple(
+                TopologySpreadConstraint.from_dict(t, f"spec.topologySpreadConstraints[{i}]")
+                for i, t in enumerate(spec.get("topologySpreadConstraints") or [])
+            ),
+            scheduling_gates=tuple(str(g.get("name") or "") for g in (spec.get("schedulingGates") or [])),
+            containers=containers,
+            init_containers=inits,
+            overhead=parse_resource_list(spec.get("overhead"), "spec.overhead"),
+            pod_level_requests=parse_resource_list(pod_res.get("requests"), "spec.resources.requests")
+            if pod_res.get("requests")
+            else None,
+            volumes=tuple(spec.get("volumes") or ()),
+            termination_grace_period_seconds=int(tgps) if tgps is not None else 30,
+            phase=str(status.get("phase") or "Pending"),
+            nominated_node_name=str(status.get("nominatedNodeName") or ""),
+            conditions=tuple(status.get("conditions") or ()),
+            start_time=parse_time(status.get("startTime")),
+        )

@@ -1,0 +1,87 @@
+"""Resource quantities as exact numbers.
+
+Mirrors k8s.io/apimachinery/pkg/api/resource/quantity.go: a quantity is a decimal or binary
+SI number (``100m``, ``1.5Gi``, ``2G``, ``1e3``). The scheduler reads quantities through
+``Value()`` (rounded up to an integer, away from zero) and ``MilliValue()`` (cpu, rounded up),
+so we keep the exact value as a :class:`fractions.Fraction` and round only at those two doors.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+__all__ = ["QuantityError", "milli_value", "parse_quantity", "resource_value", "value"]
+
+
+class QuantityError(ValueError):
+    """A string that Kubernetes would not accept as a quantity."""
+
+
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {
+    "n": Fraction(1, 10**9),
+    "u": Fraction(1, 10**6),
+    "m": Fraction(1, 10**3),
+    "": Fraction(1),
+    "k": Fraction(10**3),
+    "M": Fraction(10**6),
+    "G": Fraction(10**9),
+    "T": Fraction(10**12),
+    "P": Fraction(10**15),
+    "E": Fraction(10**18),
+}
+# <signedNumber><suffix>; the number has digits with an optional fraction; the suffix is a
+# binary SI suffix, a decimal SI suffix or a decimal exponent (e/E followed by a signed int).
+_QUANTITY_RE = re.compile(
+    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+)
+
+
+def parse_quantity(text: str | int | float) -> Fraction:
+    """Parse a quantity to its exact value (``"100m"`` -> 1/10, ``"1.5Gi"`` -> 1610612736)."""
+    if isinstance(text, bool):
+        raise QuantityError(f"quantity must be a string or number, not {text!r}")
+    if isinstance(text, int):
+        return Fraction(text)
+    if isinstance(text, float):
+        if not math.isfinite(text):
+            raise QuantityError(f"quantity {text!r} is not finite")
+        return Fraction(str(text))
+    s = str(text).strip()
+    m = _QUANTITY_RE.match(s)
+    if not m:
+        raise QuantityError(f"quantities must match the regular expression "
+                            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {text!r}")
+    number = Fraction(m.group("num"))
+    suffix = m.group("suffix") or ""
+    if suffix in _BINARY:
+        return number * _BINARY[suffix]
+    if suffix in _DECIMAL:
+        return number * _DECIMAL[suffix]
+    return number * Fraction(10) ** int(suffix[1:])
+
+
+def _ceil_away_from_zero(x: Fraction) -> int:
+    return math.ceil(x) if x >= 0 else math.floor(x)
+
+
+def value(text: str | int | float) -> int:
+    """``Quantity.Value()``: the value rounded up (away from zero) to an integer."""
+    return _ceil_away_from_zero(parse_quantity(text))
+
+
+def milli_value(text: str | int | float) -> int:
+    """``Quantity.MilliValue()``: the value in thousandths, rounded up (away from zero)."""
+    return _ceil_away_from_zero(parse_quantity(text) * 1000)
+
+
+def resource_value(name: str, text: str | int | float) -> int:
+    """The integer the scheduler keeps for resource ``name``: millicores for cpu, else Value().
+
+    Mirrors framework.Resource.Add (pkg/scheduler/framework/types.go): cpu via MilliValue,
+    memory, ephemeral-storage, pods and scalar (extended, hugepages) resources via Value.
+    """
+    return milli_value(text) if name == "cpu" else value(text)

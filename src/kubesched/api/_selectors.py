@@ -1,0 +1,278 @@
+"""Label selectors, node selectors, taints and tolerations, with upstream's matching rules.
+
+Mirrors k8s.io/apimachinery/pkg/labels (selector.go), k8s.io/component-helpers/scheduling/
+corev1/nodeaffinity (nodeaffinity.go) and k8s.io/api/core/v1 toleration.go. Every structure is
+parsed and checked once, when the manifest is read, so that matching is a cheap pure function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "LabelSelector",
+    "LabelSelectorRequirement",
+    "NodeSelector",
+    "NodeSelectorRequirement",
+    "NodeSelectorTerm",
+    "SelectorError",
+    "Taint",
+    "Toleration",
+]
+
+
+class SelectorError(ValueError):
+    """A selector, taint or toleration that the API server would reject."""
+
+
+_LABEL_OPS = frozenset({"In", "NotIn", "Exists", "DoesNotExist"})
+_NODE_OPS = frozenset({"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"})
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSelectorRequirement:
+    key: str
+    operator: str
+    values: frozenset[str] = frozenset()
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        """labels.Requirement.Matches for the four set-based operators."""
+        op = self.operator
+        if op == "In":
+            return self.key in labels and labels[self.key] in self.values
+        if op == "NotIn":
+            return self.key not in labels or labels[self.key] not in self.values
+        if op == "Exists":
+            return self.key in labels
+        return self.key not in labels  # DoesNotExist
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSelector:
+    """metav1.LabelSelector. ``LabelSelector()`` (empty) matches everything.
+
+    A *missing* selector (``None`` where a selector is optional) matches nothing, as
+    ``metav1.LabelSelectorAsSelector(nil)`` returns ``labels.Nothing()``; callers keep ``None``.
+    """
+
+    match_labels: tuple[tuple[str, str], ...] = ()
+    match_expressions: tuple[LabelSelectorRequirement, ...] = ()
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        for k, v in self.match_labels:
+            if labels.get(k) != v:
+                return False
+        return all(r.matches(labels) for r in self.match_expressions)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.match_labels and not self.match_expressions
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any] | None) -> LabelSelector | None:
+        if d is None:
+            return None
+        if not isinstance(d, Mapping):
+            raise SelectorError(f"label selector must be a mapping, got {type(d).__name__}")
+        ml = d.get("matchLabels") or {}
+        if not isinstance(ml, Mapping):
+            raise SelectorError("matchLabels must be a mapping")
+        exprs = []
+        for i, e in enumerate(d.get("matchExpressions") or []):
+            op = e.get("operator")
+            key = e.get("key")
+            values = [str(v) for v in (e.get("values") or [])]
+            if not key:
+                raise SelectorError(f"matchExpressions[{i}].key: required")
+            if op not in _LABEL_OPS:
+                raise SelectorError(f"matchExpressions[{i}].operator: {op!r} is not a valid label selector "
+                                    "operator (In, NotIn, Exists, DoesNotExist)")
+            if op in ("In", "NotIn") and not values:
+                raise SelectorError(f"matchExpressions[{i}].values: must be non-empty for {op}")
+            if op in ("Exists", "DoesNotExist") and values:
+                raise SelectorError(f"matchExpressions[{i}].values: must be empty for {op}")
+            exprs.append(LabelSelectorRequirement(str(key), op, frozenset(values)))
+        return LabelSelector(tuple(sorted((str(k), str(v)) for k, v in ml.items())), tuple(exprs))
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorRequirement:
+    key: str
+    operator: str
+    values: tuple[str, ...] = ()
+
+    def matches_value(self, present: bool, value: str) -> bool:
+        """One requirement against one label (or field) value; nodeaffinity's requirement semantics."""
+        op = self.operator
+        if op == "In":
+            return present and value in self.values
+        if op == "NotIn":
+            return not present or value not in self.values
+        if op == "Exists":
+            return present
+        if op == "DoesNotExist":
+            return not present
+        # Gt / Lt: both sides must parse as integers, else no match (labels.Requirement.Matches).
+        if not present:
+            return False
+        try:
+            lhs = int(value)
+            rhs = int(self.values[0])
+        except (ValueError, IndexError):
+            return False
+        return lhs > rhs if op == "Gt" else lhs < rhs
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        return self.matches_value(self.key in labels, labels.get(self.key, ""))
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelectorTerm:
+    """Expressions and fields are ANDed; a term with neither matches no node."""
+
+    match_expressions: tuple[NodeSelectorRequirement, ...] = ()
+    match_fields: tuple[NodeSelectorRequirement, ...] = ()
+
+    def matches(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        if not self.match_expressions and not self.match_fields:
+            return False
+        if not all(r.matches(labels) for r in self.match_expressions):
+            return False
+        # matchFields supports only metadata.name (validated at parse time).
+        return all(r.matches_value(True, node_name) for r in self.match_fields)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSelector:
+    """v1.NodeSelector: the terms are ORed."""
+
+    terms: tuple[NodeSelectorTerm, ...] = ()
+
+    def matches(self, node_name: str, labels: Mapping[str, str]) -> bool:
+        return any(t.matches(node_name, labels) for t in self.terms)
+
+    @staticmethod
+    def terms_from_list(items: Any, path: str) -> tuple[NodeSelectorTerm, ...]:
+        return tuple(_parse_term(t, f"{path}[{i}]") for i, t in enumerate(items or []))
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any] | None, path: str = "nodeSelector") -> NodeSelector | None:
+        if d is None:
+            return None
+        return NodeSelector(NodeSelector.terms_from_list(d.get("nodeSelectorTerms"), f"{path}.nodeSelectorTerms"))
+
+
+def _parse_requirement(e: Mapping[str, Any], path: str, fields: bool) -> NodeSelectorRequirement:
+    key = e.get("key")
+    op = e.get("operator")
+    values = tuple(str(v) for v in (e.get("values") or []))
+    if not key:
+        raise SelectorError(f"{path}.key: required")
+    if op not in _NODE_OPS:
+        raise SelectorError(f"{path}.operator: {op!r} is not a valid node selector operator")
+    if op in ("In", "NotIn") and not values:
+        raise SelectorError(f"{path}.values: must be specified when operator is {op}")
+    if op in ("Exists", "DoesNotExist") and values:
+        raise SelectorError(f"{path}.values: may not be specified when operator is {op}")
+    if op in ("Gt", "Lt"):
+        if len(values) != 1:
+            raise SelectorError(f"{path}.values: must be specified single value when operator is {op}")
+        try:
+            int(values[0])
+        except ValueError as exc:
+            raise SelectorError(f"{path}.values[0]: must be an integer for {op}") from exc
+    if fields:
+        if key != "metadata.name":
+            raise SelectorError(f"{path}.key: not a valid field selector key {key!r} (only metadata.name)")
+        if op not in ("In", "NotIn"):
+            raise SelectorError(f"{path}.operator: not a valid selector operator for fields: {op}")
+        if len(values) != 1:
+            raise SelectorError(f"{path}.values: must have one element for metadata.name")
+    return NodeSelectorRequirement(str(key), str(op), values)
+
+
+def _parse_term(t: Mapping[str, Any], path: str) -> NodeSelectorTerm:
+    if not isinstance(t, Mapping):
+        raise SelectorError(f"{path}: must be a mapping")
+    exprs = tuple(_parse_requirement(e, f"{path}.matchExpressions[{i}]", False)
+                  for i, e in enumerate(t.get("matchExpressions") or []))
+    fields = tuple(_parse_requirement(e, f"{path}.matchFields[{i}]", True)
+                   for i, e in enumerate(t.get("matchFields") or []))
+    return NodeSelectorTerm(exprs, fields)
+
+
+TAINT_EFFECTS = frozenset({"NoSchedule", "PreferNoSchedule", "NoExecute"})
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    key: str
+    value: str = ""
+    effect: str = "NoSchedule"
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], path: str = "taint") -> Taint:
+        key = d.get("key")
+        effect = d.get("effect")
+        if not key:
+            raise SelectorError(f"{path}.key: required")
+        if effect not in TAINT_EFFECTS:
+            raise SelectorError(f"{path}.effect: {effect!r} is not one of NoSchedule, PreferNoSchedule, NoExecute")
+        return Taint(str(key), str(d.get("value") or ""), str(effect))
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"
+    value: str = ""
+    effect: str = ""
+    toleration_seconds: int | None = None
+
+    def tolerates(self, taint: Taint) -> bool:
+        """v1.Toleration.ToleratesTaint: empty effect matches all effects, empty key with
+        Exists matches all keys; Equal compares values."""
+        if self.effect and self.effect != taint.effect:
+            return False
+        if self.key and self.key != taint.key:
+            return False
+        if self.operator == "Exists":
+            return True
+        if self.operator in ("", "Equal"):
+            return self.value == taint.value
+        return False
+
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], path: str = "toleration") -> Toleration:
+        op = d.get("operator") or "Equal"
+        if op not in ("Equal", "Exists"):
+            raise SelectorError(f"{path}.operator: {op!r} is not one of Equal, Exists")
+        key = str(d.get("key") or "")
+        value = str(d.get("value") or "")
+        if op == "Exists" and value:
+            raise SelectorError(f"{path}.value: must be empty when operator is Exists")
+        if not key and op != "Exists":
+            raise SelectorError(f"{path}.operator: must be Exists when key is empty")
+        effect = str(d.get("effect") or "")
+        if effect and effect not in TAINT_EFFECTS:
+            raise SelectorError(f"{path}.effect: {effect!r} is not a valid taint effect")
+        secs = d.get("tolerationSeconds")
+        return Toleration(key, op, value, effect, int(secs) if secs is not None else None)
+
+
+def tolerations_tolerate_taint(tolerations: tuple[Toleration, ...], taint: Taint) -> bool:
+    """v1helper.TolerationsTolerateTaint."""
+    return any(t.tolerates(taint) for t in tolerations)
+
+
+def find_untolerated_taint(
+    taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...], effects: frozenset[str]
+) -> Taint | None:
+    """v1helper.FindMatchingUntoleratedTaint: first taint with an effect in ``effects`` that no
+    toleration tolerates."""
+    for taint in taints:
+        if taint.effect in effects and not tolerations_tolerate_taint(tolerations, taint):
+            return taint
+    return None

@@ -1,0 +1,17 @@
+"""The typer application; each command module registers itself here."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(no_args_is_help=True, add_completion=False,
+                  help="kubesched: kube-scheduler's decisions, explained, in Python.")
+
+
+@app.callback()
+def _root() -> None:
+    """kubesched: kube-scheduler's decisions, explained, in Python."""
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,119 @@
+"""Time for the scheduler: a deterministic virtual clock for simulation, a real one for live mode.
+
+Shaped after SimPy's Environment (src/simpy/core.py): a read-only ``now``, a heap of timers keyed
+by (time, sequence) so that timers due at the same instant fire in the order they were set,
+``schedule``/``peek``/``step``/``run``. Queue backoff, permit timeouts, assumed-pod expiry and
+graceful termination all receive a clock; nothing in kubesched sleeps or reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+__all__ = ["Clock", "RealClock", "Timer", "VirtualClock"]
+
+
+@dataclass(order=True, slots=True)
+class Timer:
+    """A callback due at ``when``; ``cancel()`` makes it a no-op when it comes due."""
+
+    when: float
+    seq: int
+    callback: Callable[[], None] = field(compare=False)
+    cancelled: bool = field(default=False, compare=False)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Clock(Protocol):
+    """What the scheduler needs of time."""
+
+    @property
+    def now(self) -> float: ...
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+
+class VirtualClock:
+    """Time moves only when the simulation steps to the next due timer; deterministic."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = float(start)
+        self._heap: list[Timer] = []
+        self._seq = itertools.count()
+
+    @property
+    def now(self) -> float:
+        return self._now
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` ``delay`` seconds from now. A negative delay is an error."""
+        if delay < 0:
+            raise ValueError(f"cannot schedule in the past (delay {delay})")
+        t = Timer(self._now + delay, next(self._seq), callback)
+        heapq.heappush(self._heap, t)
+        return t
+
+    def peek(self) -> float:
+        """Time of the next live timer, ``math.inf`` when none."""
+        while self._heap and self._heap[0].cancelled:
+            heapq.heappop(self._heap)
+        return self._heap[0].when if self._heap else math.inf
+
+    def step(self) -> bool:
+        """Advance to the next timer and fire it; False when no timer is left."""
+        if self.peek() == math.inf:
+            return False
+        t = heapq.heappop(self._heap)
+        self._now = max(self._now, t.when)
+        t.callback()
+        return True
+
+    def advance(self, seconds: float) -> None:
+        """Run every timer due within ``seconds`` and leave ``now`` at now+seconds."""
+        self.run(until=self._now + seconds)
+
+    def run(self, until: float | None = None) -> None:
+        """Fire timers in order until none is left or the next is after ``until``."""
+        if until is not None and until < self._now:
+            raise ValueError(f"until ({until}) must not be before now ({self._now})")
+        while True:
+            nxt = self.peek()
+            if nxt == math.inf or (until is not None and nxt > until):
+                break
+            self.step()
+        if until is not None:
+            self._now = until
+
+
+class RealClock:
+    """Wall-clock time; timers run on a daemon thread. Used by live mode only."""
+
+    def __init__(self) -> None:
+        self._seq = itertools.count()
+
+    @property
+    def now(self) -> float:
+        return time.time()
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> Timer:
+        if delay < 0:
+            raise ValueError(f"cannot schedule in the past (delay {delay})")
+        t = Timer(self.now + delay, next(self._seq), callback)
+
+        def fire() -> None:
+            if not t.cancelled:
+                callback()
+
+        th = threading.Timer(delay, fire)
+        th.daemon = True
+        th.start()
+        return t

@@ -1,0 +1,90 @@
+"""The batch path: all candidate nodes at once.
+
+A :class:`NodeBatch` names the candidate nodes as row positions into the snapshot's columns.
+Batch filters return a :class:`BatchFilterResult`: one status code per candidate plus a reason
+id into a small reason table, so a plugin whose reasons vary per node (NodeResourcesFit's
+"Insufficient cpu", "Insufficient memory", …) encodes them without building a Status per node.
+Batch scores return an int64 array aligned with the batch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ._status import Code, Status
+
+if TYPE_CHECKING:
+    from ..cache import NodeInfo, Snapshot
+
+__all__ = ["BatchFilterResult", "NodeBatch"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeBatch:
+    snapshot: Snapshot
+    indices: npt.NDArray[np.int64]  # positions in snapshot.node_info_list
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def node_infos(self) -> list[NodeInfo]:
+        lst = self.snapshot.node_info_list
+        return [lst[i] for i in self.indices.tolist()]
+
+    @staticmethod
+    def all(snapshot: Snapshot) -> NodeBatch:
+        return NodeBatch(snapshot, np.arange(snapshot.num_nodes(), dtype=np.int64))
+
+
+@dataclass(slots=True)
+class BatchFilterResult:
+    """codes[i] is a :class:`Code` value for ``batch.indices[i]``; reasons for a non-success
+    entry are ``reason_table[reason_ids[i]]``."""
+
+    codes: npt.NDArray[np.int8]
+    reason_ids: npt.NDArray[np.int32]
+    reason_table: list[tuple[str, ...]] = field(default_factory=list)
+
+    @staticmethod
+    def all_success(n: int) -> BatchFilterResult:
+        return BatchFilterResult(np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int32), [()])
+
+    @staticmethod
+    def uniform(n: int, status: Status) -> BatchFilterResult:
+        return BatchFilterResult(np.full(n, int(status.code), dtype=np.int8),
+                                 np.zeros(n, dtype=np.int32), [status.reasons])
+
+    @staticmethod
+    def from_mask(failed: npt.NDArray[np.bool_], code: Code, *reasons: str) -> BatchFilterResult:
+        """One failure code and reason for the nodes where ``failed`` is true."""
+        codes = np.where(failed, np.int8(int(code)), np.int8(0)).astype(np.int8)
+        return BatchFilterResult(codes, failed.astype(np.int32), [(), tuple(reasons)])
+
+    @staticmethod
+    def from_statuses(statuses: list[Status | None]) -> BatchFilterResult:
+        """Assemble from per-node statuses (the per-node fallback path)."""
+        n = len(statuses)
+        codes = np.zeros(n, dtype=np.int8)
+        rids = np.zeros(n, dtype=np.int32)
+        table: list[tuple[str, ...]] = [()]
+        index: dict[tuple[str, ...], int] = {(): 0}
+        for i, s in enumerate(statuses):
+            if s is None or s.code == Code.SUCCESS:
+                continue
+            codes[i] = int(s.code)
+            rid = index.get(s.reasons)
+            if rid is None:
+                rid = index[s.reasons] = len(table)
+                table.append(s.reasons)
+            rids[i] = rid
+        return BatchFilterResult(codes, rids, table)
+
+    def status(self, i: int, plugin: str = "") -> Status:
+        code = Code(int(self.codes[i]))
+        if code == Code.SUCCESS:
+            return Status.success()
+        return Status(code, self.reason_table[int(self.reason_ids[i])], plugin)

@@ -1,0 +1,64 @@
+"""CycleState: per-cycle data plugins share between extension points.
+
+Mirrors pkg/scheduler/framework/cycle_state.go: keys are strings (by convention the phase plus
+the plugin name, e.g. ``PreFilterNodeResourcesFit``), values implement ``clone()``; preemption
+clones the state before dry runs. A missing key raises :class:`KeyError` with the key named.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+__all__ = ["CycleState", "StateData"]
+
+
+class StateData(Protocol):
+    def clone(self) -> StateData: ...
+
+
+T = TypeVar("T")
+
+
+class CycleState:
+    __slots__ = ("_data", "record_plugin_metrics", "skip_filter_plugins", "skip_score_plugins")
+
+    def __init__(self) -> None:
+        self._data: dict[str, Any] = {}
+        self.record_plugin_metrics = False
+        self.skip_filter_plugins: set[str] = set()
+        self.skip_score_plugins: set[str] = set()
+
+    def read(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise KeyError(f"reading {key!r} from cycleState: not found") from None
+
+    def read_as(self, key: str, typ: type[T]) -> T:
+        """Read and type-check, as upstream's per-plugin getState helpers do."""
+        v = self.read(key)
+        if not isinstance(v, typ):
+            raise TypeError(f"{v!r} convert to {typ.__name__} error")
+        return v
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def write(self, key: str, value: Any) -> None:
+        self._data[key] = value
+
+    def delete(self, key: str) -> None:
+        self._data.pop(key, None)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._data
+
+    def clone(self) -> CycleState:
+        c = CycleState()
+        for k, v in self._data.items():
+            clone = getattr(v, "clone", None)
+            c._data[k] = clone() if callable(clone) else v
+        c.record_plugin_metrics = self.record_plugin_metrics
+        c.skip_filter_plugins = set(self.skip_filter_plugins)
+        c.skip_score_plugins = set(self.skip_score_plugins)
+        return c

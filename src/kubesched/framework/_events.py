@@ -1,0 +1,101 @@
+"""Cluster events and queueing hints: how the queue knows which parked pods to retry.
+
+Mirrors staging/src/k8s.io/kube-scheduler/framework/events.go and types.go (master 2026).
+Each plugin's ``events_to_register()`` returns :class:`ClusterEventWithHint` items; when an event
+arrives, a pod parked in unschedulablePods moves only if one of the plugins that rejected it
+registered a matching event and that plugin's hint (if any) says ``QUEUE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum, IntFlag
+from typing import Any
+
+__all__ = [
+    "ActionType",
+    "ClusterEvent",
+    "ClusterEventWithHint",
+    "EventResource",
+    "QueueingHint",
+    "QueueingHintFn",
+]
+
+
+class EventResource(str, Enum):
+    POD = "Pod"
+    ASSIGNED_POD = "AssignedPod"
+    UNSCHEDULED_POD = "UnscheduledPod"
+    NODE = "Node"
+    PERSISTENT_VOLUME = "PersistentVolume"
+    PERSISTENT_VOLUME_CLAIM = "PersistentVolumeClaim"
+    CSI_NODE = "storage.k8s.io/CSINode"
+    CSI_DRIVER = "storage.k8s.io/CSIDriver"
+    CSI_STORAGE_CAPACITY = "storage.k8s.io/CSIStorageCapacity"
+    STORAGE_CLASS = "storage.k8s.io/StorageClass"
+    VOLUME_ATTACHMENT = "storage.k8s.io/VolumeAttachment"
+    NAMESPACE = "Namespace"
+    PDB = "policy/PodDisruptionBudget"
+    WILDCARD = "*"
+
+
+class ActionType(IntFlag):
+    ADD = 1 << 0
+    DELETE = 1 << 1
+    UPDATE_NODE_ALLOCATABLE = 1 << 2
+    UPDATE_NODE_LABEL = 1 << 3
+    UPDATE_NODE_TAINT = 1 << 4
+    UPDATE_NODE_CONDITION = 1 << 5
+    UPDATE_NODE_ANNOTATION = 1 << 6
+    UPDATE_POD_LABEL = 1 << 7
+    UPDATE_POD_SCALE_DOWN = 1 << 8
+    UPDATE_POD_TOLERATION = 1 << 9
+    UPDATE_POD_SCHEDULING_GATES_ELIMINATED = 1 << 10
+    UPDATE_POD_GENERATED_RESOURCE_CLAIM = 1 << 11
+    UPDATE_POD_OTHER = 1 << 12  # any other pod update (not upstream: ours, so UPDATE stays complete)
+    UPDATE_OTHER = 1 << 13  # updates of kinds without finer action types
+    UPDATE = (
+        UPDATE_NODE_ALLOCATABLE | UPDATE_NODE_LABEL | UPDATE_NODE_TAINT | UPDATE_NODE_CONDITION
+        | UPDATE_NODE_ANNOTATION | UPDATE_POD_LABEL | UPDATE_POD_SCALE_DOWN | UPDATE_POD_TOLERATION
+        | UPDATE_POD_SCHEDULING_GATES_ELIMINATED | UPDATE_POD_GENERATED_RESOURCE_CLAIM
+        | UPDATE_POD_OTHER | UPDATE_OTHER
+    )
+    ALL = ADD | DELETE | UPDATE
+
+
+class QueueingHint(Enum):
+    QUEUE_SKIP = 0
+    QUEUE = 1
+
+
+QueueingHintFn = Callable[[Any, Any, Any], QueueingHint]
+"""(pod, old_obj, new_obj) -> hint. An exception counts as QUEUE, as upstream."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterEvent:
+    resource: EventResource
+    action: ActionType
+    label: str = ""
+
+    def match(self, incoming: ClusterEvent) -> bool:
+        """Whether this registered event covers ``incoming`` (ClusterEvent.Match).
+
+        Pod resources nest: a registration for ``Pod`` covers assigned and unscheduled pods."""
+        if self.resource == EventResource.WILDCARD:
+            return bool(self.action & incoming.action)
+        res_ok = self.resource == incoming.resource or (
+            self.resource == EventResource.POD
+            and incoming.resource in (EventResource.ASSIGNED_POD, EventResource.UNSCHEDULED_POD)
+        )
+        return res_ok and bool(self.action & incoming.action)
+
+    def __str__(self) -> str:
+        return self.label or f"{self.resource.value}{self.action.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterEventWithHint:
+    event: ClusterEvent
+    hint: QueueingHintFn | None = None

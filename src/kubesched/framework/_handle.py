@@ -1,0 +1,62 @@
+"""Handle: what the framework gives a plugin (framework.Handle upstream).
+
+Plugins reach the cluster only through the handle: the cycle's snapshot, the store (the API
+server stand-in, used for listers and writes such as binding and preemption), the clock, the
+seeded random source, waiting pods (Permit), the nominator and the filter re-run used by
+preemption. Nothing here knows whether it runs in a simulation or against a live cluster.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ._cycle_state import CycleState
+from ._status import Status
+
+if TYPE_CHECKING:
+    from ..api import Pod
+    from ..cache import NodeInfo, PodInfo, Snapshot
+    from ..clock import Clock
+
+__all__ = ["Handle"]
+
+
+class Handle(Protocol):
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def rng(self) -> random.Random: ...
+
+    @property
+    def store(self) -> Any:
+        """The cluster store (kubesched.cluster.Store)."""
+        ...
+
+    @property
+    def features(self) -> Mapping[str, bool]:
+        """Feature gates, passed in (never read from a global)."""
+        ...
+
+    def snapshot(self) -> Snapshot: ...
+
+    def nominator(self) -> Any: ...
+
+    def extenders(self) -> list[Any]: ...
+
+    def get_waiting_pod(self, uid: str) -> Any: ...
+
+    def reject_waiting_pod(self, uid: str) -> bool: ...
+
+    def iterate_over_waiting_pods(self, fn: Callable[[Any], None]) -> None: ...
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
+                                               node_info: NodeInfo) -> Status: ...
+
+    def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod,
+                                         pod_info_to_add: PodInfo, node_info: NodeInfo) -> Status: ...
+
+    def run_pre_filter_extension_remove_pod(self, state: CycleState, pod_to_schedule: Pod,
+                                            pod_info_to_remove: PodInfo, node_info: NodeInfo) -> Status: ...

@@ -1,0 +1,237 @@
+"""One small protocol per extension point.
+
+Mirrors staging/src/k8s.io/kube-scheduler/framework/interface.go (master 2026). Every plugin
+has ``name()``; each extension point is its own protocol, and optional abilities
+(PreFilterExtensions, ScoreExtensions, EnqueueExtensions, the batch paths) are separate, so a
+plugin implements only what upstream's does. The runtime checks membership with
+``isinstance(plugin, FilterPlugin)`` (the protocols are runtime-checkable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from ._batch import BatchFilterResult, NodeBatch
+from ._cycle_state import CycleState
+from ._events import ClusterEventWithHint
+from ._status import Status
+
+if TYPE_CHECKING:
+    from ..api import Pod
+    from ..cache import NodeInfo, PodInfo
+
+__all__ = [
+    "MAX_NODE_SCORE",
+    "MAX_TOTAL_SCORE",
+    "MIN_NODE_SCORE",
+    "BatchFilterPlugin",
+    "BatchScorePlugin",
+    "BindPlugin",
+    "EnqueueExtensions",
+    "FilterPlugin",
+    "Plugin",
+    "PermitPlugin",
+    "PostBindPlugin",
+    "PostFilterPlugin",
+    "PostFilterResult",
+    "PreBindPlugin",
+    "PreEnqueuePlugin",
+    "PreFilterExtensions",
+    "PreFilterPlugin",
+    "PreFilterResult",
+    "PreScorePlugin",
+    "QueueSortPlugin",
+    "QueuedPodInfo",
+    "ReservePlugin",
+    "ScoreExtensions",
+    "ScorePlugin",
+]
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+MAX_TOTAL_SCORE = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class PreFilterResult:
+    """PreFilter's node subset: ``None`` means all nodes."""
+
+    node_names: frozenset[str] | None = None
+
+    def all_nodes(self) -> bool:
+        return self.node_names is None
+
+    def merge(self, other: PreFilterResult | None) -> PreFilterResult:
+        """Intersection, as PreFilterResult.Merge."""
+        if other is None or other.all_nodes():
+            return self
+        if self.all_nodes():
+            return other
+        assert self.node_names is not None and other.node_names is not None
+        return PreFilterResult(self.node_names & other.node_names)
+
+
+@dataclass(frozen=True, slots=True)
+class PostFilterResult:
+    """The nominating info: the node the pod was nominated to (``""`` clears it)."""
+
+    nominated_node_name: str = ""
+    mode: str = "ModeOverride"  # ModeNoop | ModeOverride
+
+
+@dataclass(eq=False)
+class QueuedPodInfo:
+    """A pod in the scheduling queue (framework.QueuedPodInfo)."""
+
+    pod: Pod
+    timestamp: float = 0.0  # when the pod was added to the queue; QueueSort's tie-breaker
+    attempts: int = 0
+    initial_attempt_timestamp: float | None = None
+    unschedulable_plugins: set[str] | None = None
+    pending_plugins: set[str] | None = None
+    gated: bool = False
+    gating_plugin: str = ""
+    backoff_expiration: float = 0.0
+    consecutive_errors: int = 0
+
+    @property
+    def key(self) -> str:
+        return self.pod.key
+
+
+@runtime_checkable
+class Plugin(Protocol):
+    def name(self) -> str: ...
+
+
+@runtime_checkable
+class PreEnqueuePlugin(Plugin, Protocol):
+    """Runs before a pod enters activeQ; a non-success keeps it out (gated) until an event
+    the plugin registered moves it back."""
+
+    def pre_enqueue(self, pod: Pod) -> Status | None: ...
+
+
+@runtime_checkable
+class QueueSortPlugin(Plugin, Protocol):
+    """Orders activeQ. Exactly one per profile, and every profile must use the same one."""
+
+    def less(self, a: QueuedPodInfo, b: QueuedPodInfo) -> bool: ...
+
+
+@runtime_checkable
+class EnqueueExtensions(Protocol):
+    """Which cluster events can make a pod this plugin rejected schedulable."""
+
+    def events_to_register(self) -> list[ClusterEventWithHint]: ...
+
+
+@runtime_checkable
+class PreFilterExtensions(Protocol):
+    """Incremental updates to PreFilter state when the preemption dry run or the nominated-pod
+    pass adds or removes a pod on a node."""
+
+    def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
+                node_info: NodeInfo) -> Status | None: ...
+
+    def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_remove: PodInfo,
+                   node_info: NodeInfo) -> Status | None: ...
+
+
+@runtime_checkable
+class PreFilterPlugin(Plugin, Protocol):
+    """Runs once per cycle before Filter. Unschedulable / UnschedulableAndUnresolvable reject the
+    pod for every node; Skip skips this plugin's Filter for the cycle."""
+
+    def pre_filter(self, state: CycleState, pod: Pod,
+                   nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]: ...
+
+    def pre_filter_extensions(self) -> PreFilterExtensions | None: ...
+
+
+@runtime_checkable
+class FilterPlugin(Plugin, Protocol):
+    """Whether the pod fits on one node. Unschedulable: might fit after preemption;
+    UnschedulableAndUnresolvable: preemption on this node cannot help."""
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None: ...
+
+
+@runtime_checkable
+class BatchFilterPlugin(FilterPlugin, Protocol):
+    """Filter over all candidate nodes at once; must agree with ``filter`` node by node."""
+
+    def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult: ...
+
+
+@runtime_checkable
+class PostFilterPlugin(Plugin, Protocol):
+    """Runs when no node passed Filter (DefaultPreemption). ``filtered_node_status`` maps node
+    name to the status that rejected it."""
+
+    def post_filter(self, state: CycleState, pod: Pod,
+                    filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]: ...
+
+
+@runtime_checkable
+class PreScorePlugin(Plugin, Protocol):
+    """Runs once per cycle with the feasible nodes; Skip skips this plugin's Score."""
+
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None: ...
+
+
+@runtime_checkable
+class ScoreExtensions(Protocol):
+    def normalize_score(self, state: CycleState, pod: Pod, scores: npt.NDArray[np.int64],
+                        node_names: Sequence[str]) -> Status | None:
+        """Rewrite ``scores`` (aligned with ``node_names``) in place into 0..MAX_NODE_SCORE."""
+        ...
+
+
+@runtime_checkable
+class ScorePlugin(Plugin, Protocol):
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]: ...
+
+    def score_extensions(self) -> ScoreExtensions | None: ...
+
+
+@runtime_checkable
+class BatchScorePlugin(ScorePlugin, Protocol):
+    def score_batch(self, state: CycleState, pod: Pod,
+                    nodes: NodeBatch) -> tuple[npt.NDArray[np.int64], Status | None]: ...
+
+
+@runtime_checkable
+class ReservePlugin(Plugin, Protocol):
+    def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
+
+    def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None: ...
+
+
+@runtime_checkable
+class PermitPlugin(Plugin, Protocol):
+    """Success, Wait (with the returned timeout in seconds) or a rejection."""
+
+    def permit(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Status | None, float]: ...
+
+
+@runtime_checkable
+class PreBindPlugin(Plugin, Protocol):
+    def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
+
+
+@runtime_checkable
+class BindPlugin(Plugin, Protocol):
+    """Skip: this binder does not handle the pod; the next one is asked."""
+
+    def bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
+
+
+@runtime_checkable
+class PostBindPlugin(Plugin, Protocol):
+    def post_bind(self, state: CycleState, pod: Pod, node_name: str) -> None: ...
