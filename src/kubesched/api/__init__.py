@@ -26,7 +26,20 @@ from ._pod import (
     WeightedPodAffinityTerm,
     parse_resource_list,
 )
-from ._quantity import QuantityError, milli_value, parse_quantity, resource_value, value
+from ._priority import (
+    DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,
+    HIGHEST_USER_DEFINABLE_PRIORITY,
+    SYSTEM_CLUSTER_CRITICAL,
+    SYSTEM_CRITICAL_PRIORITY,
+    SYSTEM_NODE_CRITICAL,
+    AdmissionError,
+    admit_pod,
+    default_priority_class,
+    system_priority_classes,
+    validate_priority_class,
+)
+from ._quantity import QuantityError, format_quantity, milli_value, parse_quantity, resource_value, value
+from ._raw import DELETE, Path, with_paths
 from ._resources import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, ResourceList, pod_requests
 from ._selectors import (
     LabelSelector,
@@ -44,6 +57,13 @@ from ._selectors import (
 __all__ = [
     "DEFAULT_MEMORY_REQUEST",
     "DEFAULT_MILLI_CPU_REQUEST",
+    "DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS",
+    "DELETE",
+    "HIGHEST_USER_DEFINABLE_PRIORITY",
+    "SYSTEM_CLUSTER_CRITICAL",
+    "SYSTEM_CRITICAL_PRIORITY",
+    "SYSTEM_NODE_CRITICAL",
+    "AdmissionError",
     "Affinity",
     "CSINode",
     "Container",
@@ -57,6 +77,7 @@ __all__ = [
     "NodeSelectorRequirement",
     "NodeSelectorTerm",
     "ObjectMeta",
+    "Path",
     "PersistentVolume",
     "PersistentVolumeClaim",
     "Pod",
@@ -72,7 +93,10 @@ __all__ = [
     "TopologySpreadConstraint",
     "WeightedNodeSelectorTerm",
     "WeightedPodAffinityTerm",
+    "admit_pod",
+    "default_priority_class",
     "find_untolerated_taint",
+    "format_quantity",
     "format_time",
     "milli_value",
     "parse_quantity",
@@ -80,6 +104,9 @@ __all__ = [
     "parse_time",
     "pod_requests",
     "resource_value",
+    "system_priority_classes",
     "tolerations_tolerate_taint",
+    "validate_priority_class",
     "value",
+    "with_paths",
 ]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self, cast
 
 from ._meta import ObjectMeta
 from ._pod import parse_resource_list
+from ._raw import Path, with_paths
 from ._selectors import Taint
 
 __all__ = ["ContainerImage", "Node"]
@@ -42,18 +43,23 @@ class Node:
     def to_dict(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self.raw))
 
+    def with_changes(self, changes: Mapping[Path, Any]) -> Self:
+        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied, parsed again;
+        only the dicts along the changed paths are copied."""
+        return cast(Self, self.from_dict(with_paths(self.raw, changes)))
+
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Node:
         md = d.get("metadata") or {}
         meta = ObjectMeta.from_dict(md)
-        if not meta.name:
-            raise ValueError("metadata.name: required")
         spec = d.get("spec") or {}
         status = d.get("status") or {}
         capacity = parse_resource_list(status.get("capacity"), "status.capacity")
         # The API server defaults allocatable to capacity when the kubelet has not set it.
         alloc_raw = status.get("allocatable")
-        allocatable = parse_resource_list(alloc_raw, "status.allocatable") if alloc_raw is not None else dict(capacity)
+        allocatable = (
+            parse_resource_list(alloc_raw, "status.allocatable") if alloc_raw is not None else dict(capacity)
+        )
         images = tuple(
             ContainerImage(tuple(str(n) for n in (im.get("names") or [])), int(im.get("sizeBytes") or 0))
             for im in (status.get("images") or [])
@@ -62,7 +68,9 @@ class Node:
             raw=d,
             meta=meta,
             unschedulable=bool(spec.get("unschedulable") or False),
-            taints=tuple(Taint.from_dict(t, f"spec.taints[{i}]") for i, t in enumerate(spec.get("taints") or [])),
+            taints=tuple(
+                Taint.from_dict(t, f"spec.taints[{i}]") for i, t in enumerate(spec.get("taints") or [])
+            ),
             allocatable=allocatable,
             capacity=capacity,
             images=images,

@@ -9,10 +9,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self, cast
 
 from ._meta import ObjectMeta
 from ._pod import parse_resource_list
+from ._raw import Path, with_paths
 from ._selectors import LabelSelector, NodeSelector
 
 __all__ = [
@@ -53,6 +54,11 @@ class _Object:
     def to_dict(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self.raw))
 
+    def with_changes(self, changes: Mapping[Path, Any]) -> Self:
+        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied, parsed again;
+        only the dicts along the changed paths are copied."""
+        return cast(Self, self.from_dict(with_paths(self.raw, changes)))  # type: ignore[attr-defined]
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Namespace(_Object):
@@ -83,8 +89,14 @@ class PriorityClass(_Object):
         policy = d.get("preemptionPolicy") or "PreemptLowerPriority"
         if policy not in ("PreemptLowerPriority", "Never"):
             raise ValueError(f"preemptionPolicy: {policy!r} is not PreemptLowerPriority or Never")
-        return PriorityClass(d, _meta(d), value, bool(d.get("globalDefault") or False), str(policy),
-                             str(d.get("description") or ""))
+        return PriorityClass(
+            d,
+            _meta(d),
+            value,
+            bool(d.get("globalDefault") or False),
+            str(policy),
+            str(d.get("description") or ""),
+        )
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -137,15 +149,25 @@ class PersistentVolume(_Object):
     def from_dict(d: Mapping[str, Any]) -> PersistentVolume:
         spec = d.get("spec") or {}
         na = (spec.get("nodeAffinity") or {}).get("required")
-        common = {"capacity", "accessModes", "storageClassName", "nodeAffinity", "claimRef",
-                  "persistentVolumeReclaimPolicy", "volumeMode", "mountOptions"}
+        common = {
+            "capacity",
+            "accessModes",
+            "storageClassName",
+            "nodeAffinity",
+            "claimRef",
+            "persistentVolumeReclaimPolicy",
+            "volumeMode",
+            "mountOptions",
+        }
         return PersistentVolume(
             d,
             _meta(d),
             capacity=parse_resource_list(spec.get("capacity"), "spec.capacity"),
             access_modes=tuple(spec.get("accessModes") or ()),
             storage_class_name=str(spec.get("storageClassName") or ""),
-            node_affinity=NodeSelector.from_dict(na, "spec.nodeAffinity.required") if na is not None else None,
+            node_affinity=NodeSelector.from_dict(na, "spec.nodeAffinity.required")
+            if na is not None
+            else None,
             claim_ref=spec.get("claimRef"),
             phase=str((d.get("status") or {}).get("phase") or "Available"),
             volume_mode=str(spec.get("volumeMode") or "Filesystem"),
@@ -174,7 +196,9 @@ class PersistentVolumeClaim(_Object):
             meta,
             storage_class_name=str(scn) if scn is not None else None,
             access_modes=tuple(spec.get("accessModes") or ()),
-            requests=parse_resource_list((spec.get("resources") or {}).get("requests"), "spec.resources.requests"),
+            requests=parse_resource_list(
+                (spec.get("resources") or {}).get("requests"), "spec.resources.requests"
+            ),
             volume_name=str(spec.get("volumeName") or ""),
             selector=LabelSelector.from_dict(spec.get("selector")),
             phase=str((d.get("status") or {}).get("phase") or "Pending"),

@@ -8,6 +8,7 @@ unchanged and every reader sees a consistent object.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,7 +16,8 @@ from typing import Any
 
 from ._meta import ObjectMeta, parse_time
 from ._quantity import resource_value
-from ._resources import ResourceList, pod_requests
+from ._raw import Path, with_paths
+from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
 from ._selectors import LabelSelector, NodeSelector, NodeSelectorTerm, Toleration
 
 __all__ = [
@@ -25,8 +27,8 @@ __all__ = [
     "Pod",
     "PodAffinityTerm",
     "TopologySpreadConstraint",
-    "WeightedPodAffinityTerm",
     "WeightedNodeSelectorTerm",
+    "WeightedPodAffinityTerm",
     "parse_resource_list",
 ]
 
@@ -40,6 +42,17 @@ def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
         except ValueError as exc:
             raise ValueError(f"{path}.{name}: {exc}") from exc
     return out
+
+
+def _requests_and_limits(res: Mapping[str, Any], path: str) -> tuple[ResourceList, ResourceList]:
+    """Parse ``resources``; a limit without a request defaults the request to the limit, as the
+    API server's defaulting does before the scheduler ever sees the pod
+    (pkg/apis/core/v1/defaults.go SetDefaults_Pod / defaultPodRequests). ``raw`` is left as written."""
+    requests = parse_resource_list(res.get("requests"), f"{path}.requests")
+    limits = parse_resource_list(res.get("limits"), f"{path}.limits")
+    for name, q in limits.items():
+        requests.setdefault(name, q)
+    return requests, limits
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +88,12 @@ class Container:
             )
             for p in (d.get("ports") or [])
         )
+        requests, limits = _requests_and_limits(res, f"{path}.resources")
         return Container(
             name=str(d.get("name") or ""),
             image=str(d.get("image") or ""),
-            requests=parse_resource_list(res.get("requests"), f"{path}.resources.requests"),
-            limits=parse_resource_list(res.get("limits"), f"{path}.resources.limits"),
+            requests=requests,
+            limits=limits,
             ports=ports,
             restart_policy=str(d.get("restartPolicy") or ""),
         )
@@ -151,20 +165,26 @@ class Affinity:
 
         def terms(src: Mapping[str, Any], p: str) -> tuple[PodAffinityTerm, ...]:
             key = "requiredDuringSchedulingIgnoredDuringExecution"
-            return tuple(PodAffinityTerm.from_dict(t, f"{p}.{key}[{i}]") for i, t in enumerate(src.get(key) or []))
+            return tuple(
+                PodAffinityTerm.from_dict(t, f"{p}.{key}[{i}]") for i, t in enumerate(src.get(key) or [])
+            )
 
         def weighted(src: Mapping[str, Any], p: str) -> tuple[WeightedPodAffinityTerm, ...]:
             key = "preferredDuringSchedulingIgnoredDuringExecution"
             return tuple(
                 WeightedPodAffinityTerm(
                     int(t.get("weight") or 0),
-                    PodAffinityTerm.from_dict(t.get("podAffinityTerm") or {}, f"{p}.{key}[{i}].podAffinityTerm"),
+                    PodAffinityTerm.from_dict(
+                        t.get("podAffinityTerm") or {}, f"{p}.{key}[{i}].podAffinityTerm"
+                    ),
                 )
                 for i, t in enumerate(src.get(key) or [])
             )
 
         return Affinity(
-            node_required=NodeSelector.from_dict(req, f"{path}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution")
+            node_required=NodeSelector.from_dict(
+                req, f"{path}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+            )
             if req is not None
             else None,
             node_preferred=node_pref,
@@ -229,6 +249,7 @@ class Pod:
     init_containers: tuple[Container, ...]
     overhead: Mapping[str, int]
     pod_level_requests: Mapping[str, int] | None
+    pod_level_limits: Mapping[str, int] | None
     volumes: tuple[Mapping[str, Any], ...]
     termination_grace_period_seconds: int
     phase: str
@@ -277,42 +298,41 @@ class Pod:
     @cached_property
     def requests(self) -> ResourceList:
         """resource.PodRequests with overhead: what NodeResourcesFit filters on."""
-        return pod_requests(self._pairs(self.containers), self._pairs(self.init_containers),
-                            self.pod_level_requests, self.overhead)
+        return pod_requests(
+            self._pairs(self.containers),
+            self._pairs(self.init_containers),
+            self.pod_level_requests,
+            self.overhead,
+        )
 
     @cached_property
     def non_zero_requests(self) -> ResourceList:
         """PodRequests with missing container cpu/memory defaulted (100m / 200Mi): scoring's view."""
-        return pod_requests(self._pairs(self.containers), self._pairs(self.init_containers),
-                            self.pod_level_requests, self.overhead, non_missing=True)
+        return pod_requests(
+            self._pairs(self.containers),
+            self._pairs(self.init_containers),
+            self.pod_level_requests,
+            self.overhead,
+            non_missing=True,
+        )
 
     @cached_property
     def host_ports(self) -> tuple[ContainerPort, ...]:
-        """Ports with a hostPort, from containers and init containers (schedutil.GetHostPorts)."""
-        return tuple(p for c in (*self.init_containers, *self.containers) for p in c.ports if p.host_port > 0)
+        """Ports with a hostPort (schedutil.GetHostPorts, master 2026): restartable init containers
+        (sidecars, which keep running) first, then the app containers; regular init containers'
+        ports are not counted."""
+        sidecars = tuple(c for c in self.init_containers if c.is_restartable_init)
+        return tuple(p for c in (*sidecars, *self.containers) for p in c.ports if p.host_port > 0)
 
     @property
     def qos_class(self) -> str:
-        """v1qos.GetPodQOS (containers and init containers; pod-level resources where set)."""
-        requests: dict[str, int] = {}
-        limits: dict[str, int] = {}
-        guaranteed = True
-        any_set = False
-        for c in (*self.containers, *self.init_containers):
-            for r in ("cpu", "memory"):
-                if c.requests.get(r, 0) > 0:
-                    any_set = True
-                    requests[r] = requests.get(r, 0) + c.requests[r]
-                if c.limits.get(r, 0) > 0:
-                    any_set = True
-                    limits[r] = limits.get(r, 0) + c.limits[r]
-            if set(k for k in ("cpu", "memory") if c.limits.get(k, 0) > 0) != {"cpu", "memory"}:
-                guaranteed = False
-        if not any_set:
-            return "BestEffort"
-        if guaranteed and all(requests.get(r, limits.get(r)) == limits.get(r) for r in ("cpu", "memory")):
-            return "Guaranteed"
-        return "Burstable"
+        """v1qos.GetPodQOS (pkg/apis/core/v1/helper/qos/qos.go, master 2026): ``status.qosClass``
+        when set, else ComputePodQOS over cpu/memory of containers and init containers, or the
+        pod-level resources where those are set (PodLevelResources)."""
+        status_qos = (self.raw.get("status") or {}).get("qosClass")
+        if status_qos:
+            return str(status_qos)
+        return compute_qos(self)
 
     @property
     def images(self) -> tuple[str, ...]:
@@ -345,35 +365,44 @@ class Pod:
     def to_dict(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self.raw))
 
+    def with_changes(self, changes: Mapping[Path, Any]) -> Pod:
+        """A new Pod with ``changes`` (manifest path -> value, or ``DELETE``) applied.
+
+        Only dicts along the changed paths are copied (see :func:`with_paths`). When every
+        change is to metadata, status or one of the scalar spec fields that binding and
+        admission write, only those fields are parsed again; other edits re-parse the pod.
+        """
+        raw = with_paths(self.raw, changes)
+        if all(p[0] in ("metadata", "status") or p[:2] in _CHEAP_SPEC_PATHS for p in changes):
+            return dataclasses.replace(self, raw=raw, **_cheap_fields(raw))
+        return Pod.from_dict(raw)
+
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Pod:
         """Parse a manifest; raises ValueError naming the field on bad input."""
         if not isinstance(d, Mapping):
             raise ValueError("pod must be a mapping")
-        md = d.get("metadata") or {}
-        meta = ObjectMeta.from_dict(md)
-        if not meta.name:
-            raise ValueError("metadata.name: required")
         spec = d.get("spec") or {}
-        status = d.get("status") or {}
-        containers = tuple(Container.from_dict(c, f"spec.containers[{i}]") for i, c in enumerate(spec.get("containers") or []))
-        inits = tuple(Container.from_dict(c, f"spec.initContainers[{i}]")
-                      for i, c in enumerate(spec.get("initContainers") or []))
+        containers = tuple(
+            Container.from_dict(c, f"spec.containers[{i}]")
+            for i, c in enumerate(spec.get("containers") or [])
+        )
+        inits = tuple(
+            Container.from_dict(c, f"spec.initContainers[{i}]")
+            for i, c in enumerate(spec.get("initContainers") or [])
+        )
         pod_res = spec.get("resources") or {}
-        prio = spec.get("priority")
         tgps = spec.get("terminationGracePeriodSeconds")
         return Pod(
             raw=d,
-            meta=meta,
-            node_name=str(spec.get("nodeName") or ""),
+            **_cheap_fields(d),
             scheduler_name=str(spec.get("schedulerName") or "default-scheduler"),
-            priority=int(prio) if prio is not None else None,
-            priority_class_name=str(spec.get("priorityClassName") or ""),
-            preemption_policy=spec.get("preemptionPolicy"),
             node_selector={str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()},
             affinity=Affinity.from_dict(spec.get("affinity"), "spec.affinity"),
-            tolerations=tuple(Toleration.from_dict(t, f"spec.tolerations[{i}]")
-                              for i, t in enumerate(spec.get("tolerations") or [])),
+            tolerations=tuple(
+                Toleration.from_dict(t, f"spec.tolerations[{i}]")
+                for i, t in enumerate(spec.get("tolerations") or [])
+            ),
             topology_spread_constraints=tuple(
                 TopologySpreadConstraint.from_dict(t, f"spec.topologySpreadConstraints[{i}]")
                 for i, t in enumerate(spec.get("topologySpreadConstraints") or [])
@@ -382,13 +411,95 @@ class Pod:
             containers=containers,
             init_containers=inits,
             overhead=parse_resource_list(spec.get("overhead"), "spec.overhead"),
-            pod_level_requests=parse_resource_list(pod_res.get("requests"), "spec.resources.requests")
-            if pod_res.get("requests")
+            pod_level_requests=_pod_level_requests(pod_res, containers, inits),
+            pod_level_limits=parse_resource_list(pod_res.get("limits"), "spec.resources.limits")
+            if pod_res.get("limits")
             else None,
             volumes=tuple(spec.get("volumes") or ()),
             termination_grace_period_seconds=int(tgps) if tgps is not None else 30,
-            phase=str(status.get("phase") or "Pending"),
-            nominated_node_name=str(status.get("nominatedNodeName") or ""),
-            conditions=tuple(status.get("conditions") or ()),
-            start_time=parse_time(status.get("startTime")),
         )
+
+
+# Spec fields that binding, admission and nomination write: cheap to re-parse on their own.
+_CHEAP_SPEC_PATHS = frozenset(
+    {("spec", "nodeName"), ("spec", "priority"), ("spec", "priorityClassName"), ("spec", "preemptionPolicy")}
+)
+
+
+def _cheap_fields(d: Mapping[str, Any]) -> dict[str, Any]:
+    """The Pod fields parsed from metadata, status and the scalar spec fields."""
+    spec = d.get("spec") or {}
+    status = d.get("status") or {}
+    prio = spec.get("priority")
+    try:
+        priority = int(prio) if prio is not None else None
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"spec.priority: must be an integer, got {prio!r}") from exc
+    return {
+        "meta": ObjectMeta.from_dict(d.get("metadata") or {}),
+        "node_name": str(spec.get("nodeName") or ""),
+        "priority": priority,
+        "priority_class_name": str(spec.get("priorityClassName") or ""),
+        "preemption_policy": spec.get("preemptionPolicy"),
+        "phase": str(status.get("phase") or "Pending"),
+        "nominated_node_name": str(status.get("nominatedNodeName") or ""),
+        "conditions": tuple(status.get("conditions") or ()),
+        "start_time": parse_time(status.get("startTime")),
+    }
+
+
+def _pod_level_requests(
+    pod_res: Mapping[str, Any], containers: tuple[Container, ...], inits: tuple[Container, ...]
+) -> ResourceList | None:
+    """Pod-level requests after the API server's defaulting (defaultPodRequests in
+    pkg/apis/core/v1/defaults.go): with pod-level limits set, a supported resource with no
+    pod-level request takes the containers' aggregate request (overcommittable cpu/memory) or,
+    when no container requests it, the pod-level limit. Unsupported names are dropped."""
+    requests = parse_resource_list(pod_res.get("requests"), "spec.resources.requests")
+    limits = parse_resource_list(pod_res.get("limits"), "spec.resources.limits")
+    if limits:
+        aggregate = pod_requests(
+            [(c.requests, c.is_restartable_init) for c in containers],
+            [(c.requests, c.is_restartable_init) for c in inits],
+            None,
+            None,
+        )
+        for name, q in aggregate.items():
+            if name in ("cpu", "memory"):
+                requests.setdefault(name, q)
+        for name, q in limits.items():
+            if is_supported_pod_level_resource(name):
+                requests.setdefault(name, q)
+    supported = {k: v for k, v in requests.items() if is_supported_pod_level_resource(k)}
+    return supported or None
+
+
+def compute_qos(pod: Pod) -> str:
+    """ComputePodQOS (pkg/apis/core/v1/helper/qos/qos.go): BestEffort without cpu/memory
+    requests or limits; Guaranteed when every container (or the pod level) limits both cpu and
+    memory and the summed requests equal the summed limits; else Burstable."""
+    requests: ResourceList = {}
+    limits: ResourceList = {}
+    guaranteed = True
+    if pod.pod_level_requests or pod.pod_level_limits:
+        sources: list[tuple[Mapping[str, int], Mapping[str, int]]] = [
+            (pod.pod_level_requests or {}, pod.pod_level_limits or {})
+        ]
+    else:
+        sources = [(c.requests, c.limits) for c in (*pod.containers, *pod.init_containers)]
+    for reqs, lims in sources:
+        for name in _QOS_RESOURCES:
+            if reqs.get(name, 0) > 0:
+                requests[name] = requests.get(name, 0) + reqs[name]
+            if lims.get(name, 0) > 0:
+                limits[name] = limits.get(name, 0) + lims[name]
+        if not all(lims.get(name, 0) > 0 for name in _QOS_RESOURCES):
+            guaranteed = False
+    if not requests and not limits:
+        return "BestEffort"
+    if guaranteed and all(limits.get(k) == v for k, v in requests.items()) and len(requests) == len(limits):
+        return "Guaranteed"
+    return "Burstable"
+
+
+_QOS_RESOURCES = ("cpu", "memory")

@@ -12,7 +12,7 @@ import math
 import re
 from fractions import Fraction
 
-__all__ = ["QuantityError", "milli_value", "parse_quantity", "resource_value", "value"]
+__all__ = ["QuantityError", "format_quantity", "milli_value", "parse_quantity", "resource_value", "value"]
 
 
 class QuantityError(ValueError):
@@ -53,8 +53,10 @@ def parse_quantity(text: str | int | float) -> Fraction:
     s = str(text).strip()
     m = _QUANTITY_RE.match(s)
     if not m:
-        raise QuantityError(f"quantities must match the regular expression "
-                            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {text!r}")
+        raise QuantityError(
+            f"quantities must match the regular expression "
+            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', got {text!r}"
+        )
     number = Fraction(m.group("num"))
     suffix = m.group("suffix") or ""
     if suffix in _BINARY:
@@ -85,3 +87,19 @@ def resource_value(name: str, text: str | int | float) -> int:
     memory, ephemeral-storage, pods and scalar (extended, hugepages) resources via Value.
     """
     return milli_value(text) if name == "cpu" else value(text)
+
+
+_BINARY_DESC = sorted(_BINARY.items(), key=lambda kv: -kv[1])
+
+
+def format_quantity(name: str, amount: int) -> str:
+    """The inverse of :func:`resource_value` for display: ``1500`` cpu -> ``1500m``, ``2000`` ->
+    ``2``; byte amounts (memory, storage, hugepages) with the largest binary suffix that divides
+    them (``1Gi``); counts as is."""
+    if name == "cpu":
+        return str(amount // 1000) if amount % 1000 == 0 else f"{amount}m"
+    if amount and (name in ("memory", "ephemeral-storage", "storage") or name.startswith("hugepages-")):
+        for suffix, factor in _BINARY_DESC:
+            if amount % factor == 0:
+                return f"{amount // factor}{suffix}"
+    return str(amount)

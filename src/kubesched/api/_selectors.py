@@ -87,8 +87,10 @@ class LabelSelector:
             if not key:
                 raise SelectorError(f"matchExpressions[{i}].key: required")
             if op not in _LABEL_OPS:
-                raise SelectorError(f"matchExpressions[{i}].operator: {op!r} is not a valid label selector "
-                                    "operator (In, NotIn, Exists, DoesNotExist)")
+                raise SelectorError(
+                    f"matchExpressions[{i}].operator: {op!r} is not a valid label selector "
+                    "operator (In, NotIn, Exists, DoesNotExist)"
+                )
             if op in ("In", "NotIn") and not values:
                 raise SelectorError(f"matchExpressions[{i}].values: must be non-empty for {op}")
             if op in ("Exists", "DoesNotExist") and values:
@@ -161,7 +163,9 @@ class NodeSelector:
     def from_dict(d: Mapping[str, Any] | None, path: str = "nodeSelector") -> NodeSelector | None:
         if d is None:
             return None
-        return NodeSelector(NodeSelector.terms_from_list(d.get("nodeSelectorTerms"), f"{path}.nodeSelectorTerms"))
+        return NodeSelector(
+            NodeSelector.terms_from_list(d.get("nodeSelectorTerms"), f"{path}.nodeSelectorTerms")
+        )
 
 
 def _parse_requirement(e: Mapping[str, Any], path: str, fields: bool) -> NodeSelectorRequirement:
@@ -196,10 +200,14 @@ def _parse_requirement(e: Mapping[str, Any], path: str, fields: bool) -> NodeSel
 def _parse_term(t: Mapping[str, Any], path: str) -> NodeSelectorTerm:
     if not isinstance(t, Mapping):
         raise SelectorError(f"{path}: must be a mapping")
-    exprs = tuple(_parse_requirement(e, f"{path}.matchExpressions[{i}]", False)
-                  for i, e in enumerate(t.get("matchExpressions") or []))
-    fields = tuple(_parse_requirement(e, f"{path}.matchFields[{i}]", True)
-                   for i, e in enumerate(t.get("matchFields") or []))
+    exprs = tuple(
+        _parse_requirement(e, f"{path}.matchExpressions[{i}]", False)
+        for i, e in enumerate(t.get("matchExpressions") or [])
+    )
+    fields = tuple(
+        _parse_requirement(e, f"{path}.matchFields[{i}]", True)
+        for i, e in enumerate(t.get("matchFields") or [])
+    )
     return NodeSelectorTerm(exprs, fields)
 
 
@@ -219,7 +227,9 @@ class Taint:
         if not key:
             raise SelectorError(f"{path}.key: required")
         if effect not in TAINT_EFFECTS:
-            raise SelectorError(f"{path}.effect: {effect!r} is not one of NoSchedule, PreferNoSchedule, NoExecute")
+            raise SelectorError(
+                f"{path}.effect: {effect!r} is not one of NoSchedule, PreferNoSchedule, NoExecute"
+            )
         return Taint(str(key), str(d.get("value") or ""), str(effect))
 
 

@@ -1,15 +1,39 @@
-"""The scheduler cache: node infos aggregated from pods, assumed pods, and the snapshot."""
+"""The scheduler cache: node infos aggregated from pods, assumed pods, the node tree and the
+incrementally updated, columnar snapshot."""
 
-from ._node_info import HostPortInfo, ImageStateSummary, NodeInfo, PodInfo, next_generation
-from ._snapshot import BASE_RESOURCES, NodeColumns, Snapshot
+from ._cache import Cache, CacheDump, CacheError
+from ._columns import BASE_RESOURCES, NodeColumns
+from ._debugger import CacheDiff, compare
+from ._images import normalized_image_name
+from ._node_info import (
+    HostPortInfo,
+    ImageStateSummary,
+    NodeInfo,
+    PodInfo,
+    is_scalar_resource_name,
+    next_generation,
+    tracked_resources,
+)
+from ._node_tree import NodeTree, get_zone_key
+from ._snapshot import Snapshot
 
 __all__ = [
     "BASE_RESOURCES",
+    "Cache",
+    "CacheDiff",
+    "CacheDump",
+    "CacheError",
     "HostPortInfo",
     "ImageStateSummary",
     "NodeColumns",
     "NodeInfo",
+    "NodeTree",
     "PodInfo",
     "Snapshot",
+    "compare",
+    "get_zone_key",
+    "is_scalar_resource_name",
     "next_generation",
+    "normalized_image_name",
+    "tracked_resources",
 ]

@@ -1,56 +1,130 @@
 """NodeInfo: one node and what its pods use, aggregated.
 
-Mirrors pkg/scheduler/framework/types.go NodeInfo (master 2026). Requested resources are the
-sum of the pods' ``PodRequests``; non-zero requested uses the scoring defaults for pods that
-request no cpu/memory. ``generation`` increases on every change so the snapshot copies only
-changed nodes.
+Mirrors pkg/scheduler/framework/types.go NodeInfo (master 2026):
+
+- ``requested`` sums the pods' ``resource.PodRequests`` (cpu, memory, ephemeral-storage and the
+  scalar resources upstream's ``Resource`` tracks); ``non_zero_requested`` holds cpu/memory with
+  the scoring defaults for missing container requests (``Non0CPU``/``Non0Mem``).
+- ``allocatable`` is ``NewResource(node.status.allocatable)``: the same resource names, plus pods.
+- ``pods_with_affinity`` lists pods whose spec has a ``podAffinity`` or ``podAntiAffinity``
+  (even empty), ``pods_with_required_anti_affinity`` those with required anti-affinity terms, and
+  ``pods_with_required_non_host_scoped_anti_affinity`` those with a required anti-affinity term
+  whose topologyKey is not ``kubernetes.io/hostname`` (InterPodAffinityHostnameFastPath).
+- Removing a pod swaps the last pod into its slot (``removeFromSlice``), so pod order matches
+  upstream's after removals.
+- ``generation`` increases on every change so the snapshot copies only changed nodes.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Any
 
-from ..api import Node, Pod, PodAffinityTerm
+from ..api import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
 from ..api._resources import ResourceList
 
-__all__ = ["HostPortInfo", "ImageStateSummary", "NodeInfo", "PodInfo", "next_generation"]
+__all__ = [
+    "HostPortInfo",
+    "ImageStateSummary",
+    "NodeInfo",
+    "PodInfo",
+    "is_scalar_resource_name",
+    "next_generation",
+    "tracked_resources",
+]
 
 _generation = itertools.count(1)
 
+LABEL_HOSTNAME = "kubernetes.io/hostname"
+_NATIVE = frozenset({"cpu", "memory", "ephemeral-storage", "pods"})
+
 
 def next_generation() -> int:
-    """A process-wide increasing counter, as upstream's nextGeneration (atomic int64)."""
+    """A process-wide increasing counter, as upstream's nextGeneration (atomic int64): generations
+    never collide, even for a node deleted and added back under the same name (issue 63262)."""
     return next(_generation)
 
 
-@dataclass(eq=False)
+def is_scalar_resource_name(name: str) -> bool:
+    """v1helper.IsScalarResourceName: extended (``domain/name``), prefixed native
+    (``kubernetes.io/...``), ``hugepages-*`` and ``attachable-volumes-*`` resources."""
+    return "/" in name or name.startswith(("hugepages-", "attachable-volumes-"))
+
+
+def tracked_resources(rl: Mapping[str, int]) -> ResourceList:
+    """The part of a resource list that upstream's ``Resource.Add`` keeps: cpu, memory,
+    ephemeral-storage, pods and scalar resources; other names are dropped."""
+    return {k: v for k, v in rl.items() if k in _NATIVE or is_scalar_resource_name(k)}
+
+
+def _tracked_view(rl: ResourceList) -> ResourceList:
+    """``rl`` itself when every name is tracked (the common case; callers never mutate it),
+    else the tracked part."""
+    for k in rl:
+        if k not in _NATIVE and not is_scalar_resource_name(k):
+            return tracked_resources(rl)
+    return rl
+
+
+def _affinity_raw(pod: Pod) -> Mapping[str, Any]:
+    spec = pod.raw.get("spec") or {}
+    return spec.get("affinity") or {}
+
+
 class PodInfo:
-    """A pod with its parsed affinity terms (framework.PodInfo)."""
+    """A pod with what the scheduler derives from it once (framework.PodInfo): its resource
+    requests (``CalculateResource``, cached as newest upstream does), PVC keys, and which
+    affinity lists of a NodeInfo it belongs to. Computed eagerly: a PodInfo is built for every
+    assumed pod, so this is on the scheduling hot path."""
 
-    pod: Pod
+    __slots__ = ("has_affinity", "has_required_anti_affinity", "has_required_non_host_scoped_anti_affinity",
+                 "non0", "pod", "pvc_keys", "resource")
 
-    @cached_property
+    def __init__(self, pod: Pod) -> None:
+        self.pod = pod
+        self.resource: ResourceList = _tracked_view(pod.requests)
+        nz = pod.non_zero_requests
+        self.non0: tuple[int, int] = (nz.get("cpu", 0), nz.get("memory", 0))
+        claims = pod.pvc_names
+        ns = pod.namespace
+        self.pvc_keys: tuple[str, ...] = tuple(dict.fromkeys(f"{ns}/{c}" for c in claims)) if claims else ()
+        a = pod.affinity
+        if a is None:
+            self.has_affinity = self.has_required_anti_affinity = False
+            self.has_required_non_host_scoped_anti_affinity = False
+        else:
+            # podWithAffinity tests the podAffinity / podAntiAffinity pointers, not the term lists.
+            raw = _affinity_raw(pod)
+            self.has_affinity = raw.get("podAffinity") is not None or raw.get("podAntiAffinity") is not None
+            self.has_required_anti_affinity = bool(a.pod_anti_affinity_required)
+            self.has_required_non_host_scoped_anti_affinity = any(
+                t.topology_key != LABEL_HOSTNAME for t in a.pod_anti_affinity_required
+            )
+
+    def __repr__(self) -> str:
+        return f"PodInfo({self.pod.key})"
+
+    @property
     def required_affinity_terms(self) -> tuple[PodAffinityTerm, ...]:
         a = self.pod.affinity
         return a.pod_affinity_required if a else ()
 
-    @cached_property
+    @property
     def required_anti_affinity_terms(self) -> tuple[PodAffinityTerm, ...]:
         a = self.pod.affinity
         return a.pod_anti_affinity_required if a else ()
 
     @property
-    def has_affinity(self) -> bool:
+    def preferred_affinity_terms(self) -> tuple[WeightedPodAffinityTerm, ...]:
         a = self.pod.affinity
-        return bool(a and (a.pod_affinity_required or a.pod_affinity_preferred
-                           or a.pod_anti_affinity_required or a.pod_anti_affinity_preferred))
+        return a.pod_affinity_preferred if a else ()
 
     @property
-    def has_required_anti_affinity(self) -> bool:
-        return bool(self.required_anti_affinity_terms)
+    def preferred_anti_affinity_terms(self) -> tuple[WeightedPodAffinityTerm, ...]:
+        a = self.pod.affinity
+        return a.pod_anti_affinity_preferred if a else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +138,16 @@ class ImageStateSummary:
 class HostPortInfo:
     """Used host ports: ip -> set of (protocol, port), with 0.0.0.0 as the wildcard.
 
-    Mirrors framework.HostPortInfo (types.go): CheckConflict treats 0.0.0.0 as conflicting with
-    every ip for the same protocol and port."""
+    Mirrors fwk.HostPortInfo (types.go): a set per ip, not a count, so removing one of two pods
+    that use the same ip/protocol/port frees it, as upstream; CheckConflict treats 0.0.0.0 as
+    conflicting with every ip for the same protocol and port."""
 
     DEFAULT_IP = "0.0.0.0"
 
+    __slots__ = ("_ports",)
+
     def __init__(self) -> None:
-        self._ports: dict[str, dict[tuple[str, int], int]] = {}
+        self._ports: dict[str, set[tuple[str, int]]] = {}
 
     @staticmethod
     def _sanitize(ip: str, protocol: str) -> tuple[str, str]:
@@ -80,19 +157,16 @@ class HostPortInfo:
         if port <= 0:
             return
         ip, protocol = self._sanitize(ip, protocol)
-        m = self._ports.setdefault(ip, {})
-        m[(protocol, port)] = m.get((protocol, port), 0) + 1
+        self._ports.setdefault(ip, set()).add((protocol, port))
 
     def remove(self, ip: str, protocol: str, port: int) -> None:
         if port <= 0:
             return
         ip, protocol = self._sanitize(ip, protocol)
         m = self._ports.get(ip)
-        if not m or (protocol, port) not in m:
+        if m is None:
             return
-        m[(protocol, port)] -= 1
-        if m[(protocol, port)] <= 0:
-            del m[(protocol, port)]
+        m.discard((protocol, port))
         if not m:
             del self._ports[ip]
 
@@ -103,15 +177,36 @@ class HostPortInfo:
         pp = (protocol, port)
         if ip == self.DEFAULT_IP:
             return any(pp in m for m in self._ports.values())
-        return pp in self._ports.get(ip, {}) or pp in self._ports.get(self.DEFAULT_IP, {})
+        return pp in self._ports.get(ip, ()) or pp in self._ports.get(self.DEFAULT_IP, ())
+
+    def items(self) -> list[tuple[str, str, int]]:
+        """(ip, protocol, port) triples, sorted (for tests and dumps)."""
+        return sorted((ip, proto, port) for ip, m in self._ports.items() for proto, port in m)
 
     def __len__(self) -> int:
         return sum(len(m) for m in self._ports.values())
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HostPortInfo) and self._ports == other._ports
+
+    __hash__ = None  # type: ignore[assignment]
+
     def copy(self) -> HostPortInfo:
         c = HostPortInfo()
-        c._ports = {ip: dict(m) for ip, m in self._ports.items()}
+        if self._ports:
+            c._ports = {ip: set(m) for ip, m in self._ports.items()}
         return c
+
+
+def _remove_from(lst: list[PodInfo], uid: str) -> PodInfo | None:
+    """removeFromSlice: swap the last element into the removed slot."""
+    for i, pi in enumerate(lst):
+        if pi.pod.uid == uid:
+            last = lst.pop()
+            if i < len(lst):
+                lst[i] = last
+            return pi
+    return None
 
 
 @dataclass(eq=False)
@@ -124,17 +219,25 @@ class NodeInfo:
     non_zero_requested: ResourceList = field(default_factory=dict)
     allocatable: ResourceList = field(default_factory=dict)
     used_ports: HostPortInfo = field(default_factory=HostPortInfo)
+    # Shared, never mutated in place: the cache replaces the dict when image counts change.
     image_states: dict[str, ImageStateSummary] = field(default_factory=dict)
     pvc_ref_counts: dict[str, int] = field(default_factory=dict)  # "ns/claim" -> pods using it
     generation: int = field(default_factory=next_generation)
+    pods_with_required_non_host_scoped_anti_affinity: list[PodInfo] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return self.node.name if self.node else ""
 
     def set_node(self, node: Node) -> None:
+        """SetNode: the node object and its allocatable (NewResource)."""
         self.node = node
-        self.allocatable = dict(node.allocatable)
+        self.allocatable = tracked_resources(node.allocatable)
+        self.generation = next_generation()
+
+    def remove_node(self) -> None:
+        """RemoveNode: drop the node object, keep the pods (a "ghost" until they are gone)."""
+        self.node = None
         self.generation = next_generation()
 
     def add_pod(self, pod: Pod) -> None:
@@ -145,59 +248,81 @@ class NodeInfo:
         self.pods.append(pi)
         if pi.has_affinity:
             self.pods_with_affinity.append(pi)
-        if pi.has_required_anti_affinity:
-            self.pods_with_required_anti_affinity.append(pi)
-        self._update(pi.pod, +1)
+            if pi.has_required_anti_affinity:
+                self.pods_with_required_anti_affinity.append(pi)
+                if pi.has_required_non_host_scoped_anti_affinity:
+                    self.pods_with_required_non_host_scoped_anti_affinity.append(pi)
+        self._update(pi, 1)
 
     def remove_pod(self, pod: Pod) -> bool:
-        """NodeInfo.RemovePod: by uid; False when the pod is not here."""
+        """NodeInfo.RemovePod, by uid. The affinity lists are filtered according to ``pod``'s
+        own spec, as upstream. False when the pod is not on this node."""
         uid = pod.uid
-        for i, pi in enumerate(self.pods):
-            if pi.pod.uid == uid:
-                del self.pods[i]
-                self.pods_with_affinity = [p for p in self.pods_with_affinity if p.pod.uid != uid]
-                self.pods_with_required_anti_affinity = [
-                    p for p in self.pods_with_required_anti_affinity if p.pod.uid != uid
-                ]
-                self._update(pi.pod, -1)
-                return True
-        return False
+        if self.pods_with_affinity and pod.affinity is not None:
+            probe = PodInfo(pod)
+            if probe.has_affinity:
+                _remove_from(self.pods_with_affinity, uid)
+            if probe.has_required_anti_affinity:
+                _remove_from(self.pods_with_required_anti_affinity, uid)
+            if probe.has_required_non_host_scoped_anti_affinity:
+                _remove_from(self.pods_with_required_non_host_scoped_anti_affinity, uid)
+        removed = _remove_from(self.pods, uid)
+        if removed is None:
+            return False
+        self._update(removed, -1)
+        return True
 
-    def _update(self, pod: Pod, sign: int) -> None:
-        for k, v in pod.requests.items():
-            self.requested[k] = self.requested.get(k, 0) + sign * v
-        nz = pod.non_zero_requests
-        for k in ("cpu", "memory"):
-            self.non_zero_requested[k] = self.non_zero_requested.get(k, 0) + sign * nz.get(k, 0)
-        for p in pod.host_ports:
-            if sign > 0:
-                self.used_ports.add(p.host_ip, p.protocol, p.host_port)
-            else:
-                self.used_ports.remove(p.host_ip, p.protocol, p.host_port)
-        for claim in pod.pvc_names:
-            key = f"{pod.namespace}/{claim}"
-            n = self.pvc_ref_counts.get(key, 0) + sign
-            if n > 0:
-                self.pvc_ref_counts[key] = n
-            else:
-                self.pvc_ref_counts.pop(key, None)
+    def _update(self, pi: PodInfo, sign: int) -> None:
+        """NodeInfo.update: requested, non-zero requested, ports, PVC counts, generation."""
+        req = self.requested
+        for k, v in pi.resource.items():
+            req[k] = req.get(k, 0) + sign * v
+        cpu, mem = pi.non0
+        nz = self.non_zero_requested
+        nz["cpu"] = nz.get("cpu", 0) + sign * cpu
+        nz["memory"] = nz.get("memory", 0) + sign * mem
+        pod = pi.pod
+        ports = pod.host_ports
+        if ports:
+            for p in ports:
+                if sign > 0:
+                    self.used_ports.add(p.host_ip, p.protocol, p.host_port)
+                else:
+                    self.used_ports.remove(p.host_ip, p.protocol, p.host_port)
+        keys = pi.pvc_keys
+        if keys:
+            counts = self.pvc_ref_counts
+            for key in keys:
+                n = counts.get(key, 0) + sign
+                if n > 0:
+                    counts[key] = n
+                else:
+                    counts.pop(key, None)
         self.generation = next_generation()
+
+    def copy_into(self, dst: NodeInfo) -> None:
+        """Overwrite ``dst`` with a snapshot copy of this NodeInfo, keeping ``dst``'s identity
+        (UpdateSnapshot's ``*existing = *clone``). ``image_states`` is shared (never mutated)."""
+        dst.node = self.node
+        dst.pods = list(self.pods)
+        dst.pods_with_affinity = list(self.pods_with_affinity)
+        dst.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        dst.pods_with_required_non_host_scoped_anti_affinity = list(
+            self.pods_with_required_non_host_scoped_anti_affinity
+        )
+        dst.requested = dict(self.requested)
+        dst.non_zero_requested = dict(self.non_zero_requested)
+        dst.allocatable = dict(self.allocatable)
+        dst.used_ports = self.used_ports.copy()
+        dst.image_states = self.image_states
+        dst.pvc_ref_counts = dict(self.pvc_ref_counts)
+        dst.generation = self.generation
 
     def snapshot_copy(self) -> NodeInfo:
         """NodeInfo.Snapshot: a copy whose lists and maps can be changed independently."""
-        return NodeInfo(
-            node=self.node,
-            pods=list(self.pods),
-            pods_with_affinity=list(self.pods_with_affinity),
-            pods_with_required_anti_affinity=list(self.pods_with_required_anti_affinity),
-            requested=dict(self.requested),
-            non_zero_requested=dict(self.non_zero_requested),
-            allocatable=dict(self.allocatable),
-            used_ports=self.used_ports.copy(),
-            image_states=dict(self.image_states),
-            pvc_ref_counts=dict(self.pvc_ref_counts),
-            generation=self.generation,
-        )
+        c = NodeInfo.__new__(NodeInfo)
+        self.copy_into(c)
+        return c
 
     @staticmethod
     def of(node: Node | None, pods: Iterable[Pod] = ()) -> NodeInfo:

@@ -1,132 +1,65 @@
 """The snapshot: an immutable-for-one-cycle view of the cache, with columnar arrays.
 
-Mirrors pkg/scheduler/backend/cache/snapshot.go (NodeInfoList in node-tree order, the lists of
-nodes having pods with (anti-)affinity) and adds :class:`NodeColumns`: per-node numpy arrays
-that batch plugins read to filter and score every candidate node at once.
+Mirrors pkg/scheduler/backend/cache/snapshot.go (master 2026): ``node_info_list`` in node-tree
+order, ``node_index`` (name -> row), the lists of nodes having pods with affinity / required
+anti-affinity / required non-hostname anti-affinity, the set of PVCs used by scheduled pods, and
+adds :class:`~kubesched.cache.NodeColumns` (``columns``; contract in ``_columns.py``).
 
-Column contract (all arrays have one row per node, in ``node_info_list`` order):
-
-- ``resource_names`` / ``resource_index``: column order of the resource matrices. cpu, memory,
-  ephemeral-storage and pods always come first; extended and hugepages resources follow.
-- ``allocatable[N, R]``, ``requested[N, R]`` (int64): sum of pods' requests; the ``pods`` column
-  of ``requested`` holds the pod count.
-- ``non_zero_requested[N, R]``: like ``requested`` but cpu/memory with the scoring defaults.
-- ``pod_count[N]``, ``unschedulable[N]`` (bool).
-- ``taint_set_id[N]`` into ``taint_sets`` (distinct taint tuples): evaluate tolerations once per
-  distinct set, then gather.
-- ``label_column(key)`` -> (codes[N] int32 with -1 for "no such label", values list): node label
-  values encoded per key, computed lazily and cached for the snapshot's life.
+A snapshot is built once (``Snapshot(node_infos)``, ``Snapshot.from_objects(nodes, pods)``) or
+kept up to date by ``Cache.update_snapshot`` which rewrites only what changed since the
+snapshot's ``generation``. Plugins must not mutate it (preemption works on copies).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import builtins
+from collections.abc import Iterable, Sequence
 
-import numpy as np
-import numpy.typing as npt
-
-from ..api import Taint
+from ..api import Node, Pod
+from ._columns import BASE_RESOURCES, NodeColumns
+from ._images import node_image_states
 from ._node_info import NodeInfo
 
 __all__ = ["BASE_RESOURCES", "NodeColumns", "Snapshot"]
 
-BASE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "pods")
-
-I64 = npt.NDArray[np.int64]
-
-
-class NodeColumns:
-    def __init__(self, infos: Sequence[NodeInfo]) -> None:
-        names = list(BASE_RESOURCES)
-        seen = set(names)
-        for ni in infos:
-            for k in (*ni.allocatable, *ni.requested):
-                if k not in seen:
-                    seen.add(k)
-                    names.append(k)
-        self.resource_names: list[str] = names
-        self.resource_index: dict[str, int] = {n: i for i, n in enumerate(names)}
-        n, r = len(infos), len(names)
-        self.allocatable: I64 = np.zeros((n, r), dtype=np.int64)
-        self.requested: I64 = np.zeros((n, r), dtype=np.int64)
-        self.non_zero_requested: I64 = np.zeros((n, r), dtype=np.int64)
-        self.pod_count: I64 = np.zeros(n, dtype=np.int64)
-        self.unschedulable = np.zeros(n, dtype=bool)
-        self.taint_set_id = np.zeros(n, dtype=np.int32)
-        self.taint_sets: list[tuple[Taint, ...]] = []
-        self._infos = infos
-        self._label_cache: dict[str, tuple[npt.NDArray[np.int32], list[str]]] = {}
-        taint_ids: dict[tuple[Taint, ...], int] = {}
-        for i, ni in enumerate(infos):
-            self.fill_row(i, ni, taint_ids)
-
-    def fill_row(self, i: int, ni: NodeInfo, taint_ids: dict[tuple[Taint, ...], int] | None = None) -> None:
-        idx = self.resource_index
-        self.allocatable[i, :] = 0
-        self.requested[i, :] = 0
-        self.non_zero_requested[i, :] = 0
-        for k, v in ni.allocatable.items():
-            self.allocatable[i, idx[k]] = v
-        for k, v in ni.requested.items():
-            self.requested[i, idx[k]] = v
-            self.non_zero_requested[i, idx[k]] = v
-        self.non_zero_requested[i, 0] = ni.non_zero_requested.get("cpu", 0)
-        self.non_zero_requested[i, 1] = ni.non_zero_requested.get("memory", 0)
-        self.pod_count[i] = len(ni.pods)
-        self.requested[i, 3] = len(ni.pods)
-        self.non_zero_requested[i, 3] = len(ni.pods)
-        node = ni.node
-        self.unschedulable[i] = bool(node and node.unschedulable)
-        taints = node.taints if node else ()
-        if taint_ids is None:
-            taint_ids = {t: j for j, t in enumerate(self.taint_sets)}
-        tid = taint_ids.get(taints)
-        if tid is None:
-            tid = len(self.taint_sets)
-            self.taint_sets.append(taints)
-            taint_ids[taints] = tid
-        self.taint_set_id[i] = tid
-        self._label_cache.clear()
-
-    def label_column(self, key: str) -> tuple[npt.NDArray[np.int32], list[str]]:
-        """Node label ``key`` encoded: codes[i] indexes ``values``, -1 where the node lacks it."""
-        hit = self._label_cache.get(key)
-        if hit is not None:
-            return hit
-        values: list[str] = []
-        ids: dict[str, int] = {}
-        codes = np.full(len(self._infos), -1, dtype=np.int32)
-        for i, ni in enumerate(self._infos):
-            if ni.node is None:
-                continue
-            v = ni.node.labels.get(key)
-            if v is None:
-                continue
-            c = ids.get(v)
-            if c is None:
-                c = ids[v] = len(values)
-                values.append(v)
-            codes[i] = c
-        self._label_cache[key] = (codes, values)
-        return codes, values
-
-    def resource_col(self, name: str) -> int | None:
-        return self.resource_index.get(name)
-
 
 class Snapshot:
-    """What one scheduling cycle sees. Plugins must not mutate it (preemption works on copies)."""
+    """What one scheduling cycle sees."""
 
     def __init__(self, node_infos: Sequence[NodeInfo] = ()) -> None:
         self.node_info_list: list[NodeInfo] = list(node_infos)
         self.node_index: dict[str, int] = {ni.name: i for i, ni in enumerate(self.node_info_list)}
-        self.have_pods_with_affinity_list = [ni for ni in self.node_info_list if ni.pods_with_affinity]
-        self.have_pods_with_required_anti_affinity_list = [
-            ni for ni in self.node_info_list if ni.pods_with_required_anti_affinity
-        ]
+        # name -> NodeInfo; kept by Cache.update_snapshot, objects keep their identity across updates.
+        self._map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
+        self.have_pods_with_affinity_list: list[NodeInfo] = []
+        self.have_pods_with_required_anti_affinity_list: list[NodeInfo] = []
+        self.have_pods_with_required_non_host_scoped_anti_affinity_list: list[NodeInfo] = []
+        self.refresh_affinity_lists()
+        self._pvc_counts: dict[str, int] = {}
+        for ni in self.node_info_list:
+            self.add_pvc_counts(ni.pvc_ref_counts, 1)
         self.columns = NodeColumns(self.node_info_list)
         self.generation = 0
+        self.tree_version = -1
 
+    @staticmethod
+    def from_objects(nodes: Iterable[Node], pods: Iterable[Pod] = ()) -> Snapshot:
+        """NewSnapshot(pods, nodes): node infos with their pods and image states, in ``nodes``
+        order. Pods on nodes not listed are left out (upstream lists a node-less NodeInfo that
+        ``Get`` then refuses)."""
+        nodes = list(nodes)
+        by_node: dict[str, list[Pod]] = {}
+        for p in pods:
+            by_node.setdefault(p.node_name, []).append(p)
+        images = node_image_states(nodes)
+        infos = []
+        for n in nodes:
+            ni = NodeInfo.of(n, by_node.get(n.name, ()))
+            ni.image_states = images[n.name]
+            infos.append(ni)
+        return Snapshot(infos)
+
+    # -- SharedLister ---------------------------------------------------------
     def num_nodes(self) -> int:
         return len(self.node_info_list)
 
@@ -136,3 +69,44 @@ class Snapshot:
 
     def list(self) -> list[NodeInfo]:
         return self.node_info_list
+
+    def is_pvc_used_by_pods(self, key: str) -> bool:
+        """IsPVCUsedByPods: ``key`` is ``namespace/claim``."""
+        return key in self._pvc_counts
+
+    # -- maintenance (Cache.update_snapshot) -------------------------------------
+    def add_pvc_counts(self, counts: dict[str, int], sign: int) -> None:
+        pc = self._pvc_counts
+        for k, v in counts.items():
+            n = pc.get(k, 0) + sign * v
+            if n > 0:
+                pc[k] = n
+            else:
+                pc.pop(k, None)
+
+    def refresh_affinity_lists(self) -> None:
+        """updateNodeInfoSnapshotList's affinity part: re-scan the node list."""
+        lst = self.node_info_list
+        self.have_pods_with_affinity_list = [ni for ni in lst if ni.pods_with_affinity]
+        self.have_pods_with_required_anti_affinity_list = [
+            ni for ni in lst if ni.pods_with_required_anti_affinity
+        ]
+        self.have_pods_with_required_non_host_scoped_anti_affinity_list = [
+            ni for ni in lst if ni.pods_with_required_non_host_scoped_anti_affinity
+        ]
+
+    def set_node_list(self, infos: builtins.list[NodeInfo], dirty: set[int],
+                      names: Sequence[str] | None = None) -> None:
+        """Adopt a new node list (nodes added, removed or re-ordered): re-index, refresh the
+        affinity lists, regather the columns (rows of NodeInfos whose ``id`` is in ``dirty`` and
+        of new nodes are refilled). ``names`` are the infos' node names when the caller has them."""
+        if names is None:
+            names = [ni.name for ni in infos]
+        old_index = self.node_index
+        self.node_info_list = infos
+        self.node_index = dict(zip(names, range(len(names)), strict=True))
+        self.refresh_affinity_lists()
+        get = old_index.get
+        src = [get(name, -1) for name in names]
+        rows = [i for i, ni in enumerate(infos) if id(ni) in dirty] if dirty else []
+        self.columns = self.columns.regather(infos, src, rows)

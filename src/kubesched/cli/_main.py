@@ -15,3 +15,7 @@ def _root() -> None:
 
 def main() -> None:
     app()
+
+
+# Command modules register themselves on ``app`` when imported.
+from . import _validate  # noqa: E402, F401

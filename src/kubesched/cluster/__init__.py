@@ -1,0 +1,30 @@
+"""The cluster the scheduler talks to: the ``Store`` protocol and the embedded ``MemoryStore``."""
+
+from ._conditions import update_pod_condition
+from ._memory import Expired, MemoryStore
+from ._store import (
+    AlreadyExists,
+    Conflict,
+    Event,
+    Invalid,
+    NotFound,
+    Store,
+    StoreError,
+    WatchEvent,
+    WatchEventType,
+)
+
+__all__ = [
+    "AlreadyExists",
+    "Conflict",
+    "Event",
+    "Expired",
+    "Invalid",
+    "MemoryStore",
+    "NotFound",
+    "Store",
+    "StoreError",
+    "WatchEvent",
+    "WatchEventType",
+    "update_pod_condition",
+]

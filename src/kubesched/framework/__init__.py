@@ -41,9 +41,23 @@ from ._interface import (
     ScorePlugin,
 )
 from ._plugin_base import ArgsError, PluginArgs, PluginBase
+from ._profiles import new_profile_map, registry_for
+from ._registry import (
+    ENTRY_POINT_GROUP,
+    LoadedPlugin,
+    PluginFactory,
+    PluginLoadError,
+    Registry,
+    load_plugin,
+)
+from ._results import FilterOutcome, ScoreResult
+from ._runtime import ExtensionPointObserver, Framework, PluginObserver, PodNominator
+from ._runtime_build import FrameworkBuildError
 from ._status import Code, Status, as_status, is_success
+from ._waiting_pods import PermitFuture, WaitingPod
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "MAX_NODE_SCORE",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
@@ -59,13 +73,23 @@ __all__ = [
     "CycleState",
     "EnqueueExtensions",
     "EventResource",
+    "ExtensionPointObserver",
+    "FilterOutcome",
     "FilterPlugin",
+    "Framework",
+    "FrameworkBuildError",
     "Handle",
+    "LoadedPlugin",
     "NodeBatch",
+    "PermitFuture",
     "PermitPlugin",
     "Plugin",
     "PluginArgs",
     "PluginBase",
+    "PluginFactory",
+    "PluginLoadError",
+    "PluginObserver",
+    "PodNominator",
     "PostBindPlugin",
     "PostFilterPlugin",
     "PostFilterResult",
@@ -79,11 +103,17 @@ __all__ = [
     "QueuedPodInfo",
     "QueueingHint",
     "QueueingHintFn",
+    "Registry",
     "ReservePlugin",
     "ScoreExtensions",
     "ScorePlugin",
+    "ScoreResult",
     "StateData",
     "Status",
+    "WaitingPod",
     "as_status",
     "is_success",
+    "load_plugin",
+    "new_profile_map",
+    "registry_for",
 ]

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
-from ._events import ClusterEventWithHint
+from ._events import ClusterEvent, ClusterEventWithHint
 from ._status import Status
 
 if TYPE_CHECKING:
@@ -94,10 +94,12 @@ class QueuedPodInfo:
     initial_attempt_timestamp: float | None = None
     unschedulable_plugins: set[str] | None = None
     pending_plugins: set[str] | None = None
-    gated: bool = False
+    gated: bool = False  # kept equal to ``gating_plugin != ""`` (QueuedPodInfo.Gated upstream)
     gating_plugin: str = ""
-    backoff_expiration: float = 0.0
-    consecutive_errors: int = 0
+    gating_plugin_events: tuple[ClusterEvent, ...] = ()  # events the gating plugin registered
+    backoff_expiration: float | None = None  # cached by the backoff queue; None: not computed yet
+    consecutive_errors: int = 0  # failures with an Error status in a row (ConsecutiveErrorsCount)
+    unschedulable_count: int = 0  # rejections by plugins (UnschedulableCount): drives the backoff
 
     @property
     def key(self) -> str:

@@ -1,0 +1,31 @@
+"""The scheduler: schedule_one, the binding cycle, failure handling, event handlers, extenders.
+
+Mirrors pkg/scheduler (scheduler.go, schedule_one.go, eventhandlers.go, extender.go,
+metrics/metrics.go), master 2026.
+"""
+
+from ._algorithm import ScheduleAlgorithm, ScheduleResult, num_feasible_nodes_to_find
+from ._diagnosis import Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
+from ._eventhandlers import node_scheduling_properties_change
+from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
+from ._metrics import SchedulerMetrics
+from ._scheduler import RunSummary, Scheduler, SchedulerOptions
+
+__all__ = [
+    "Diagnosis",
+    "ExtenderConfig",
+    "ExtenderError",
+    "FitError",
+    "HTTPExtender",
+    "NoNodesAvailableError",
+    "NodeToStatus",
+    "RunSummary",
+    "ScheduleAlgorithm",
+    "ScheduleResult",
+    "Scheduler",
+    "SchedulerMetrics",
+    "SchedulerOptions",
+    "Victims",
+    "node_scheduling_properties_change",
+    "num_feasible_nodes_to_find",
+]

@@ -1,0 +1,300 @@
+"""Read Kubernetes manifests: files, directories, stdin; YAML (multi-document) and JSON;
+``kind: List`` and ``<Kind>List`` wrappers as ``kubectl get -o yaml`` writes them.
+
+Loading is all-or-nothing: the first bad document raises one :class:`LoadError` that names the
+file, the document index (and the List item index) and the object; nothing is returned half
+loaded. Namespaced objects without a namespace get ``default``, as ``kubectl apply`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any, Final, TypeAlias
+
+import yaml
+
+from ._node import Node
+from ._objects import (
+    CSINode,
+    Namespace,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    PodDisruptionBudget,
+    PriorityClass,
+    StorageClass,
+)
+from ._pod import Pod
+from ._raw import DELETE, with_paths
+
+__all__ = [
+    "KINDS",
+    "ApiObject",
+    "KindInfo",
+    "LoadError",
+    "LoadedObjects",
+    "kind_of",
+    "load_documents",
+    "load_paths",
+    "parse_object",
+]
+
+ApiObject: TypeAlias = (
+    Pod
+    | Node
+    | Namespace
+    | PriorityClass
+    | PodDisruptionBudget
+    | PersistentVolume
+    | PersistentVolumeClaim
+    | StorageClass
+    | CSINode
+)
+
+
+@dataclass(frozen=True, slots=True)
+class KindInfo:
+    """A kind the scheduler reads: its apiVersion, scope and parser."""
+
+    kind: str
+    api_version: str
+    namespaced: bool
+    cls: type[Any]
+
+
+KINDS: Final[Mapping[str, KindInfo]] = {
+    k.kind: k
+    for k in (
+        KindInfo("Namespace", "v1", False, Namespace),
+        KindInfo("PriorityClass", "scheduling.k8s.io/v1", False, PriorityClass),
+        KindInfo("StorageClass", "storage.k8s.io/v1", False, StorageClass),
+        KindInfo("CSINode", "storage.k8s.io/v1", False, CSINode),
+        KindInfo("Node", "v1", False, Node),
+        KindInfo("PersistentVolume", "v1", False, PersistentVolume),
+        KindInfo("PersistentVolumeClaim", "v1", True, PersistentVolumeClaim),
+        KindInfo("PodDisruptionBudget", "policy/v1", True, PodDisruptionBudget),
+        KindInfo("Pod", "v1", True, Pod),
+    )
+}
+"""Kinds in dependency order: what a store must create first comes first."""
+
+_KIND_OF_CLASS: Final = {k.cls: k.kind for k in KINDS.values()}
+_CONFIG_KINDS: Final = frozenset({"KubeSchedulerConfiguration", "KubeSchedulerPolicy"})
+_SUFFIXES: Final = (".yaml", ".yml", ".json")
+
+
+class _YamlLoader(yaml.SafeLoader):
+    """SafeLoader that keeps time stamps as strings (as the JSON the API server sees), so an
+    unquoted ``creationTimestamp`` round-trips unchanged instead of becoming a datetime."""
+
+
+_YamlLoader.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def kind_of(obj: ApiObject) -> str:
+    """The kind name of a parsed object (``"Pod"``, ``"Node"``, ...)."""
+    return _KIND_OF_CLASS[type(obj)]
+
+
+class LoadError(ValueError):
+    """A manifest that cannot be loaded; the message names file, document and object."""
+
+
+@dataclass
+class LoadedObjects:
+    """Everything loaded, in input order, with where each object came from."""
+
+    objects: list[ApiObject] = field(default_factory=list)
+    origins: dict[tuple[str, str, str], str] = field(default_factory=dict)
+
+    def of_kind(self, kind: str) -> list[Any]:
+        cls = KINDS[kind].cls
+        return [o for o in self.objects if type(o) is cls]
+
+    def origin_of(self, obj: ApiObject) -> str:
+        """``file: document N[, item M]`` for an object loaded here, else ``""``."""
+        return self.origins.get((kind_of(obj), obj.meta.namespace, obj.meta.name), "")
+
+    def counts(self) -> dict[str, int]:
+        """Objects per kind, in KINDS order, kinds with none left out."""
+        out = {k: 0 for k in KINDS}
+        for o in self.objects:
+            out[kind_of(o)] += 1
+        return {k: n for k, n in out.items() if n}
+
+    @property
+    def pods(self) -> list[Pod]:
+        return self.of_kind("Pod")
+
+    @property
+    def nodes(self) -> list[Node]:
+        return self.of_kind("Node")
+
+    @property
+    def namespaces(self) -> list[Namespace]:
+        return self.of_kind("Namespace")
+
+    @property
+    def priority_classes(self) -> list[PriorityClass]:
+        return self.of_kind("PriorityClass")
+
+    @property
+    def pdbs(self) -> list[PodDisruptionBudget]:
+        return self.of_kind("PodDisruptionBudget")
+
+    @property
+    def pvs(self) -> list[PersistentVolume]:
+        return self.of_kind("PersistentVolume")
+
+    @property
+    def pvcs(self) -> list[PersistentVolumeClaim]:
+        return self.of_kind("PersistentVolumeClaim")
+
+    @property
+    def storage_classes(self) -> list[StorageClass]:
+        return self.of_kind("StorageClass")
+
+    @property
+    def csinodes(self) -> list[CSINode]:
+        return self.of_kind("CSINode")
+
+    def extend(self, other: LoadedObjects) -> None:
+        """Add ``other``'s objects; a duplicate raises LoadError naming both places."""
+        for obj in other.objects:
+            key = (kind_of(obj), obj.meta.namespace, obj.meta.name)
+            where = other.origins.get(key, "")
+            self._add(obj, where)
+
+    def _add(self, obj: ApiObject, where: str) -> None:
+        key = (kind_of(obj), obj.meta.namespace, obj.meta.name)
+        if key in self.origins:
+            raise LoadError(
+                f"{where} ({_describe(obj)}): duplicate object, already defined at {self.origins[key]}"
+            )
+        self.origins[key] = where
+        self.objects.append(obj)
+
+
+def _describe(obj: ApiObject) -> str:
+    return f"{kind_of(obj)} {obj.meta.key}"
+
+
+def _describe_raw(doc: Mapping[str, Any]) -> str:
+    raw_md = doc.get("metadata")
+    md: Mapping[str, Any] = raw_md if isinstance(raw_md, Mapping) else {}
+    name = md.get("name") or "<no name>"
+    ns = md.get("namespace")
+    return f"{doc.get('kind') or '<no kind>'} {f'{ns}/' if ns else ''}{name}"
+
+
+def parse_object(doc: Mapping[str, Any]) -> ApiObject:
+    """One manifest -> its typed object, checking kind and apiVersion; raises ValueError.
+
+    Namespaced kinds without a namespace get ``default``; a namespace on a cluster-scoped
+    kind is dropped (the API server ignores it)."""
+    if not isinstance(doc, Mapping):
+        raise ValueError(f"a manifest must be a mapping, got {type(doc).__name__}")
+    kind = doc.get("kind")
+    if not kind:
+        raise ValueError("kind: required")
+    if kind in _CONFIG_KINDS:
+        raise ValueError(f"{kind} is a scheduler configuration, not a cluster object: pass it with --config")
+    info = KINDS.get(str(kind))
+    if info is None:
+        raise ValueError(f"unknown kind {kind!r} (supported: {', '.join(KINDS)})")
+    api_version = doc.get("apiVersion")
+    if api_version != info.api_version:
+        raise ValueError(
+            f"apiVersion {api_version!r} is not supported for {kind} (expected {info.api_version!r})"
+        )
+    md = doc.get("metadata")
+    if not isinstance(md, Mapping) or not md.get("name"):
+        raise ValueError("metadata.name: required")
+    if info.namespaced and not md.get("namespace"):
+        doc = with_paths(doc, {("metadata", "namespace"): "default"})
+    elif not info.namespaced and "namespace" in md:
+        doc = with_paths(doc, {("metadata", "namespace"): DELETE})
+    obj: ApiObject = info.cls.from_dict(doc)
+    return obj
+
+
+def _items(doc: Any, where: str) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """A document, or each item of a List document, with its location."""
+    if doc is None:
+        return
+    if not isinstance(doc, Mapping):
+        raise LoadError(f"{where}: a manifest must be a mapping, got {type(doc).__name__}")
+    kind = str(doc.get("kind") or "")
+    if kind == "List" or (kind.endswith("List") and kind[:-4] in KINDS):
+        items = doc.get("items") or []
+        if not isinstance(items, list):
+            raise LoadError(f"{where} ({kind}): items must be a list")
+        for j, item in enumerate(items):
+            item_where = f"{where}, item {j}"
+            if kind != "List" and isinstance(item, Mapping):
+                # A typed list (PodList from the raw API) leaves kind/apiVersion off its items.
+                item = {"kind": kind[:-4], "apiVersion": doc.get("apiVersion"), **item}
+            if isinstance(item, Mapping) and str(item.get("kind") or "").endswith("List"):
+                raise LoadError(f"{item_where}: nested lists are not supported")
+            yield item, item_where
+    else:
+        yield doc, where
+
+
+def load_documents(text: str, source: str, json_only: bool = False) -> LoadedObjects:
+    """Parse one file's text (YAML stream, or JSON when ``json_only``); raises LoadError."""
+    out = LoadedObjects()
+    try:
+        docs: list[Any] = [json.loads(text)] if json_only else list(yaml.load_all(text, Loader=_YamlLoader))
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise LoadError(f"{source}: malformed {'JSON' if json_only else 'YAML'}: {exc}") from exc
+    for i, doc in enumerate(docs):
+        for item, where in _items(doc, f"{source}: document {i}"):
+            try:
+                obj = parse_object(item)
+            except LoadError:
+                raise
+            except (ValueError, TypeError, AttributeError) as exc:
+                desc = _describe_raw(item) if isinstance(item, Mapping) else "object"
+                raise LoadError(f"{where} ({desc}): {exc}") from exc
+            out._add(obj, where)
+    return out
+
+
+def _expand(paths: Sequence[str | FsPath]) -> Iterator[str | FsPath]:
+    for p in paths:
+        if str(p) == "-":
+            yield "-"
+            continue
+        fp = FsPath(p)
+        if fp.is_dir():
+            yield from sorted(f for f in fp.rglob("*") if f.is_file() and f.suffix in _SUFFIXES)
+        elif fp.is_file():
+            yield fp
+        else:
+            raise LoadError(f"{p}: no such file or directory")
+
+
+def load_paths(paths: Sequence[str | FsPath], stdin: str | None = None) -> LoadedObjects:
+    """Load every manifest under ``paths``: files, directories (recursively, sorted,
+    ``*.yaml``/``*.yml``/``*.json``) and ``-`` for stdin (``stdin`` overrides sys.stdin, for tests).
+    Raises LoadError on the first bad document, duplicate object or unreadable path."""
+    out = LoadedObjects()
+    for p in _expand(paths):
+        if p == "-":
+            text = stdin if stdin is not None else sys.stdin.read()
+            out.extend(load_documents(text, "<stdin>"))
+            continue
+        fp = FsPath(p)
+        try:
+            text = fp.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LoadError(f"{fp}: cannot read: {exc}") from exc
+        out.extend(load_documents(text, str(fp), json_only=fp.suffix == ".json"))
+    return out

@@ -1,0 +1,437 @@
+"""MemoryStore: the embedded API server kubesched simulates against.
+
+Behaves as the parts of kube-apiserver a scheduler touches (master 2026):
+
+- every write takes the next value of one global resourceVersion counter, and a stale
+  ``metadata.resourceVersion`` on update fails with Conflict (optimistic concurrency);
+- every change is one WatchEvent, delivered to subscribers synchronously and in order (a
+  subscriber that writes during delivery has its own change queued after the current one), and
+  kept so that ``events_since(rv)`` can resume a watch after a list;
+- create runs admission: Priority for pods and PriorityClasses (plugin/pkg/admission/priority);
+- ``bind`` is the pods/binding subresource (pkg/registry/core/pod/storage/storage.go assignPod):
+  it sets spec.nodeName and PodScheduled=True, and fails when the pod is bound or terminating;
+- pod deletion is graceful (pkg/registry/core/pod/strategy.go CheckGracefulDelete): the grace
+  period is the request's or spec.terminationGracePeriodSeconds; an unscheduled or finished pod
+  goes at once; otherwise deletionTimestamp = now + grace and the pod is removed when the grace
+  period ends on the injected clock (the kubelet's part, simulated);
+- events are aggregated like the scheduler's event recorder: a repeat raises ``count``.
+
+With ``simulate_kubelet`` (the default), binding also does what a kubelet would do next: the pod
+becomes Running and Ready with ``status.startTime`` = now, which PDB health and preemption's
+victim ordering read. Turn it off to get the bare API server behaviour.
+"""
+
+from __future__ import annotations
+
+import bisect
+import builtins
+import threading
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..api import (
+    DELETE,
+    AdmissionError,
+    Path,
+    Pod,
+    PriorityClass,
+    admit_pod,
+    format_time,
+    system_priority_classes,
+    validate_priority_class,
+)
+from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
+from ..clock import Clock, Timer, VirtualClock
+from ._conditions import update_pod_condition
+from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
+
+__all__ = ["Expired", "MemoryStore"]
+
+_Key = tuple[str, str]  # (namespace, name)
+_BOOTSTRAP_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
+_PLURAL = {
+    "PodDisruptionBudget": "poddisruptionbudgets",
+    "PriorityClass": "priorityclasses",
+    "StorageClass": "storageclasses",
+    "PersistentVolumeClaim": "persistentvolumeclaims",
+    "PersistentVolume": "persistentvolumes",
+    "CSINode": "csinodes",
+    "Namespace": "namespaces",
+    "Node": "nodes",
+    "Pod": "pods",
+}
+
+
+class Expired(StoreError):
+    """A watch asked to resume from a resourceVersion older than the kept history (HTTP 410)."""
+
+    reason = "Expired"
+
+
+class MemoryStore:
+    """The embedded API server (see the module doc). ``clock`` drives graceful termination."""
+
+    def __init__(
+        self,
+        clock: Clock | None = None,
+        *,
+        simulate_kubelet: bool = True,
+        history_limit: int | None = None,
+    ) -> None:
+        self._clock: Clock = clock if clock is not None else VirtualClock()
+        self.simulate_kubelet = simulate_kubelet
+        self._history_limit = history_limit
+        self._objects: dict[str, dict[_Key, ApiObject]] = {k: {} for k in KINDS}
+        self._rv = 0
+        self._history: list[WatchEvent] = []
+        self._subscribers: list[Callable[[WatchEvent], None]] = []
+        self._pending: deque[WatchEvent] = deque()
+        self._dispatching = False
+        self._events: dict[tuple[str, ...], Event] = {}
+        self._timers: dict[str, Timer] = {}
+        self._lock = threading.RLock()
+        # Objects every cluster starts with; a manifest may redefine them (see load()).
+        self._bootstrap: set[tuple[str, str, str]] = set()
+        for pc in system_priority_classes():
+            self._put(pc, admit=False)
+            self._bootstrap.add(("PriorityClass", "", pc.name))
+        from ..api import Namespace
+
+        for ns in _BOOTSTRAP_NAMESPACES:
+            self._put(
+                Namespace.from_dict({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}),
+                admit=False,
+            )
+            self._bootstrap.add(("Namespace", "", ns))
+
+    # -- reading --------------------------------------------------------------------
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @property
+    def resource_version(self) -> int:
+        return self._rv
+
+    def get(self, kind: str, namespace: str, name: str) -> Any:
+        with self._lock:
+            obj = self._bucket(kind).get((namespace, name))
+            if obj is None:
+                raise NotFound(f'{_PLURAL[kind]} "{name}" not found')
+            return obj
+
+    def try_get(self, kind: str, namespace: str, name: str) -> Any:
+        """The object or None."""
+        with self._lock:
+            return self._bucket(kind).get((namespace, name))
+
+    def list(self, kind: str, namespace: str | None = None) -> builtins.list[Any]:
+        with self._lock:
+            bucket = self._bucket(kind)
+            return [bucket[k] for k in sorted(bucket) if namespace is None or k[0] == namespace]
+
+    def priority_classes(self) -> dict[str, PriorityClass]:
+        with self._lock:
+            return {k[1]: v for k, v in self._objects["PriorityClass"].items()}  # type: ignore[misc]
+
+    # -- writing --------------------------------------------------------------------
+    def create(self, obj: ApiObject) -> Any:
+        with self._lock:
+            return self._put(obj, admit=True)
+
+    def update(self, obj: ApiObject) -> Any:
+        with self._lock:
+            kind = kind_of(obj)
+            key = (obj.meta.namespace, obj.meta.name)
+            current = self.get(kind, *key)
+            want = obj.meta.resource_version
+            if want and want != current.meta.resource_version:
+                raise Conflict(
+                    f'Operation cannot be fulfilled on {_PLURAL[kind]} "{obj.meta.name}": the object has '
+                    "been modified; please apply your changes to the latest version and try again"
+                )
+            if isinstance(obj, PriorityClass):
+                others = [pc for k, pc in self._objects["PriorityClass"].items() if k != key]
+                self._admission(lambda: validate_priority_class(obj, others, update=True))  # type: ignore[arg-type]
+            keep: dict[Path, Any] = {("metadata", "uid"): current.meta.uid or obj.meta.uid}
+            created = current.raw.get("metadata", {}).get("creationTimestamp")
+            if created is not None:
+                keep[("metadata", "creationTimestamp")] = created
+            return self._write(kind, key, current, obj.with_changes(keep))
+
+    def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:
+        with self._lock:
+            current = self.get(kind, namespace, name)
+            if not isinstance(current, Pod):
+                self._remove(kind, (namespace, name))
+                return
+            grace = (
+                grace_period_seconds
+                if grace_period_seconds is not None
+                else (current.termination_grace_period_seconds)
+            )
+            if not current.node_name or current.is_terminal:
+                grace = 0  # CheckGracefulDelete: nothing runs it, so nothing to wait for
+            if grace <= 0:
+                self._remove(kind, (namespace, name))
+                return
+            if current.is_terminating:
+                old = current.meta.deletion_grace_period_seconds
+                if old is not None and old <= grace:
+                    return  # a deletion already under way ends no later: nothing to do
+            pod = self._write(
+                kind,
+                (namespace, name),
+                current,
+                current.with_changes(
+                    {
+                        ("metadata", "deletionTimestamp"): format_time(self._clock.now + grace),
+                        ("metadata", "deletionGracePeriodSeconds"): grace,
+                    }
+                ),
+            )
+            uid = pod.meta.uid
+            if uid in self._timers:
+                self._timers.pop(uid).cancel()
+            self._timers[uid] = self._clock.schedule(
+                grace, lambda: self._finish_termination(namespace, name, uid)
+            )
+
+    def evict(self, namespace: str, name: str) -> None:
+        """Delete a pod with its own grace period (what preemption does to victims)."""
+        self.delete("Pod", namespace, name)
+
+    def bind(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> Pod:
+        with self._lock:
+            pod: Pod = self.get("Pod", namespace, name)
+            if uid is not None and pod.meta.uid != uid:
+                raise Conflict(
+                    f"pod {name}: precondition failed: UID in precondition: {uid}, "
+                    f"UID in object meta: {pod.meta.uid}"
+                )
+            if pod.is_terminating:
+                raise Conflict(f"pod {name} is being deleted, cannot be assigned to a host")
+            if pod.node_name:
+                raise Conflict(f'pod {name} is already assigned to node "{pod.node_name}"')
+            now = self._clock.now
+            conditions, _ = update_pod_condition(
+                pod.conditions, {"type": "PodScheduled", "status": "True"}, now
+            )
+            changes: dict[Path, Any] = {("spec", "nodeName"): node_name}
+            if self.simulate_kubelet:
+                for t in ("Initialized", "ContainersReady", "Ready"):
+                    conditions, _ = update_pod_condition(conditions, {"type": t, "status": "True"}, now)
+                changes[("status", "phase")] = "Running"
+                if pod.start_time is None:
+                    changes[("status", "startTime")] = format_time(now)
+            changes[("status", "conditions")] = conditions
+            return self._write("Pod", (namespace, name), pod, pod.with_changes(changes))
+
+    def patch_pod_status(
+        self,
+        namespace: str,
+        name: str,
+        conditions: Sequence[Mapping[str, Any]] = (),
+        nominated_node_name: str | None = None,
+    ) -> Pod:
+        with self._lock:
+            pod: Pod = self.get("Pod", namespace, name)
+            changes: dict[Path, Any] = {}
+            current: builtins.list[dict[str, Any]] = [dict(c) for c in pod.conditions]
+            changed = False
+            for c in conditions:
+                current, ch = update_pod_condition(current, c, self._clock.now)
+                changed = changed or ch
+            if changed:
+                changes[("status", "conditions")] = current
+            if nominated_node_name is not None and nominated_node_name != pod.nominated_node_name:
+                changes[("status", "nominatedNodeName")] = nominated_node_name or DELETE
+            if not changes:
+                return pod
+            return self._write("Pod", (namespace, name), pod, pod.with_changes(changes))
+
+    def load(self, objects: LoadedObjects | Iterable[ApiObject]) -> builtins.list[Any]:
+        """Create everything, admitted, all or nothing: raises one StoreError naming the object
+        (and, for LoadedObjects, where it came from) and leaves the store unchanged.
+
+        Kinds go in dependency order (PriorityClasses before pods, whatever the file order). A
+        manifest may redefine the built-in namespaces and system PriorityClasses, as a dump of a
+        real cluster does."""
+        with self._lock:
+            loaded = objects if isinstance(objects, LoadedObjects) else None
+            items = list(objects.objects if isinstance(objects, LoadedObjects) else objects)
+            order = {k: i for i, k in enumerate(KINDS)}
+            items.sort(key=lambda o: order[kind_of(o)])
+
+            def fail(obj: ApiObject, exc: StoreError) -> StoreError:
+                where = loaded.origin_of(obj) if loaded is not None else ""
+                prefix = f"{where} " if where else ""
+                return type(exc)(f"{prefix}({kind_of(obj)} {obj.meta.key}): {exc}")
+
+            classes = dict(self.priority_classes())
+            seen: set[tuple[str, str, str]] = set()
+            ready: builtins.list[tuple[ApiObject, bool]] = []  # (object, replaces a bootstrap object)
+            for obj in items:
+                kind = kind_of(obj)
+                ident = (kind, obj.meta.namespace, obj.meta.name)
+                replaces = ident in self._bootstrap
+                try:
+                    if ident in seen or (not replaces and self.try_get(*ident) is not None):
+                        raise AlreadyExists(f'{_PLURAL[kind]} "{obj.meta.name}" already exists')
+                    seen.add(ident)
+                    if isinstance(obj, PriorityClass):
+                        others = [pc for n, pc in classes.items() if n != obj.name]
+                        self._admission(lambda o=obj, e=others: validate_priority_class(o, e))  # type: ignore[misc]
+                        classes[obj.name] = obj
+                except StoreError as exc:
+                    raise fail(obj, exc) from exc
+                ready.append((obj, replaces))
+            admitted: builtins.list[tuple[ApiObject, bool]] = []
+            for obj, replaces in ready:
+                if isinstance(obj, Pod):
+                    try:
+                        obj = self._admission(lambda o=obj: admit_pod(o, classes))  # type: ignore[misc]
+                    except StoreError as exc:
+                        raise fail(obj, exc) from exc
+                admitted.append((obj, replaces))
+            out = []
+            for obj, replaces in admitted:
+                if replaces:
+                    kind = kind_of(obj)
+                    key = (obj.meta.namespace, obj.meta.name)
+                    self._bootstrap.discard((kind, *key))
+                    out.append(self._write(kind, key, self._bucket(kind)[key], obj))
+                else:
+                    out.append(self._put(obj, admit=False))
+            return out
+
+    # -- watching ------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[WatchEvent], None]) -> Callable[[], None]:
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def events_since(self, resource_version: int) -> builtins.list[WatchEvent]:
+        with self._lock:
+            if self._history and resource_version < self._history[0].resource_version - 1:
+                raise Expired(
+                    f"too old resource version: {resource_version} ({self._history[0].resource_version - 1})"
+                )
+            i = bisect.bisect_right([e.resource_version for e in self._history], resource_version)
+            return self._history[i:]
+
+    # -- events ---------------------------------------------------------------------
+    def record_event(
+        self, involved: ApiObject, reason: str, message: str, type: str = "Normal", action: str = ""
+    ) -> Event:
+        with self._lock:
+            kind = kind_of(involved)
+            meta = involved.meta
+            key = (kind, meta.namespace, meta.name, meta.uid, type, reason, message, action)
+            now = self._clock.now
+            old = self._events.get(key)
+            ev = Event(
+                kind,
+                meta.namespace,
+                meta.name,
+                meta.uid,
+                type,
+                reason,
+                message,
+                count=old.count + 1 if old else 1,
+                first_timestamp=old.first_timestamp if old else now,
+                last_timestamp=now,
+                action=action,
+            )
+            self._events[key] = ev
+            return ev
+
+    def events(self) -> builtins.list[Event]:
+        with self._lock:
+            return list(self._events.values())
+
+    # -- internals -------------------------------------------------------------------
+    def _bucket(self, kind: str) -> dict[_Key, ApiObject]:
+        bucket = self._objects.get(kind)
+        if bucket is None:
+            raise NotFound(f"unknown kind {kind!r}")
+        return bucket
+
+    @staticmethod
+    def _admission(fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except AdmissionError as exc:
+            raise Invalid(str(exc)) from exc
+
+    def _put(self, obj: ApiObject, admit: bool) -> Any:
+        kind = kind_of(obj)
+        if not obj.meta.name:
+            raise Invalid(f"{kind}: metadata.name: Required value: name is required")
+        if KINDS[kind].namespaced and not obj.meta.namespace:
+            obj = obj.with_changes({("metadata", "namespace"): "default"})
+        key = (obj.meta.namespace, obj.meta.name)
+        if key in self._bucket(kind):
+            raise AlreadyExists(f'{_PLURAL[kind]} "{obj.meta.name}" already exists')
+        if admit:
+            if isinstance(obj, PriorityClass):
+                pcs = list(self._objects["PriorityClass"].values())
+                self._admission(lambda: validate_priority_class(obj, pcs))  # type: ignore[arg-type]
+            elif isinstance(obj, Pod):
+                obj = self._admission(lambda: admit_pod(obj, self.priority_classes()))  # type: ignore[arg-type]
+        changes: dict[Path, Any] = {}
+        if not obj.meta.uid:
+            changes[("metadata", "uid")] = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{kind}/{key}/{self._rv + 1}"))
+        if obj.meta.creation_timestamp is None:
+            changes[("metadata", "creationTimestamp")] = format_time(self._clock.now)
+        if changes:
+            obj = obj.with_changes(changes)
+        return self._write(kind, key, None, obj)
+
+    def _write(self, kind: str, key: _Key, old: ApiObject | None, obj: ApiObject) -> Any:
+        self._rv += 1
+        new = obj.with_changes({("metadata", "resourceVersion"): str(self._rv)})
+        self._bucket(kind)[key] = new
+        self._emit(WatchEvent("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
+        return new
+
+    def _remove(self, kind: str, key: _Key) -> None:
+        old = self._bucket(kind).pop(key)
+        self._bootstrap.discard((kind, *key))
+        timer = self._timers.pop(old.meta.uid, None)
+        if timer is not None:
+            timer.cancel()
+        self._rv += 1
+        self._emit(WatchEvent("DELETED", kind, old, None, self._rv))
+
+    def _finish_termination(self, namespace: str, name: str, uid: str) -> None:
+        with self._lock:
+            self._timers.pop(uid, None)
+            pod = self._objects["Pod"].get((namespace, name))
+            if pod is not None and pod.meta.uid == uid:
+                self._remove("Pod", (namespace, name))
+
+    def _emit(self, event: WatchEvent) -> None:
+        self._history.append(event)
+        if self._history_limit is not None and len(self._history) > self._history_limit:
+            del self._history[: len(self._history) - self._history_limit]
+        self._pending.append(event)
+        if self._dispatching:
+            return  # delivered, in order, by the outer loop
+        self._dispatching = True
+        try:
+            while self._pending:
+                ev = self._pending.popleft()
+                for cb in list(self._subscribers):
+                    cb(ev)
+        finally:
+            self._dispatching = False
+            self._pending.clear()

@@ -1,0 +1,178 @@
+"""What a scheduler needs from an API server: the ``Store`` protocol and its value types.
+
+The scheduler lists and watches objects, binds pods (``pods/binding``), patches pod status
+(conditions, nominatedNodeName), deletes preemption victims with graceful termination and
+records events. :class:`~kubesched.cluster.MemoryStore` is the embedded implementation; a live
+adapter over a real API server implements the same protocol.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from ..api import Pod
+from ..api.loader import ApiObject
+
+__all__ = [
+    "AlreadyExists",
+    "Conflict",
+    "Event",
+    "Invalid",
+    "NotFound",
+    "Store",
+    "StoreError",
+    "WatchEvent",
+    "WatchEventType",
+]
+
+WatchEventType = Literal["ADDED", "MODIFIED", "DELETED"]
+
+
+class StoreError(Exception):
+    """Base of the errors a store raises; ``reason`` mirrors metav1.StatusReason."""
+
+    reason = "InternalError"
+
+
+class NotFound(StoreError):
+    reason = "NotFound"
+
+
+class AlreadyExists(StoreError):
+    reason = "AlreadyExists"
+
+
+class Conflict(StoreError):
+    """A stale resourceVersion on update, or a binding to an already bound / terminating pod."""
+
+    reason = "Conflict"
+
+
+class Invalid(StoreError):
+    """Refused by validation or admission (HTTP 403/422)."""
+
+    reason = "Invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class WatchEvent:
+    """One change, as a watch delivers it; ``old`` is None for ADDED, ``new`` None for DELETED."""
+
+    type: WatchEventType
+    kind: str
+    old: ApiObject | None
+    new: ApiObject | None
+    resource_version: int
+
+    @property
+    def obj(self) -> ApiObject:
+        """The object after the change (before it, for DELETED)."""
+        out = self.new if self.new is not None else self.old
+        assert out is not None
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A core/v1 Event as the scheduler's recorder writes it; repeats raise ``count``."""
+
+    involved_kind: str
+    involved_namespace: str
+    involved_name: str
+    involved_uid: str
+    type: str  # Normal | Warning
+    reason: str
+    message: str
+    count: int
+    first_timestamp: float
+    last_timestamp: float
+    reporting_controller: str = "default-scheduler"
+    action: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a core/v1 Event manifest (without metadata name)."""
+        from ..api import format_time
+
+        return {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "involvedObject": {
+                "kind": self.involved_kind,
+                "namespace": self.involved_namespace,
+                "name": self.involved_name,
+                "uid": self.involved_uid,
+            },
+            "type": self.type,
+            "reason": self.reason,
+            "message": self.message,
+            "count": self.count,
+            "firstTimestamp": format_time(self.first_timestamp),
+            "lastTimestamp": format_time(self.last_timestamp),
+            "reportingComponent": self.reporting_controller,
+            "action": self.action,
+        }
+
+
+class Store(Protocol):
+    """The API server as the scheduler sees it. Kinds are named as in manifests (``"Pod"``);
+    cluster-scoped objects use namespace ``""``."""
+
+    @property
+    def resource_version(self) -> int:
+        """The newest resourceVersion (a global counter; 0 before any write)."""
+        ...
+
+    def get(self, kind: str, namespace: str, name: str) -> ApiObject:
+        """The object, or NotFound."""
+        ...
+
+    def list(self, kind: str, namespace: str | None = None) -> builtins.list[Any]:
+        """Objects of ``kind`` (in ``namespace`` when given), ordered by namespace and name."""
+        ...
+
+    def create(self, obj: ApiObject) -> ApiObject:
+        """Admit and store a new object; AlreadyExists / Invalid on failure."""
+        ...
+
+    def update(self, obj: ApiObject) -> ApiObject:
+        """Replace an object; a non-empty stale ``metadata.resourceVersion`` raises Conflict."""
+        ...
+
+    def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:
+        """Delete; pods terminate gracefully (see MemoryStore.delete)."""
+        ...
+
+    def bind(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> Pod:
+        """pods/binding: set spec.nodeName; Conflict if already bound or terminating."""
+        ...
+
+    def patch_pod_status(
+        self,
+        namespace: str,
+        name: str,
+        conditions: Sequence[Mapping[str, Any]] = (),
+        nominated_node_name: str | None = None,
+    ) -> Pod:
+        """Upsert pod conditions and set (``""`` clears) status.nominatedNodeName."""
+        ...
+
+    def subscribe(self, callback: Callable[[WatchEvent], None]) -> Callable[[], None]:
+        """Call ``callback`` synchronously for every later change, in order; returns an unsubscribe."""
+        ...
+
+    def events_since(self, resource_version: int) -> builtins.list[WatchEvent]:
+        """The changes after ``resource_version``, in order (watch from a list's RV)."""
+        ...
+
+    def record_event(
+        self, involved: ApiObject, reason: str, message: str, type: str = "Normal", action: str = ""
+    ) -> Event:
+        """Record (or count again) an event about ``involved``."""
+        ...
+
+    def events(self) -> builtins.list[Event]:
+        """Recorded events, first recorded first."""
+        ...

@@ -1,0 +1,138 @@
+"""What the runtime's batch filter and score passes return.
+
+:class:`FilterOutcome` holds one code per candidate node plus enough to rebuild each failing
+node's Status (the plugin that rejected it and its reasons) without creating a Status per node
+on the hot path. :class:`ScoreResult` keeps the per-plugin raw, normalized and weighted scores so
+a decision can be explained per node and per plugin (kube-scheduler-simulator style).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ._batch import BatchFilterResult, NodeBatch
+from ._status import Code, Status
+
+__all__ = ["FilterOutcome", "ScoreResult", "filter_plugin_error"]
+
+_REJECTED = (int(Code.UNSCHEDULABLE), int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), int(Code.PENDING))
+
+
+def error_text(st: Status) -> str:
+    """Status.AsError().Error(): the wrapped error's text, else the reasons."""
+    return str(st.error) if st.error is not None else st.message()
+
+
+def filter_plugin_error(plugin: str, st: Status) -> Status:
+    """A filter returned neither Success nor a rejection: upstream turns it into an Error."""
+    err = RuntimeError(f'running "{plugin}" filter plugin: {error_text(st)}')
+    return Status.from_error(err).with_plugin(plugin)
+
+
+def normalize_filter_codes(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    """Codes other than Success and the rejections count as Error (see filter_plugin_error)."""
+    bad = (codes != 0) & ~np.isin(codes, _REJECTED)
+    if bad.any():
+        codes = codes.copy()
+        codes[bad] = int(Code.ERROR)
+    return codes
+
+
+@dataclass(slots=True)
+class FilterOutcome:
+    """Per-node result of running all Filter plugins over a batch.
+
+    ``codes[i]`` is the final :class:`Code` value for ``batch.indices[i]`` (0: the node fits)."""
+
+    batch: NodeBatch
+    codes: npt.NDArray[np.int8]
+    _plugin_of: npt.NDArray[np.int16] = field(repr=False)
+    _local_of: npt.NDArray[np.int32] = field(repr=False)
+    _results: list[tuple[str, BatchFilterResult]] = field(default_factory=list, repr=False)
+    _statuses: dict[int, Status] = field(default_factory=dict, repr=False)
+
+    @staticmethod
+    def empty(batch: NodeBatch) -> FilterOutcome:
+        n = len(batch)
+        return FilterOutcome(batch, np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int16),
+                             np.zeros(n, dtype=np.int32))
+
+    def record(self, plugin: str, result: BatchFilterResult, rows: npt.NDArray[np.int64]) -> None:
+        """``result`` covers batch rows ``rows``; keep its failures."""
+        failed = result.codes != 0
+        if not failed.any():
+            return
+        k = len(self._results)
+        self._results.append((plugin, result))
+        pos = rows[failed]
+        self.codes[pos] = normalize_filter_codes(result.codes[failed])
+        self._plugin_of[pos] = k
+        self._local_of[pos] = np.nonzero(failed)[0]
+
+    def set_status(self, row: int, status: Status | None) -> None:
+        """Record a per-node status (the per-node and nominated-pods paths)."""
+        if status is None or status.is_success():
+            self.codes[row] = 0
+            self._statuses.pop(row, None)
+        else:
+            self.codes[row] = int(status.code)
+            self._statuses[row] = status
+        self._plugin_of[row] = -1
+
+    def passed(self) -> npt.NDArray[np.bool_]:
+        return self.codes == 0
+
+    def feasible(self) -> npt.NDArray[np.int64]:
+        """Snapshot indices of the nodes that passed every filter, in batch order."""
+        return self.batch.indices[self.codes == 0]
+
+    def status(self, row: int) -> Status:
+        """The Status of batch row ``row``, stamped with the plugin that decided it."""
+        st = self._statuses.get(row)
+        if st is not None:
+            return st
+        k = int(self._plugin_of[row])
+        if k < 0:
+            return Status.success()
+        plugin, res = self._results[k]
+        st = res.status(int(self._local_of[row]), plugin)
+        if int(st.code) not in _REJECTED:
+            return filter_plugin_error(plugin, st)
+        return st
+
+    def failed_statuses(self) -> dict[str, Status]:
+        """Node name -> Status for every node that did not pass (the diagnosis map)."""
+        infos = self.batch.snapshot.node_info_list
+        out: dict[str, Status] = {}
+        for row in np.nonzero(self.codes)[0].tolist():
+            out[infos[int(self.batch.indices[row])].name] = self.status(row)
+        return out
+
+    def first_error(self) -> Status | None:
+        """The first node's Error status, if any: an error aborts the cycle upstream."""
+        errs = np.nonzero(self.codes == int(Code.ERROR))[0]
+        return self.status(int(errs[0])) if errs.size else None
+
+
+@dataclass(slots=True)
+class ScoreResult:
+    """Scores of ``node_names`` (columns) by ``plugin_names`` (rows)."""
+
+    node_names: list[str]
+    plugin_names: list[str]
+    weights: list[int]
+    raw: npt.NDArray[np.int64]
+    normalized: npt.NDArray[np.int64]
+    totals: npt.NDArray[np.int64]
+
+    def weighted(self) -> npt.NDArray[np.int64]:
+        w = np.asarray(self.weights, dtype=np.int64).reshape(-1, 1)
+        return self.normalized * w
+
+    def plugin_scores(self, node: int) -> dict[str, int]:
+        """Weighted score per plugin for column ``node`` (NodePluginScores.Scores)."""
+        w = self.weighted()
+        return {p: int(w[k, node]) for k, p in enumerate(self.plugin_names)}

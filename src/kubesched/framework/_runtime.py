@@ -1,0 +1,672 @@
+"""Framework: runs one profile's plugins at every extension point.
+
+Mirrors frameworkImpl in pkg/scheduler/framework/runtime/framework.go (master 2026). One plugin
+list per point (built in ``_runtime_build``); each ``run_*`` method follows upstream's loop:
+which codes stop it, which are wrapped as errors (``running PreBind plugin "X": ...``), and
+which plugin is stamped on the status. The framework is also the plugins' :class:`Handle`.
+
+Two paths, one answer: Filter and Score use each plugin's batch method (numpy over all
+candidate nodes) unless ``per_node=True`` forces upstream's node-by-node loop; the results are
+equal by contract (tests and ``--check-decisions`` compare them).
+
+Timing: ``observer(extension_point, status_code, profile, seconds)`` is called per extension
+point run, ``plugin_observer(extension_point, plugin, status_code, seconds)`` per plugin call in
+cycles whose CycleState has ``record_plugin_metrics`` (upstream samples 10% of cycles). Durations
+come from ``duration_clock`` (perf_counter by default): they are measurements, never decisions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from ._batch import BatchFilterResult, NodeBatch
+from ._cycle_state import CycleState
+from ._events import ClusterEventWithHint
+from ._interface import MAX_NODE_SCORE, MIN_NODE_SCORE, PostFilterResult, PreFilterResult, QueuedPodInfo
+from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
+from ._runtime_build import build_plugin_lists
+from ._status import Code, Status
+from ._waiting_pods import MAX_PERMIT_TIMEOUT, PermitFuture, WaitingPod, WaitingPodsMap
+
+if TYPE_CHECKING:
+    from ..api import Pod
+    from ..cache import NodeInfo, PodInfo, Snapshot
+    from ..clock import Clock
+    from .config._types import Profile
+
+__all__ = ["ExtensionPointObserver", "Framework", "PluginObserver", "PodNominator"]
+
+ExtensionPointObserver = Callable[[str, str, str, float], None]
+"""(extension_point, status code, profile, seconds)."""
+PluginObserver = Callable[[str, str, str, float], None]
+"""(extension_point, plugin, status code, seconds)."""
+
+
+class PodNominator(Protocol):
+    """What the runtime needs of the queue's nominator."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+
+def _err(msg: str, plugin: str = "") -> Status:
+    return Status.from_error(RuntimeError(msg)).with_plugin(plugin) if plugin else Status.from_error(
+        RuntimeError(msg))
+
+
+def _filter_batch(pl: Any, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+    """A plugin's batch filter, or a per-node loop for plugins without one."""
+    fb = getattr(pl, "filter_batch", None)
+    if fb is not None:
+        return fb(state, pod, nodes)
+    return BatchFilterResult.from_statuses([pl.filter(state, pod, ni) for ni in nodes.node_infos()])
+
+
+def _ok(st: Status | None) -> bool:
+    return st is None or st.code == Code.SUCCESS
+
+
+class Framework:
+    """A profile's plugins, ready to run; also the Handle given to its plugins."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        registry: Mapping[str, Callable[[Any, Any], Any]],
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        store: Any = None,
+        features: Mapping[str, bool] | None = None,
+        nominator: PodNominator | None = None,
+        extenders: Sequence[Any] = (),
+        snapshot: Snapshot | Callable[[], Snapshot] | None = None,
+        percentage_of_nodes_to_score: int | None = None,
+        per_node: bool = False,
+        observer: ExtensionPointObserver | None = None,
+        plugin_observer: PluginObserver | None = None,
+        duration_clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        from ..clock import VirtualClock
+
+        self.profile = profile
+        self.profile_name = profile.scheduler_name
+        self.percentage_of_nodes_to_score = (
+            profile.percentage_of_nodes_to_score
+            if profile.percentage_of_nodes_to_score is not None else percentage_of_nodes_to_score)
+        self.per_node = per_node
+        self.observer = observer
+        self.plugin_observer = plugin_observer
+        self._duration_clock = duration_clock
+        self._clock: Clock = clock if clock is not None else VirtualClock()
+        self._rng = rng if rng is not None else random.Random(0)
+        self._store = store
+        self._features: Mapping[str, bool] = dict(features or {})
+        self._nominator = nominator
+        self._extenders = list(extenders)
+        self._snapshot = snapshot
+        self.waiting_pods = WaitingPodsMap()
+        lists = build_plugin_lists(profile, registry, self)
+        self.plugins_map: dict[str, Any] = lists.plugins
+        self.score_weights: dict[str, int] = lists.score_weights
+        bp = lists.by_point
+        self.pre_enqueue_plugins = bp["preEnqueue"]
+        self.queue_sort_plugins = bp["queueSort"]
+        self.pre_filter_plugins = bp["preFilter"]
+        self.filter_plugins = bp["filter"]
+        self.post_filter_plugins = bp["postFilter"]
+        self.pre_score_plugins = bp["preScore"]
+        self.score_plugins = bp["score"]
+        self.reserve_plugins = bp["reserve"]
+        self.permit_plugins = bp["permit"]
+        self.pre_bind_plugins = bp["preBind"]
+        self.bind_plugins = bp["bind"]
+        self.post_bind_plugins = bp["postBind"]
+
+    # -- Handle ---------------------------------------------------------------------------
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @property
+    def rng(self) -> random.Random:
+        return self._rng
+
+    @property
+    def store(self) -> Any:
+        return self._store
+
+    @property
+    def features(self) -> Mapping[str, bool]:
+        return self._features
+
+    def snapshot(self) -> Snapshot:
+        snap = self._snapshot
+        if snap is None:
+            from ..cache import Snapshot
+
+            return Snapshot()
+        return snap() if callable(snap) else snap
+
+    def set_snapshot(self, snapshot: Snapshot | Callable[[], Snapshot]) -> None:
+        """The scheduler points the handle at each cycle's snapshot."""
+        self._snapshot = snapshot
+
+    def nominator(self) -> PodNominator | None:
+        return self._nominator
+
+    def set_nominator(self, nominator: PodNominator | None) -> None:
+        self._nominator = nominator
+
+    def extenders(self) -> list[Any]:
+        return self._extenders
+
+    def get_waiting_pod(self, uid: str) -> WaitingPod | None:
+        return self.waiting_pods.get(uid)
+
+    def reject_waiting_pod(self, uid: str) -> bool:
+        """RejectWaitingPod: used when a waiting pod is deleted or preempted."""
+        wp = self.waiting_pods.get(uid)
+        if wp is None:
+            return False
+        wp.reject("", "removed")
+        return True
+
+    def iterate_over_waiting_pods(self, fn: Callable[[Any], None]) -> None:
+        for wp in self.waiting_pods:
+            fn(wp)
+
+    # -- introspection ----------------------------------------------------------------------
+    def has_filter_plugins(self) -> bool:
+        return bool(self.filter_plugins)
+
+    def has_post_filter_plugins(self) -> bool:
+        return bool(self.post_filter_plugins)
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.score_plugins)
+
+    def list_plugins(self) -> dict[str, list[str]]:
+        """Extension point key -> plugin names with weights where relevant (ListPlugins)."""
+        from ._extension_points import EXTENSION_POINTS
+
+        out: dict[str, list[str]] = {}
+        for ep in EXTENSION_POINTS:
+            lst = getattr(self, _ATTR[ep.key])
+            if lst:
+                out[ep.key] = [p.name() for p in lst]
+        return out
+
+    def events_to_register(self) -> dict[str, list[ClusterEventWithHint]]:
+        """Plugin name -> the cluster events that may make a pod it rejected schedulable.
+        Plugins without EnqueueExtensions get every event (fillEnqueueExtensions)."""
+        from ._events import ActionType, ClusterEvent, EventResource
+
+        out: dict[str, list[ClusterEventWithHint]] = {}
+        for name, pl in self.plugins_map.items():
+            fn = getattr(pl, "events_to_register", None)
+            out[name] = (list(fn()) if callable(fn) else
+                         [ClusterEventWithHint(ClusterEvent(EventResource.WILDCARD, ActionType.ALL))])
+        return out
+
+    # -- timing -----------------------------------------------------------------------------
+    @contextmanager
+    def _timed(self, point: str, box: list[Status]) -> Iterator[None]:
+        if self.observer is None:
+            yield
+            return
+        t0 = self._duration_clock()
+        try:
+            yield
+        finally:
+            self.observer(point, str(box[0].code), self.profile_name, self._duration_clock() - t0)
+
+    def _call(self, state: CycleState | None, point: str, pl: Any, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run one plugin method, timing it in sampled cycles (runXPlugin)."""
+        if self.plugin_observer is None or state is None or not state.record_plugin_metrics:
+            return fn(*args)
+        t0 = self._duration_clock()
+        res = fn(*args)
+        st = res[1] if isinstance(res, tuple) and len(res) == 2 and point != "Permit" else (
+            res[0] if isinstance(res, tuple) else res)
+        code = str(st.code) if isinstance(st, Status) else str(Code.SUCCESS)
+        self.plugin_observer(point, pl.name(), code, self._duration_clock() - t0)
+        return res
+
+    # -- PreEnqueue / QueueSort -----------------------------------------------------------
+    def run_pre_enqueue_plugins(self, pod: Pod) -> Status:
+        """RunPreEnqueuePlugins: the first non-success keeps the pod out of activeQ."""
+        box = [Status.success()]
+        with self._timed("PreEnqueue", box):
+            for pl in self.pre_enqueue_plugins:
+                st = pl.pre_enqueue(pod)
+                if _ok(st):
+                    continue
+                assert st is not None
+                if st.is_rejected():
+                    box[0] = st.with_plugin(pl.name())
+                else:
+                    box[0] = _err(f'running PreEnqueue plugin "{pl.name()}": {error_text(st)}', pl.name())
+                return box[0]
+        return Status.success()
+
+    def queue_sort_less(self, a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
+        return bool(self.queue_sort_plugins[0].less(a, b))
+
+    def queue_sort_func(self) -> Callable[[QueuedPodInfo, QueuedPodInfo], bool]:
+        return self.queue_sort_plugins[0].less
+
+    # -- PreFilter --------------------------------------------------------------------------
+    def run_pre_filter_plugins(self, state: CycleState,
+                               pod: Pod) -> tuple[PreFilterResult | None, Status, set[str]]:
+        """RunPreFilterPlugins. Returns the merged node subset (None: all nodes), the status and
+        the plugins whose subsets filtered nodes out. Skip puts the plugin in
+        ``state.skip_filter_plugins``; Unschedulable keeps running the others (issue 119770);
+        UnschedulableAndUnresolvable stops; an empty intersection of subsets is
+        UnschedulableAndUnresolvable naming those plugins."""
+        box = [Status.success()]
+        skip: set[str] = set()
+        try:
+            with self._timed("PreFilter", box):
+                res = self._pre_filter(state, pod, skip)
+                box[0] = res[1]
+                return res
+        finally:
+            state.skip_filter_plugins = skip
+
+    def _pre_filter(self, state: CycleState, pod: Pod,
+                    skip: set[str]) -> tuple[PreFilterResult | None, Status, set[str]]:
+        nodes = self.snapshot().node_info_list
+        result: PreFilterResult | None = None
+        with_nodes: list[str] = []
+        returned = Status.success()
+        for pl in self.pre_filter_plugins:
+            r, st = self._call(state, "PreFilter", pl, pl.pre_filter, state, pod, nodes)
+            if st is not None and st.is_skip():
+                skip.add(pl.name())
+                continue
+            if not _ok(st):
+                assert st is not None
+                st = st.with_plugin(pl.name())
+                if st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                    return None, st, set()
+                if st.code == Code.UNSCHEDULABLE:
+                    returned = st
+                    continue
+                msg = f'running PreFilter plugin "{pl.name()}": {error_text(st)}'
+                return None, _err(msg, pl.name()), set()
+            if r is not None and not r.all_nodes() and pl.name() not in with_nodes:
+                with_nodes.append(pl.name())
+            result = r if result is None else result.merge(r)
+            if result is not None and not result.all_nodes() and not result.node_names:
+                names = sorted(with_nodes)
+                msg = (f"node(s) didn't satisfy plugin {names[0]}" if len(names) == 1
+                       else f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously")
+                return result, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, msg), set(names)
+        return result, returned, set(with_nodes)
+
+    def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod,
+                                         pod_info_to_add: PodInfo, node_info: NodeInfo) -> Status:
+        """RunPreFilterExtensionAddPod: skipped plugins and plugins without extensions are skipped."""
+        return self._pre_filter_ext(state, "add_pod", "AddPod", pod_to_schedule, pod_info_to_add, node_info)
+
+    def run_pre_filter_extension_remove_pod(self, state: CycleState, pod_to_schedule: Pod,
+                                            pod_info_to_remove: PodInfo, node_info: NodeInfo) -> Status:
+        return self._pre_filter_ext(state, "remove_pod", "RemovePod", pod_to_schedule, pod_info_to_remove,
+                                    node_info)
+
+    def _pre_filter_ext(self, state: CycleState, method: str, label: str, pod: Pod, pi: PodInfo,
+                        node_info: NodeInfo) -> Status:
+        for pl in self.pre_filter_plugins:
+            ext = pl.pre_filter_extensions()
+            if ext is None or pl.name() in state.skip_filter_plugins:
+                continue
+            st = getattr(ext, method)(state, pod, pi, node_info)
+            if not _ok(st):
+                return _err(f'running {label} on PreFilter plugin "{pl.name()}": {error_text(st)}')
+        return Status.success()
+
+    # -- Filter -----------------------------------------------------------------------------
+    def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status:
+        """RunFilterPlugins: the first non-success decides, stamped with its plugin; codes other
+        than the rejections become Errors."""
+        skip = state.skip_filter_plugins
+        for pl in self.filter_plugins:
+            if skip and pl.name() in skip:
+                continue
+            st = self._call(state, "Filter", pl, pl.filter, state, pod, node_info)
+            if not _ok(st):
+                if not st.is_rejected():
+                    return filter_plugin_error(pl.name(), st)
+                return st.with_plugin(pl.name())
+        return Status.success()
+
+    def run_filter_plugins_batch(self, state: CycleState, pod: Pod, batch: NodeBatch) -> FilterOutcome:
+        """All Filter plugins over ``batch``: each plugin's ``filter_batch`` runs only on the nodes
+        every earlier plugin passed, so each node's outcome equals run_filter_plugins."""
+        box = [Status.success()]
+        with self._timed("Filter", box):
+            out = FilterOutcome.empty(batch)
+            if self.per_node:
+                infos = batch.node_infos()
+                for row, ni in enumerate(infos):
+                    out.set_status(row, self.run_filter_plugins(state, pod, ni))
+                return out
+            alive = np.arange(len(batch), dtype=np.int64)
+            skip = state.skip_filter_plugins
+            for pl in self.filter_plugins:
+                if alive.size == 0:
+                    break
+                if skip and pl.name() in skip:
+                    continue
+                sub = batch if alive.size == len(batch) else NodeBatch(batch.snapshot, batch.indices[alive])
+                res = self._call(state, "Filter", pl, _filter_batch, pl, state, pod, sub)
+                out.record(pl.name(), res, alive)
+                alive = alive[res.codes == 0]
+            box[0] = out.first_error() or box[0]
+            return out
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
+                                               node_info: NodeInfo) -> Status:
+        """RunFilterPluginsWithNominatedPods.
+
+        Filters run twice when nominated pods of equal or higher priority exist on the node.
+        First with those pods added (their PreFilter state updated through AddPod), so that a
+        pod cannot take space reserved for a higher-priority preemptor; then without them,
+        because a nominated pod may never actually land there and filters such as inter-pod
+        anti-affinity could pass only because of its presence. The node fits only if both pass.
+        If no nominated pod was added, or the first pass fails, one pass decides."""
+        status = Status.success()
+        pods_added = False
+        for i in range(2):
+            state_to_use, info_to_use = state, node_info
+            if i == 0:
+                try:
+                    pods_added, state_to_use, info_to_use = self._add_ge_nominated_pods(pod, state, node_info)
+                except RuntimeError as exc:
+                    return Status.from_error(exc)
+            elif not pods_added or not status.is_success():
+                break
+            status = self.run_filter_plugins(state_to_use, pod, info_to_use)
+            if not status.is_success() and not status.is_rejected():
+                return status
+        return status
+
+    def _add_ge_nominated_pods(self, pod: Pod, state: CycleState,
+                               node_info: NodeInfo) -> tuple[bool, CycleState, NodeInfo]:
+        """addGENominatedPods: clone state and node, add nominated pods with priority >= pod's."""
+        nom = self._nominator
+        if nom is None or node_info is None or node_info.node is None:
+            return False, state, node_info
+        nominated = nom.nominated_pods_for_node(node_info.name)
+        if not nominated:
+            return False, state, node_info
+        info_out = node_info.snapshot_copy()
+        state_out = state.clone()
+        added = False
+        prio = pod.priority_value
+        for pi in nominated:
+            if pi.pod.priority_value >= prio and pi.pod.uid != pod.uid:
+                info_out.add_pod_info(pi)
+                st = self.run_pre_filter_extension_add_pod(state_out, pod, pi, info_out)
+                if not st.is_success():
+                    raise RuntimeError(error_text(st))
+                added = True
+        return added, state_out, info_out
+
+    def run_filter_plugins_batch_with_nominated_pods(self, state: CycleState, pod: Pod,
+                                                     batch: NodeBatch) -> FilterOutcome:
+        """The batch filter, except that nodes holding nominated pods of equal or higher
+        priority take the per-node two-pass path above."""
+        nom = self._nominator
+        if nom is None:
+            return self.run_filter_plugins_batch(state, pod, batch)
+        infos = batch.snapshot.node_info_list
+        prio, uid = pod.priority_value, pod.uid
+        special = [row for row, idx in enumerate(batch.indices.tolist())
+                   if any(pi.pod.priority_value >= prio and pi.pod.uid != uid
+                          for pi in nom.nominated_pods_for_node(infos[idx].name))]
+        if not special:
+            return self.run_filter_plugins_batch(state, pod, batch)
+        out = self.run_filter_plugins_batch(state, pod, batch)
+        for row in special:
+            out.set_status(row, self.run_filter_plugins_with_nominated_pods(
+                state, pod, infos[int(batch.indices[row])]))
+        return out
+
+    # -- PostFilter -------------------------------------------------------------------------
+    def run_post_filter_plugins(self, state: CycleState, pod: Pod,
+                                filtered_node_status: Any) -> tuple[PostFilterResult | None, Status]:
+        """RunPostFilterPlugins: the first success or UnschedulableAndUnresolvable wins; else
+        Unschedulable with every plugin's reasons, stamped with the first rejecting plugin and
+        carrying the last non-noop result."""
+        box = [Status.success()]
+        with self._timed("PostFilter", box):
+            result: PostFilterResult | None = None
+            reasons: list[str] = []
+            rejector = ""
+            for pl in self.post_filter_plugins:
+                r, st = self._call(state, "PostFilter", pl,
+                                   pl.post_filter, state, pod, filtered_node_status)
+                if _ok(st):
+                    box[0] = Status.success()
+                    return r, Status.success()
+                assert st is not None
+                if st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                    box[0] = st.with_plugin(pl.name())
+                    return r, box[0]
+                if not st.is_rejected():
+                    box[0] = _err(error_text(st), pl.name())
+                    return None, box[0]
+                if r is not None and r.mode != "ModeNoop":
+                    result = r
+                reasons.extend(st.reasons)
+                rejector = rejector or pl.name()
+            box[0] = Status(Code.UNSCHEDULABLE, tuple(reasons), rejector)
+            return result, box[0]
+
+    # -- PreScore / Score -------------------------------------------------------------------
+    def run_pre_score_plugins(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
+        """RunPreScorePlugins: Skip puts the plugin in ``state.skip_score_plugins``."""
+        box = [Status.success()]
+        skip: set[str] = set()
+        try:
+            with self._timed("PreScore", box):
+                for pl in self.pre_score_plugins:
+                    st = self._call(state, "PreScore", pl, pl.pre_score, state, pod, nodes)
+                    if st is not None and st.is_skip():
+                        skip.add(pl.name())
+                        continue
+                    if not _ok(st):
+                        box[0] = _err(f'running PreScore plugin "{pl.name()}": {error_text(st)}')
+                        return box[0]
+                return Status.success()
+        finally:
+            state.skip_score_plugins = skip
+
+    def run_score_plugins(self, state: CycleState, pod: Pod,
+                          nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
+        """RunScorePlugins in three passes: score (batch or per node), normalize per plugin in
+        place, then range-check 0..MaxNodeScore, weigh and sum."""
+        box = [Status.success()]
+        with self._timed("Score", box):
+            res, st = self._score(state, pod, nodes)
+            box[0] = st
+            return res, st
+
+    def _as_batch(self, nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[NodeBatch | None, list[NodeInfo]]:
+        if isinstance(nodes, NodeBatch):
+            return nodes, nodes.node_infos()
+        infos = list(nodes)
+        snap = self.snapshot()
+        idx = [snap.node_index.get(ni.name, -1) for ni in infos]
+        if all(i >= 0 and snap.node_info_list[i] is ni for i, ni in zip(idx, infos, strict=True)):
+            return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
+        return None, infos
+
+    @staticmethod
+    def _score_error(pl: Any, st: Status) -> Status:
+        return _err(f'running Score plugins: plugin "{pl.name()}" failed with: {error_text(st)}')
+
+    def _score(self, state: CycleState, pod: Pod,
+               nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
+        batch, infos = self._as_batch(nodes)
+        names = [ni.name for ni in infos]
+        plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
+        n = len(infos)
+        raw = np.zeros((len(plugins), n), dtype=np.int64)
+        for k, pl in enumerate(plugins):
+            use_batch = batch is not None and not self.per_node and hasattr(pl, "score_batch")
+            if use_batch:
+                arr, st = self._call(state, "Score", pl, pl.score_batch, state, pod, batch)
+                if not _ok(st):
+                    return None, self._score_error(pl, st)
+                raw[k, :] = np.asarray(arr, dtype=np.int64)
+                continue
+            for j, ni in enumerate(infos):
+                s, st = self._call(state, "Score", pl, pl.score, state, pod, ni)
+                if not _ok(st):
+                    return None, self._score_error(pl, st)
+                raw[k, j] = s
+        normalized = raw.copy()
+        for k, pl in enumerate(plugins):
+            ext = pl.score_extensions()
+            if ext is None:
+                continue
+            row = normalized[k]
+            st = self._call(state, "ScoreExtensionNormalize", pl,
+                            ext.normalize_score, state, pod, row, names)
+            if not _ok(st):
+                return None, _err(f'running Normalize on Score plugins: plugin "{pl.name()}" failed with: '
+                                  f"{error_text(st)}")
+        bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
+        if bad.any():
+            col = int(np.nonzero(bad.any(axis=0))[0][0])
+            k = int(np.nonzero(bad[:, col])[0][0])
+            return None, _err(
+                f'applying score defaultWeights on Score plugins: plugin "{plugins[k].name()}" returns an '
+                f"invalid score {int(normalized[k, col])}, it should in the range of "
+                f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
+        weights = [self.score_weights[pl.name()] for pl in plugins]
+        result = ScoreResult(names, [pl.name() for pl in plugins], weights, raw, normalized,
+                             np.zeros(n, dtype=np.int64))
+        result.totals = result.weighted().sum(axis=0, dtype=np.int64) if plugins else result.totals
+        return result, Status.success()
+
+    # -- Reserve / Permit ---------------------------------------------------------------------
+    def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        box = [Status.success()]
+        with self._timed("Reserve", box):
+            for pl in self.reserve_plugins:
+                st = self._call(state, "Reserve", pl, pl.reserve, state, pod, node_name)
+                if _ok(st):
+                    continue
+                assert st is not None
+                box[0] = (st.with_plugin(pl.name()) if st.is_rejected()
+                          else _err(f'running Reserve plugin "{pl.name()}": {error_text(st)}'))
+                return box[0]
+            return Status.success()
+
+    def run_reserve_plugins_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        """Unreserve runs in reverse order and must not fail."""
+        with self._timed("Unreserve", [Status.success()]):
+            for pl in reversed(self.reserve_plugins):
+                self._call(state, "Unreserve", pl, pl.unreserve, state, pod, node_name)
+
+    def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """RunPermitPlugins: a rejection stops; Wait (timeout capped at 15 min) from any plugin
+        parks the pod in the waiting-pods map with one timer per waiting plugin."""
+        box = [Status.success()]
+        with self._timed("Permit", box):
+            waits: dict[str, float] = {}
+            for pl in self.permit_plugins:
+                st, timeout = self._call(state, "Permit", pl, pl.permit, state, pod, node_name)
+                if _ok(st):
+                    continue
+                assert st is not None
+                if st.is_rejected():
+                    box[0] = st.with_plugin(pl.name())
+                    return box[0]
+                if st.is_wait():
+                    waits[pl.name()] = min(float(timeout), MAX_PERMIT_TIMEOUT)
+                    continue
+                box[0] = _err(f'running Permit plugin "{pl.name()}": {error_text(st)}', pl.name())
+                return box[0]
+            if waits:
+                self.waiting_pods.add(WaitingPod(pod, waits, self._clock))
+                msg = f'one or more plugins asked to wait and no plugin rejected pod "{pod.name}"'
+                box[0] = Status.of(Code.WAIT, msg)
+                return box[0]
+            return Status.success()
+
+    def wait_on_permit(self, pod: Pod) -> PermitFuture:
+        """WaitOnPermit, without blocking: a future resolved with Success when every waiting
+        plugin allowed, the rejection when one rejected or timed out (on the injected clock), or
+        at once when the pod is not waiting. The pod leaves the waiting map on resolution."""
+        wp = self.waiting_pods.get(pod.uid)
+        if wp is None:
+            return PermitFuture.resolved(Status.success())
+        out = PermitFuture()
+
+        def done(st: Status) -> None:
+            self.waiting_pods.remove(pod.uid)
+            if st.is_success() or st.is_rejected():
+                out.set_status(st)
+            else:
+                out.set_status(_err(f"waiting on permit for pod: {error_text(st)}", st.plugin))
+
+        wp.future.add_done_callback(done)
+        return out
+
+    # -- Binding cycle ----------------------------------------------------------------------
+    def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        box = [Status.success()]
+        with self._timed("PreBind", box):
+            for pl in self.pre_bind_plugins:
+                st = self._call(state, "PreBind", pl, pl.pre_bind, state, pod, node_name)
+                if _ok(st):
+                    continue
+                assert st is not None
+                box[0] = (st.with_plugin(pl.name()) if st.is_rejected()
+                          else _err(f'running PreBind plugin "{pl.name()}": {error_text(st)}', pl.name()))
+                return box[0]
+            return Status.success()
+
+    def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """RunBindPlugins: Skip asks the next binder; the first other answer is final."""
+        box = [Status.success()]
+        with self._timed("Bind", box):
+            if not self.bind_plugins:
+                box[0] = Status.of(Code.SKIP)
+                return box[0]
+            st: Status | None = None
+            for pl in self.bind_plugins:
+                st = self._call(state, "Bind", pl, pl.bind, state, pod, node_name)
+                if st is not None and st.is_skip():
+                    continue
+                if _ok(st):
+                    return Status.success()
+                assert st is not None
+                box[0] = (st.with_plugin(pl.name()) if st.is_rejected()
+                          else _err(f'running Bind plugin "{pl.name()}": {error_text(st)}', pl.name()))
+                return box[0]
+            box[0] = st if st is not None else Status.success()
+            return box[0]
+
+    def run_post_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        with self._timed("PostBind", [Status.success()]):
+            for pl in self.post_bind_plugins:
+                self._call(state, "PostBind", pl, pl.post_bind, state, pod, node_name)
+
+
+_ATTR = {
+    "preEnqueue": "pre_enqueue_plugins", "queueSort": "queue_sort_plugins", "preFilter": "pre_filter_plugins",
+    "filter": "filter_plugins", "postFilter": "post_filter_plugins", "preScore": "pre_score_plugins",
+    "score": "score_plugins", "reserve": "reserve_plugins", "permit": "permit_plugins",
+    "preBind": "pre_bind_plugins", "bind": "bind_plugins", "postBind": "post_bind_plugins",
+}

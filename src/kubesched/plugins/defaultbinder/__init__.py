@@ -1,0 +1,5 @@
+"""The DefaultBinder Bind plugin."""
+
+from .default_binder import NAME, DefaultBinder
+
+__all__ = ["NAME", "DefaultBinder"]

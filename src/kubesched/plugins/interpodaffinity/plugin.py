@@ -1,0 +1,237 @@
+"""The InterPodAffinity plugin: PreFilter (+ AddPod/RemovePod), Filter, PreScore, Score,
+NormalizeScore, and its cluster events.
+
+Mirrors pkg/scheduler/framework/plugins/interpodaffinity/plugin.go (master 2026); the rules live
+in :mod:`.filtering` and :mod:`.scoring`, shared by the per-node and the batch paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...api import Node, Pod
+from ...cache import NodeInfo, PodInfo
+from ...framework import (
+    ActionType,
+    BatchFilterResult,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Code,
+    CycleState,
+    EventResource,
+    Handle,
+    NodeBatch,
+    PluginBase,
+    PreFilterResult,
+    QueueingHint,
+    Status,
+)
+from ..names import INTER_POD_AFFINITY
+from . import filtering, scoring
+from ._args import InterPodAffinityArgs
+from ._namespaces import NamespaceReader
+from ._terms import AffinityTerm, PodTerms, PodTermsCache, WeightedAffinityTerm, pod_matches_all_terms
+
+__all__ = ["InterPodAffinity"]
+
+_SKIP = Status.of(Code.SKIP)
+
+
+def _error(err: BaseException) -> Status:
+    return Status.from_error(err).with_plugin(INTER_POD_AFFINITY)
+
+
+class InterPodAffinity(PluginBase):
+    NAME = INTER_POD_AFFINITY
+    Args = InterPodAffinityArgs
+
+    def __init__(self, args: InterPodAffinityArgs | None = None, handle: Handle | None = None) -> None:
+        super().__init__(args, handle)
+        if not isinstance(self.args, InterPodAffinityArgs):
+            raise TypeError(f"want args to be of type InterPodAffinityArgs, got {type(self.args).__name__}")
+        self.args.validate()
+        self._a: InterPodAffinityArgs = self.args
+        self._terms = PodTermsCache()
+        self._namespaces = NamespaceReader(handle)
+        features = handle.features if handle is not None else {}
+        self._queueing_hints = bool(features.get("SchedulerQueueingHints", True))
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _merged_terms(self, pod: Pod) -> PodTerms:
+        """The incoming pod's terms with namespace selectors resolved once per cycle."""
+        t = self._terms.get(pod)
+        if all(x.namespace_selector is None for x in t.all_terms()):
+            return t
+        nss = self._namespaces.list()
+
+        def m(x: AffinityTerm) -> AffinityTerm:
+            return x.merge_namespaces(nss)
+
+        def mw(w: WeightedAffinityTerm) -> WeightedAffinityTerm:
+            return WeightedAffinityTerm(m(w.term), w.weight)
+
+        return PodTerms(tuple(map(m, t.required_affinity)), tuple(map(m, t.required_anti_affinity)),
+                        tuple(map(mw, t.preferred_affinity)), tuple(map(mw, t.preferred_anti_affinity)))
+
+    def _all_nodes(self, nodes: Sequence[NodeInfo]) -> Sequence[NodeInfo]:
+        """All nodes of the cycle's snapshot (upstream's shared lister); ``nodes`` without a handle."""
+        if self.handle is not None:
+            try:
+                return self.handle.snapshot().node_info_list
+            except (AttributeError, LookupError, RuntimeError):
+                pass
+        return nodes
+
+    # -- PreFilter ------------------------------------------------------------------------------
+    def pre_filter(self, state: CycleState, pod: Pod,
+                   nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
+        terms = self._merged_terms(pod)
+        ns_labels = self._namespaces.labels(pod.namespace)
+        s = filtering.compute_pre_filter_state(pod, terms, ns_labels, nodes, self._terms)
+        if not s.existing_anti_affinity_counts and not terms.required_affinity \
+                and not terms.required_anti_affinity:
+            return None, _SKIP
+        state.write(filtering.PRE_FILTER_STATE_KEY, s)
+        return None, None
+
+    def pre_filter_extensions(self) -> InterPodAffinity:
+        return self
+
+    def _update(self, state: CycleState, pi: PodInfo, node_info: NodeInfo, multiplier: int) -> Status | None:
+        try:
+            s = filtering.get_pre_filter_state(state)
+        except (KeyError, TypeError) as err:
+            return _error(err)
+        s.update_with_pod(pi.pod, self._terms.get(pi.pod), node_info.node, multiplier)
+        return None
+
+    def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
+                node_info: NodeInfo) -> Status | None:
+        return self._update(state, pod_info_to_add, node_info, 1)
+
+    def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_remove: PodInfo,
+                   node_info: NodeInfo) -> Status | None:
+        return self._update(state, pod_info_to_remove, node_info, -1)
+
+    # -- Filter ---------------------------------------------------------------------------------
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        try:
+            s = filtering.get_pre_filter_state(state)
+        except (KeyError, TypeError) as err:
+            return _error(err)
+        st = filtering.filter_node(s, node_info)
+        return None if st is None else st.with_plugin(self.NAME)
+
+    def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+        try:
+            s = filtering.get_pre_filter_state(state)
+        except (KeyError, TypeError) as err:
+            return BatchFilterResult.uniform(len(nodes), _error(err))
+        return filtering.filter_batch(s, nodes)
+
+    # -- Score ----------------------------------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        terms = self._merged_terms(pod)
+        if self._a.ignore_preferred_terms_of_existing_pods and not terms.has_preferred:
+            return _SKIP
+        ns_labels = self._namespaces.labels(pod.namespace)
+        ts = scoring.compute_topology_score(pod, terms, ns_labels, self._all_nodes(nodes), self._terms,
+                                            self._a.hard_pod_affinity_weight)
+        if not ts:
+            return _SKIP
+        state.write(scoring.PRE_SCORE_STATE_KEY, scoring.PreScoreState(ts))
+        return None
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        try:
+            s = scoring.get_pre_score_state(state)
+        except (KeyError, TypeError) as err:
+            return 0, _error(err)
+        return scoring.score_node(s, node_info), None
+
+    def score_batch(self, state: CycleState, pod: Pod,
+                    nodes: NodeBatch) -> tuple[npt.NDArray[np.int64], Status | None]:
+        try:
+            s = scoring.get_pre_score_state(state)
+        except (KeyError, TypeError) as err:
+            return np.zeros(len(nodes), dtype=np.int64), _error(err)
+        return scoring.score_batch(s, nodes), None
+
+    def score_extensions(self) -> InterPodAffinity:
+        return self
+
+    def normalize_score(self, state: CycleState, pod: Pod, scores: npt.NDArray[np.int64],
+                        node_names: Sequence[str]) -> Status | None:
+        try:
+            s = scoring.get_pre_score_state(state)
+        except (KeyError, TypeError) as err:
+            return _error(err)
+        scoring.normalize_scores(s, scores)
+        return None
+
+    # -- events -----------------------------------------------------------------------------------
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """EventsToRegister. Pods: an added or relabelled pod may satisfy affinity, a deleted one
+        may lift anti-affinity. Nodes: UpdateNodeTaint is registered only without queueing hints,
+        because preCheck may drop a Node/Add (kubernetes issue 109437)."""
+        node_actions = ActionType.ADD | ActionType.UPDATE_NODE_LABEL
+        if not self._queueing_hints:
+            node_actions |= ActionType.UPDATE_NODE_TAINT
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.ASSIGNED_POD,
+                             ActionType.ADD | ActionType.UPDATE_POD_LABEL | ActionType.DELETE),
+                self.is_schedulable_after_pod_change),
+            ClusterEventWithHint(ClusterEvent(EventResource.NODE, node_actions),
+                                 self.is_schedulable_after_node_change),
+        ]
+
+    def is_schedulable_after_pod_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """isSchedulableAfterPodChange."""
+        original = old_obj if isinstance(old_obj, Pod) else None
+        modified = new_obj if isinstance(new_obj, Pod) else None
+        if any(p is not None and not p.node_name for p in (modified, original)):
+            return QueueingHint.QUEUE_SKIP
+        t = PodTerms.of(pod)  # as upstream: GetAffinityTerms, namespace selectors not resolved
+        terms, anti = t.required_affinity, t.required_anti_affinity
+        if modified is not None and original is not None:
+            if not pod_matches_all_terms(terms, original) and pod_matches_all_terms(terms, modified):
+                return QueueingHint.QUEUE
+            if pod_matches_all_terms(anti, original) and not pod_matches_all_terms(anti, modified):
+                return QueueingHint.QUEUE
+            return QueueingHint.QUEUE_SKIP
+        if modified is not None:
+            return QueueingHint.QUEUE if pod_matches_all_terms(terms, modified) else QueueingHint.QUEUE_SKIP
+        if original is None or not pod_matches_all_terms(anti, original):
+            return QueueingHint.QUEUE_SKIP
+        return QueueingHint.QUEUE
+
+    def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """isSchedulableAfterNodeChange: a node gaining (or changing) an affinity topology key,
+        or any new node / a node losing or changing an anti-affinity topology key."""
+        original = old_obj if isinstance(old_obj, Node) else None
+        modified = new_obj if isinstance(new_obj, Node) else None
+        if modified is None:
+            return QueueingHint.QUEUE_SKIP
+        t = PodTerms.of(pod)
+        for term in t.required_affinity:
+            k = term.topology_key
+            if original is None:
+                if k in modified.labels:
+                    return QueueingHint.QUEUE
+                continue
+            ov, mv = original.labels.get(k), modified.labels.get(k)
+            if (ov is None and mv is not None) or (ov is not None and mv is not None and ov != mv):
+                return QueueingHint.QUEUE
+        for term in t.required_anti_affinity:
+            if original is None:
+                return QueueingHint.QUEUE
+            k = term.topology_key
+            ov, mv = original.labels.get(k), modified.labels.get(k)
+            if (ov is not None and mv is None) or (ov is not None and mv is not None and ov != mv):
+                return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP

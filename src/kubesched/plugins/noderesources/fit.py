@@ -1,0 +1,328 @@
+"""NodeResourcesFit: the node must have room for the pod's requests; scores by strategy.
+
+Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go (master 2026):
+
+- PreFilter computes the pod's requests once (resource.PodRequests: containers, sidecars, init
+  containers, pod-level resources, overhead).
+- Filter (fitsRequest): "Too many pods" when the node is at its pod limit; then, for each
+  resource the pod requests a positive amount of, "Insufficient <name>" when the request exceeds
+  allocatable minus requested, in the order pods, cpu, memory, ephemeral-storage, then scalar
+  resources (Go iterates a map there, i.e. in random order; we sort by name). Extended resources
+  named in ``ignoredResources`` or whose prefix is in ``ignoredResourceGroups`` are skipped. The
+  status is Unschedulable, or UnschedulableAndUnresolvable when some request exceeds the node's
+  whole allocatable (preemption cannot help).
+- Score: the scoring strategy (LeastAllocated by default, MostAllocated,
+  RequestedToCapacityRatio) over ``scoringStrategy.resources`` with the non-zero requests.
+- Events: a deleted assigned (or nominated) pod, a scaled-down pod that frees a resource the pod
+  wants, a node added or with more allocatable that now fits the pod.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kubesched.api import Node, Pod
+from kubesched.cache import NodeInfo
+from kubesched.cache._node_info import is_scalar_resource_name
+from kubesched.framework import (
+    ActionType,
+    BatchFilterResult,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Code,
+    CycleState,
+    EventResource,
+    NodeBatch,
+    PluginArgs,
+    PluginBase,
+    PreFilterResult,
+    QueueingHint,
+    Status,
+)
+from kubesched.plugins.names import NODE_RESOURCES_FIT
+
+from ._args import LEAST_ALLOCATED, MOST_ALLOCATED, NodeResourcesFitArgs
+from .least_allocated import least_resource_scorer
+from .most_allocated import most_resource_scorer
+from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
+from .resource_allocation import ResourceAllocationScorer, pod_request_list
+
+__all__ = ["NAME", "Fit", "InsufficientResource", "fits", "fits_request", "is_extended_resource_name"]
+
+NAME = NODE_RESOURCES_FIT
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+REASON_TOO_MANY_PODS = "Too many pods"
+_BASE = ("cpu", "memory", "ephemeral-storage")
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """v1helper.IsExtendedResourceName: a ``domain/name`` outside ``*kubernetes.io/``."""
+    return "/" in name and "kubernetes.io/" not in name and not name.startswith("requests.")
+
+
+def insufficient_reason(name: str) -> str:
+    return f"Insufficient {name}"
+
+
+@dataclass(frozen=True, slots=True)
+class InsufficientResource:
+    resource_name: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+    unresolvable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _PreFilterState:
+    """The pod's requests: cpu, memory, ephemeral-storage and the scalar resources (the fields
+    of upstream's framework.Resource), with the scalars in the order Filter checks them."""
+
+    requests: Mapping[str, int]
+    scalars: tuple[str, ...]
+
+    def clone(self) -> _PreFilterState:
+        return self
+
+    @staticmethod
+    def of(pod: Pod) -> _PreFilterState:
+        reqs = {k: v for k, v in pod.requests.items() if k in _BASE or is_scalar_resource_name(k)}
+        return _PreFilterState(reqs, tuple(sorted(k for k in reqs if k not in _BASE)))
+
+    def is_empty(self) -> bool:
+        return not any(self.requests.get(k, 0) for k in _BASE) and not self.scalars
+
+
+@dataclass(frozen=True, slots=True)
+class _PreScoreState:
+    pod_requests: tuple[int, ...]
+
+    def clone(self) -> _PreScoreState:
+        return self
+
+
+def _checked(s: _PreFilterState, ignored: frozenset[str], ignored_groups: frozenset[str]) -> list[str]:
+    """The resources Filter compares, in order (positive requests, not ignored)."""
+    out = [k for k in _BASE if s.requests.get(k, 0) > 0]
+    for name in s.scalars:
+        if s.requests[name] == 0:
+            continue
+        if is_extended_resource_name(name) and (name in ignored or name.split("/")[0] in ignored_groups):
+            continue
+        out.append(name)
+    return out
+
+
+def fits_request(
+    s: _PreFilterState,
+    node_info: NodeInfo,
+    ignored: frozenset[str] = frozenset(),
+    ignored_groups: frozenset[str] = frozenset(),
+) -> list[InsufficientResource]:
+    """fitsRequest: every insufficient resource of the node for the pod, in upstream's order."""
+    out: list[InsufficientResource] = []
+    allowed = node_info.allocatable.get("pods", 0)
+    used_pods = len(node_info.pods)
+    if used_pods + 1 > allowed:
+        out.append(InsufficientResource("pods", REASON_TOO_MANY_PODS, 1, used_pods, allowed))
+    if s.is_empty():
+        return out
+    for name in _checked(s, ignored, ignored_groups):
+        want = s.requests[name]
+        alloc = node_info.allocatable.get(name, 0)
+        used = node_info.requested.get(name, 0)
+        if want > alloc - used:
+            out.append(InsufficientResource(name, insufficient_reason(name), want, used, alloc, want > alloc))
+    return out
+
+
+def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
+    """Fits: fitsRequest with the pod's requests and nothing ignored."""
+    return fits_request(_PreFilterState.of(pod), node_info)
+
+
+def _status(insufficient: Sequence[InsufficientResource]) -> Status | None:
+    if not insufficient:
+        return None
+    code = (
+        Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+        if any(r.unresolvable for r in insufficient)
+        else Code.UNSCHEDULABLE
+    )
+    return Status(code, tuple(r.reason for r in insufficient))
+
+
+class Fit(PluginBase):
+    NAME = NAME
+    Args = NodeResourcesFitArgs
+
+    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+        super().__init__(args, handle)
+        assert isinstance(self.args, NodeResourcesFitArgs)
+        a = self.args
+        self.ignored_resources = frozenset(a.ignored_resources)
+        self.ignored_resource_groups = frozenset(a.ignored_resource_groups)
+        strategy = a.scoring_strategy
+        self.resources = strategy.resources
+        if strategy.type == LEAST_ALLOCATED:
+            scorer = least_resource_scorer(self.resources)
+        elif strategy.type == MOST_ALLOCATED:
+            scorer = most_resource_scorer(self.resources)
+        else:
+            assert strategy.requested_to_capacity_ratio is not None
+            scorer = requested_to_capacity_ratio_scorer(
+                self.resources, strategy.requested_to_capacity_ratio.shape
+            )
+        self.scorer = ResourceAllocationScorer(strategy.type, scorer, self.resources)
+
+    # -- PreFilter / Filter ------------------------------------------------------------------
+    def pre_filter(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[PreFilterResult | None, Status | None]:
+        state.write(PRE_FILTER_STATE_KEY, _PreFilterState.of(pod))
+        return None, None
+
+    def pre_filter_extensions(self) -> None:
+        return None
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        try:
+            s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)
+        except (KeyError, TypeError) as exc:
+            return Status.from_error(exc)
+        return _status(fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups))
+
+    def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+        try:
+            s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)
+        except (KeyError, TypeError) as exc:
+            return BatchFilterResult.uniform(len(nodes), Status.from_error(exc))
+        cols = nodes.snapshot.columns
+        idx = nodes.indices
+        n = len(nodes)
+        pods_col = cols.resource_index["pods"]
+        names: list[str] = ["pods"]
+        fails: list[npt.NDArray[np.bool_]] = [cols.pod_count[idx] + 1 > cols.allocatable[idx, pods_col]]
+        unresolvable = np.zeros(n, dtype=bool)
+        if not s.is_empty():
+            for name in _checked(s, self.ignored_resources, self.ignored_resource_groups):
+                want = s.requests[name]
+                c = cols.resource_col(name)
+                alloc = cols.allocatable[idx, c] if c is not None else np.zeros(n, dtype=np.int64)
+                used = cols.requested[idx, c] if c is not None else np.zeros(n, dtype=np.int64)
+                fail = want > alloc - used
+                names.append(name)
+                fails.append(fail)
+                unresolvable |= fail & (want > alloc)
+        # Encode each node's failure combination as a bit pattern; one reason tuple per pattern.
+        bits = np.zeros(n, dtype=np.int64)
+        for k, f in enumerate(fails):
+            bits |= f.astype(np.int64) << k
+        patterns, inverse = np.unique(bits, return_inverse=True)
+        table: list[tuple[str, ...]] = []
+        for p in patterns.tolist():
+            table.append(
+                tuple(
+                    REASON_TOO_MANY_PODS if names[k] == "pods" else insufficient_reason(names[k])
+                    for k in range(len(names))
+                    if p >> k & 1
+                )
+            )
+        codes = np.where(
+            bits == 0,
+            0,
+            np.where(unresolvable, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), int(Code.UNSCHEDULABLE)),
+        ).astype(np.int8)
+        return BatchFilterResult(codes, inverse.astype(np.int32).reshape(-1), table)
+
+    # -- Score -------------------------------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(pod_request_list(pod, self.resources, False)))
+        return None
+
+    def _requests(self, state: CycleState, pod: Pod) -> tuple[int, ...]:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if isinstance(s, _PreScoreState):
+            return s.pod_requests
+        return pod_request_list(pod, self.resources, False)
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        return self.scorer.score(node_info, self._requests(state, pod))
+
+    def score_batch(
+        self, state: CycleState, pod: Pod, nodes: NodeBatch
+    ) -> tuple[npt.NDArray[np.int64], Status | None]:
+        return self.scorer.score_batch(nodes, self._requests(state, pod))
+
+    def score_extensions(self) -> None:
+        return None
+
+    # -- Events ------------------------------------------------------------------------------
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        # With queueing hints (on by default) no Node UpdateNodeTaint/Label registration is
+        # needed (issue 109437); InPlacePodVerticalScaling (GA) adds pod scale-down (KEP 1287).
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.DELETE | ActionType.UPDATE_POD_SCALE_DOWN),
+                self.is_schedulable_after_pod_event,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE),
+                self.is_schedulable_after_node_change,
+            ),
+        ]
+
+    def is_schedulable_after_pod_event(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        if new_obj is None:  # deleted
+            if isinstance(old_obj, Pod) and not old_obj.node_name and not old_obj.nominated_node_name:
+                return QueueingHint.QUEUE_SKIP  # an unscheduled pod held no resources
+            return QueueingHint.QUEUE
+        if not isinstance(old_obj, Pod) or not isinstance(new_obj, Pod):
+            return QueueingHint.QUEUE
+        return (
+            QueueingHint.QUEUE if is_resource_scale_down(pod, old_obj, new_obj) else QueueingHint.QUEUE_SKIP
+        )
+
+    def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """Queue when the pod fits the node and the node is new or a requested resource grew."""
+        if not isinstance(new_obj, Node):
+            return QueueingHint.QUEUE
+        if fits(pod, NodeInfo.of(new_obj)):  # some resource is insufficient: still no fit
+            return QueueingHint.QUEUE_SKIP
+        if not isinstance(old_obj, Node):
+            return QueueingHint.QUEUE
+        if not have_any_requested_resources_increased(pod, old_obj, new_obj):
+            return QueueingHint.QUEUE_SKIP
+        return QueueingHint.QUEUE
+
+
+def have_any_requested_resources_increased(pod: Pod, old: Node, new: Node) -> bool:
+    """haveAnyRequestedResourcesIncreased."""
+    if new.allocatable.get("pods", 0) > old.allocatable.get("pods", 0):
+        return True
+    s = _PreFilterState.of(pod)
+    if s.is_empty():
+        return False
+    for name, want in s.requests.items():
+        if want > 0 and new.allocatable.get(name, 0) > old.allocatable.get(name, 0):
+            return True
+    return False
+
+
+def is_resource_scale_down(target: Pod, old: Pod, new: Pod) -> bool:
+    """isResourceScaleDown: an assigned pod now requests less of a resource the target wants."""
+    if not new.node_name:
+        return False
+    for name, want in target.requests.items():
+        if want == 0 or not (name in _BASE or is_scalar_resource_name(name)):
+            continue
+        if old.requests.get(name, 0) > new.requests.get(name, 0):
+            return True
+    return False

@@ -1,0 +1,95 @@
+"""NodeUnschedulable: nodes with ``spec.unschedulable`` reject pods that do not tolerate
+``node.kubernetes.io/unschedulable:NoSchedule``.
+
+Mirrors pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go (master 2026).
+Newest upstream never hands Filter a NodeInfo without a node; we keep the historical answer
+for that case (UnschedulableAndUnresolvable, "node(s) had unknown conditions") instead of
+failing, since our snapshot can in principle hold a node-less NodeInfo.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kubesched.api import Node, Pod, Taint, tolerations_tolerate_taint
+from kubesched.cache import NodeInfo
+from kubesched.framework import (
+    ActionType,
+    BatchFilterResult,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Code,
+    CycleState,
+    EventResource,
+    NodeBatch,
+    PluginBase,
+    QueueingHint,
+    Status,
+)
+from kubesched.plugins.names import NODE_UNSCHEDULABLE
+
+__all__ = ["ERR_REASON_UNKNOWN_CONDITION", "ERR_REASON_UNSCHEDULABLE", "NAME", "NodeUnschedulable"]
+
+NAME = NODE_UNSCHEDULABLE
+ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
+ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+
+TAINT_NODE_UNSCHEDULABLE = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+
+
+def tolerates_unschedulable(pod: Pod) -> bool:
+    return tolerations_tolerate_taint(pod.tolerations, TAINT_NODE_UNSCHEDULABLE)
+
+
+class NodeUnschedulable(PluginBase):
+    NAME = NAME
+
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        node = node_info.node
+        if node is None:
+            return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNKNOWN_CONDITION)
+        if node.unschedulable and not tolerates_unschedulable(pod):
+            return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE)
+        return None
+
+    def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+        failed = nodes.snapshot.columns.unschedulable[nodes.indices]
+        if tolerates_unschedulable(pod):
+            failed = np.zeros(len(nodes), dtype=bool)
+        res = BatchFilterResult.from_mask(failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                          ERR_REASON_UNSCHEDULABLE)
+        infos = nodes.snapshot.node_info_list
+        for i, idx in enumerate(nodes.indices.tolist()):
+            if infos[idx].node is None:  # rare: fall back to the per-node answer
+                st = self.filter(state, pod, infos[idx])
+                res.codes[i] = int(st.code) if st else 0
+                res.reason_ids[i] = len(res.reason_table)
+                res.reason_table.append(st.reasons if st else ())
+        return res
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT),
+                self.is_schedulable_after_node_change),
+            ClusterEventWithHint(ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),
+                                 self.is_schedulable_after_pod_toleration_change),
+        ]
+
+    def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """Queue when the node became schedulable (or a schedulable node was added)."""
+        if not isinstance(new_obj, Node):
+            return QueueingHint.QUEUE
+        was_schedulable = isinstance(old_obj, Node) and not old_obj.unschedulable
+        if not was_schedulable and not new_obj.unschedulable:
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP
+
+    def is_schedulable_after_pod_toleration_change(self, pod: Pod, old_obj: Any,
+                                                    new_obj: Any) -> QueueingHint:
+        """Queue when the pod itself now tolerates the unschedulable taint."""
+        if isinstance(new_obj, Pod) and new_obj.uid == pod.uid and tolerates_unschedulable(new_obj):
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP

@@ -1,0 +1,182 @@
+"""TaintToleration: NoSchedule/NoExecute taints filter, PreferNoSchedule taints score.
+
+Mirrors pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go (master 2026):
+
+- Filter: the first NoSchedule/NoExecute taint no toleration tolerates rejects the node,
+  UnschedulableAndUnresolvable (preemption cannot remove a taint). Current upstream reports
+  the generic "node(s) had untolerated taint(s)" (older releases named the taint).
+- Score: the number of PreferNoSchedule taints not tolerated by the pod's tolerations whose
+  effect is PreferNoSchedule or empty; NormalizeScore reverses it (fewer is better).
+
+The batch path evaluates each distinct taint set once (``columns.taint_sets``) and gathers the
+answer through ``columns.taint_set_id``: clusters have few distinct taint sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kubesched.api import Node, Pod, Taint, Toleration, find_untolerated_taint, tolerations_tolerate_taint
+from kubesched.cache import NodeInfo
+from kubesched.framework import (
+    MAX_NODE_SCORE,
+    ActionType,
+    BatchFilterResult,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Code,
+    CycleState,
+    EventResource,
+    NodeBatch,
+    PluginBase,
+    QueueingHint,
+    Status,
+)
+from kubesched.plugins.helper import default_normalize_score
+from kubesched.plugins.names import TAINT_TOLERATION
+
+__all__ = ["ERR_REASON_NOT_MATCH", "ERR_REASON_UNTOLERATED", "NAME", "TaintToleration"]
+
+NAME = TAINT_TOLERATION
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate"
+ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
+
+DO_NOT_SCHEDULE_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+
+
+def untolerated_do_not_schedule_taint(
+    taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]
+) -> Taint | None:
+    """FindMatchingUntoleratedTaint with helper.DoNotScheduleTaintsFilterFunc."""
+    return find_untolerated_taint(taints, tolerations, DO_NOT_SCHEDULE_EFFECTS)
+
+
+def prefer_no_schedule_tolerations(tolerations: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
+    """getAllTolerationPreferNoSchedule: empty effect means all effects, so it counts too."""
+    return tuple(t for t in tolerations if not t.effect or t.effect == "PreferNoSchedule")
+
+
+def count_intolerable_prefer_no_schedule(
+    taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]
+) -> int:
+    """countIntolerableTaintsPreferNoSchedule."""
+    return sum(
+        1 for t in taints if t.effect == "PreferNoSchedule" and not tolerations_tolerate_taint(tolerations, t)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _PreScoreState:
+    tolerations_prefer_no_schedule: tuple[Toleration, ...]
+
+    def clone(self) -> _PreScoreState:
+        return self
+
+
+def _node_taints(node_info: NodeInfo) -> tuple[Taint, ...]:
+    return node_info.node.taints if node_info.node is not None else ()
+
+
+class TaintToleration(PluginBase):
+    NAME = NAME
+
+    # -- Filter -----------------------------------------------------------------------------
+    def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
+        if untolerated_do_not_schedule_taint(_node_taints(node_info), pod.tolerations) is None:
+            return None
+        return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNTOLERATED)
+
+    def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+        cols = nodes.snapshot.columns
+        per_set = np.array(
+            [untolerated_do_not_schedule_taint(ts, pod.tolerations) is not None for ts in cols.taint_sets],
+            dtype=bool,
+        )
+        failed = per_set[cols.taint_set_id[nodes.indices]] if len(per_set) else np.zeros(len(nodes), bool)
+        return BatchFilterResult.from_mask(
+            failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNTOLERATED
+        )
+
+    # -- Score ------------------------------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(prefer_no_schedule_tolerations(pod.tolerations)))
+        return None
+
+    def _state(self, state: CycleState) -> _PreScoreState:
+        return state.read_as(PRE_SCORE_STATE_KEY, _PreScoreState)
+
+    def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
+        try:
+            s = self._state(state)
+        except (KeyError, TypeError) as exc:
+            return 0, Status.from_error(exc)
+        return count_intolerable_prefer_no_schedule(
+            _node_taints(node_info), s.tolerations_prefer_no_schedule
+        ), None
+
+    def score_batch(
+        self, state: CycleState, pod: Pod, nodes: NodeBatch
+    ) -> tuple[npt.NDArray[np.int64], Status | None]:
+        try:
+            s = self._state(state)
+        except (KeyError, TypeError) as exc:
+            return np.zeros(len(nodes), dtype=np.int64), Status.from_error(exc).with_plugin(NAME)
+        cols = nodes.snapshot.columns
+        per_set = np.array(
+            [
+                count_intolerable_prefer_no_schedule(ts, s.tolerations_prefer_no_schedule)
+                for ts in cols.taint_sets
+            ],
+            dtype=np.int64,
+        )
+        if not len(per_set):
+            return np.zeros(len(nodes), dtype=np.int64), None
+        return per_set[cols.taint_set_id[nodes.indices]], None
+
+    def score_extensions(self) -> TaintToleration:
+        return self
+
+    def normalize_score(
+        self, state: CycleState, pod: Pod, scores: npt.NDArray[np.int64], node_names: Sequence[str]
+    ) -> Status | None:
+        default_normalize_score(MAX_NODE_SCORE, True, scores)
+        return None
+
+    # -- Events -----------------------------------------------------------------------------
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT),
+                self.is_schedulable_after_node_change,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),
+                self.is_schedulable_after_pod_toleration_change,
+            ),
+        ]
+
+    def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """Queue when the node went from having an untolerated taint (or not existing) to none."""
+        if not isinstance(new_obj, Node):
+            return QueueingHint.QUEUE
+        was_untolerated = True
+        if isinstance(old_obj, Node):
+            was_untolerated = untolerated_do_not_schedule_taint(old_obj.taints, pod.tolerations) is not None
+        is_untolerated = untolerated_do_not_schedule_taint(new_obj.taints, pod.tolerations) is not None
+        if was_untolerated and not is_untolerated:
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP
+
+    def is_schedulable_after_pod_toleration_change(
+        self, pod: Pod, old_obj: Any, new_obj: Any
+    ) -> QueueingHint:
+        """A toleration added to the pod itself may make it fit (tolerations can only be added)."""
+        if isinstance(new_obj, Pod) and new_obj.uid == pod.uid:
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP

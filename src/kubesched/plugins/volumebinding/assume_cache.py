@@ -1,0 +1,70 @@
+"""The PV and PVC assume caches: the store's objects overlaid with this scheduler's decisions.
+
+Mirrors assume_cache.go (PVAssumeCache / PVCAssumeCache over
+pkg/scheduler/util/assumecache, master 2026). Reserve assumes the bindings it chose (a PV
+pre-bound to its claim, a claim annotated with the selected node) so that the next scheduling
+cycles, which run before PreBind has written anything, do not hand the same PV to another pod.
+Unreserve restores the store's version; PreBind restores after writing, when the store holds
+the same decision. Upstream also drops an assumed object once the informer delivers a newer
+version; our PreBind writes synchronously, so restoring after the write is equivalent.
+"""
+
+from __future__ import annotations
+
+from ...api import PersistentVolume, PersistentVolumeClaim
+from .listers import VolumeListers
+from .storage_helpers import pv_class
+
+__all__ = ["PVAssumeCache", "PVCAssumeCache"]
+
+
+class PVAssumeCache:
+    """PVs by name; ``list_pvs(class)`` serves the pre-provisioned PVs of one storage class."""
+
+    def __init__(self, listers: VolumeListers) -> None:
+        self._listers = listers
+        self._assumed: dict[str, PersistentVolume] = {}
+
+    def get_pv(self, name: str) -> PersistentVolume | None:
+        hit = self._assumed.get(name)
+        return hit if hit is not None else self._listers.pv(name)
+
+    def list_pvs(self, storage_class_name: str) -> list[PersistentVolume]:
+        """ListPVs: the store's PVs of the class (the "storageclass" index), assumed versions
+        replacing stored ones, in name order for determinism."""
+        out: dict[str, PersistentVolume] = {pv.name: pv for pv in self._listers.pvs()
+                                            if pv_class(pv) == storage_class_name}
+        for name, pv in self._assumed.items():
+            if pv_class(pv) == storage_class_name:
+                out[name] = pv
+        return [out[k] for k in sorted(out)]
+
+    def assume(self, pv: PersistentVolume) -> None:
+        self._assumed[pv.name] = pv
+
+    def restore(self, name: str) -> None:
+        self._assumed.pop(name, None)
+
+    def is_assumed(self, name: str) -> bool:
+        return name in self._assumed
+
+
+class PVCAssumeCache:
+    """PVCs by ``namespace/name``."""
+
+    def __init__(self, listers: VolumeListers) -> None:
+        self._listers = listers
+        self._assumed: dict[str, PersistentVolumeClaim] = {}
+
+    def get_pvc(self, namespace: str, name: str) -> PersistentVolumeClaim | None:
+        hit = self._assumed.get(f"{namespace}/{name}")
+        return hit if hit is not None else self._listers.pvc(namespace, name)
+
+    def assume(self, pvc: PersistentVolumeClaim) -> None:
+        self._assumed[pvc.key] = pvc
+
+    def restore(self, key: str) -> None:
+        self._assumed.pop(key, None)
+
+    def is_assumed(self, key: str) -> bool:
+        return key in self._assumed

@@ -1,0 +1,394 @@
+"""The scheduler's volume binder: classify a pod's claims, check them per node, assume and bind.
+
+Mirrors binder.go (SchedulerVolumeBinder / volumeBinder, master 2026): GetPodVolumeClaims,
+GetEligibleNodes, FindPodVolumes (checkBoundClaims, the selected-node fast path,
+findMatchingVolumes, checkVolumeProvisions), AssumePodVolumes, RevertAssumedPodVolumes and
+BindPodVolumes, with upstream's conflict reasons.
+
+Differences, all because a simulation has no PV controller, external provisioner or
+CSIStorageCapacity objects:
+
+- ``BindPodVolumes`` writes the API updates upstream makes (PV ``claimRef``; PVC
+  ``volume.kubernetes.io/selected-node``) *and* what the PV controller and the external
+  provisioner would then do: the claim is bound (``spec.volumeName``, ``Bound`` phases,
+  ``pv.kubernetes.io/bind-completed``), and a dynamically provisioned claim gets a new PV named
+  ``pvc-<claim uid>`` of the requested size, with node affinity on the CSINode topology keys
+  of the provisioner when the node reports them. Upstream instead polls up to
+  ``bindTimeoutSeconds`` for the controllers; here the result is immediate.
+- A claim whose ``status.phase`` is ``Bound`` counts as fully bound even without the
+  ``bind-completed`` annotation (hand-written manifests rarely carry it, and nothing here would
+  ever add it).
+- CSIStorageCapacity is not modelled: hasEnoughCapacity behaves as for a driver that does not
+  opt into capacity tracking (always enough), so ErrReasonNotEnoughSpace never occurs.
+- In-tree PVs are not translated to CSI before the node-affinity check (tryTranslatePVToCSI).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, Pod
+from .assume_cache import PVAssumeCache, PVCAssumeCache
+from .listers import VolumeListers, not_found
+from .storage_helpers import (
+    ANN_BIND_COMPLETED,
+    ANN_BOUND_BY_CONTROLLER,
+    ANN_SELECTED_NODE,
+    check_node_affinity,
+    claim_class,
+    ephemeral_owner_error,
+    find_matching_volume,
+    is_volume_bound_to_claim,
+    match_topology_selector_terms,
+    pod_claim_refs,
+)
+
+__all__ = [
+    "ERR_REASON_BIND_CONFLICT",
+    "ERR_REASON_NODE_CONFLICT",
+    "ERR_REASON_NOT_ENOUGH_SPACE",
+    "ERR_REASON_PV_NOT_EXIST",
+    "BindingInfo",
+    "PodVolumeClaims",
+    "PodVolumes",
+    "VolumeBinder",
+    "VolumeBindingError",
+]
+
+ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
+ERR_REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
+ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
+ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+
+NOT_SUPPORTED_PROVISIONER = "kubernetes.io/no-provisioner"
+LABEL_HOSTNAME = "kubernetes.io/hostname"
+
+
+class VolumeBindingError(Exception):
+    """An internal error of the binder (upstream returns ``err``): an Error status."""
+
+
+@dataclass(frozen=True, slots=True)
+class BindingInfo:
+    """A static binding decision: ``pvc`` to the pre-provisioned ``pv``."""
+
+    pvc: PersistentVolumeClaim
+    pv: PersistentVolume
+
+    def storage_class_name(self) -> str:
+        return self.pv.storage_class_name
+
+    def storage_resource(self) -> tuple[int, int]:
+        """(requested, capacity) in bytes."""
+        return self.pvc.requests.get("storage", 0), self.pv.capacity.get("storage", 0)
+
+
+@dataclass(slots=True)
+class PodVolumes:
+    static_bindings: list[BindingInfo] = field(default_factory=list)
+    dynamic_provisions: list[PersistentVolumeClaim] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class PodVolumeClaims:
+    bound_claims: list[PersistentVolumeClaim] = field(default_factory=list)
+    unbound_claims_delay_binding: list[PersistentVolumeClaim] = field(default_factory=list)
+    unbound_claims_immediate: list[PersistentVolumeClaim] = field(default_factory=list)
+    unbound_volumes_delay_binding: dict[str, list[PersistentVolume]] = field(default_factory=dict)
+
+
+def _with(obj: Any, edit: Any) -> dict[str, Any]:
+    d: dict[str, Any] = obj.to_dict()
+    edit(d)
+    return d
+
+
+class VolumeBinder:
+    def __init__(self, listers: VolumeListers) -> None:
+        self.listers = listers
+        self.pv_cache = PVAssumeCache(listers)
+        self.pvc_cache = PVCAssumeCache(listers)
+
+    # -- claims ---------------------------------------------------------------------------
+    @staticmethod
+    def is_pvc_fully_bound(pvc: PersistentVolumeClaim) -> bool:
+        """isPVCFullyBound (plus a ``Bound`` phase, see the module docstring)."""
+        return bool(pvc.volume_name) and (ANN_BIND_COMPLETED in pvc.annotations or pvc.phase == "Bound")
+
+    def is_delay_binding_mode(self, pvc: PersistentVolumeClaim) -> bool:
+        """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer."""
+        name = claim_class(pvc)
+        if not name:
+            return False
+        sc = self.listers.storage_class(name)
+        return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
+
+    def _claim(self, pod: Pod, claim_name: str, ephemeral: bool) -> PersistentVolumeClaim:
+        pvc = self.pvc_cache.get_pvc(pod.namespace, claim_name)
+        if pvc is None:
+            raise VolumeBindingError(f'error getting PVC "{pod.namespace}/{claim_name}": '
+                                     + not_found("PersistentVolumeClaim", claim_name))
+        if ephemeral:
+            err = ephemeral_owner_error(pod, pvc)
+            if err:
+                raise VolumeBindingError(err)
+        return pvc
+
+    def get_pod_volume_claims(self, pod: Pod) -> PodVolumeClaims:
+        """GetPodVolumeClaims: bound, unbound delayed (WaitForFirstConsumer, not pre-bound) and
+        unbound immediate (including pre-bound) claims, plus the PVs of the delayed classes."""
+        out = PodVolumeClaims()
+        for ref in pod_claim_refs(pod):
+            pvc = self._claim(pod, ref.claim_name, ref.ephemeral)
+            if self.is_pvc_fully_bound(pvc):
+                out.bound_claims.append(pvc)
+            elif self.is_delay_binding_mode(pvc) and not pvc.volume_name:
+                out.unbound_claims_delay_binding.append(pvc)
+            else:
+                out.unbound_claims_immediate.append(pvc)
+        for pvc in out.unbound_claims_delay_binding:
+            cls = claim_class(pvc)
+            out.unbound_volumes_delay_binding[cls] = self.pv_cache.list_pvs(cls)
+        return out
+
+    def get_eligible_nodes(self, bound_claims: list[PersistentVolumeClaim]) -> frozenset[str] | None:
+        """GetEligibleNodes: the intersection of the hostnames that bound local PVs are pinned to
+        (``kubernetes.io/hostname In [...]`` in every term); None means no restriction."""
+        eligible: set[str] | None = None
+        for pvc in bound_claims:
+            pv = self.pv_cache.get_pv(pvc.volume_name)
+            if pv is None:
+                return None
+            names = _local_pv_node_names(pv)
+            if names:
+                eligible = set(names) if eligible is None else eligible & names
+        return frozenset(eligible) if eligible is not None else None
+
+    # -- per node -------------------------------------------------------------------------
+    def find_pod_volumes(self, pod: Pod, claims: PodVolumeClaims, node: Node) -> tuple[PodVolumes, list[str]]:
+        """FindPodVolumes: the decisions for this node and the conflict reasons (in upstream's
+        order: node conflict, bind conflict, not enough space, PV not exist)."""
+        pv_out = PodVolumes()
+        bound_ok = unbound_ok = storage_ok = pvs_found = True
+        if claims.bound_claims:
+            bound_ok, pvs_found = self._check_bound_claims(claims.bound_claims, node)
+        if claims.unbound_claims_delay_binding:
+            to_match: list[PersistentVolumeClaim] = []
+            to_provision: list[PersistentVolumeClaim] = []
+            fast_fail = False
+            for pvc in claims.unbound_claims_delay_binding:
+                selected = pvc.annotations.get(ANN_SELECTED_NODE)
+                if selected is not None:
+                    if selected != node.name:
+                        fast_fail = True
+                        break
+                    to_provision.append(pvc)
+                else:
+                    to_match.append(pvc)
+            if fast_fail:
+                unbound_ok = False
+            else:
+                if to_match:
+                    unbound_ok, pv_out.static_bindings, rest = self._find_matching_volumes(
+                        to_match, claims.unbound_volumes_delay_binding, node)
+                    to_provision.extend(rest)
+                if to_provision:
+                    unbound_ok, storage_ok, pv_out.dynamic_provisions = self._check_volume_provisions(
+                        to_provision, node)
+        reasons: list[str] = []
+        if not bound_ok:
+            reasons.append(ERR_REASON_NODE_CONFLICT)
+        if not unbound_ok:
+            reasons.append(ERR_REASON_BIND_CONFLICT)
+        if not storage_ok:
+            reasons.append(ERR_REASON_NOT_ENOUGH_SPACE)
+        if not pvs_found:
+            reasons.append(ERR_REASON_PV_NOT_EXIST)
+        return pv_out, reasons
+
+    def _check_bound_claims(self, claims: list[PersistentVolumeClaim], node: Node) -> tuple[bool, bool]:
+        """checkBoundClaims -> (node affinity satisfied, PVs found)."""
+        for pvc in claims:
+            pv = self.pv_cache.get_pv(pvc.volume_name)
+            if pv is None:
+                return True, False
+            if not check_node_affinity(pv, node.labels):
+                return False, True
+        return True, True
+
+    def _find_matching_volumes(self, claims: list[PersistentVolumeClaim],
+                               pvs_by_class: dict[str, list[PersistentVolume]],
+                               node: Node) -> tuple[bool, list[BindingInfo], list[PersistentVolumeClaim]]:
+        """findMatchingVolumes: claims by increasing request (a stable sort, as sort.Sort on
+        few elements is insertion sort), each taking the smallest fitting PV not yet chosen."""
+        chosen: dict[str, PersistentVolume] = {}
+        bindings: list[BindingInfo] = []
+        unbound: list[PersistentVolumeClaim] = []
+        found = True
+        for pvc in sorted(claims, key=lambda c: c.requests.get("storage", 0)):
+            pv = find_matching_volume(pvc, pvs_by_class.get(claim_class(pvc), []), node.labels, chosen)
+            if pv is None:
+                unbound.append(pvc)
+                found = False
+                continue
+            chosen[pv.name] = pv
+            bindings.append(BindingInfo(pvc, pv))
+        return found, bindings, unbound
+
+    def _check_volume_provisions(self, claims: list[PersistentVolumeClaim],
+                                 node: Node) -> tuple[bool, bool, list[PersistentVolumeClaim]]:
+        """checkVolumeProvisions -> (provisioning satisfied, sufficient storage, claims)."""
+        out: list[PersistentVolumeClaim] = []
+        for pvc in claims:
+            cls = claim_class(pvc)
+            if not cls:
+                raise VolumeBindingError(f'no class for claim "{pvc.key}"')
+            sc = self.listers.storage_class(cls)
+            if sc is None:
+                raise VolumeBindingError(f'failed to find storage class "{cls}"')
+            if not sc.provisioner or sc.provisioner == NOT_SUPPORTED_PROVISIONER:
+                return False, True, []
+            if not match_topology_selector_terms(sc.allowed_topologies, node.labels):
+                return False, True, []
+            out.append(pvc)
+        return True, True, out
+
+    # -- reserve / unreserve --------------------------------------------------------------
+    def are_pod_volumes_bound(self, pod: Pod) -> bool:
+        for ref in pod_claim_refs(pod):
+            pvc = self.pvc_cache.get_pvc(pod.namespace, ref.claim_name)
+            if pvc is None or not self.is_pvc_fully_bound(pvc):
+                return False
+        return True
+
+    def assume_pod_volumes(self, pod: Pod, node_name: str, pod_volumes: PodVolumes) -> bool:
+        """AssumePodVolumes: PVs pre-bound to their claims and claims annotated with the node,
+        in the assume caches; True when every claim is already fully bound."""
+        if self.are_pod_volumes_bound(pod):
+            return True
+        new_bindings: list[BindingInfo] = []
+        for b in pod_volumes.static_bindings:
+            pv = b.pv
+            if not is_volume_bound_to_claim(pv, b.pvc):
+                pv = _bind_volume_to_claim(pv, b.pvc)
+                self.pv_cache.assume(pv)
+            new_bindings.append(BindingInfo(b.pvc, pv))
+        new_claims: list[PersistentVolumeClaim] = []
+        for pvc in pod_volumes.dynamic_provisions:
+            clone = PersistentVolumeClaim.from_dict(_with(pvc, lambda d: d["metadata"].setdefault(
+                "annotations", {}).__setitem__(ANN_SELECTED_NODE, node_name)))
+            self.pvc_cache.assume(clone)
+            new_claims.append(clone)
+        pod_volumes.static_bindings = new_bindings
+        pod_volumes.dynamic_provisions = new_claims
+        return False
+
+    def revert_assumed_pod_volumes(self, pod_volumes: PodVolumes) -> None:
+        for b in pod_volumes.static_bindings:
+            self.pv_cache.restore(b.pv.name)
+        for pvc in pod_volumes.dynamic_provisions:
+            self.pvc_cache.restore(pvc.key)
+
+    # -- binding --------------------------------------------------------------------------
+    def bind_pod_volumes(self, pod: Pod, pod_volumes: PodVolumes) -> None:
+        """BindPodVolumes, with the PV controller and provisioner simulated (module docstring)."""
+        for b in pod_volumes.static_bindings:
+            pv = PersistentVolume.from_dict(_with(b.pv, lambda d: d.setdefault("status", {}).__setitem__(
+                "phase", "Bound")))
+            self.listers.update(pv)
+            self.listers.update(_bound_claim(b.pvc, pv))
+            self.pv_cache.restore(pv.name)
+        for pvc in pod_volumes.dynamic_provisions:
+            pv = self._provision(pvc)
+            self.listers.create(pv)
+            self.listers.update(_bound_claim(pvc, pv))
+            self.pvc_cache.restore(pvc.key)
+
+    def _provision(self, pvc: PersistentVolumeClaim) -> PersistentVolume:
+        sc = self.listers.storage_class(claim_class(pvc))
+        provisioner = sc.provisioner if sc is not None else ""
+        node_name = pvc.annotations.get(ANN_SELECTED_NODE, "")
+        spec_req = ((pvc.raw.get("spec") or {}).get("resources") or {}).get("requests") or {}
+        name = f"pvc-{pvc.meta.uid or pvc.namespace + '-' + pvc.name}"
+        spec: dict[str, Any] = {
+            "capacity": {"storage": copy.deepcopy(spec_req.get("storage", 0))},
+            "accessModes": list(pvc.access_modes),
+            "storageClassName": claim_class(pvc),
+            "volumeMode": pvc.volume_mode,
+            "persistentVolumeReclaimPolicy": "Delete",
+            "claimRef": _claim_ref(pvc),
+        }
+        if provisioner and not provisioner.startswith("kubernetes.io/"):
+            spec["csi"] = {"driver": provisioner, "volumeHandle": name}
+        term = _topology_term(self.listers.csi_node(node_name), provisioner,
+                              self._node_labels(node_name))
+        if term:
+            spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": term}]}}
+        return PersistentVolume.from_dict({
+            "apiVersion": "v1", "kind": "PersistentVolume",
+            "metadata": {"name": name, "annotations": {"pv.kubernetes.io/provisioned-by": provisioner}},
+            "spec": spec, "status": {"phase": "Bound"},
+        })
+
+    def _node_labels(self, node_name: str) -> dict[str, str]:
+        node = self.listers.node(node_name)
+        return dict(node.labels) if node is not None else {}
+
+
+def _claim_ref(pvc: PersistentVolumeClaim) -> dict[str, Any]:
+    ref = {"kind": "PersistentVolumeClaim", "apiVersion": "v1", "namespace": pvc.namespace, "name": pvc.name}
+    if pvc.meta.uid:
+        ref["uid"] = pvc.meta.uid
+    return ref
+
+
+def _bind_volume_to_claim(pv: PersistentVolume, pvc: PersistentVolumeClaim) -> PersistentVolume:
+    """GetBindVolumeToClaim: set claimRef; bound-by-controller when the PV had none."""
+
+    def edit(d: dict[str, Any]) -> None:
+        if pv.claim_ref is None:
+            d["metadata"].setdefault("annotations", {})[ANN_BOUND_BY_CONTROLLER] = "yes"
+        d.setdefault("spec", {})["claimRef"] = _claim_ref(pvc)
+
+    return PersistentVolume.from_dict(_with(pv, edit))
+
+
+def _bound_claim(pvc: PersistentVolumeClaim, pv: PersistentVolume) -> PersistentVolumeClaim:
+    """What the PV controller writes once claim and volume are bound (syncUnboundClaim)."""
+
+    def edit(d: dict[str, Any]) -> None:
+        ann = d["metadata"].setdefault("annotations", {})
+        ann[ANN_BIND_COMPLETED] = "yes"
+        ann[ANN_BOUND_BY_CONTROLLER] = "yes"
+        d.setdefault("spec", {})["volumeName"] = pv.name
+        status = d.setdefault("status", {})
+        status["phase"] = "Bound"
+        status["accessModes"] = list(pv.access_modes)
+        status["capacity"] = copy.deepcopy(((pv.raw.get("spec") or {}).get("capacity")) or {})
+
+    return PersistentVolumeClaim.from_dict(_with(pvc, edit))
+
+
+def _topology_term(csi_node: CSINode | None, driver: str, labels: dict[str, str]) -> list[dict[str, Any]]:
+    keys = csi_node.driver_topology_keys.get(driver, ()) if csi_node is not None else ()
+    return [{"key": k, "operator": "In", "values": [labels[k]]} for k in keys if k in labels]
+
+
+def _local_pv_node_names(pv: PersistentVolume) -> set[str]:
+    """util.GetLocalPersistentVolumeNodeNames: the union over terms of the hostnames a term pins
+    (intersection of its ``kubernetes.io/hostname In`` expressions); a term without one pins
+    nothing, so the PV restricts no node."""
+    if pv.node_affinity is None:
+        return set()
+    result: set[str] = set()
+    for term in pv.node_affinity.terms:
+        nodes: set[str] | None = None
+        for e in term.match_expressions:
+            if e.key == LABEL_HOSTNAME and e.operator == "In":
+                nodes = set(e.values) if nodes is None else nodes & set(e.values)
+        if nodes is None:
+            return set()
+        result |= nodes
+    return result

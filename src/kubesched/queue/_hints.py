@@ -1,0 +1,159 @@
+"""Queueing hints: which plugins care about an event, and whether it may help a parked pod.
+
+Mirrors the hint half of pkg/scheduler/backend/queue/scheduling_queue.go (isPodWorthRequeuing,
+isEventOfInterest, buildEventMap) and buildQueueingHintMap in pkg/scheduler/scheduler.go
+(master 2026). A profile's hint map lists, per registered event, the plugin and its hint
+function; a pod is asked about only by the plugins that rejected it (``unschedulable_plugins``
+and ``pending_plugins``).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from ..api import Pod
+from ..framework import (
+    ActionType,
+    ClusterEvent,
+    EnqueueExtensions,
+    EventResource,
+    Plugin,
+    QueuedPodInfo,
+    QueueingHint,
+    QueueingHintFn,
+)
+from ._events import is_wildcard, matches
+
+__all__ = [
+    "QueueingHintEntry",
+    "QueueingHintMap",
+    "QueueingStrategy",
+    "build_queueing_hint_map",
+    "is_event_of_interest",
+    "is_pod_worth_requeuing",
+    "plugin_events",
+    "rejector_plugins",
+]
+
+_log = logging.getLogger(__name__)
+
+
+class QueueingHintEntry(NamedTuple):
+    """One registration: ``plugin`` wants ``event``; ``hint`` None means always Queue."""
+
+    event: ClusterEvent
+    plugin: str
+    hint: QueueingHintFn | None = None
+
+
+QueueingHintMap = Mapping[str, Sequence[QueueingHintEntry]]
+"""Profile (schedulerName) -> the registrations of that profile's plugins."""
+
+
+class QueueingStrategy(enum.IntEnum):
+    """queueingStrategy: where a pod goes after a hint decision."""
+
+    QUEUE_SKIP = 0
+    QUEUE_AFTER_BACKOFF = 1
+    QUEUE_IMMEDIATELY = 2
+
+
+# UnrollWildCardResource: what a plugin without EnqueueExtensions is assumed to care about.
+_ALL_RESOURCES = (
+    EventResource.POD, EventResource.NODE, EventResource.PERSISTENT_VOLUME,
+    EventResource.PERSISTENT_VOLUME_CLAIM, EventResource.CSI_NODE, EventResource.CSI_DRIVER,
+    EventResource.CSI_STORAGE_CAPACITY, EventResource.STORAGE_CLASS,
+    EventResource.VOLUME_ATTACHMENT,
+)
+
+
+def build_queueing_hint_map(profiles: Mapping[str, Iterable[Plugin]]) -> dict[str, list[QueueingHintEntry]]:
+    """buildQueueingHintMap: each plugin's ``events_to_register()``.
+
+    A plugin that does not implement EnqueueExtensions is registered for every event of every
+    resource (the unrolled wildcard), so pods it rejects are retried on any change; a plugin
+    that registers no event is never the reason for a move (only the timeout flush moves it).
+    Pass the plugins that can reject pods (PreEnqueue, PreFilter, Filter, Reserve, Permit).
+    """
+    out: dict[str, list[QueueingHintEntry]] = {}
+    for profile, plugins in profiles.items():
+        entries: list[QueueingHintEntry] = []
+        seen: set[str] = set()
+        for pl in plugins:
+            name = pl.name()
+            if name in seen:
+                continue
+            seen.add(name)
+            if isinstance(pl, EnqueueExtensions):
+                entries.extend(QueueingHintEntry(e.event, name, e.hint) for e in pl.events_to_register())
+            else:
+                entries.extend(QueueingHintEntry(ClusterEvent(r, ActionType.ALL), name)
+                               for r in _ALL_RESOURCES)
+        out[profile] = entries
+    return out
+
+
+def rejector_plugins(p: QueuedPodInfo) -> set[str]:
+    """UnschedulablePlugins ∪ PendingPlugins."""
+    return (p.unschedulable_plugins or set()) | (p.pending_plugins or set())
+
+
+def _run_hint(entry: QueueingHintEntry, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+    if entry.hint is None:
+        return QueueingHint.QUEUE
+    try:
+        return entry.hint(pod, old_obj, new_obj)
+    except Exception:
+        # An erroring hint counts as Queue so that the pod cannot get stuck.
+        _log.exception("QueueingHintFn of %s failed for %s on %s", entry.plugin, pod.key, entry.event)
+        return QueueingHint.QUEUE
+
+
+def is_pod_worth_requeuing(hint_map: QueueingHintMap, p: QueuedPodInfo, event: ClusterEvent,
+                           old_obj: Any, new_obj: Any) -> QueueingStrategy:
+    """isPodWorthRequeuing: Queue from a Pending plugin means activeQ at once; Queue from an
+    Unschedulable plugin means after backoff; all Skip keeps the pod parked. A pod with no
+    rejecting plugin, or a wildcard event (for this pod), always moves after backoff."""
+    rejectors = rejector_plugins(p)
+    if not rejectors:
+        return QueueingStrategy.QUEUE_AFTER_BACKOFF
+    if is_wildcard(event):
+        # A wildcard event carrying a pod (ForceActivate) is for that pod only.
+        if new_obj is not None and (not isinstance(new_obj, Pod) or new_obj.uid != p.pod.uid):
+            return QueueingStrategy.QUEUE_SKIP
+        return QueueingStrategy.QUEUE_AFTER_BACKOFF
+    entries = hint_map.get(p.pod.scheduler_name)
+    if entries is None:
+        return QueueingStrategy.QUEUE_AFTER_BACKOFF
+    pending = p.pending_plugins or set()
+    strategy = QueueingStrategy.QUEUE_SKIP
+    for entry in entries:
+        if entry.plugin not in rejectors or not matches(entry.event, event):
+            continue
+        if _run_hint(entry, p.pod, old_obj, new_obj) == QueueingHint.QUEUE_SKIP:
+            continue
+        if entry.plugin in pending:
+            return QueueingStrategy.QUEUE_IMMEDIATELY
+        if not pending:
+            return QueueingStrategy.QUEUE_AFTER_BACKOFF
+        strategy = QueueingStrategy.QUEUE_AFTER_BACKOFF
+    return strategy
+
+
+def is_event_of_interest(hint_map: QueueingHintMap, event: ClusterEvent) -> bool:
+    """isEventOfInterest: a wildcard, or an event some profile's plugin registered."""
+    if is_wildcard(event):
+        return True
+    return any(matches(e.event, event) for entries in hint_map.values() for e in entries)
+
+
+def plugin_events(hint_map: QueueingHintMap) -> dict[str, tuple[ClusterEvent, ...]]:
+    """buildEventMap: plugin name -> the events it registered (any profile)."""
+    out: dict[str, list[ClusterEvent]] = {}
+    for entries in hint_map.values():
+        for e in entries:
+            out.setdefault(e.plugin, []).append(e.event)
+    return {k: tuple(v) for k, v in out.items()}

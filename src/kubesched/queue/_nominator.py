@@ -1,0 +1,83 @@
+"""The nominator: which pods preemption nominated to which node.
+
+Mirrors pkg/scheduler/backend/queue/nominator.go (master 2026). Filters count nominated pods of
+equal or higher priority as already placed on their node (RunFilterPluginsWithNominatedPods),
+so the space preemption freed is not taken by someone else. The nominator is updated before
+the API call that sets ``status.nominatedNodeName``, to avoid races with the next cycles.
+
+Upstream keeps only a (name, namespace, uid) reference and rebuilds the pod from the queue;
+we keep the latest pod object instead (our pods are immutable), and the queue still prefers the
+version it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..api import Pod
+from ..framework import PostFilterResult
+
+__all__ = ["MODE_NOOP", "MODE_OVERRIDE", "Nominator", "PodLookup"]
+
+MODE_OVERRIDE = "ModeOverride"
+MODE_NOOP = "ModeNoop"
+
+PodLookup = Callable[[str, str], Pod | None]
+"""(namespace, name) -> the pod as the store has it now, or None when it no longer exists."""
+
+
+class Nominator:
+    def __init__(self, pod_lookup: PodLookup | None = None) -> None:
+        self._pod_lookup = pod_lookup
+        self._nominated_pods: dict[str, list[Pod]] = {}
+        self._pod_to_node: dict[str, str] = {}
+
+    def add_nominated_pod(self, pod: Pod, nominating_info: PostFilterResult | None = None) -> None:
+        """addNominatedPod: ModeOverride uses the given node, ModeNoop (or no info) the pod's
+        own ``nominatedNodeName``; an empty node clears the nomination. A pod that no longer
+        exists or is already bound is not nominated."""
+        self.delete_nominated_pod_if_exists(pod)
+        mode = nominating_info.mode if nominating_info is not None else MODE_NOOP
+        if mode == MODE_OVERRIDE:
+            assert nominating_info is not None
+            node_name = nominating_info.nominated_node_name
+        else:
+            node_name = pod.nominated_node_name
+        if not node_name:
+            return
+        if self._pod_lookup is not None:
+            current = self._pod_lookup(pod.namespace, pod.name)
+            if current is None or current.node_name:
+                return
+        self._pod_to_node[pod.uid] = node_name
+        pods = self._nominated_pods.setdefault(node_name, [])
+        if all(p.uid != pod.uid for p in pods):
+            pods.append(pod)
+
+    def update_nominated_pod(self, old_pod: Pod, new_pod: Pod) -> None:
+        """UpdateNominatedPod: an update that neither sets nor clears the nomination keeps the
+        node reserved in memory (an update may arrive before the nomination reaches the API)."""
+        info: PostFilterResult | None = None
+        if not old_pod.nominated_node_name and not new_pod.nominated_node_name:
+            node = self._pod_to_node.get(old_pod.uid)
+            if node is not None:
+                info = PostFilterResult(node, MODE_OVERRIDE)
+        self.delete_nominated_pod_if_exists(old_pod)
+        self.add_nominated_pod(new_pod, info)
+
+    def delete_nominated_pod_if_exists(self, pod: Pod) -> None:
+        node = self._pod_to_node.pop(pod.uid, None)
+        if node is None:
+            return
+        pods = [p for p in self._nominated_pods.get(node, []) if p.uid != pod.uid]
+        if pods:
+            self._nominated_pods[node] = pods
+        else:
+            self._nominated_pods.pop(node, None)
+
+    def nominated_pods(self, node_name: str) -> list[Pod]:
+        """The pods nominated to ``node_name``, in nomination order."""
+        return list(self._nominated_pods.get(node_name, ()))
+
+    def nominated_node(self, pod: Pod) -> str | None:
+        return self._pod_to_node.get(pod.uid)

@@ -1,0 +1,314 @@
+"""The scheduling algorithm: which node for this pod (schedulePod and its helpers).
+
+Mirrors pkg/scheduler/schedule_one.go (master 2026): ``schedulePod`` -> ``findNodesThatFitPod``
+(PreFilter, the nominated-node fast path, ``findNodesThatPassFilters`` with
+``numFeasibleNodesToFind`` and the ``nextStartNodeIndex`` rotation, extender filters) ->
+``prioritizeNodes`` (PreScore, Score, extender priorities) -> the highest total score, ties broken
+by a per-node random number from the scheduler's seeded RNG (upstream's ``nodeScoreHeap`` with
+``Randomizer``), which picks uniformly among the tied nodes.
+
+Filtering is sequential in rotation order and stops at the ``numNodesToFind``-th feasible node,
+as upstream's parallel search does with one worker; nodes where a nominated pod of equal or
+higher priority matters go through the framework's two-pass per-node check, all others through
+the batch path, which gives identical statuses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..framework import MAX_NODE_SCORE, Code, CycleState, NodeBatch, Status
+from ._diagnosis import EXTENDER_NAME, Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
+from ._extender import MAX_EXTENDER_PRIORITY
+
+if TYPE_CHECKING:
+    from ..api import Pod
+    from ..cache import NodeInfo, Snapshot
+    from ._extender import HTTPExtender
+
+__all__ = [
+    "MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND",
+    "MIN_FEASIBLE_NODES_TO_FIND",
+    "ScheduleAlgorithm",
+    "ScheduleResult",
+    "num_feasible_nodes_to_find",
+]
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+
+
+def num_feasible_nodes_to_find(percentage: int | None, num_all_nodes: int) -> int:
+    """numFeasibleNodesToFind: all nodes below 100; else ``percentage`` of them (adaptive
+    ``50 - nodes/125`` with a 5% floor when 0/unset), never fewer than 100."""
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all_nodes
+    pct = percentage or 0
+    if pct == 0:
+        pct = 50 - num_all_nodes // 125
+        pct = max(pct, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
+    n = num_all_nodes * pct // 100
+    return max(n, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+@dataclass(slots=True)
+class ScheduleResult:
+    """ScheduleResult: the chosen node and how many nodes were looked at."""
+
+    suggested_host: str = ""
+    evaluated_nodes: int = 0
+    feasible_nodes: int = 0
+    scores: list[tuple[str, int]] = field(default_factory=list)  # (node, total) of scored nodes
+
+
+class ScheduleAlgorithm:
+    """schedulePod and its state (``nextStartNodeIndex``); one per scheduler, shared by profiles.
+
+    ``framework_of``'s result must offer the framework runtime's ``run_*`` methods; ``nominator``
+    (optional) offers ``nominated_pods_for_node(node_name)``."""
+
+    def __init__(self, extenders: Sequence[HTTPExtender], rng: random.Random,
+                 per_node: bool = False) -> None:
+        self.extenders = list(extenders)
+        self.rng = rng
+        self.per_node = per_node
+        self.next_start_node_index = 0
+        self._snapshot: Snapshot | None = None
+        self._last_feasible = 0
+
+    # -- schedulePod ------------------------------------------------------------------------
+    def schedule_pod(self, fwk: Any, state: CycleState, pod: Pod, snapshot: Snapshot) -> ScheduleResult:
+        """schedulePod: raises NoNodesAvailableError, FitError, or another error."""
+        self._snapshot = snapshot
+        if snapshot.num_nodes() == 0:
+            raise NoNodesAvailableError()
+        feasible, diagnosis = self.find_nodes_that_fit_pod(fwk, state, pod, snapshot)
+        if not feasible:
+            raise FitError(pod, snapshot.num_nodes(), diagnosis)
+        if len(feasible) == 1:
+            return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status), 1)
+        scores = self.prioritize_nodes(fwk, state, pod, feasible)
+        host = self.select_host(scores)
+        return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible), scores)
+
+    def find_nodes_that_fit_pod(self, fwk: Any, state: CycleState, pod: Pod,
+                                snapshot: Snapshot) -> tuple[list[NodeInfo], Diagnosis]:
+        """findNodesThatFitPod."""
+        diagnosis = Diagnosis()
+        all_nodes = snapshot.node_info_list
+        pre_res, s, unsched_plugins = fwk.run_pre_filter_plugins(state, pod)
+        diagnosis.unschedulable_plugins = set(unsched_plugins or ())
+        if s is not None and not s.is_success():
+            if not s.is_rejected():
+                raise s.as_error() or RuntimeError(s.message())
+            # Every node gets PreFilter's status, so that preemption sees the same reason.
+            diagnosis.node_to_status.set_absent_nodes_status(s)
+            diagnosis.pre_filter_msg = s.message()
+            diagnosis.add_plugin_status(s)
+            return [], diagnosis
+
+        # The nominated node (set by an earlier preemption) is likely the only one that fits:
+        # try it first.
+        if pod.nominated_node_name:
+            try:
+                feasible = self._evaluate_nominated_node(fwk, state, pod, snapshot, diagnosis)
+            except Exception:  # upstream logs the error and carries on with all nodes
+                feasible = []
+            if feasible:
+                return feasible, diagnosis
+
+        nodes = all_nodes
+        if pre_res is not None and not pre_res.all_nodes():
+            # Nodes named by PreFilter that do not exist are dropped; snapshot order is kept
+            # (upstream iterates a Go set, in random order).
+            names = pre_res.node_names or frozenset()
+            nodes = [ni for ni in all_nodes if ni.name in names]
+            diagnosis.node_to_status.set_absent_nodes_status(Status(
+                Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                (f"node(s) didn't satisfy plugin(s) {_go_set_list(diagnosis.unschedulable_plugins)}",)))
+        try:
+            feasible = self.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes)
+        finally:
+            processed = len(diagnosis.node_to_status) + self._last_feasible
+            if all_nodes:
+                self.next_start_node_index = (self.next_start_node_index + processed) % len(all_nodes)
+        after = self.find_nodes_that_pass_extenders(pod, feasible, diagnosis.node_to_status)
+        if len(after) != len(feasible):
+            diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
+        return after, diagnosis
+
+    def _evaluate_nominated_node(self, fwk: Any, state: CycleState, pod: Pod, snapshot: Snapshot,
+                                 diagnosis: Diagnosis) -> list[NodeInfo]:
+        ni = snapshot.get(pod.nominated_node_name)
+        if ni is None:
+            raise KeyError(f"nodeinfo not found for node name {pod.nominated_node_name!r}")
+        feasible = self.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni],
+                                                     rotate=False)
+        return self.find_nodes_that_pass_extenders(pod, feasible, diagnosis.node_to_status)
+
+    def _has_scoring(self, fwk: Any) -> bool:
+        return bool(fwk.has_score_plugins()) or any(e.is_prioritizer() for e in self.extenders)
+
+    def find_nodes_that_pass_filters(self, fwk: Any, state: CycleState, pod: Pod,
+                                     diagnosis: Diagnosis, nodes: Sequence[NodeInfo],
+                                     rotate: bool = True) -> list[NodeInfo]:
+        """findNodesThatPassFilters: check nodes from ``nextStartNodeIndex`` on, stop once
+        ``numNodesToFind`` fit; rejected nodes' statuses go to the diagnosis.
+
+        (The nominated-node check passes a single node; upstream rotates it too, a no-op.)"""
+        n = len(nodes)
+        self._last_feasible = 0
+        if n == 0:
+            return []
+        # The framework's percentage is the profile's, else the global one (0: adaptive).
+        to_find = num_feasible_nodes_to_find(fwk.percentage_of_nodes_to_score, n)
+        if not any(e.is_filter() for e in self.extenders) and not self._has_scoring(fwk):
+            to_find = 1
+        start = self.next_start_node_index if rotate else 0
+        order = [nodes[(start + i) % n] for i in range(n)]
+        if not fwk.has_filter_plugins():
+            self._last_feasible = to_find
+            return order[:to_find]
+        feasible: list[NodeInfo] = []
+        rejected: list[tuple[str, Status]] = []
+        pos = 0
+        chunk = max(to_find, 64)
+        while pos < n and len(feasible) < to_find:
+            part = order[pos:pos + chunk]
+            statuses = self._filter(fwk, state, pod, part)
+            for ni, st in zip(part, statuses, strict=True):
+                pos += 1
+                if st.code == Code.ERROR:
+                    for name, rs in rejected:
+                        diagnosis.node_to_status.set(name, rs)
+                        diagnosis.add_plugin_status(rs)
+                    self._last_feasible = len(feasible)
+                    raise st.as_error() or RuntimeError(st.message())
+                if st.is_success():
+                    feasible.append(ni)
+                    if len(feasible) >= to_find:
+                        break
+                else:
+                    rejected.append((ni.name, st))
+            chunk *= 2
+        for name, rs in rejected:
+            diagnosis.node_to_status.set(name, rs)
+            diagnosis.add_plugin_status(rs)
+        self._last_feasible = len(feasible)
+        return feasible
+
+    def _filter(self, fwk: Any, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> list[Status]:
+        """Statuses for ``nodes``: the framework's batch path, where nodes holding nominated pods
+        of equal or higher priority take the per-node two-pass check
+        (RunFilterPluginsWithNominatedPods); both give the same statuses."""
+        snap = self._snapshot
+        if self.per_node or snap is None:
+            return [_ok(fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)) for ni in nodes]
+        idx = np.fromiter((snap.node_index[ni.name] for ni in nodes), dtype=np.int64, count=len(nodes))
+        outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch(snap, idx))
+        codes = outcome.codes.tolist()
+        return [_SUCCESS if c == 0 else outcome.status(row) for row, c in enumerate(codes)]
+
+    def find_nodes_that_pass_extenders(self, pod: Pod, feasible: list[NodeInfo],
+                                       statuses: NodeToStatus) -> list[NodeInfo]:
+        """findNodesThatPassExtenders: extenders in order, each narrowing the list; ignorable
+        extenders' errors are skipped; unresolvable failures win over plain ones."""
+        for ext in self.extenders:
+            if not feasible:
+                break
+            if not ext.is_interested(pod):
+                continue
+            try:
+                feasible_list, failed, unresolvable = ext.filter(pod, feasible)
+            except Exception:
+                if ext.is_ignorable():
+                    continue
+                raise
+            for name, msg in unresolvable.items():
+                statuses.set(name, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (msg,)))
+            for name, msg in failed.items():
+                if name in unresolvable:
+                    continue
+                statuses.set(name, Status(Code.UNSCHEDULABLE, (msg,)))
+            feasible = feasible_list
+        return feasible
+
+    # -- scoring ---------------------------------------------------------------------------
+    def prioritize_nodes(self, fwk: Any, state: CycleState, pod: Pod,
+                         nodes: list[NodeInfo]) -> list[tuple[str, int]]:
+        """prioritizeNodes -> [(node name, total score)] in ``nodes`` order.
+
+        No score plugins and no extenders: every node scores 1."""
+        if not self.extenders and not fwk.has_score_plugins():
+            return [(ni.name, 1) for ni in nodes]
+        st = fwk.run_pre_score_plugins(state, pod, nodes)
+        if st is not None and not st.is_success():
+            raise st.as_error() or RuntimeError(st.message())
+        result, st = fwk.run_score_plugins(state, pod, nodes)
+        if st is not None and not st.is_success():
+            raise st.as_error() or RuntimeError(st.message())
+        totals = _totals(result, nodes)
+        if self.extenders:
+            ext_totals: dict[str, int] = {}
+            for ext in self.extenders:
+                if not ext.is_interested(pod):
+                    continue
+                try:
+                    prioritized, weight = ext.prioritize(pod, nodes)
+                except Exception:
+                    # Prioritization errors are ignored: no score from this extender.
+                    continue
+                for host, score in prioritized:
+                    final = score * weight * (MAX_NODE_SCORE // MAX_EXTENDER_PRIORITY)
+                    ext_totals[host] = ext_totals.get(host, 0) + final
+            totals = [t + ext_totals.get(ni.name, 0) for t, ni in zip(totals, nodes, strict=True)]
+        return [(ni.name, t) for ni, t in zip(nodes, totals, strict=True)]
+
+    def select_host(self, scores: Sequence[tuple[str, int]]) -> str:
+        """The highest total; among equal totals the highest per-node random number
+        (``Randomizer``), i.e. a uniform choice driven by the seeded RNG."""
+        if not scores:
+            raise ValueError("empty priorityList")
+        best_name, best_key = "", (-1 << 63, -1)
+        for name, total in scores:
+            key = (total, self.rng.getrandbits(62))
+            if key > best_key:
+                best_name, best_key = name, key
+        return best_name
+
+
+_SUCCESS = Status.success()
+
+
+def _ok(st: Status | None) -> Status:
+    return st if st is not None else Status.success()
+
+
+def _totals(result: Any, nodes: Sequence[NodeInfo]) -> list[int]:
+    """Total scores aligned with ``nodes`` from the runtime's result: an array of totals, a
+    list of per-node results with ``total_score``, or a mapping node name -> total."""
+    if result is None:
+        return [0] * len(nodes)
+    if isinstance(result, dict):
+        return [int(result.get(ni.name, 0)) for ni in nodes]
+    if isinstance(result, np.ndarray):
+        return [int(x) for x in result.tolist()]
+    totals = getattr(result, "totals", None)
+    if totals is not None:
+        return [int(x) for x in np.asarray(totals).tolist()]
+    out = []
+    for r in result:
+        total = getattr(r, "total_score", r)
+        out.append(int(total))
+    return out
+
+
+def _go_set_list(s: set[str]) -> str:
+    """fmt %v of sets.List(s): ``[a b c]``."""
+    return "[" + " ".join(sorted(s)) + "]"
+

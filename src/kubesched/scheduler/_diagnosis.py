@@ -1,0 +1,161 @@
+"""Why a pod did not fit: NodeToStatus, Diagnosis and FitError with upstream's message.
+
+Mirrors pkg/scheduler/framework/types.go (master 2026): ``NodeToStatus`` keeps explicit per-node
+statuses plus one status for the nodes absent from the map (nodes PreFilter excluded, or all
+nodes when PreFilter rejected the pod); ``Diagnosis`` collects the rejecting plugins that the
+queue uses to decide which cluster events may help; ``FitError.error()`` builds the aggregated
+message written to the pod's PodScheduled condition and the FailedScheduling event:
+``0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s). preemption: ...``
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..framework import Code, Status
+
+if TYPE_CHECKING:
+    from ..api import Pod
+
+__all__ = [
+    "EXTENDER_NAME",
+    "NO_NODE_AVAILABLE_MSG",
+    "Diagnosis",
+    "FitError",
+    "NoNodesAvailableError",
+    "NodeToStatus",
+]
+
+NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
+"""NoNodeAvailableMsg (types.go)."""
+
+EXTENDER_NAME = "Extender"
+"""framework.ExtenderName: put in UnschedulablePlugins when an extender rejected nodes, so that
+any cluster event requeues the pod (extenders register no events; kubernetes#122019)."""
+
+
+class NoNodesAvailableError(Exception):
+    """ErrNoNodesAvailable: the snapshot has no node at all."""
+
+    def __init__(self) -> None:
+        super().__init__("no nodes available to schedule pods")
+
+
+class NodeToStatus:
+    """framework.NodeToStatus: explicit statuses of rejected nodes and the status of absent ones.
+
+    Nodes that passed Filter are not in the map. The absent status defaults to
+    UnschedulableAndUnresolvable with no reason (NewDefaultNodeToStatus)."""
+
+    __slots__ = ("_absent", "_map")
+
+    def __init__(self) -> None:
+        self._map: dict[str, Status] = {}
+        self._absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+
+    def get(self, node_name: str) -> Status:
+        """The node's status, or the absent-nodes status when it has none of its own."""
+        return self._map.get(node_name, self._absent)
+
+    def set(self, node_name: str, status: Status) -> None:
+        self._map[node_name] = status
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+    def __contains__(self, node_name: object) -> bool:
+        return node_name in self._map
+
+    def items(self) -> Iterator[tuple[str, Status]]:
+        """ForEachExplicitNode."""
+        return iter(self._map.items())
+
+    def absent_nodes_status(self) -> Status:
+        return self._absent
+
+    def set_absent_nodes_status(self, status: Status) -> None:
+        self._absent = status
+
+    def nodes_for_status_code(self, node_names: list[str], code: Code) -> list[str]:
+        """NodesForStatusCode: the given nodes (snapshot order) whose status has ``code``;
+        absent nodes count with the absent status."""
+        return [n for n in node_names if self.get(n).code == code]
+
+
+@dataclass
+class Diagnosis:
+    """framework.Diagnosis."""
+
+    node_to_status: NodeToStatus = field(default_factory=NodeToStatus)
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pending_plugins: set[str] = field(default_factory=set)
+    pre_filter_msg: str = ""
+    post_filter_msg: str = ""
+
+    def add_plugin_status(self, status: Status) -> None:
+        """AddPluginStatus: record the plugin behind a rejection (Pending goes to both sets,
+        as upstream: Pending counts as rejected)."""
+        if not status.plugin:
+            return
+        if status.is_rejected():
+            self.unschedulable_plugins.add(status.plugin)
+        if status.code == Code.PENDING:
+            self.pending_plugins.add(status.plugin)
+
+
+class FitError(Exception):
+    """framework.FitError: no node fits the pod; ``str()`` is upstream's Error() message."""
+
+    def __init__(self, pod: Pod, num_all_nodes: int, diagnosis: Diagnosis) -> None:
+        super().__init__()
+        self.pod = pod
+        self.num_all_nodes = num_all_nodes
+        self.diagnosis = diagnosis
+
+    def __str__(self) -> str:
+        return self.error()
+
+    def error(self) -> str:
+        """FitError.Error: ``0/X nodes are available: <PreFilterMsg>. <FilterMsg>. <PostFilterMsg>``.
+
+        The filter part is a histogram of reasons over the explicit nodes plus the absent ones
+        (with the absent-nodes reasons), rendered ``"<count> <reason>"`` and sorted as strings
+        (so "10 x" sorts before "2 y", exactly as Go's sort.Strings). When PreFilter rejected
+        the pod the node map only repeats its message, so it is not counted again."""
+        d = self.diagnosis
+        msg = NO_NODE_AVAILABLE_MSG.format(self.num_all_nodes) + ":"
+        if d.pre_filter_msg:
+            msg += f" {d.pre_filter_msg}."
+        else:
+            reasons: Counter[str] = Counter()
+            for _, st in d.node_to_status.items():
+                for r in st.reasons:
+                    reasons[r] += 1
+            absent = self.num_all_nodes - len(d.node_to_status)
+            if absent > 0:
+                for r in d.node_to_status.absent_nodes_status().reasons:
+                    reasons[r] += absent
+            hist = sorted(f"{v} {k}" for k, v in reasons.items())
+            if hist:
+                msg += f" {', '.join(hist)}."
+        if d.post_filter_msg:
+            msg += f" {d.post_filter_msg}"
+        return msg
+
+
+def status_with_fit_error(code: Code, err: FitError) -> Status:
+    """``NewStatus(code).WithError(fitErr)``: the status message is the FitError text."""
+    return Status(code, (err.error(),), error=err)
+
+
+def fit_error_for_single_node(pod: Pod, node_name: str, status: Status,
+                              record: Callable[[Diagnosis, Status], None] | None = None) -> FitError:
+    """The FitError upstream builds when Reserve, Permit or WaitOnPermit rejects the pod on its
+    chosen node (NumAllNodes 1, that node's status, the rejecting plugin recorded)."""
+    d = Diagnosis()
+    d.node_to_status.set(node_name, status)
+    (record or Diagnosis.add_plugin_status)(d, status)
+    return FitError(pod, 1, d)

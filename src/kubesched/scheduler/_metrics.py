@@ -1,0 +1,94 @@
+"""Scheduler metrics with upstream's names, one registry per scheduler.
+
+Mirrors pkg/scheduler/metrics/metrics.go (master 2026): names, label names and bucket layouts.
+Each :class:`SchedulerMetrics` owns a ``CollectorRegistry`` so that several schedulers (and
+tests) in one process never collide. Durations are wall time (``time.perf_counter``): they
+measure our speed and never feed a decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+__all__ = [
+    "ERROR",
+    "SCHEDULED",
+    "UNSCHEDULABLE",
+    "SchedulerMetrics",
+    "exponential_buckets",
+]
+
+SCHEDULED = "scheduled"
+UNSCHEDULABLE = "unschedulable"
+ERROR = "error"
+
+PENDING_QUEUES = ("active", "backoff", "unschedulable", "gated")
+
+
+def exponential_buckets(start: float, factor: float, count: int) -> list[float]:
+    """metrics.ExponentialBuckets."""
+    return [start * factor**i for i in range(count)]
+
+
+class SchedulerMetrics:
+    """The scheduler's own metrics (a subset of upstream's, same names and labels)."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        r = self.registry
+        self.schedule_attempts = Counter(
+            "scheduler_schedule_attempts_total",
+            "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could "
+            "not be scheduled, while 'error' means an internal scheduler problem.",
+            ["result", "profile"], registry=r)
+        self.scheduling_attempt_duration = Histogram(
+            "scheduler_scheduling_attempt_duration_seconds",
+            "Scheduling attempt latency in seconds (scheduling algorithm + binding)",
+            ["result", "profile"], buckets=exponential_buckets(0.001, 2, 15), registry=r)
+        self.pending_pods = Gauge(
+            "scheduler_pending_pods",
+            "Number of pending pods, by the queue type. 'active' means number of pods in activeQ; "
+            "'backoff' means number of pods in backoffQ; 'unschedulable' means number of pods in "
+            "unschedulablePods that the scheduler attempted to schedule and failed; 'gated' is the "
+            "number of unschedulable pods that the scheduler never attempted to schedule because "
+            "they are gated.",
+            ["queue"], registry=r)
+        self.preemption_attempts = Counter(
+            "scheduler_preemption_attempts_total",
+            "Total preemption attempts in the cluster till now", registry=r)
+        self.preemption_victims = Histogram(
+            "scheduler_preemption_victims", "Number of selected preemption victims",
+            buckets=exponential_buckets(1, 2, 7), registry=r)
+        self.framework_extension_point_duration = Histogram(
+            "scheduler_framework_extension_point_duration_seconds",
+            "Latency for running all plugins of a specific extension point.",
+            ["extension_point", "status", "profile"],
+            buckets=exponential_buckets(0.0001, 2, 12), registry=r)
+        self.pod_scheduling_attempts = Histogram(
+            "scheduler_pod_scheduling_attempts",
+            "Number of attempts to successfully schedule a pod.",
+            buckets=exponential_buckets(1, 2, 5), registry=r)
+
+    # -- helpers named after metrics.PodScheduled / PodUnschedulable / PodScheduleError ------
+    def observe_attempt(self, result: str, profile: str, seconds: float) -> None:
+        self.schedule_attempts.labels(result=result, profile=profile).inc()
+        self.scheduling_attempt_duration.labels(result=result, profile=profile).observe(seconds)
+
+    def observe_extension_point(self, point: str, status: str, profile: str, seconds: float) -> None:
+        self.framework_extension_point_duration.labels(
+            extension_point=point, status=status, profile=profile).observe(seconds)
+
+    def set_pending(self, counts: Mapping[str, int]) -> None:
+        for q in PENDING_QUEUES:
+            self.pending_pods.labels(queue=q).set(counts.get(q, 0))
+
+    def value(self, name: str, labels: Mapping[str, str] | None = None) -> float:
+        """A sample's current value (0 when absent): a convenience for tests and the CLI."""
+        v = self.registry.get_sample_value(name, dict(labels or {}))
+        return 0.0 if v is None else v
+
+    def exposition(self) -> bytes:
+        """The Prometheus text format of this scheduler's registry."""
+        return generate_latest(self.registry)

@@ -1,0 +1,349 @@
+"""ScheduleOne: the scheduling cycle, the binding cycle and failure handling.
+
+Mirrors pkg/scheduler/schedule_one.go (master 2026), read top-down: ``schedule_one`` ->
+``_scheduling_cycle`` (schedulePod, assume, Reserve, Permit) -> ``_binding_cycle`` (WaitOnPermit,
+PreBind, Bind, PostBind) -> ``_handle_binding_cycle_error`` / ``_handle_scheduling_failure``.
+
+The binding cycle is asynchronous from the next scheduling cycle: it is handed to
+``self._spawn`` (a task on the virtual clock in simulations, a thread in live mode). Waiting on
+Permit never blocks: the binding cycle continues from a callback once the waiting pod is
+allowed, rejected or times out.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..framework import Code, CycleState, PostFilterResult, QueuedPodInfo, Status
+from ._algorithm import ScheduleAlgorithm, ScheduleResult
+from ._diagnosis import FitError, NoNodesAvailableError, fit_error_for_single_node, status_with_fit_error
+from ._eventhandlers import EVENT_ASSIGNED_POD_DELETE
+from ._failure import (
+    CLEAR_NOMINATED_NODE,
+    REASON_SCHEDULER_ERROR,
+    REASON_UNSCHEDULABLE,
+    pod_scheduled_condition,
+    truncate_message,
+)
+from ._metrics import ERROR, SCHEDULED, UNSCHEDULABLE, SchedulerMetrics
+
+if TYPE_CHECKING:
+    from ..api import Pod
+    from ..cache import Snapshot
+    from ._extender import HTTPExtender
+
+__all__ = ["PODS_TO_ACTIVATE_KEY", "PodsToActivate", "ScheduleOneMixin"]
+
+PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
+"""framework.PodsToActivateKey: plugins put pods here to have them moved to activeQ."""
+
+
+@dataclass
+class PodsToActivate:
+    """framework.PodsToActivate: ``ns/name`` -> pod; shared (not copied) by CycleState.clone."""
+
+    map: dict[str, Pod] = field(default_factory=dict)
+
+    def clone(self) -> PodsToActivate:
+        return self
+
+
+@dataclass
+class _Cycle:
+    """What the binding cycle needs from the scheduling cycle."""
+
+    fwk: Any
+    state: CycleState
+    pinfo: QueuedPodInfo
+    assumed: Pod
+    result: ScheduleResult
+    start: float
+    pods_to_activate: PodsToActivate
+
+
+def _ok(st: Status | None) -> Status:
+    return st if st is not None else Status.success()
+
+
+class ScheduleOneMixin:
+    """The cycles; mixed into :class:`~kubesched.scheduler.Scheduler`, which provides these."""
+
+    queue: Any
+    cache: Any
+    snapshot: Snapshot
+    algorithm: ScheduleAlgorithm
+    extenders: list[HTTPExtender]
+    metrics: SchedulerMetrics
+    rng: random.Random
+    profiles: dict[str, Any]
+    bindings_in_flight: int
+    stats: Any
+
+    def _spawn(self, fn: Callable[[], None]) -> None:
+        raise NotImplementedError
+
+    def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
+        raise NotImplementedError
+
+    def _store_update_pod(self, pod: Pod, condition: dict[str, Any] | None,
+                          nominating: PostFilterResult | None) -> None:
+        raise NotImplementedError
+
+    def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
+        raise NotImplementedError
+
+    def _update_snapshot(self) -> None:
+        raise NotImplementedError
+
+    # -- ScheduleOne --------------------------------------------------------------------------
+    def schedule_one(self) -> bool:
+        """ScheduleOne: pop one pod and run its scheduling cycle (and hand its binding cycle to
+        ``_spawn``). False when activeQ had no pod."""
+        pinfo = self.queue.pop()
+        if pinfo is None:
+            return False
+        pod = pinfo.pod
+        fwk = self.profiles.get(pod.scheduler_name)
+        if fwk is None:
+            # Only pods of our profiles are queued; this cannot happen but must not leak.
+            self.queue.done(pod.uid)
+            return True
+        if self._skip_pod_schedule(fwk, pod):
+            self.queue.done(pod.uid)
+            return True
+        self.stats.attempts += 1
+        start = time.perf_counter()
+        state = CycleState()
+        pods_to_activate = PodsToActivate()
+        state.write(PODS_TO_ACTIVATE_KEY, pods_to_activate)
+        cycle, nominating, status = self._scheduling_cycle(fwk, state, pinfo, start, pods_to_activate)
+        if not status.is_success() or cycle is None:
+            failed = cycle.pinfo if cycle is not None else pinfo
+            self._handle_scheduling_failure(fwk, failed, status, nominating, start)
+            return True
+        self.bindings_in_flight += 1
+        self._spawn(lambda: self._binding_cycle(cycle))
+        return True
+
+    def _skip_pod_schedule(self, fwk: Any, pod: Pod) -> bool:
+        """skipPodSchedule: a pod being deleted, or one already assumed (it can come back to the
+        queue through an update received during its own scheduling cycle)."""
+        if pod.is_terminating:
+            self._record_event(pod, "Warning", "FailedScheduling", "Scheduling",
+                               f"skip schedule deleting pod: {pod.namespace}/{pod.name}")
+            return True
+        return bool(self.cache.is_assumed_pod(pod))
+
+    def _scheduling_cycle(self, fwk: Any, state: CycleState, pinfo: QueuedPodInfo, start: float,
+                          pods_to_activate: PodsToActivate
+                          ) -> tuple[_Cycle | None, PostFilterResult | None, Status]:
+        """schedulingCycle -> (the cycle for binding, nominating info, status)."""
+        pod = pinfo.pod
+        try:
+            self._update_snapshot()
+            result = self.algorithm.schedule_pod(fwk, state, pod, self.snapshot)
+        except NoNodesAvailableError as err:
+            return None, CLEAR_NOMINATED_NODE, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                                      (str(err),), error=err)
+        except FitError as fit_err:
+            if not fwk.has_post_filter_plugins():
+                return None, CLEAR_NOMINATED_NODE, status_with_fit_error(Code.UNSCHEDULABLE, fit_err)
+            # PostFilter (preemption) may make the pod schedulable in a later cycle.
+            pf_result, pf_status = fwk.run_post_filter_plugins(state, pod, fit_err.diagnosis.node_to_status)
+            pf_status = _ok(pf_status)
+            fit_err.diagnosis.post_filter_msg = pf_status.message()
+            return None, pf_result, status_with_fit_error(Code.UNSCHEDULABLE, fit_err)
+        except Exception as err:  # an internal error: retried with backoff, never parked
+            return None, CLEAR_NOMINATED_NODE, Status.from_error(err)
+
+        host = result.suggested_host
+        # Assume: the cache counts the pod on its node now, so that binding can be asynchronous.
+        assumed = _with_node_name(pod, host)
+        assumed_pinfo = _copy_pinfo(pinfo, assumed)
+        try:
+            self.cache.assume_pod(assumed)
+        except Exception as err:
+            return _Cycle(fwk, state, assumed_pinfo, assumed, result, start, pods_to_activate), \
+                CLEAR_NOMINATED_NODE, Status.from_error(err)
+        self.queue.delete_nominated_pod_if_exists(assumed)
+        cycle = _Cycle(fwk, state, assumed_pinfo, assumed, result, start, pods_to_activate)
+
+        sts = _ok(fwk.run_reserve_plugins_reserve(state, assumed, host))
+        if not sts.is_success():
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            self._forget(assumed)
+            if sts.is_rejected():
+                fe = fit_error_for_single_node(pod, host, sts)
+                return cycle, CLEAR_NOMINATED_NODE, status_with_fit_error(sts.code, fe)
+            return cycle, CLEAR_NOMINATED_NODE, sts
+
+        permit = _ok(fwk.run_permit_plugins(state, assumed, host))
+        if not permit.is_wait() and not permit.is_success():
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            self._forget(assumed)
+            if permit.is_rejected():
+                fe = fit_error_for_single_node(pod, host, permit)
+                return cycle, CLEAR_NOMINATED_NODE, status_with_fit_error(permit.code, fe)
+            return cycle, CLEAR_NOMINATED_NODE, permit
+
+        if pods_to_activate.map:
+            self.queue.activate(dict(pods_to_activate.map))
+            pods_to_activate.map.clear()
+        return cycle, None, Status.success()
+
+    def _forget(self, pod: Pod) -> bool:
+        try:
+            self.cache.forget_pod(pod)
+        except Exception:
+            return False
+        return True
+
+    # -- binding cycle ------------------------------------------------------------------------
+    def _binding_cycle(self, c: _Cycle) -> None:
+        """bindingCycle, first step: wait on Permit without blocking."""
+        self._wait_on_permit(c.fwk, c.assumed, lambda st: self._binding_cycle_after_permit(c, st))
+
+    def _wait_on_permit(self, fwk: Any, pod: Pod, cont: Callable[[Status], None]) -> None:
+        """WaitOnPermit as a continuation: ``cont`` runs at once when the pod does not wait, or
+        when the waiting pod is allowed, rejected or times out."""
+        fwk.wait_on_permit(pod).add_done_callback(lambda st: cont(_ok(st)))
+
+    def _binding_cycle_after_permit(self, c: _Cycle, status: Status) -> None:
+        try:
+            status = self._binding_cycle_rest(c, status)
+        except Exception as err:
+            status = Status.from_error(err)
+        if not status.is_success():
+            self._handle_binding_cycle_error(c, status)
+        self.bindings_in_flight -= 1
+
+    def _binding_cycle_rest(self, c: _Cycle, status: Status) -> Status:
+        fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host
+        if not status.is_success():
+            if status.is_rejected():
+                fe = fit_error_for_single_node(
+                    c.pinfo.pod, host, status,
+                    record=lambda d, s: d.unschedulable_plugins.add(s.plugin))
+                return status_with_fit_error(status.code, fe)
+            return status
+        # From here on a failure cannot make the pod "unschedulable": it goes to backoffQ.
+        self.queue.done(pod.uid)
+        st = _ok(fwk.run_pre_bind_plugins(state, pod, host))
+        if not st.is_success():
+            return st
+        st = self._bind(fwk, state, pod, host)
+        if not st.is_success():
+            return st
+        self.stats.scheduled += 1
+        self.metrics.observe_attempt(SCHEDULED, fwk.profile_name, time.perf_counter() - c.start)
+        self.metrics.pod_scheduling_attempts.observe(c.pinfo.attempts)
+        fwk.run_post_bind_plugins(state, pod, host)
+        if c.pods_to_activate.map:
+            self.queue.activate(dict(c.pods_to_activate.map))
+        return Status.success()
+
+    def _bind(self, fwk: Any, state: CycleState, pod: Pod, host: str) -> Status:
+        """bind: extenders that bind come first, then the Bind plugins; finishBinding after."""
+        status = Status.success()
+        try:
+            bound, err = self._extenders_binding(pod, host)
+            if bound:
+                status = Status.success() if err is None else Status.from_error(err)
+            else:
+                status = _ok(fwk.run_bind_plugins(state, pod, host))
+        except Exception as err:
+            status = Status.from_error(err)
+        self.cache.finish_binding(pod)
+        if status.is_success():
+            self._record_event(pod, "Normal", "Scheduled", "Binding",
+                               f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
+        return status
+
+    def _extenders_binding(self, pod: Pod, host: str) -> tuple[bool, Exception | None]:
+        for ext in self.extenders:
+            if not ext.is_binder() or not ext.is_interested(pod):
+                continue
+            try:
+                ext.bind(pod, host)
+            except Exception as err:
+                if ext.is_ignorable():
+                    continue
+                return True, err
+            return True, None
+        return False, None
+
+    def _handle_binding_cycle_error(self, c: _Cycle, status: Status) -> None:
+        """handleBindingCycleError: Unreserve, forget, and tell the queue the assumed pod's
+        resources are free again (as an AssignedPodDelete). A rejected pod does not move itself:
+        the move happens after it is requeued, excluding it."""
+        pod = c.assumed
+        c.fwk.run_reserve_plugins_unreserve(c.state, pod, c.result.suggested_host)
+        deferred = False
+        if self._forget(pod):
+            if status.is_rejected():
+                deferred = True
+            else:
+                self.queue.move_all_to_active_or_backoff_queue(EVENT_ASSIGNED_POD_DELETE, pod, None, None)
+        self._handle_scheduling_failure(c.fwk, c.pinfo, status, CLEAR_NOMINATED_NODE, c.start)
+        if deferred:
+            uid = pod.uid
+            self.queue.move_all_to_active_or_backoff_queue(
+                EVENT_ASSIGNED_POD_DELETE, pod, None, lambda p: p.uid != uid)
+
+    # -- failure ------------------------------------------------------------------------------
+    def _handle_scheduling_failure(self, fwk: Any, pinfo: QueuedPodInfo, status: Status,
+                                   nominating: PostFilterResult | None, start: float) -> None:
+        """handleSchedulingFailure: requeue (unless the pod is gone or bound meanwhile), record
+        the nomination, a FailedScheduling event and the PodScheduled=False condition."""
+        reason = REASON_UNSCHEDULABLE if status.is_rejected() else REASON_SCHEDULER_ERROR
+        self.metrics.observe_attempt(UNSCHEDULABLE if reason == REASON_UNSCHEDULABLE else ERROR,
+                                     fwk.profile_name, time.perf_counter() - start)
+        if reason == REASON_UNSCHEDULABLE:
+            self.stats.unschedulable_attempts += 1
+        else:
+            self.stats.error_attempts += 1
+        err = status.error
+        if isinstance(err, FitError):
+            pinfo.unschedulable_plugins = set(err.diagnosis.unschedulable_plugins)
+            pinfo.pending_plugins = set(err.diagnosis.pending_plugins)
+        pod = pinfo.pod
+        cached = self._store_get_pod(pod.namespace, pod.name)
+        requeued = False
+        if cached is not None and not cached.node_name:
+            pinfo.pod = cached
+            self.queue.add_unschedulable_if_not_present(pinfo, self.queue.scheduling_cycle)
+            requeued = True
+        if not requeued:
+            self.queue.done(pod.uid)
+        self.queue.add_nominated_pod(pinfo.pod, nominating)
+        if cached is None:
+            return  # deleted meanwhile: nothing to write
+        msg = status.message()
+        self._record_event(cached, "Warning", "FailedScheduling", "Scheduling", truncate_message(msg))
+        self._store_update_pod(cached, pod_scheduled_condition(cached, reason, msg), nominating)
+
+
+def _with_node_name(pod: Pod, node_name: str) -> Pod:
+    """The assumed copy of ``pod`` with ``spec.nodeName`` set."""
+    from ..api import Pod as _Pod
+
+    d = pod.to_dict()
+    d.setdefault("spec", {})["nodeName"] = node_name
+    return _Pod.from_dict(d)
+
+
+def _copy_pinfo(pinfo: QueuedPodInfo, pod: Pod) -> QueuedPodInfo:
+    """podInfo.DeepCopy() with the assumed pod."""
+    import copy
+
+    c = copy.copy(pinfo)
+    c.pod = pod
+    if pinfo.unschedulable_plugins is not None:
+        c.unschedulable_plugins = set(pinfo.unschedulable_plugins)
+    if pinfo.pending_plugins is not None:
+        c.pending_plugins = set(pinfo.pending_plugins)
+    return c

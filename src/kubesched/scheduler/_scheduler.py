@@ -1,0 +1,306 @@
+"""The Scheduler: profiles, queue, cache and store wired together, and the run loops.
+
+Mirrors pkg/scheduler/scheduler.go (master 2026): one framework per profile (keyed by
+``schedulerName``), one scheduling queue and one cache shared by all profiles, the store's watch
+feeding the event handlers, extenders from the configuration. ``schedule_one`` (the cycles) lives
+in :mod:`._schedule_one`.
+
+Time and randomness are injected: the clock (VirtualClock in simulations) and one
+``random.Random(seed)`` used for every random choice (ties in host selection, preemption's
+candidate offset), so the same inputs and seed give the same placements.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..api import Pod
+from ..cache import Cache, Snapshot
+from ..clock import Clock, VirtualClock
+from ..framework import ActionType, PostFilterResult
+from ._algorithm import ScheduleAlgorithm
+from ._diagnosis import EXTENDER_NAME
+from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
+from ._extender import HTTPExtender, extenders_from_config
+from ._metrics import SchedulerMetrics
+from ._schedule_one import ScheduleOneMixin
+
+__all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SchedulerOptions:
+    """Knobs that are not part of KubeSchedulerConfiguration.
+
+    ``binding``: how binding cycles run: ``"clock"`` (a task at the current time on the
+    clock: deterministic, the default) or ``"thread"`` (a thread per binding, for live mode).
+    ``per_node_filters``: force the per-node Filter path (the batch path is used otherwise).
+    ``assumed_pod_ttl``: seconds after FinishBinding before an unconfirmed assumed pod expires;
+    0 (newest upstream) never expires it.
+    ``features``: feature gates handed to plugins."""
+
+    binding: str = "clock"
+    per_node_filters: bool = False
+    assumed_pod_ttl: float = 0.0
+    features: Mapping[str, bool] = field(default_factory=dict)
+    registry: Mapping[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """What ``run_until_idle`` did: pods bound, scheduling attempts and their outcomes, and
+    which pods were still pending at the end."""
+
+    scheduled: int = 0
+    attempts: int = 0
+    unschedulable_attempts: int = 0
+    error_attempts: int = 0
+    pending: list[str] = field(default_factory=list)
+    unschedulable: list[str] = field(default_factory=list)
+    end_time: float = 0.0
+
+
+class _Stats:
+    __slots__ = ("attempts", "error_attempts", "scheduled", "unschedulable_attempts")
+
+    def __init__(self) -> None:
+        self.attempts = 0
+        self.scheduled = 0
+        self.unschedulable_attempts = 0
+        self.error_attempts = 0
+
+
+class _ExtenderPlugin:
+    """Stands for extenders in the queueing-hint map: pods an extender rejected are retried on
+    any cluster event (extenders register none; kubernetes#122019)."""
+
+    def name(self) -> str:
+        return EXTENDER_NAME
+
+
+class Scheduler(ScheduleOneMixin):
+    """kube-scheduler over a :class:`~kubesched.cluster.Store`.
+
+    ``store``: the cluster (MemoryStore or a live adapter); ``clock``: defaults to the store's;
+    ``config``: a SchedulerConfig (``default_config()`` when None); ``seed``: the RNG seed."""
+
+    def __init__(self, store: Any, clock: Clock | None = None, config: Any = None, seed: int = 0,
+                 options: SchedulerOptions | None = None) -> None:
+        from ..framework.config import default_config
+
+        self.store = store
+        self.clock: Clock = clock if clock is not None else getattr(store, "clock", None) or VirtualClock()
+        self.options = options or SchedulerOptions()
+        self.config = config if config is not None else default_config(self.options.features or None)
+        self.rng = random.Random(seed)
+        self.metrics = SchedulerMetrics()
+        self.stats = _Stats()
+        self.bindings_in_flight = 0
+        self.last_progress = self.clock.now
+        self.extenders: list[HTTPExtender] = extenders_from_config(list(self.config.extenders))
+        self.snapshot = Snapshot()
+        self.cache = Cache(self.clock, self.options.assumed_pod_ttl, on_expired=self._on_assumed_expired)
+        from ..framework._profiles import new_profile_map
+
+        self.profiles: dict[str, Any] = new_profile_map(
+            self.config, registry=self.options.registry, clock=self.clock, rng=self.rng,
+            store=self.store, features=self.options.features, extenders=self.extenders,
+            snapshot=lambda: self.snapshot, per_node=self.options.per_node_filters,
+            observer=self.metrics.observe_extension_point)
+        self.queue = self._new_queue()
+        for fwk in self.profiles.values():
+            _attach(fwk, "set_nominator", self.queue)
+        self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
+                                           per_node=self.options.per_node_filters)
+        self.handlers = EventHandlers(self)
+        self._lock = threading.RLock()
+        self._initial_sync()
+        self._unsubscribe = store.subscribe(self._on_watch_event)
+        self.queue.start()
+
+    # -- construction ------------------------------------------------------------------------
+    def _new_queue(self) -> Any:
+        from ..queue import PriorityQueue, build_queueing_hint_map
+
+        first = next(iter(self.profiles.values()))
+        less = first.queue_sort_func()
+        pre_enqueue = {name: list(f.pre_enqueue_plugins) for name, f in self.profiles.items()}
+        # The plugins that can reject a pod register the events that may help it
+        # (buildQueueingHintMap over PreEnqueue, PreFilter, Filter, Reserve, Permit).
+        rejectors = {name: [*f.pre_enqueue_plugins, *f.pre_filter_plugins, *f.filter_plugins,
+                            *f.reserve_plugins, *f.permit_plugins,
+                            *([_ExtenderPlugin()] if self.extenders else [])]
+                     for name, f in self.profiles.items()}
+        return PriorityQueue(
+            self.clock, less, pre_enqueue, build_queueing_hint_map(rejectors),
+            pod_initial_backoff=float(self.config.pod_initial_backoff_seconds),
+            pod_max_backoff=float(self.config.pod_max_backoff_seconds),
+            pod_lookup=self._store_get_pod,
+            namespace_labels=self._namespace_labels,
+        )
+
+    def _initial_sync(self) -> None:
+        """The informers' initial list: nodes, then pods, then nothing else matters yet."""
+        for node in self.store.list("Node"):
+            self.handlers.add_node(node)
+        for pod in self.store.list("Pod"):
+            self.handlers.add_pod(pod)
+
+    def close(self) -> None:
+        """Stop watching the store and the queue's timers."""
+        self._unsubscribe()
+        self.queue.stop()
+
+    # -- profiles ----------------------------------------------------------------------------
+    def handles_scheduler_name(self, name: str) -> bool:
+        return name in self.profiles
+
+    def framework_for_pod(self, pod: Pod) -> Any:
+        """frameworkForPod; KeyError for a schedulerName without a profile."""
+        try:
+            return self.profiles[pod.scheduler_name]
+        except KeyError:
+            raise KeyError(f"profile not found for scheduler name {pod.scheduler_name!r}") from None
+
+    # -- store plumbing ------------------------------------------------------------------------
+    def _on_watch_event(self, ev: Any) -> None:
+        """Dispatch a watch event to the handlers (the informers' event handlers)."""
+        self.last_progress = self.clock.now
+        kind, typ, old, new = ev.kind, ev.type, ev.old, ev.new
+        h = self.handlers
+        if kind == "Pod":
+            if typ == "ADDED":
+                h.add_pod(new)
+            elif typ == "MODIFIED":
+                h.update_pod(old, new)
+            else:
+                h.delete_pod(old)
+        elif kind == "Node":
+            if typ == "ADDED":
+                h.add_node(new)
+            elif typ == "MODIFIED":
+                h.update_node(old, new)
+            else:
+                h.delete_node(old)
+        elif kind in KIND_TO_RESOURCE:
+            action = {"ADDED": ActionType.ADD, "MODIFIED": ActionType.UPDATE}.get(typ, ActionType.DELETE)
+            h.other(KIND_TO_RESOURCE[kind], action, old, new)
+
+    def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
+        getter = getattr(self.store, "try_get", None)
+        if getter is not None:
+            pod: Pod | None = getter("Pod", namespace, name)
+            return pod
+        try:
+            found: Pod = self.store.get("Pod", namespace, name)
+            return found
+        except Exception:
+            return None
+
+    def _namespace_labels(self, namespace: str) -> Mapping[str, str] | None:
+        getter = getattr(self.store, "try_get", None)
+        ns = getter("Namespace", "", namespace) if getter is not None else None
+        return ns.labels if ns is not None else None
+
+    def _store_update_pod(self, pod: Pod, condition: dict[str, Any] | None,
+                          nominating: PostFilterResult | None) -> None:
+        """updatePod: the condition (the store skips an unchanged one) and, in ModeOverride,
+        nominatedNodeName."""
+        nnn = None
+        if nominating is not None and nominating.mode == "ModeOverride":
+            nnn = nominating.nominated_node_name
+        with contextlib.suppress(Exception):  # the pod may be gone; upstream logs and moves on
+            self.store.patch_pod_status(pod.namespace, pod.name, [condition] if condition else [], nnn)
+
+    def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
+        with contextlib.suppress(Exception):
+            self.store.record_event(pod, reason, message, type=type_, action=action)
+
+    def _update_snapshot(self) -> None:
+        self.cache.update_snapshot(self.snapshot)
+
+    def _spawn(self, fn: Callable[[], None]) -> None:
+        if self.options.binding == "thread":
+            threading.Thread(target=fn, daemon=True).start()
+        else:
+            self.clock.schedule(0.0, fn)
+
+    def _on_assumed_expired(self, pod: Pod) -> None:
+        """An assumed pod expired (only with a positive TTL): its resources are free again."""
+        from ._eventhandlers import EVENT_ASSIGNED_POD_DELETE
+
+        self.queue.move_all_to_active_or_backoff_queue(EVENT_ASSIGNED_POD_DELETE, pod, None, None)
+
+    # -- running -----------------------------------------------------------------------------
+    def schedule_pending(self, max_cycles: int | None = None) -> int:
+        """Run scheduling cycles while activeQ has pods (binding tasks stay queued on the
+        clock); returns the number of cycles run."""
+        n = 0
+        while max_cycles is None or n < max_cycles:
+            if not self.schedule_one():
+                break
+            n += 1
+        self._update_pending_metric()
+        return n
+
+    run_one_cycle = ScheduleOneMixin.schedule_one
+
+    def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000) -> RunSummary:
+        """Schedule until nothing more can happen (VirtualClock only).
+
+        Loop: run scheduling cycles while activeQ has pods; then advance the clock to the next
+        timer (binding tasks, backoff expiry, permit timeouts, graceful termination, flushes).
+        Stop when no timer is left, when the next timer is after ``until``, or at a fixed point:
+        activeQ and backoffQ are empty, no binding cycle is in flight, and the next timer is more
+        than ``podMaxInUnschedulablePodsDuration`` + one 30 s flush period after the last change
+        in the cluster (watch event) -- by then every parked pod has been retried by the
+        5-minute flush with nothing changed since, so further flushes would fail forever."""
+        clock = self.clock
+        if not isinstance(clock, VirtualClock):
+            raise TypeError("run_until_idle needs a VirtualClock")
+        from ..queue import DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION, UNSCHEDULABLE_PODS_FLUSH_INTERVAL
+
+        horizon = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION + UNSCHEDULABLE_PODS_FLUSH_INTERVAL
+        cycles = 0
+        while cycles < max_cycles:
+            cycles += self.schedule_pending(max_cycles - cycles)
+            nxt = clock.peek()
+            if nxt == math.inf or (until is not None and nxt > until):
+                break
+            counts = self.queue.pending_pod_counts()
+            quiet = self.bindings_in_flight == 0 and counts["active"] == 0 and counts["backoff"] == 0
+            if quiet and nxt - self.last_progress > horizon:
+                break
+            clock.step()
+        if until is not None and clock.now < until and clock.peek() > until:
+            clock.run(until=until)
+        self._update_pending_metric()
+        return self.summary()
+
+    def summary(self) -> RunSummary:
+        pending, _ = self.queue.pending_pods()
+        return RunSummary(
+            scheduled=self.stats.scheduled,
+            attempts=self.stats.attempts,
+            unschedulable_attempts=self.stats.unschedulable_attempts,
+            error_attempts=self.stats.error_attempts,
+            pending=sorted(p.key for p in pending),
+            unschedulable=sorted(p.key for p in self.queue.unschedulable_pods()),
+            end_time=self.clock.now,
+        )
+
+    def _update_pending_metric(self) -> None:
+        self.metrics.set_pending(self.queue.pending_pod_counts())
+
+
+def _attach(obj: Any, method: str, *args: Any) -> None:
+    fn = getattr(obj, method, None)
+    if callable(fn):
+        fn(*args)
+

@@ -1,0 +1,98 @@
+"""Quantities: exact parsing, Value()/MilliValue() rounding, cross-checked against the official client."""
+
+from __future__ import annotations
+
+import math
+import random
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from kubernetes.utils import parse_quantity as k8s_parse_quantity
+
+from kubesched.api import QuantityError, format_quantity, milli_value, parse_quantity, resource_value, value
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("100m", Fraction(1, 10), id="milli"),
+        pytest.param("0.5", Fraction(1, 2), id="decimal-fraction"),
+        pytest.param("1.5Gi", Fraction(3 * 2**29), id="binary-fraction"),
+        pytest.param("2G", Fraction(2 * 10**9), id="decimal-si"),
+        pytest.param("1e3", Fraction(1000), id="exponent"),
+        pytest.param("1E-3", Fraction(1, 1000), id="negative-exponent"),
+        pytest.param("12Ki", Fraction(12 * 1024), id="kibi"),
+        pytest.param("1E", Fraction(10**18), id="exa-not-exponent"),
+        pytest.param(".5", Fraction(1, 2), id="leading-dot"),
+        pytest.param("5.", Fraction(5), id="trailing-dot"),
+        pytest.param("+3", Fraction(3), id="plus-sign"),
+        pytest.param(7, Fraction(7), id="yaml-int"),
+        pytest.param(0.25, Fraction(1, 4), id="yaml-float"),
+    ],
+)
+def test_parse_quantity(text: str | int | float, expected: Fraction) -> None:
+    assert parse_quantity(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "1Kb", "1ki", "abc", "1.2.3", "1 Gi", "--1", "1e", "Mi", "1K"])
+def test_parse_quantity_rejects(text: str) -> None:
+    with pytest.raises(QuantityError):
+        parse_quantity(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        pytest.param("cpu", "100m", 100, id="cpu-millis"),
+        pytest.param("cpu", "0.1m", 1, id="cpu-sub-milli-rounds-up"),
+        pytest.param("cpu", "1.0001", 1001, id="cpu-ceil"),
+        pytest.param("memory", "1.5Gi", 1610612736, id="memory-bytes"),
+        pytest.param("memory", "100m", 1, id="memory-fraction-rounds-up"),
+        pytest.param("pods", "110", 110, id="count"),
+        pytest.param("example.com/gpu", "2", 2, id="extended"),
+    ],
+)
+def test_resource_value(name: str, text: str, expected: int) -> None:
+    assert resource_value(name, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "amount", "text"),
+    [
+        pytest.param("cpu", 1500, "1500m", id="cpu-millis"),
+        pytest.param("cpu", 2000, "2", id="cpu-cores"),
+        pytest.param("memory", 2**30, "1Gi", id="memory-gi"),
+        pytest.param("memory", 1000, "1000", id="memory-bytes"),
+        pytest.param("pods", 1024, "1024", id="count-not-binary"),
+    ],
+)
+def test_format_quantity(name: str, amount: int, text: str) -> None:
+    assert format_quantity(name, amount) == text
+    assert resource_value(name, text) == amount
+
+
+_SUFFIXES = ["", "m", "n", "u", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
+
+
+def generated_quantities(n: int, seed: int = 20260301) -> list[str]:
+    """``n`` valid quantity strings: optional sign, digits, optional fraction, any suffix form."""
+    rnd = random.Random(seed)
+    out = []
+    for _ in range(n):
+        sign = rnd.choice(["", "+"])
+        whole = str(rnd.randint(0, 10 ** rnd.randint(0, 7)))
+        frac = rnd.choice(["", f".{rnd.randint(0, 999999)}", "."])
+        suffix = rnd.choice([*_SUFFIXES, f"e{rnd.randint(-9, 9)}", f"E+{rnd.randint(0, 6)}"])
+        out.append(f"{sign}{whole}{frac}{suffix}")
+    return out
+
+
+def test_parse_quantity_matches_official_client() -> None:
+    """Several hundred generated quantities agree with kubernetes.utils.parse_quantity, and
+    Value()/MilliValue() are its ceilings."""
+    for text in generated_quantities(600):
+        expected = Fraction(Decimal(k8s_parse_quantity(text)))
+        assert parse_quantity(text) == expected, text
+        assert value(text) == math.ceil(expected), text
+        assert milli_value(text) == math.ceil(expected * 1000), text

@@ -1,0 +1,77 @@
+"""NodeUnschedulable (node_unschedulable_test.go), per-node and batch."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from kubesched.api import Pod
+from kubesched.cache import NodeInfo
+from kubesched.framework import Code, CycleState, QueueingHint
+from kubesched.plugins.nodeunschedulable import (
+    ERR_REASON_UNKNOWN_CONDITION,
+    ERR_REASON_UNSCHEDULABLE,
+    NodeUnschedulable,
+)
+from kubesched.testing import make_node, make_pod, snapshot_of
+
+from .._harness import filter_all, simple
+from ..strategies import Cluster, clusters, incoming_pods
+
+UNSCHED = (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNSCHEDULABLE,))
+OK = (Code.SUCCESS, ())
+KEY = "node.kubernetes.io/unschedulable"
+
+
+@pytest.mark.parametrize(
+    ("unschedulable", "pod", "want"),
+    [
+        pytest.param(
+            True, make_pod().name("p").obj(), UNSCHED, id="Does not schedule pod to unschedulable node"
+        ),
+        pytest.param(False, make_pod().name("p").obj(), OK, id="Schedule pod to normal node"),
+        pytest.param(
+            True,
+            make_pod().name("p").toleration(KEY, effect="NoSchedule").obj(),
+            OK,
+            id="Schedule pod with toleration to unschedulable node",
+        ),
+        pytest.param(
+            True,
+            make_pod().name("p").toleration(KEY, effect="NoExecute").obj(),
+            UNSCHED,
+            id="toleration with another effect does not help",
+        ),
+        pytest.param(True, make_pod().name("p").toleration().obj(), OK, id="tolerate everything"),
+    ],
+)
+def test_filter(unschedulable: bool, pod: Pod, want: tuple[Code, tuple[str, ...]]) -> None:
+    snap = snapshot_of([make_node().name("n").unschedulable(unschedulable).obj()])
+    assert simple(filter_all(NodeUnschedulable(), pod, snap).statuses[0]) == want
+
+
+def test_node_info_without_node() -> None:
+    st = NodeUnschedulable().filter(CycleState(), make_pod().name("p").obj(), NodeInfo())
+    assert simple(st) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNKNOWN_CONDITION,))
+
+
+def test_hints() -> None:
+    pl = NodeUnschedulable()
+    node_ev, pod_ev = pl.events_to_register()
+    assert node_ev.hint is not None and pod_ev.hint is not None
+    pod = make_pod().name("p").uid("p").obj()
+    cordoned = make_node().name("n").unschedulable().obj()
+    ready = make_node().name("n").obj()
+    assert node_ev.hint(pod, cordoned, ready) == QueueingHint.QUEUE
+    assert node_ev.hint(pod, None, ready) == QueueingHint.QUEUE
+    assert node_ev.hint(pod, ready, cordoned) == QueueingHint.QUEUE_SKIP
+    assert node_ev.hint(pod, ready, ready) == QueueingHint.QUEUE_SKIP
+    tolerant = make_pod().name("p").uid("p").toleration(KEY, effect="NoSchedule").obj()
+    assert pod_ev.hint(pod, pod, tolerant) == QueueingHint.QUEUE
+    assert pod_ev.hint(pod, pod, pod) == QueueingHint.QUEUE_SKIP
+
+
+@settings(max_examples=40, deadline=None)
+@given(cluster=clusters(), pod=incoming_pods())
+def test_batch_agrees(cluster: Cluster, pod: Pod) -> None:
+    filter_all(NodeUnschedulable(), pod, cluster.snapshot())

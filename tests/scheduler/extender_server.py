@@ -1,0 +1,101 @@
+"""A real HTTP scheduler extender on 127.0.0.1 for tests (a thread, shut down on exit).
+
+It speaks k8s.io/kube-scheduler/extender/v1 JSON: ``/filter`` keeps the nodes whose name is
+not in ``reject`` (reporting them in failedNodes, or failedAndUnresolvableNodes for
+``unresolvable``), ``/prioritize`` scores nodes from ``scores`` (0..10), ``/bind`` records the
+binding, ``/preempt`` returns the victims it was given. Every request is kept in ``requests``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class ExtenderBehaviour:
+    reject: dict[str, str] = field(default_factory=dict)
+    unresolvable: dict[str, str] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    fail_with: int = 0  # HTTP status to answer every request with (0: answer normally)
+    error: str = ""  # an "error" field in filter/bind results
+    requests: list[tuple[str, Any]] = field(default_factory=list)
+    bound: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _names(args: dict[str, Any]) -> list[str]:
+    if args.get("nodenames") is not None:
+        return list(args["nodenames"])
+    return [n["metadata"]["name"] for n in (args.get("nodes") or {}).get("items", [])]
+
+
+def _handler(b: ExtenderBehaviour) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            args = json.loads(self.rfile.read(length) or b"null")
+            verb = self.path.rsplit("/", 1)[-1]
+            b.requests.append((verb, args))
+            if b.fail_with:
+                self.send_response(b.fail_with)
+                self.end_headers()
+                return
+            out: Any
+            if verb == "filter":
+                names = _names(args)
+                keep = [n for n in names if n not in b.reject and n not in b.unresolvable]
+                out = {"failedNodes": {n: m for n, m in b.reject.items() if n in names},
+                       "failedAndUnresolvableNodes": {n: m for n, m in b.unresolvable.items() if n in names},
+                       "error": b.error}
+                if args.get("nodenames") is not None:
+                    out["nodenames"] = keep
+                else:
+                    out["nodes"] = {"items": [n for n in args["nodes"]["items"]
+                                              if n["metadata"]["name"] in keep]}
+            elif verb == "prioritize":
+                out = [{"host": n, "score": b.scores.get(n, 0)} for n in _names(args)]
+            elif verb == "bind":
+                b.bound.append(args)
+                out = {"error": b.error}
+            elif verb == "preempt":
+                victims = args.get("nodeNameToMetaVictims")
+                if victims is None:
+                    victims = {n: {"pods": [{"uid": p["metadata"]["uid"]} for p in v["pods"]],
+                                   "numPDBViolations": v["numPDBViolations"]}
+                               for n, v in (args.get("nodeNameToVictims") or {}).items()}
+                out = {"nodeNameToMetaVictims": victims}
+            else:
+                self.send_response(404)
+                self.end_headers()
+                return
+            body = json.dumps(out).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
+
+
+@contextmanager
+def running_extender(behaviour: ExtenderBehaviour) -> Iterator[str]:
+    """Serve ``behaviour``; yields the URL prefix."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(behaviour))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/ext"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

@@ -1,0 +1,96 @@
+"""FitError.Error(): the aggregated failure message (upstream framework/types_test.go)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesched.framework import Code, Status
+from kubesched.scheduler._diagnosis import Diagnosis, FitError, NodeToStatus
+from kubesched.testing.wrappers import make_pod
+
+POD = make_pod().name("p").obj()
+PREEMPTION_MSG = "preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
+
+
+def _d(statuses: dict[str, str], pre: str = "", post: str = "",
+       absent: Status | None = None) -> Diagnosis:
+    nts = NodeToStatus()
+    for node, reason in statuses.items():
+        nts.set(node, Status(Code.UNSCHEDULABLE, (reason,)))
+    if absent is not None:
+        nts.set_absent_nodes_status(absent)
+    return Diagnosis(node_to_status=nts, pre_filter_msg=pre, post_filter_msg=post)
+
+
+PRE = "Node(s) failed PreFilter plugin FalsePreFilter"
+F1 = "Node(s) failed Filter plugin FalseFilter-1"
+F2 = "Node(s) failed Filter plugin FalseFilter-2"
+
+CASES = [
+    pytest.param(3, _d({}, pre=PRE, absent=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (PRE,))),
+                 f"0/3 nodes are available: {PRE}.", id="nodes failed Prefilter plugin"),
+    pytest.param(3, _d({}, pre=PRE, post=PREEMPTION_MSG,
+                       absent=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (PRE,))),
+                 f"0/3 nodes are available: {PRE}. {PREEMPTION_MSG}",
+                 id="nodes failed Prefilter plugin and the preemption also failed"),
+    pytest.param(3, _d({"node1": F1, "node2": F1, "node3": F1}),
+                 f"0/3 nodes are available: 3 {F1}.",
+                 id="nodes failed one Filter plugin with an empty PostFilterMsg"),
+    pytest.param(3, _d({"node1": F1, "node2": F1, "node3": F1}, post=PREEMPTION_MSG),
+                 f"0/3 nodes are available: 3 {F1}. {PREEMPTION_MSG}",
+                 id="nodes failed one Filter plugin with a non-empty PostFilterMsg"),
+    pytest.param(3, _d({"node1": F1, "node2": F1, "node3": F2}),
+                 f"0/3 nodes are available: 1 {F2}, 2 {F1}.",
+                 id="nodes failed two Filter plugins with an empty PostFilterMsg"),
+    pytest.param(1, _d({"node1": "Node failed Permit plugin Permit-1"}),
+                 "0/1 nodes are available: 1 Node failed Permit plugin Permit-1.",
+                 id="failed to Permit on node"),
+    pytest.param(1, _d({"node1": "Node failed Reserve plugin Reserve-1"}),
+                 "0/1 nodes are available: 1 Node failed Reserve plugin Reserve-1.",
+                 id="failed to Reserve on node"),
+    # Absent nodes (excluded by a PreFilterResult) are counted with the absent status's reasons.
+    pytest.param(5, _d({"n1": "Insufficient cpu", "n2": "Insufficient cpu"},
+                       absent=Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                     ("node(s) didn't satisfy plugin(s) [NodeAffinity]",))),
+                 "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) "
+                 "[NodeAffinity].", id="absent nodes counted with the absent status"),
+    # Counts sort as strings, as Go's sort.Strings: "10 b" before "2 a".
+    pytest.param(12, _d({**{f"a{i}": "b" for i in range(10)}, "x": "a", "y": "a"}),
+                 "0/12 nodes are available: 10 b, 2 a.", id="histogram sorted as strings"),
+]
+
+
+@pytest.mark.parametrize(("num_all_nodes", "diagnosis", "want"), CASES)
+def test_fit_error_message(num_all_nodes: int, diagnosis: Diagnosis, want: str) -> None:
+    assert FitError(POD, num_all_nodes, diagnosis).error() == want
+
+
+def test_multiple_reasons_per_node_are_each_counted() -> None:
+    nts = NodeToStatus()
+    nts.set("n1", Status(Code.UNSCHEDULABLE, ("Insufficient cpu", "Insufficient memory")))
+    nts.set("n2", Status(Code.UNSCHEDULABLE, ("Insufficient cpu",)))
+    got = FitError(POD, 2, Diagnosis(node_to_status=nts)).error()
+    assert got == "0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu."
+
+
+@pytest.mark.parametrize(("status", "unsched", "pending"), [
+    pytest.param(Status(Code.UNSCHEDULABLE, ("x",), "A"), {"A"}, set(), id="unschedulable"),
+    pytest.param(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ("x",), "A"), {"A"}, set(),
+                 id="unresolvable"),
+    pytest.param(Status(Code.PENDING, ("x",), "A"), {"A"}, {"A"}, id="pending counts as rejected too"),
+    pytest.param(Status(Code.ERROR, ("x",), "A"), set(), set(), id="error is not a rejection"),
+    pytest.param(Status(Code.UNSCHEDULABLE, ("x",)), set(), set(), id="no plugin"),
+])
+def test_add_plugin_status(status: Status, unsched: set[str], pending: set[str]) -> None:
+    d = Diagnosis()
+    d.add_plugin_status(status)
+    assert d.unschedulable_plugins == unsched
+    assert d.pending_plugins == pending
+
+
+def test_node_to_status_absent_default() -> None:
+    nts = NodeToStatus()
+    assert nts.get("missing").code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+    nts.set("a", Status(Code.UNSCHEDULABLE, ("r",)))
+    assert nts.nodes_for_status_code(["a", "b"], Code.UNSCHEDULABLE) == ["a"]
+    assert nts.nodes_for_status_code(["a", "b"], Code.UNSCHEDULABLE_AND_UNRESOLVABLE) == ["b"]
