@@ -218,3 +218,12 @@ def test_round_trip_preserves_unknown_fields() -> None:
         "status": {"nodeInfo": {"kubeletVersion": "v1.35.0"}},
     }
     assert Node.from_dict(d).to_dict() == d
+
+
+def test_host_network_ports_default_host_port() -> None:
+    d = make_pod().name("p").container({"name": "c", "ports": [{"containerPort": 53, "protocol": "UDP"}]}).to_dict()
+    d["spec"]["hostNetwork"] = True
+    ports = Pod.from_dict(d).host_ports
+    assert [(p.host_port, p.protocol) for p in ports] == [(53, "UDP")]
+    d["spec"]["hostNetwork"] = False
+    assert Pod.from_dict(d).host_ports == ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import pytest
@@ -92,7 +92,9 @@ def test_parse_quantity_matches_official_client() -> None:
     """Several hundred generated quantities agree with kubernetes.utils.parse_quantity, and
     Value()/MilliValue() are its ceilings."""
     for text in generated_quantities(600):
-        expected = Fraction(Decimal(k8s_parse_quantity(text)))
+        with localcontext() as ctx:
+            ctx.prec = 100  # the client computes in Decimal; its default 28 digits would round
+            expected = Fraction(Decimal(k8s_parse_quantity(text)))
         assert parse_quantity(text) == expected, text
         assert value(text) == math.ceil(expected), text
         assert milli_value(text) == math.ceil(expected * 1000), text

@@ -71,7 +71,8 @@ def framework(classes: Sequence[type[PluginBase]], **kwargs: Any) -> Framework:
     """A framework over toy ``classes``; keyword args are plugin sets, then Framework options."""
     sets = {k: v for k, v in kwargs.items() if isinstance(v, PluginSet)}
     opts = {k: v for k, v in kwargs.items() if not isinstance(v, PluginSet)}
-    registry = {c.NAME: c for c in (*classes, QueueSort, Binder)}
+    all_classes: list[type[PluginBase]] = [*classes, QueueSort, Binder]
+    registry = {c.NAME: c for c in all_classes}
     return Framework(profile(**sets), registry, **opts)
 
 

@@ -12,7 +12,7 @@ from kubesched.framework.config import PluginSet
 
 from ._toys import framework, pset, toy
 
-ALL = {
+ALL: dict[str, Any] = {
     "pre_filter": (None, None),
     "filter": None,
     "pre_score": None,

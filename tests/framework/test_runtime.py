@@ -298,7 +298,7 @@ class _Norm:
         self.fn = fn
 
     def normalize_score(self, state: CycleState, pod: Pod, scores: np.ndarray, names: Any) -> Status | None:
-        return self.fn(scores)  # type: ignore[no-any-return]
+        return self.fn(scores)
 
 
 def _double(scores: np.ndarray) -> None:

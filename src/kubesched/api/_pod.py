@@ -77,12 +77,14 @@ class Container:
         return self.restart_policy == "Always"
 
     @staticmethod
-    def from_dict(d: Mapping[str, Any], path: str) -> Container:
+    def from_dict(d: Mapping[str, Any], path: str, host_network: bool = False) -> Container:
+        """Parse a container. With ``host_network`` a port without hostPort gets hostPort =
+        containerPort, as the API server defaults it (SetDefaults_PodSpec defaultHostNetworkPorts)."""
         res = d.get("resources") or {}
         ports = tuple(
             ContainerPort(
                 int(p.get("containerPort") or 0),
-                int(p.get("hostPort") or 0),
+                int(p.get("hostPort") or (p.get("containerPort") if host_network else 0) or 0),
                 str(p.get("protocol") or "TCP"),
                 str(p.get("hostIP") or ""),
             )
@@ -383,12 +385,13 @@ class Pod:
         if not isinstance(d, Mapping):
             raise ValueError("pod must be a mapping")
         spec = d.get("spec") or {}
+        host_network = bool(spec.get("hostNetwork"))
         containers = tuple(
-            Container.from_dict(c, f"spec.containers[{i}]")
+            Container.from_dict(c, f"spec.containers[{i}]", host_network)
             for i, c in enumerate(spec.get("containers") or [])
         )
         inits = tuple(
-            Container.from_dict(c, f"spec.initContainers[{i}]")
+            Container.from_dict(c, f"spec.initContainers[{i}]", host_network)
             for i, c in enumerate(spec.get("initContainers") or [])
         )
         pod_res = spec.get("resources") or {}

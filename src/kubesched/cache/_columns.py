@@ -109,7 +109,7 @@ class NodeColumns:
                 tid = self._taint_ids[taints] = len(self.taint_sets)
                 self.taint_sets.append(taints)
             self.taint_set_id[i] = tid
-            if False:
+            if self._label_cache and (prev is None or node is None or prev.labels != node.labels):
                 self._label_cache.clear()
 
     def _add_resources(self, names: Sequence[str]) -> None:

@@ -670,3 +670,11 @@ _ATTR = {
     "score": "score_plugins", "reserve": "reserve_plugins", "permit": "permit_plugins",
     "preBind": "pre_bind_plugins", "bind": "bind_plugins", "postBind": "post_bind_plugins",
 }
+
+
+if TYPE_CHECKING:
+    from ._handle import Handle
+
+    def _is_handle(fw: Framework) -> Handle:
+        """Static check: a Framework satisfies the Handle protocol plugins receive."""
+        return fw

@@ -1,7 +1,7 @@
 """The scheduler's volume binder: classify a pod's claims, check them per node, assume and bind.
 
 Mirrors binder.go (SchedulerVolumeBinder / volumeBinder, master 2026): GetPodVolumeClaims,
-GetEligibleNodes, FindPodVolumes (checkBoundClaims, the selected-node fast path,
+FindPodVolumes (checkBoundClaims, the selected-node fast path,
 findMatchingVolumes, checkVolumeProvisions), AssumePodVolumes, RevertAssumedPodVolumes and
 BindPodVolumes, with upstream's conflict reasons.
 
@@ -26,6 +26,7 @@ CSIStorageCapacity objects:
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +64,6 @@ ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 
 NOT_SUPPORTED_PROVISIONER = "kubernetes.io/no-provisioner"
-LABEL_HOSTNAME = "kubernetes.io/hostname"
 
 
 class VolumeBindingError(Exception):
@@ -99,10 +99,25 @@ class PodVolumeClaims:
     unbound_volumes_delay_binding: dict[str, list[PersistentVolume]] = field(default_factory=dict)
 
 
-def _with(obj: Any, edit: Any) -> dict[str, Any]:
+def _with(obj: Any, edit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """A copy of ``obj``'s manifest, edited (the objects are immutable)."""
     d: dict[str, Any] = obj.to_dict()
     edit(d)
     return d
+
+
+def _annotate(key: str, value: str) -> Callable[[dict[str, Any]], None]:
+    def edit(d: dict[str, Any]) -> None:
+        d.setdefault("metadata", {}).setdefault("annotations", {})[key] = value
+
+    return edit
+
+
+def _phase(phase: str) -> Callable[[dict[str, Any]], None]:
+    def edit(d: dict[str, Any]) -> None:
+        d.setdefault("status", {})["phase"] = phase
+
+    return edit
 
 
 class VolumeBinder:
@@ -152,19 +167,6 @@ class VolumeBinder:
             cls = claim_class(pvc)
             out.unbound_volumes_delay_binding[cls] = self.pv_cache.list_pvs(cls)
         return out
-
-    def get_eligible_nodes(self, bound_claims: list[PersistentVolumeClaim]) -> frozenset[str] | None:
-        """GetEligibleNodes: the intersection of the hostnames that bound local PVs are pinned to
-        (``kubernetes.io/hostname In [...]`` in every term); None means no restriction."""
-        eligible: set[str] | None = None
-        for pvc in bound_claims:
-            pv = self.pv_cache.get_pv(pvc.volume_name)
-            if pv is None:
-                return None
-            names = _local_pv_node_names(pv)
-            if names:
-                eligible = set(names) if eligible is None else eligible & names
-        return frozenset(eligible) if eligible is not None else None
 
     # -- per node -------------------------------------------------------------------------
     def find_pod_volumes(self, pod: Pod, claims: PodVolumeClaims, node: Node) -> tuple[PodVolumes, list[str]]:
@@ -277,8 +279,7 @@ class VolumeBinder:
             new_bindings.append(BindingInfo(b.pvc, pv))
         new_claims: list[PersistentVolumeClaim] = []
         for pvc in pod_volumes.dynamic_provisions:
-            clone = PersistentVolumeClaim.from_dict(_with(pvc, lambda d: d["metadata"].setdefault(
-                "annotations", {}).__setitem__(ANN_SELECTED_NODE, node_name)))
+            clone = PersistentVolumeClaim.from_dict(_with(pvc, _annotate(ANN_SELECTED_NODE, node_name)))
             self.pvc_cache.assume(clone)
             new_claims.append(clone)
         pod_volumes.static_bindings = new_bindings
@@ -295,8 +296,7 @@ class VolumeBinder:
     def bind_pod_volumes(self, pod: Pod, pod_volumes: PodVolumes) -> None:
         """BindPodVolumes, with the PV controller and provisioner simulated (module docstring)."""
         for b in pod_volumes.static_bindings:
-            pv = PersistentVolume.from_dict(_with(b.pv, lambda d: d.setdefault("status", {}).__setitem__(
-                "phase", "Bound")))
+            pv = PersistentVolume.from_dict(_with(b.pv, _phase("Bound")))
             self.listers.update(pv)
             self.listers.update(_bound_claim(b.pvc, pv))
             self.pv_cache.restore(pv.name)
@@ -374,21 +374,3 @@ def _bound_claim(pvc: PersistentVolumeClaim, pv: PersistentVolume) -> Persistent
 def _topology_term(csi_node: CSINode | None, driver: str, labels: dict[str, str]) -> list[dict[str, Any]]:
     keys = csi_node.driver_topology_keys.get(driver, ()) if csi_node is not None else ()
     return [{"key": k, "operator": "In", "values": [labels[k]]} for k in keys if k in labels]
-
-
-def _local_pv_node_names(pv: PersistentVolume) -> set[str]:
-    """util.GetLocalPersistentVolumeNodeNames: the union over terms of the hostnames a term pins
-    (intersection of its ``kubernetes.io/hostname In`` expressions); a term without one pins
-    nothing, so the PV restricts no node."""
-    if pv.node_affinity is None:
-        return set()
-    result: set[str] = set()
-    for term in pv.node_affinity.terms:
-        nodes: set[str] | None = None
-        for e in term.match_expressions:
-            if e.key == LABEL_HOSTNAME and e.operator == "In":
-                nodes = set(e.values) if nodes is None else nodes & set(e.values)
-        if nodes is None:
-            return set()
-        result |= nodes
-    return result

@@ -10,7 +10,7 @@ See binder.py for what differs because a simulation has no PV controller.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -213,23 +213,31 @@ class VolumeBinding(PluginBase):
 
     @staticmethod
     def is_schedulable_after_csi_driver_change(pod: Pod, old: Any, new: Any) -> QueueingHint:
-        """Only turning storageCapacity off removes a constraint."""
-        if _spec(old).get("storageCapacity") and not _spec(new).get("storageCapacity"):
-            return QueueingHint.QUEUE
+        """Only turning storageCapacity off, for a driver of one of the pod's inline CSI volumes."""
+        name = str(_raw(new).get("metadata", {}).get("name") or "")
+        for v in pod.volumes:
+            csi = v.get("csi")
+            if not isinstance(csi, Mapping) or csi.get("driver") != name:
+                continue
+            if _spec(old).get("storageCapacity") and not _spec(new).get("storageCapacity"):
+                return QueueingHint.QUEUE
         return QueueingHint.QUEUE_SKIP
 
     @staticmethod
     def is_schedulable_after_csi_storage_capacity_change(pod: Pod, old: Any, new: Any) -> QueueingHint:
-        """A new capacity, or a larger one (maximumVolumeSize preferred over capacity)."""
+        """A new capacity, or a larger volume limit (maximumVolumeSize preferred over capacity)."""
         if old is None:
             return QueueingHint.QUEUE
 
-        def limit(o: Any) -> int:
+        def limit(o: Any) -> int | None:
             d = _raw(o)
             q = d.get("maximumVolumeSize", d.get("capacity"))
-            return value(q) if q is not None else 0
+            return value(q) if q is not None else None
 
-        return QueueingHint.QUEUE if limit(new) > limit(old) else QueueingHint.QUEUE_SKIP
+        new_limit, old_limit = limit(new), limit(old)
+        if new_limit is not None and (old_limit is None or new_limit > old_limit):
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP
 
     # -- PreFilter --------------------------------------------------------------------------
     def _pod_has_pvcs(self, pod: Pod) -> tuple[bool, str]:
@@ -267,9 +275,10 @@ class VolumeBinding(PluginBase):
             return None, Status.from_error(exc)
         if claims.unbound_claims_immediate:
             return None, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_UNBOUND_IMMEDIATE)
-        eligible = self.binder.get_eligible_nodes(claims.bound_claims)
+        # No PreFilterResult: upstream dropped the local-PV node subset (it assumed hostname
+        # label == node name), so every node goes through Filter.
         state.write(STATE_KEY, _StateData(pod_volume_claims=claims))
-        return (PreFilterResult(eligible) if eligible is not None else None), None
+        return None, None
 
     # -- Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
@@ -369,8 +378,9 @@ class VolumeBinding(PluginBase):
 
 
 def _raw(o: Any) -> dict[str, Any]:
+    """The manifest of an object the api does not model (CSIDriver, CSIStorageCapacity)."""
     raw = getattr(o, "raw", o)
-    return dict(raw) if isinstance(raw, dict) else {}
+    return dict(raw) if isinstance(raw, Mapping) else {}
 
 
 def _spec(o: Any) -> dict[str, Any]:

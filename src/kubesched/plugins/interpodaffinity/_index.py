@@ -1,0 +1,187 @@
+"""An incremental index of the snapshot's pods, grouped by what affinity and spreading read.
+
+Upstream's PreFilter/PreScore of InterPodAffinity and PodTopologySpread scan every pod of every
+node each cycle (in parallel goroutines). In Python that scan dominates a cycle, so the plugins
+share this index instead: pods are grouped by (namespace, labels, terminating) - replicas of one
+workload fall into one group - and existing pods' affinity terms are grouped by term. A rule is
+then evaluated once per group and the per-node counts of the matching groups are summed, which
+gives exactly the counts of the per-pod scan. The index follows the nodes incrementally: a node
+is re-read only when its NodeInfo ``generation`` changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...api import Pod
+from ...cache import NodeInfo
+from ._terms import AffinityTerm, PodTermsCache
+
+__all__ = ["NodeView", "PodIndex", "TermKind"]
+
+TermKind = str  # "required_affinity" | "required_anti_affinity" | "preferred_affinity" | "preferred_anti_affinity"
+_KINDS = ("required_affinity", "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity")
+
+GroupKey = tuple[str, frozenset[tuple[str, str]], bool]
+TermKey = tuple[AffinityTerm, int]  # (term, weight); required terms have weight 0
+
+
+@dataclass
+class _NodeEntry:
+    generation: int
+    info: NodeInfo
+    groups: dict[int, int] = field(default_factory=dict)
+    terms: dict[TermKind, dict[TermKey, int]] = field(default_factory=dict)
+
+
+def _add(target: dict[Any, dict[str, int]], key: Any, node: str, n: int) -> None:
+    per_node = target.setdefault(key, {})
+    c = per_node.get(node, 0) + n
+    if c:
+        per_node[node] = c
+    else:
+        per_node.pop(node, None)
+        if not per_node:
+            del target[key]
+
+
+class PodIndex:
+    def __init__(self, terms: PodTermsCache) -> None:
+        self._terms = terms
+        self._nodes: dict[str, _NodeEntry] = {}
+        self._group_ids: dict[GroupKey, int] = {}
+        self._group_pods: list[Pod] = []  # a representative pod per group (namespace + labels)
+        self._group_terminating: list[bool] = []
+        self._group_nodes: dict[int, dict[str, int]] = {}
+        self._term_nodes: dict[TermKind, dict[TermKey, dict[str, int]]] = {k: {} for k in _KINDS}
+        self._synced: tuple[int, int] | None = None
+
+    # -- maintenance ----------------------------------------------------------------------------
+    def sync(self, nodes: Sequence[NodeInfo]) -> None:
+        """Bring the index up to date with ``nodes`` (re-reading changed nodes only)."""
+        seen = set()
+        for ni in nodes:
+            node = ni.node
+            if node is None:
+                continue
+            name = node.name
+            seen.add(name)
+            e = self._nodes.get(name)
+            if e is not None and e.generation == ni.generation:
+                e.info = ni  # a snapshot copy of an unchanged node: same generation, same contents
+                continue
+            if e is not None:
+                self._apply(e, -1)
+            e = self._read(ni)
+            self._nodes[name] = e
+            self._apply(e, 1)
+        if len(seen) != len(self._nodes):
+            for name in [n for n in self._nodes if n not in seen]:
+                self._apply(self._nodes.pop(name), -1)
+
+    def _group(self, pod: Pod) -> int:
+        terminating = pod.meta.deletion_timestamp is not None
+        key: GroupKey = (pod.namespace, frozenset(pod.labels.items()), terminating)
+        gid = self._group_ids.get(key)
+        if gid is None:
+            gid = self._group_ids[key] = len(self._group_pods)
+            self._group_pods.append(pod)
+            self._group_terminating.append(terminating)
+        return gid
+
+    def _read(self, ni: NodeInfo) -> _NodeEntry:
+        e = _NodeEntry(ni.generation, ni)
+        for pi in ni.pods:
+            gid = self._group(pi.pod)
+            e.groups[gid] = e.groups.get(gid, 0) + 1
+        for pi in ni.pods_with_affinity:
+            t = self._terms.get(pi.pod)
+            for kind, keys in (
+                ("required_affinity", ((x, 0) for x in t.required_affinity)),
+                ("required_anti_affinity", ((x, 0) for x in t.required_anti_affinity)),
+                ("preferred_affinity", ((w.term, w.weight) for w in t.preferred_affinity)),
+                ("preferred_anti_affinity", ((w.term, w.weight) for w in t.preferred_anti_affinity)),
+            ):
+                for k in keys:
+                    d = e.terms.setdefault(kind, {})
+                    d[k] = d.get(k, 0) + 1
+        return e
+
+    def _apply(self, e: _NodeEntry, sign: int) -> None:
+        name = e.info.name
+        for gid, n in e.groups.items():
+            _add(self._group_nodes, gid, name, sign * n)
+        for kind, counts in e.terms.items():
+            for k, n in counts.items():
+                _add(self._term_nodes[kind], k, name, sign * n)
+
+    # -- queries ----------------------------------------------------------------------------------
+    def node_info(self, name: str) -> NodeInfo:
+        return self._nodes[name].info
+
+    def matching_pods_per_node(self, pred: Callable[[Pod], bool],
+                               skip_terminating: bool = False) -> Iterable[tuple[str, int]]:
+        """(node name, number of its pods whose namespace and labels satisfy ``pred``)."""
+        for gid, per_node in self._group_nodes.items():
+            if skip_terminating and self._group_terminating[gid]:
+                continue
+            if pred(self._group_pods[gid]):
+                yield from per_node.items()
+
+    def terms(self, kind: TermKind) -> Iterable[tuple[AffinityTerm, int, dict[str, int]]]:
+        """Existing pods' terms of ``kind``: (term, weight, pods per node carrying it)."""
+        for (term, weight), per_node in self._term_nodes[kind].items():
+            yield term, weight, per_node
+
+
+class NodeView:
+    """The nodes a PreFilter/PreScore call received, with their topology values as integer codes
+    per label key (``-1``: no such label) and their positions by name. Uses the snapshot's columns
+    when ``nodes`` is the snapshot's node list, else computes them."""
+
+    def __init__(self, nodes: Sequence[NodeInfo], snapshot: Any = None) -> None:
+        self.nodes = nodes
+        same = snapshot is not None and snapshot.node_info_list is nodes
+        self._columns = snapshot.columns if same else None
+        self._pos: dict[str, int] | None = snapshot.node_index if same else None
+        self._cache: dict[str, tuple[npt.NDArray[np.int32], list[str]]] = {}
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def codes(self, key: str) -> tuple[npt.NDArray[np.int32], list[str]]:
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        if self._columns is not None:
+            hit = self._columns.label_column(key)
+        else:
+            ids: dict[str, int] = {}
+            codes = np.full(len(self.nodes), -1, dtype=np.int32)
+            for j, ni in enumerate(self.nodes):
+                v = ni.node.labels.get(key) if ni.node is not None else None
+                if v is not None:
+                    codes[j] = ids.setdefault(v, len(ids))
+            hit = (codes, list(ids))
+        self._cache[key] = hit
+        return hit
+
+    def positions(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = {ni.name: j for j, ni in enumerate(self.nodes)}
+        return self._pos
+
+    def count_array(self, per_node: Iterable[tuple[str, int]]) -> npt.NDArray[np.int64]:
+        """Per-node counts (by name) as an array aligned with ``nodes``."""
+        out = np.zeros(len(self.nodes), dtype=np.int64)
+        pos = self.positions()
+        for name, n in per_node:
+            j = pos.get(name)
+            if j is not None:
+                out[j] += n
+        return out

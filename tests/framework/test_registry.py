@@ -1,0 +1,76 @@
+"""The in-tree registry, and the default profile expanded to upstream's per-point plugin lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubesched.framework import Framework, PreFilterResult
+from kubesched.framework.config import default_config
+from kubesched.plugins.registry import IN_TREE_PLUGINS, in_tree_names, in_tree_registry
+
+from ._toys import toy
+
+UPSTREAM_NAMES = {
+    "PrioritySort", "SchedulingGates", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+    "NodePorts", "NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality", "InterPodAffinity",
+    "PodTopologySpread", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
+    "DefaultPreemption", "DefaultBinder",
+}
+
+PF: dict[str, Any] = {"pre_filter": (PreFilterResult(), None)}
+F: dict[str, Any] = {"filter": None}
+S: dict[str, Any] = {"pre_score": None, "score": (0, None)}
+# The extension points each upstream plugin implements (its compile-time interface checks).
+UPSTREAM_POINTS: dict[str, dict[str, Any]] = {
+    "SchedulingGates": {"pre_enqueue": None},
+    "PrioritySort": {"less": False},
+    "NodeUnschedulable": F,
+    "NodeName": F,
+    "TaintToleration": {**F, **S},
+    "NodeAffinity": {**PF, **F, **S},
+    "NodePorts": {**PF, **F},
+    "NodeResourcesFit": {**PF, **F, **S},
+    "VolumeRestrictions": {**PF, **F},
+    "NodeVolumeLimits": {**PF, **F},
+    "VolumeBinding": {**PF, **F, **S, "reserve": None, "unreserve": None, "pre_bind": None},
+    "VolumeZone": {**PF, **F},
+    "PodTopologySpread": {**PF, **F, **S},
+    "InterPodAffinity": {**PF, **F, **S},
+    "DefaultPreemption": {"post_filter": (None, None)},
+    "NodeResourcesBalancedAllocation": S,
+    "ImageLocality": {"score": (0, None)},
+    "DefaultBinder": {"bind": None},
+}
+
+
+def test_in_tree_names_are_upstreams() -> None:
+    assert in_tree_names() == UPSTREAM_NAMES
+    assert len(IN_TREE_PLUGINS) == len(UPSTREAM_NAMES)
+
+
+def test_in_tree_registry_maps_name_to_class_with_that_name() -> None:
+    for name, cls in in_tree_registry().items():
+        assert name == cls.NAME
+
+
+def test_default_profile_expands_like_upstream() -> None:
+    registry = {name: toy(name, **points) for name, points in UPSTREAM_POINTS.items()}
+    fw = Framework(default_config().profiles[0], registry)
+    got = fw.list_plugins()
+    assert got["preEnqueue"] == ["SchedulingGates"]
+    assert got["queueSort"] == ["PrioritySort"]
+    assert got["preFilter"] == ["NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
+                                "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",
+                                "InterPodAffinity"]
+    assert got["filter"] == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
+                             "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+                             "VolumeZone", "PodTopologySpread", "InterPodAffinity"]
+    assert got["postFilter"] == ["DefaultPreemption"]
+    assert got["reserve"] == ["VolumeBinding"]
+    assert got["preBind"] == ["VolumeBinding"]
+    assert got["bind"] == ["DefaultBinder"]
+    assert [(p, fw.score_weights[p]) for p in got["score"]] == [
+        ("TaintToleration", 3), ("NodeAffinity", 2), ("NodeResourcesFit", 1), ("VolumeBinding", 1),
+        ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("NodeResourcesBalancedAllocation", 1),
+        ("ImageLocality", 1),
+    ]

@@ -1,0 +1,119 @@
+"""NodeResourcesBalancedAllocation (balanced_allocation_test.go) with the v1.36 formula
+(kubernetes PR #135573): 50 + (50 + balance(with pod) - balance(without pod)) / 2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubesched.api import Node, Pod
+from kubesched.plugins.noderesources import BalancedAllocation, NodeResourcesBalancedAllocationArgs
+from kubesched.testing import make_node, make_pod, snapshot_of
+
+from .._harness import score_all
+
+GPU = "example.com/gpu"
+
+
+def node(name: str, cpu: int, mem: int, gpu: int = 0) -> Node:
+    cap: dict[str, Any] = {"cpu": f"{cpu}m", "memory": str(mem)}
+    if gpu:
+        cap[GPU] = str(gpu)
+    return make_node().name(name).capacity(cap).obj()
+
+
+def pod(cpu: int, mem: int, gpu: int = 0, node_name: str = "", name: str = "p") -> Pod:
+    r: dict[str, Any] = {"cpu": f"{cpu}m", "memory": str(mem)}
+    if gpu:
+        r[GPU] = str(gpu)
+    b = make_pod().name(name).uid(name).req(r)
+    if node_name:
+        b.node(node_name)
+    return b.obj()
+
+
+THREE = NodeResourcesBalancedAllocationArgs.from_dict(
+    {"resources": [{"name": "cpu"}, {"name": "memory"}, {"name": GPU}]}
+)
+
+CASES = [
+    # node1: without pod fractions 0, 0 -> 100; with 0.75, 0.5 -> std 0.125 -> 87 -> 50 + (50+87-100)/2 = 68
+    # node2: with 0.5, 0.5 -> 100 -> 50 + 50/2 = 75
+    pytest.param(
+        None,
+        pod(3000, 5000),
+        [node("node1", 4000, 10000), node("node2", 6000, 10000)],
+        [],
+        [68, 75],
+        id="nothing scheduled, resources requested, differently sized nodes",
+    ),
+    # existing cpu-only pod: without 0.6, 0 -> std 0.3 -> 70; with 0.6, 0.5 -> std 0.05 -> 95
+    # -> 50 + (50 + 95 - 70)/2 = 50 + 37 = 87 (the pod improves the balance)
+    pytest.param(
+        None,
+        pod(0, 10000),
+        [node("node1", 10000, 20000)],
+        [pod(6000, 0, node_name="node1", name="e")],
+        [87],
+        id="pod that improves the balance scores above 75",
+    ),
+    # the same node, pod worsens it: without 0.6, 0 -> 70; with 1.0 (capped from 1.2), 0 -> std 0.5 -> 50
+    # -> 50 + (50 + 50 - 70)/2 = 65
+    pytest.param(
+        None,
+        pod(6000, 0),
+        [node("node1", 10000, 20000)],
+        [pod(6000, 0, node_name="node1", name="e")],
+        [65],
+        id="fractions above 1 are capped",
+    ),
+    # three resources: with fractions .25, .2, .25 -> mean .2333, std 0.02357 -> 97; without 100
+    # -> 50 + (50 + 97 - 100)/2 = 50 + 23 = 73
+    pytest.param(
+        THREE,
+        pod(1000, 2000, gpu=1),
+        [node("node1", 4000, 10000, gpu=4)],
+        [],
+        [73],
+        id="more than two resources use the standard deviation",
+    ),
+    # gpu not requested: bypassed; cpu .25, memory .2 -> std .025 -> 97 -> 73
+    pytest.param(
+        THREE,
+        pod(1000, 2000),
+        [node("node1", 4000, 10000, gpu=4)],
+        [],
+        [73],
+        id="not requested extended resource is bypassed",
+    ),
+    # node without memory: only cpu counts -> std 0 both ways -> 75
+    pytest.param(
+        None, pod(1000, 2000), [node("node1", 4000, 0)], [], [75], id="single resource has no imbalance"
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "p", "nodes", "existing", "want"), CASES)
+def test_score(
+    args: NodeResourcesBalancedAllocationArgs | None,
+    p: Pod,
+    nodes: list[Node],
+    existing: list[Pod],
+    want: list[int],
+) -> None:
+    assert score_all(BalancedAllocation(args), p, snapshot_of(nodes, existing)) == want
+
+
+def test_best_effort_pod_is_skipped() -> None:
+    best_effort = make_pod().name("p").container_image("img").obj()
+    assert score_all(BalancedAllocation(), best_effort, snapshot_of([node("n", 1000, 1000)])) is None
+
+
+def test_uses_plain_requests_not_scoring_defaults() -> None:
+    # existing pod without requests counts 0 (not 100m / 200Mi) for BalancedAllocation:
+    # without 0, 0 -> 100; with .25, .2 -> 97 -> 73
+    existing = make_pod().name("e").uid("e").container_image("img").node("node1").obj()
+    assert score_all(
+        BalancedAllocation(), pod(1000, 2000), snapshot_of([node("node1", 4000, 10000)], [existing])
+    ) == [73]

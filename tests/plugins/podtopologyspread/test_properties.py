@@ -1,0 +1,44 @@
+"""Property: the batch and per-node paths of PodTopologySpread agree on random clusters, for
+Filter (also after AddPod/RemovePod) and Score, with pod constraints and system defaults."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kubesched.api import Pod
+from kubesched.cache import PodInfo
+from kubesched.framework import Code, CycleState
+from kubesched.plugins.podtopologyspread import PodTopologySpread
+
+from ..interpodaffinity._paths import FakeHandle, run_filter, run_score
+from ..interpodaffinity._strategies import SpreadCluster, affinity_clusters, affinity_pods
+
+SETTINGS = settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@SETTINGS
+@given(cluster=affinity_clusters(), pod=affinity_pods("incoming"), data=st.data())
+def test_batch_agrees_with_per_node(cluster: SpreadCluster, pod: Pod, data: st.DataObject) -> None:
+    s = cluster.snapshot()
+    pl = PodTopologySpread(handle=FakeHandle(s))
+    run_filter(pl, pod, s)
+    feasible = data.draw(st.lists(st.sampled_from([n.name for n in cluster.nodes]), min_size=1, unique=True))
+    run_score(pl, pod, s, feasible)
+
+    state = CycleState()
+    _, st_ = pl.pre_filter(state, pod, s.node_info_list)
+    if st_ is not None and st_.code == Code.SKIP:
+        return
+    ni = s.node_info_list[data.draw(st.integers(0, len(cluster.nodes) - 1))]
+    other = PodInfo(data.draw(affinity_pods("added", node_name=ni.name)))
+    before = run_filter(pl, pod, s, state)
+    pl.add_pod(state, pod, other, ni)
+    run_filter(pl, pod, s, state)
+    pl.remove_pod(state, pod, other, ni)
+    assert run_filter(pl, pod, s, state) == before
