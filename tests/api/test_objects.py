@@ -221,9 +221,30 @@ def test_round_trip_preserves_unknown_fields() -> None:
 
 
 def test_host_network_ports_default_host_port() -> None:
-    d = make_pod().name("p").container({"name": "c", "ports": [{"containerPort": 53, "protocol": "UDP"}]}).to_dict()
+    d = (
+        make_pod()
+        .name("p")
+        .container({"name": "c", "ports": [{"containerPort": 53, "protocol": "UDP"}]})
+        .to_dict()
+    )
     d["spec"]["hostNetwork"] = True
     ports = Pod.from_dict(d).host_ports
     assert [(p.host_port, p.protocol) for p in ports] == [(53, "UDP")]
     d["spec"]["hostNetwork"] = False
     assert Pod.from_dict(d).host_ports == ()
+
+
+def test_snapshot_of_places_pods_on_their_nodes() -> None:
+    from kubesched.testing import snapshot_of
+
+    nodes = [make_node().name(n).capacity({"cpu": "4"}).images({"img:1": 100}).obj() for n in ("a", "b")]
+    pods = [
+        make_pod().name("p1").node("a").req({"cpu": "1"}).obj(),
+        make_pod().name("p2").req({"cpu": "1"}).obj(),
+        make_pod().name("p3").node("gone").obj(),
+    ]
+    snap = snapshot_of(nodes, pods)
+    a, b = snap.get("a"), snap.get("b")
+    assert a is not None and b is not None
+    assert [pi.pod.name for pi in a.pods] == ["p1"] and b.pods == []
+    assert a.requested.get("cpu") == 1000

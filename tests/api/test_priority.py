@@ -9,6 +9,7 @@ import pytest
 from kubesched.api import (
     AdmissionError,
     PriorityClass,
+    add_default_tolerations,
     admit_pod,
     default_priority_class,
     system_priority_classes,
@@ -177,3 +178,33 @@ def test_adding_a_default_later_does_not_change_admitted_pods() -> None:
     admitted = admit_pod(make_pod().name("p").obj(), classes())
     again = admit_pod(admitted, classes(pc("d", 42, True)))
     assert again.priority == 0
+
+
+# -- DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds) ----------------------------
+@pytest.mark.parametrize(
+    ("pod", "added"),
+    [
+        pytest.param(
+            make_pod().name("p"),
+            ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"],
+            id="both added",
+        ),
+        pytest.param(
+            make_pod().name("p").toleration("node.kubernetes.io/unreachable", effect="NoExecute"),
+            ["node.kubernetes.io/not-ready"],
+            id="existing unreachable kept",
+        ),
+        pytest.param(make_pod().name("p").toleration(), [], id="tolerate-everything covers both"),
+        pytest.param(
+            make_pod().name("p").toleration("node.kubernetes.io/not-ready", effect="NoSchedule"),
+            ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"],
+            id="NoSchedule toleration does not cover",
+        ),
+    ],
+)
+def test_add_default_tolerations(pod: Any, added: list[str]) -> None:
+    before = pod.obj()
+    after = add_default_tolerations(before)
+    new = after.tolerations[len(before.tolerations) :]
+    assert [t.key for t in new] == added
+    assert all(t.toleration_seconds == 300 and t.effect == "NoExecute" for t in new)

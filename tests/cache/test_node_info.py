@@ -132,7 +132,8 @@ def test_affinity_lists(affinity: dict[str, object], lists: tuple[bool, bool, bo
 
 
 def test_pod_info_terms() -> None:
-    pi = PodInfo(_aff_pod("p", podAntiAffinity={_REQ: [_TERM], _PREF: [{"weight": 3, "podAffinityTerm": _TERM}]}))
+    anti = {_REQ: [_TERM], _PREF: [{"weight": 3, "podAffinityTerm": _TERM}]}
+    pi = PodInfo(_aff_pod("p", podAntiAffinity=anti))
     assert [t.topology_key for t in pi.required_anti_affinity_terms] == ["zone"]
     assert [w.weight for w in pi.preferred_anti_affinity_terms] == [3]
     assert pi.required_affinity_terms == () and pi.preferred_affinity_terms == ()
@@ -169,10 +170,12 @@ def test_snapshot_copy_is_independent() -> None:
         pytest.param([("127.0.0.1", "TCP", 80), ("127.0.0.1", "UDP", 80), ("127.0.0.1", "TCP", 8080),
                       ("127.0.0.1", "UDP", 8080)], [("127.0.0.1", "TCP", 80), ("127.0.0.1", "UDP", 80)], 2,
                      id="normal-add-and-remove"),
-        pytest.param([("", "TCP", 80), ("0.0.0.0", "TCP", 80)], [("", "TCP", 80)], 0, id="empty-ip-is-0.0.0.0"),
+        pytest.param([("", "TCP", 80), ("0.0.0.0", "TCP", 80)], [("", "TCP", 80)], 0,
+                     id="empty-ip-is-0.0.0.0"),
         pytest.param([("127.0.0.1", "", 80), ("127.0.0.1", "TCP", 80)], [("127.0.0.1", "", 80)], 0,
                      id="empty-protocol-is-tcp"),
-        pytest.param([("127.0.0.1", "TCP", 0), ("127.0.0.1", "TCP", -1)], [], 0, id="non-positive-port-ignored"),
+        pytest.param([("127.0.0.1", "TCP", 0), ("127.0.0.1", "TCP", -1)], [], 0,
+                     id="non-positive-port-ignored"),
         pytest.param([("127.0.0.1", "TCP", 80), ("127.0.0.1", "TCP", 80)], [("127.0.0.1", "TCP", 80)], 0,
                      id="set-semantics-one-remove-frees"),
     ],

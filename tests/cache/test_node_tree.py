@@ -65,7 +65,8 @@ def test_add_node_groups_by_zone_and_ignores_duplicates() -> None:
         pytest.param([], [], id="empty-input-list"),
         pytest.param(ALL[:1], ["node-0"], id="one-node"),
         pytest.param(ALL[:4], ["node-0", "node-2", "node-3", "node-1"], id="four-nodes"),
-        pytest.param(ALL, ["node-0", "node-2", "node-3", "node-5", "node-1", "node-4", "node-6"], id="all-nodes"),
+        pytest.param(ALL, ["node-0", "node-2", "node-3", "node-5", "node-1", "node-4", "node-6"],
+                     id="all-nodes"),
     ],
 )
 def test_list_round_robin_over_zones(nodes: list[Node], expected: list[str]) -> None:

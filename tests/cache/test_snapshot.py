@@ -174,7 +174,7 @@ def test_label_column_cache_survives_pod_changes_and_follows_label_changes() -> 
     cache.update_node(n0, _node("n0", "a", cpu="8"))  # new object, same labels
     cache.update_snapshot(snap)
     assert snap.columns.label_column(ZONE) is first
-    relabeled = make_node().name("n0").capacity({"cpu": "8", "memory": "8Gi"}).label(ZONE, "a").label("x", "y").obj()
+    relabeled = make_node().name("n0").capacity({"cpu": "8"}).labels({ZONE: "a", "x": "y"}).obj()
     cache.update_node(n0, relabeled)
     cache.update_snapshot(snap)
     codes, values = snap.columns.label_column("x")
@@ -243,7 +243,8 @@ def _assert_same(inc: Snapshot, fresh: Snapshot) -> None:
         assert a.requested == b.requested and a.non_zero_requested == b.non_zero_requested
         assert a.allocatable == b.allocatable and a.used_ports == b.used_ports
         assert a.pvc_ref_counts == b.pvc_ref_counts and a.generation == b.generation
-        assert {k: v.size for k, v in a.image_states.items()} == {k: v.size for k, v in b.image_states.items()}
+        assert {k: v.size for k, v in a.image_states.items()} == {
+            k: v.size for k, v in b.image_states.items()}
     for attr in ("have_pods_with_affinity_list", "have_pods_with_required_anti_affinity_list",
                  "have_pods_with_required_non_host_scoped_anti_affinity_list"):
         assert [ni.name for ni in getattr(inc, attr)] == [ni.name for ni in getattr(fresh, attr)]
@@ -264,7 +265,9 @@ def _assert_same(inc: Snapshot, fresh: Snapshot) -> None:
         ref = NodeInfo.of(ni.node, [pi.pod for pi in ni.pods])
         assert _nonzero(ref.requested) == _nonzero(ni.requested)
         assert _nonzero(ref.non_zero_requested) == _nonzero(ni.non_zero_requested)
-        assert ref.pvc_ref_counts == ni.pvc_ref_counts and ref.used_ports == ni.used_ports
+        # (used ports are a set upstream: removing one of two pods sharing a port frees it, so
+        # they may differ from a from-scratch aggregation by design)
+        assert ref.pvc_ref_counts == ni.pvc_ref_counts
 
 
 def _nonzero(rl: dict[str, int]) -> dict[str, int]:
@@ -303,7 +306,7 @@ def _make_pod(uid: str, node: str, v: int) -> Pod:
     return b.obj()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 50), st.integers(0, 50)), max_size=40))
 def test_incremental_snapshot_equals_fresh(ops: list[tuple[str, int, int]]) -> None:
     cache = Cache(VirtualClock())
@@ -339,10 +342,10 @@ def test_incremental_snapshot_equals_fresh(ops: list[tuple[str, int, int]]) -> N
         elif op == "remove_pod" and uid and not pods[uid][1]:
             cache.remove_pod(pods.pop(uid)[0])
         elif op == "update_pod" and uid and not pods[uid][1]:
-            old = pods[uid][0]
-            new = _make_pod(uid, old.node_name, b)
-            cache.update_pod(old, new)
-            pods[uid] = (new, False)
+            old_pod = pods[uid][0]
+            new_pod = _make_pod(uid, old_pod.node_name, b)
+            cache.update_pod(old_pod, new_pod)
+            pods[uid] = (new_pod, False)
         elif op == "snapshot":
             cache.update_snapshot(snap)
             _assert_same(snap, _fresh(cache))

@@ -300,3 +300,89 @@ def test_load_accepts_overcommitted_bound_pods(store: MemoryStore) -> None:
     pods = [make_pod().name(f"p{i}").req({"cpu": "1"}).node("n").obj() for i in range(3)]
     store.load([node, *pods])
     assert len(store.list("Pod")) == 3
+
+
+def test_create_adds_default_tolerations(store: MemoryStore) -> None:
+    pod = store.create(make_pod().name("p").obj())
+    assert {t.key for t in pod.tolerations} == {
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    }
+
+
+# -- simulated disruption controller ----------------------------------------------------------------
+def pdb_manifest(spec: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(
+        {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "b"}, "spec": spec}
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "allowed", "desired"),
+    [
+        pytest.param(
+            {"minAvailable": 2, "selector": {"matchLabels": {"app": "x"}}}, 1, 2, id="min-available-int"
+        ),
+        pytest.param(
+            {"minAvailable": "50%", "selector": {"matchLabels": {"app": "x"}}}, 1, 2, id="min-available-pct"
+        ),
+        pytest.param(
+            {"maxUnavailable": 1, "selector": {"matchLabels": {"app": "x"}}}, 1, 2, id="max-unavailable"
+        ),
+        pytest.param(
+            {"maxUnavailable": "10%", "selector": {}}, 1, 2, id="empty-selector-matches-all-pct-rounds-up"
+        ),
+        pytest.param({"minAvailable": 1}, 0, 1, id="no-selector-matches-nothing"),
+    ],
+)
+def test_pdb_status_follows_pods(
+    store: MemoryStore, spec: dict[str, Any], allowed: int, desired: int
+) -> None:
+    store.load(load_documents(pdb_manifest(spec), "pdb.json", json_only=True))
+    for i in range(3):
+        store.create(make_pod().name(f"p{i}").label("app", "x").obj())
+        store.bind("default", f"p{i}", "n1")
+    status = store.get("PodDisruptionBudget", "default", "b").raw["status"]
+    assert (status["disruptionsAllowed"], status["desiredHealthy"]) == (allowed, desired)
+
+
+def test_pdb_terminating_pod_is_not_healthy(store: MemoryStore) -> None:
+    store.load(
+        load_documents(
+            pdb_manifest({"minAvailable": 1, "selector": {"matchLabels": {"app": "x"}}}),
+            "pdb.json",
+            json_only=True,
+        )
+    )
+    for i in range(2):
+        store.create(make_pod().name(f"p{i}").label("app", "x").obj())
+        store.bind("default", f"p{i}", "n1")
+    assert store.get("PodDisruptionBudget", "default", "b").disruptions_allowed == 1
+    store.delete("Pod", "default", "p0")
+    pdb = store.get("PodDisruptionBudget", "default", "b")
+    assert (pdb.disruptions_allowed, pdb.raw["status"]["currentHealthy"]) == (0, 1)
+
+
+def test_pdb_status_from_manifest_kept_on_load(store: MemoryStore) -> None:
+    store.load(load_paths([FIXTURES / "kubectl-dump.yaml"]))
+    assert store.get("PodDisruptionBudget", "shop", "web").raw["status"]["observedGeneration"] == 1
+    assert store.get("PodDisruptionBudget", "shop", "web").disruptions_allowed == 1
+
+
+def test_disruption_controller_can_be_off(clock: VirtualClock) -> None:
+    store = MemoryStore(clock, simulate_disruption_controller=False)
+    store.load(load_documents(pdb_manifest({"minAvailable": 1, "selector": {}}), "pdb.json", json_only=True))
+    store.create(make_pod().name("p").obj())
+    assert "status" not in store.get("PodDisruptionBudget", "default", "b").raw
+
+
+def test_memory_store_satisfies_store_protocol(store: MemoryStore) -> None:
+    from kubesched.cluster import Store
+
+    def use(s: Store) -> int:
+        return s.resource_version
+
+    assert use(store) == store.resource_version
+    assert {n for n in dir(Store) if not n.startswith("_")} <= set(dir(store))

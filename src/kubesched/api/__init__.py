@@ -4,6 +4,7 @@ Objects are immutable, parsed once from manifests, and keep their manifest in ``
 that they round-trip. Quantities are exact integers (millicores for cpu).
 """
 
+from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
 from ._objects import (
@@ -58,6 +59,7 @@ __all__ = [
     "DEFAULT_MEMORY_REQUEST",
     "DEFAULT_MILLI_CPU_REQUEST",
     "DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS",
+    "DEFAULT_TOLERATION_SECONDS",
     "DELETE",
     "HIGHEST_USER_DEFINABLE_PRIORITY",
     "SYSTEM_CLUSTER_CRITICAL",
@@ -93,6 +95,7 @@ __all__ = [
     "TopologySpreadConstraint",
     "WeightedNodeSelectorTerm",
     "WeightedPodAffinityTerm",
+    "add_default_tolerations",
     "admit_pod",
     "default_priority_class",
     "find_untolerated_taint",

@@ -188,21 +188,29 @@ class Cache:
                 key for key in self._assumed
                 if (s := self._pod_states[key]).binding_finished and s.deadline is not None and t > s.deadline
             ]
-            return [self._expire_now(key) for key in sorted(due)]
+            expired = [self._expire_now(key) for key in sorted(due)]
+        self._notify_expired(expired)
+        return expired
 
     def _expire(self, key: str, state: _PodState) -> None:
         with self._lock:
             if self._pod_states.get(key) is not state or key not in self._assumed:
                 return
             state.timer = None
-            self._expire_now(key)
+            expired = [self._expire_now(key)]
+        self._notify_expired(expired)
 
     def _expire_now(self, key: str) -> Pod:
         pod = self._pod_states[key].pod
         self._remove_pod(pod)
-        if self._on_expired is not None:
-            self._on_expired(pod)
         return pod
+
+    def _notify_expired(self, pods: list[Pod]) -> None:
+        """Outside the lock, so that the callback may call back into the cache or take its
+        own locks without deadlocking."""
+        if self._on_expired is not None:
+            for pod in pods:
+                self._on_expired(pod)
 
     def _validate_assumed(self, pod: Pod, key: str, state: _PodState) -> None:
         if state.pod.node_name != pod.node_name:

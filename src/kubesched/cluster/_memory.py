@@ -7,7 +7,8 @@ Behaves as the parts of kube-apiserver a scheduler touches (master 2026):
 - every change is one WatchEvent, delivered to subscribers synchronously and in order (a
   subscriber that writes during delivery has its own change queued after the current one), and
   kept so that ``events_since(rv)`` can resume a watch after a list;
-- create runs admission: Priority for pods and PriorityClasses (plugin/pkg/admission/priority);
+- create runs admission: Priority for pods and PriorityClasses (plugin/pkg/admission/priority)
+  and DefaultTolerationSeconds for pods;
 - ``bind`` is the pods/binding subresource (pkg/registry/core/pod/storage/storage.go assignPod):
   it sets spec.nodeName and PodScheduled=True, and fails when the pod is bound or terminating;
 - pod deletion is graceful (pkg/registry/core/pod/strategy.go CheckGracefulDelete): the grace
@@ -18,7 +19,10 @@ Behaves as the parts of kube-apiserver a scheduler touches (master 2026):
 
 With ``simulate_kubelet`` (the default), binding also does what a kubelet would do next: the pod
 becomes Running and Ready with ``status.startTime`` = now, which PDB health and preemption's
-victim ordering read. Turn it off to get the bare API server behaviour.
+victim ordering read. With ``simulate_disruption_controller`` (the default), a PDB's status
+(disruptionsAllowed, currentHealthy, ...) is recomputed whenever a pod in its namespace changes,
+as the disruption controller would (see _disruption.py); ``load`` keeps a status a manifest
+gives until then. Turn them off to get the bare API server behaviour.
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ from ..api import (
     AdmissionError,
     Path,
     Pod,
+    PodDisruptionBudget,
     PriorityClass,
+    add_default_tolerations,
     admit_pod,
     format_time,
     system_priority_classes,
@@ -45,6 +51,7 @@ from ..api import (
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ._conditions import update_pod_condition
+from ._disruption import pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
 
 __all__ = ["Expired", "MemoryStore"]
@@ -78,10 +85,13 @@ class MemoryStore:
         clock: Clock | None = None,
         *,
         simulate_kubelet: bool = True,
+        simulate_disruption_controller: bool = True,
         history_limit: int | None = None,
     ) -> None:
         self._clock: Clock = clock if clock is not None else VirtualClock()
         self.simulate_kubelet = simulate_kubelet
+        self.simulate_disruption_controller = simulate_disruption_controller
+        self._loading = False
         self._history_limit = history_limit
         self._objects: dict[str, dict[_Key, ApiObject]] = {k: {} for k in KINDS}
         self._rv = 0
@@ -293,19 +303,32 @@ class MemoryStore:
                 if isinstance(obj, Pod):
                     try:
                         obj = self._admission(lambda o=obj: admit_pod(o, classes))  # type: ignore[misc]
+                        obj = add_default_tolerations(obj)
                     except StoreError as exc:
                         raise fail(obj, exc) from exc
                 admitted.append((obj, replaces))
-            out = []
-            for obj, replaces in admitted:
-                if replaces:
-                    kind = kind_of(obj)
-                    key = (obj.meta.namespace, obj.meta.name)
-                    self._bootstrap.discard((kind, *key))
-                    out.append(self._write(kind, key, self._bucket(kind)[key], obj))
-                else:
-                    out.append(self._put(obj, admit=False))
+            self._loading = True
+            try:
+                out = self._commit(admitted)
+            finally:
+                self._loading = False
+            for pdb in out:
+                if isinstance(pdb, PodDisruptionBudget) and "status" not in pdb.raw:
+                    self._sync_pdbs(pdb.namespace)
             return out
+
+    def _commit(self, admitted: builtins.list[tuple[ApiObject, bool]]) -> builtins.list[Any]:
+        """Create the admitted objects (redefined bootstrap objects are replaced)."""
+        out = []
+        for obj, replaces in admitted:
+            if replaces:
+                kind = kind_of(obj)
+                key = (obj.meta.namespace, obj.meta.name)
+                self._bootstrap.discard((kind, *key))
+                out.append(self._write(kind, key, self._bucket(kind)[key], obj))
+            else:
+                out.append(self._put(obj, admit=False))
+        return out
 
     # -- watching ------------------------------------------------------------------
     def subscribe(self, callback: Callable[[WatchEvent], None]) -> Callable[[], None]:
@@ -387,6 +410,7 @@ class MemoryStore:
                 self._admission(lambda: validate_priority_class(obj, pcs))  # type: ignore[arg-type]
             elif isinstance(obj, Pod):
                 obj = self._admission(lambda: admit_pod(obj, self.priority_classes()))  # type: ignore[arg-type]
+                obj = add_default_tolerations(obj)  # type: ignore[arg-type]
         changes: dict[Path, Any] = {}
         if not obj.meta.uid:
             changes[("metadata", "uid")] = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{kind}/{key}/{self._rv + 1}"))
@@ -401,6 +425,8 @@ class MemoryStore:
         new = obj.with_changes({("metadata", "resourceVersion"): str(self._rv)})
         self._bucket(kind)[key] = new
         self._emit(WatchEvent("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
+        if kind == "Pod" or (kind == "PodDisruptionBudget" and old is None and "status" not in new.raw):
+            self._sync_pdbs(key[0])
         return new
 
     def _remove(self, kind: str, key: _Key) -> None:
@@ -411,6 +437,22 @@ class MemoryStore:
             timer.cancel()
         self._rv += 1
         self._emit(WatchEvent("DELETED", kind, old, None, self._rv))
+        if kind == "Pod":
+            self._sync_pdbs(key[0])
+
+    def _sync_pdbs(self, namespace: str) -> None:
+        """The simulated disruption controller: rewrite the status of this namespace's PDBs
+        when the pods they count changed (see _disruption.py)."""
+        if not self.simulate_disruption_controller or self._loading:
+            return
+        pdbs = [(k, v) for k, v in self._objects["PodDisruptionBudget"].items() if k[0] == namespace]
+        if not pdbs:
+            return
+        pods = [p for k, p in self._objects["Pod"].items() if k[0] == namespace]
+        for key, pdb in pdbs:
+            status = pdb_status(pdb, pods)  # type: ignore[arg-type]
+            if status != pdb.raw.get("status"):
+                self._write("PodDisruptionBudget", key, pdb, pdb.with_changes({("status",): status}))
 
     def _finish_termination(self, namespace: str, name: str, uid: str) -> None:
         with self._lock:

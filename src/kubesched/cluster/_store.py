@@ -129,6 +129,10 @@ class Store(Protocol):
         """The object, or NotFound."""
         ...
 
+    def try_get(self, kind: str, namespace: str, name: str) -> ApiObject | None:
+        """The object, or None."""
+        ...
+
     def list(self, kind: str, namespace: str | None = None) -> builtins.list[Any]:
         """Objects of ``kind`` (in ``namespace`` when given), ordered by namespace and name."""
         ...
@@ -143,6 +147,10 @@ class Store(Protocol):
 
     def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:
         """Delete; pods terminate gracefully (see MemoryStore.delete)."""
+        ...
+
+    def evict(self, namespace: str, name: str) -> None:
+        """Delete a pod with its own grace period (what preemption does to a victim)."""
         ...
 
     def bind(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> Pod:

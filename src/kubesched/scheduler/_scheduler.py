@@ -141,6 +141,7 @@ class Scheduler(ScheduleOneMixin):
             self.clock, less, pre_enqueue, build_queueing_hint_map(rejectors),
             pod_initial_backoff=float(self.config.pod_initial_backoff_seconds),
             pod_max_backoff=float(self.config.pod_max_backoff_seconds),
+            pop_from_backoff_q=self.options.features.get("SchedulerPopFromBackoffQ", True),
             pod_lookup=self._store_get_pod,
             namespace_labels=self._namespace_labels,
         )
@@ -257,10 +258,12 @@ class Scheduler(ScheduleOneMixin):
         Loop: run scheduling cycles while activeQ has pods; then advance the clock to the next
         timer (binding tasks, backoff expiry, permit timeouts, graceful termination, flushes).
         Stop when no timer is left, when the next timer is after ``until``, or at a fixed point:
-        activeQ and backoffQ are empty, no binding cycle is in flight, and the next timer is more
-        than ``podMaxInUnschedulablePodsDuration`` + one 30 s flush period after the last change
-        in the cluster (watch event) -- by then every parked pod has been retried by the
-        5-minute flush with nothing changed since, so further flushes would fail forever."""
+        no binding cycle is in flight and the next timer is more than
+        ``podMaxInUnschedulablePodsDuration`` + one 30 s flush period after the last change in
+        the cluster (a watch event, which includes every binding). By then every parked pod has
+        been retried by the 5-minute flush, and every pod in backoff (10 s at most) retried,
+        with nothing changed since: further flushes and retries would fail forever.
+        ``max_cycles`` bounds the number of scheduling cycles as a safety net."""
         clock = self.clock
         if not isinstance(clock, VirtualClock):
             raise TypeError("run_until_idle needs a VirtualClock")
@@ -273,9 +276,7 @@ class Scheduler(ScheduleOneMixin):
             nxt = clock.peek()
             if nxt == math.inf or (until is not None and nxt > until):
                 break
-            counts = self.queue.pending_pod_counts()
-            quiet = self.bindings_in_flight == 0 and counts["active"] == 0 and counts["backoff"] == 0
-            if quiet and nxt - self.last_progress > horizon:
+            if self.bindings_in_flight == 0 and nxt - self.last_progress > horizon:
                 break
             clock.step()
         if until is not None and clock.now < until and clock.peek() > until:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from ..api import Node, Pod, format_time
-from ..cache import NodeInfo, Snapshot
+from ..cache import Snapshot
 
 __all__ = ["NodeBuilder", "PodBuilder", "label_selector", "make_node", "make_pod", "snapshot_of"]
 
@@ -508,10 +508,6 @@ def make_node() -> NodeBuilder:
 
 
 def snapshot_of(nodes: Iterable[Node], pods: Iterable[Pod] = ()) -> Snapshot:
-    """A Snapshot of ``nodes`` with each pod on the node its ``node_name`` names
-    (upstream cache.NewSnapshot); pods naming no listed node are left out."""
-    by_node: dict[str, list[Pod]] = {}
-    for p in pods:
-        if p.node_name:
-            by_node.setdefault(p.node_name, []).append(p)
-    return Snapshot([NodeInfo.of(n, by_node.get(n.name, ())) for n in nodes])
+    """A Snapshot of ``nodes`` with each pod on the node its ``node_name`` names, image states
+    included (upstream cache.NewSnapshot); pods naming no listed node are left out."""
+    return Snapshot.from_objects(nodes, [p for p in pods if p.node_name])

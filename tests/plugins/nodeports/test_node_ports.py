@@ -108,7 +108,7 @@ def test_pod_deleted_hint() -> None:
     assert pod_ev.hint(p, pod_ports("q", node="n"), None) == QueueingHint.QUEUE_SKIP
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(cluster=clusters(), p=incoming_pods())
 def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
     filter_all(NodePorts(), p, cluster.snapshot())

@@ -197,7 +197,7 @@ def test_node_change_hint() -> None:
     assert pod_ev.hint(p, p, make_pod().name("q").uid("q").obj()) == QueueingHint.QUEUE_SKIP
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(cluster=clusters(), p=incoming_pods())
 def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
     snap = cluster.snapshot()

@@ -239,7 +239,7 @@ def test_hint_pvc_added() -> None:
 _VOLS = (GCE, GCE2, GCE_RO, AWS, AWS2, RBD, RBD2, RBD_RO, ISCSI, ISCSI_RO)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(
     incoming=st_.lists(st_.sampled_from(_VOLS), max_size=2),
     claims=st_.lists(st_.sampled_from(("claim-with-rwop-1", "claim-with-rwx")), max_size=2, unique=True),

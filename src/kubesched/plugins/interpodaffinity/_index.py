@@ -11,7 +11,8 @@ is re-read only when its NodeInfo ``generation`` changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,9 +23,10 @@ from ...api import Pod
 from ...cache import NodeInfo
 from ._terms import AffinityTerm, PodTermsCache
 
-__all__ = ["NodeView", "PodIndex", "TermKind"]
+__all__ = ["NodeView", "PodIndex", "TermKind", "ValueCodes"]
 
-TermKind = str  # "required_affinity" | "required_anti_affinity" | "preferred_affinity" | "preferred_anti_affinity"
+# "required_affinity" | "required_anti_affinity" | "preferred_affinity" | "preferred_anti_affinity"
+TermKind = str
 _KINDS = ("required_affinity", "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity")
 
 GroupKey = tuple[str, frozenset[tuple[str, str]], bool]
@@ -59,30 +61,59 @@ class PodIndex:
         self._group_terminating: list[bool] = []
         self._group_nodes: dict[int, dict[str, int]] = {}
         self._term_nodes: dict[TermKind, dict[TermKey, dict[str, int]]] = {k: {} for k in _KINDS}
-        self._synced: tuple[int, int] | None = None
+        self._by_id: dict[int, _NodeEntry] = {}  # id(NodeInfo) -> entry, for the cheap walk
+        self._snap_ref: weakref.ref[Any] | None = None
+        self._fp: tuple[int, int, int] | None = None
 
     # -- maintenance ----------------------------------------------------------------------------
-    def sync(self, nodes: Sequence[NodeInfo]) -> None:
-        """Bring the index up to date with ``nodes`` (re-reading changed nodes only)."""
-        seen = set()
+    def sync(self, nodes: Sequence[NodeInfo], snapshot: Any = None) -> None:
+        """Bring the index up to date with ``nodes`` (re-reading changed nodes only).
+
+        When ``nodes`` is the node list of a snapshot the cache keeps up to date (its
+        ``generation`` is set by Cache.update_snapshot), an unchanged (snapshot, generation, node
+        tree version) pair means nothing changed since the last sync and the walk is skipped."""
+        fp = None
+        if snapshot is not None and snapshot.node_info_list is nodes and snapshot.generation > 0:
+            fp = (snapshot.generation, getattr(snapshot, "tree_version", 0), len(nodes))
+            if self._snap_ref is not None and self._snap_ref() is snapshot and self._fp == fp:
+                return
+        by_id = self._by_id
+        changed = []
         for ni in nodes:
+            e = by_id.get(id(ni))
+            if e is None or e.info is not ni or e.generation != ni.generation:
+                changed.append(ni)
+        if changed or len(nodes) != len(self._nodes):
+            self._resync(nodes, changed)
+        if fp is not None:
+            self._snap_ref, self._fp = weakref.ref(snapshot), fp
+        else:
+            self._snap_ref = None
+
+    def _resync(self, nodes: Sequence[NodeInfo], changed: list[NodeInfo]) -> None:
+        for ni in changed:
             node = ni.node
             if node is None:
                 continue
             name = node.name
-            seen.add(name)
             e = self._nodes.get(name)
-            if e is not None and e.generation == ni.generation:
-                e.info = ni  # a snapshot copy of an unchanged node: same generation, same contents
-                continue
             if e is not None:
+                self._by_id.pop(id(e.info), None)
+                if e.generation == ni.generation:
+                    e.info = ni  # a snapshot copy of an unchanged node: same generation, same contents
+                    self._by_id[id(ni)] = e
+                    continue
                 self._apply(e, -1)
             e = self._read(ni)
             self._nodes[name] = e
+            self._by_id[id(ni)] = e
             self._apply(e, 1)
-        if len(seen) != len(self._nodes):
-            for name in [n for n in self._nodes if n not in seen]:
-                self._apply(self._nodes.pop(name), -1)
+        if len(nodes) != len(self._nodes):
+            present = {ni.name for ni in nodes if ni.node is not None}
+            for name in [n for n in self._nodes if n not in present]:
+                e = self._nodes.pop(name)
+                self._by_id.pop(id(e.info), None)
+                self._apply(e, -1)
 
     def _group(self, pod: Pod) -> int:
         terminating = pod.meta.deletion_timestamp is not None
@@ -185,3 +216,24 @@ class NodeView:
             if j is not None:
                 out[j] += n
         return out
+
+
+class ValueCodes:
+    """Per-value arrays over a label column: ``array(key, values, counts)[code]`` is the count of
+    the value with that code, with a trailing 0 for code -1 (no label). The value -> code map is
+    built once per label column (kept while the snapshot's ``values`` list object is current)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[list[str], dict[str, int]]] = {}
+
+    def array(self, key: str, values: list[str], counts: Mapping[str, int]) -> npt.NDArray[np.int64]:
+        hit = self._cache.get(key)
+        if hit is None or hit[0] is not values:
+            hit = self._cache[key] = (values, {v: i for i, v in enumerate(values)})
+        inv = hit[1]
+        arr = np.zeros(len(values) + 1, dtype=np.int64)
+        for v, c in counts.items():
+            i = inv.get(v)
+            if i is not None:
+                arr[i] = c
+        return arr

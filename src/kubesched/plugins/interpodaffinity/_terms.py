@@ -13,7 +13,7 @@ same selector semantics).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ...api import LabelSelector, LabelSelectorRequirement, Namespace, Pod, PodAffinityTerm
@@ -25,6 +25,7 @@ __all__ = [
     "WeightedAffinityTerm",
     "merge_label_requirements",
     "pod_matches_all_terms",
+    "term_matcher",
 ]
 
 _EMPTY_LABELS: Mapping[str, str] = {}
@@ -95,6 +96,12 @@ class AffinityTerm:
 class WeightedAffinityTerm:
     term: AffinityTerm
     weight: int
+
+
+def term_matcher(term: AffinityTerm) -> Callable[[Pod], bool]:
+    """``term.matches(pod, None)`` as a one-argument predicate (for the incoming pod's terms,
+    whose namespace selectors are merged)."""
+    return lambda pod: term.matches(pod, None)
 
 
 def pod_matches_all_terms(terms: tuple[AffinityTerm, ...], pod: Pod) -> bool:

@@ -15,7 +15,7 @@ an array over the snapshot's label-value codes (``label_column``) and gathers it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +24,8 @@ import numpy.typing as npt
 from ...api import Node, Pod
 from ...cache import NodeInfo
 from ...framework import BatchFilterResult, Code, CycleState, NodeBatch, Status
-from ._terms import AffinityTerm, PodTerms, PodTermsCache, pod_matches_all_terms
+from ._index import PodIndex, ValueCodes
+from ._terms import AffinityTerm, PodTerms, pod_matches_all_terms, term_matcher
 
 __all__ = [
     "ERR_REASON_AFFINITY_RULES_NOT_MATCH",
@@ -115,32 +116,32 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
     return state.read_as(PRE_FILTER_STATE_KEY, PreFilterState)
 
 
+def _add_pair(m: TopologyCounts, index: PodIndex, node_name: str, key: str, n: int) -> None:
+    node = index.node_info(node_name).node
+    tv = node.labels.get(key) if node is not None else None
+    if tv is not None:
+        m[(key, tv)] = m.get((key, tv), 0) + n
+
+
 def compute_pre_filter_state(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, str],
-                             nodes: Sequence[NodeInfo], cache: PodTermsCache) -> PreFilterState:
+                             index: PodIndex) -> PreFilterState:
     """The counting half of PreFilter (getExistingAntiAffinityCounts and
-    getIncomingAffinityAntiAffinityCounts)."""
+    getIncomingAffinityAntiAffinityCounts), over the synced pod index: each distinct term or pod
+    group is matched once and its per-node pod counts are added to the node's topology pair."""
     s = PreFilterState(terms, pod, ns_labels)
-    existing = s.existing_anti_affinity_counts
-    for ni in nodes:
-        node = ni.node
-        if node is None or not ni.pods_with_required_anti_affinity:
-            continue
-        for pi in ni.pods_with_required_anti_affinity:
-            update_with_anti_affinity_terms(existing, cache.get(pi.pod).required_anti_affinity, pod,
-                                            ns_labels, node, 1)
-    aff, anti = terms.required_affinity, terms.required_anti_affinity
-    if not aff and not anti:
-        return s
-    for ni in nodes:
-        node = ni.node
-        if node is None:
-            continue
-        for pi in ni.pods:
-            p = pi.pod
-            if aff:
-                update_with_affinity_terms(s.affinity_counts, aff, p, node, 1)
-            if anti:
-                update_with_anti_affinity_terms(s.anti_affinity_counts, anti, p, None, node, 1)
+    for term, _, per_node in index.terms("required_anti_affinity"):
+        if term.matches(pod, ns_labels):
+            for name, n in per_node.items():
+                _add_pair(s.existing_anti_affinity_counts, index, name, term.topology_key, n)
+    aff = terms.required_affinity
+    if aff:
+        for name, n in index.matching_pods_per_node(lambda p: pod_matches_all_terms(aff, p)):
+            for t in aff:
+                _add_pair(s.affinity_counts, index, name, t.topology_key, n)
+    for t in terms.required_anti_affinity:
+        # The incoming pod's namespace selectors are merged: no namespace labels needed.
+        for name, n in index.matching_pods_per_node(term_matcher(t)):
+            _add_pair(s.anti_affinity_counts, index, name, t.topology_key, n)
     return s
 
 
@@ -199,41 +200,42 @@ def filter_node(s: PreFilterState, node_info: NodeInfo) -> Status | None:
 B = npt.NDArray[np.bool_]
 
 
-def _key_codes(nodes: NodeBatch, key: str) -> tuple[npt.NDArray[np.int32], list[str]]:
-    codes, values = nodes.snapshot.columns.label_column(key)
-    return codes[nodes.indices], values
+def _by_key(m: TopologyCounts) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for (k, v), c in m.items():
+        out.setdefault(k, {})[v] = c
+    return out
 
 
-def _gather(codes: npt.NDArray[np.int32], per_value: list[int]) -> npt.NDArray[np.int64]:
-    """``per_value[code]`` per node; nodes without the label (code -1) get the trailing 0."""
-    arr = np.array([*per_value, 0], dtype=np.int64)
-    return arr[codes]
-
-
-def _counts_for(m: TopologyCounts, key: str, values: list[str]) -> list[int]:
-    return [m.get((key, v), 0) for v in values]
-
-
-def filter_batch(s: PreFilterState, nodes: NodeBatch) -> BatchFilterResult:
+def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFilterResult:
     n = len(nodes)
+    cols = nodes.snapshot.columns
+    idx = nodes.indices
+
+    def gather(key: str, m: dict[str, dict[str, int]]) -> tuple[npt.NDArray[np.int64], B]:
+        codes, values = cols.label_column(key)
+        c = codes[idx]
+        return vc.array(key, values, m.get(key, {}))[c], c >= 0
+
     has_all = np.ones(n, dtype=bool)
     pods_exist = np.ones(n, dtype=bool)
+    aff = _by_key(s.affinity_counts)
     for t in s.terms.required_affinity:
-        codes, values = _key_codes(nodes, t.topology_key)
-        has_all &= codes >= 0
-        pods_exist &= _gather(codes, _counts_for(s.affinity_counts, t.topology_key, values)) > 0
+        cnt, has = gather(t.topology_key, aff)
+        has_all &= has
+        pods_exist &= cnt > 0
     fail_aff: B = ~(has_all & (pods_exist | _first_pod_exception(s)))
 
     fail_anti = np.zeros(n, dtype=bool)
     if s.anti_affinity_counts:
+        anti = _by_key(s.anti_affinity_counts)
         for t in s.terms.required_anti_affinity:
-            codes, values = _key_codes(nodes, t.topology_key)
-            fail_anti |= _gather(codes, _counts_for(s.anti_affinity_counts, t.topology_key, values)) > 0
+            fail_anti |= gather(t.topology_key, anti)[0] > 0
 
     fail_existing = np.zeros(n, dtype=bool)
-    for key in sorted({k for (k, _), c in s.existing_anti_affinity_counts.items() if c > 0}):
-        codes, values = _key_codes(nodes, key)
-        fail_existing |= _gather(codes, _counts_for(s.existing_anti_affinity_counts, key, values)) > 0
+    existing = _by_key(s.existing_anti_affinity_counts)
+    for key in sorted(existing):
+        fail_existing |= gather(key, existing)[0] > 0
 
     # First failing check wins, in Filter's order.
     rid = np.where(fail_aff, 1, np.where(fail_anti, 2, np.where(fail_existing, 3, 0))).astype(np.int32)

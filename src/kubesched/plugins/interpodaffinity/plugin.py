@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...api import Node, Pod
-from ...cache import NodeInfo, PodInfo
+from ...cache import NodeInfo, PodInfo, Snapshot
 from ...framework import (
     ActionType,
     BatchFilterResult,
@@ -33,6 +33,7 @@ from ...framework import (
 from ..names import INTER_POD_AFFINITY
 from . import filtering, scoring
 from ._args import InterPodAffinityArgs
+from ._index import PodIndex, ValueCodes
 from ._namespaces import NamespaceReader
 from ._terms import AffinityTerm, PodTerms, PodTermsCache, WeightedAffinityTerm, pod_matches_all_terms
 
@@ -56,6 +57,8 @@ class InterPodAffinity(PluginBase):
         self.args.validate()
         self._a: InterPodAffinityArgs = self.args
         self._terms = PodTermsCache()
+        self._index = PodIndex(self._terms)
+        self._values = ValueCodes()
         self._namespaces = NamespaceReader(handle)
         features = handle.features if handle is not None else {}
         self._queueing_hints = bool(features.get("SchedulerQueueingHints", True))
@@ -77,21 +80,23 @@ class InterPodAffinity(PluginBase):
         return PodTerms(tuple(map(m, t.required_affinity)), tuple(map(m, t.required_anti_affinity)),
                         tuple(map(mw, t.preferred_affinity)), tuple(map(mw, t.preferred_anti_affinity)))
 
-    def _all_nodes(self, nodes: Sequence[NodeInfo]) -> Sequence[NodeInfo]:
-        """All nodes of the cycle's snapshot (upstream's shared lister); ``nodes`` without a handle."""
+    def _snapshot(self) -> Snapshot | None:
+        """The cycle's snapshot (upstream's shared lister); PreScore reads all its nodes, not only
+        the feasible ones. Without a handle, PreScore sees only the nodes it is given."""
         if self.handle is not None:
             try:
-                return self.handle.snapshot().node_info_list
+                return self.handle.snapshot()
             except (AttributeError, LookupError, RuntimeError):
-                pass
-        return nodes
+                return None
+        return None
 
     # -- PreFilter ------------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
         terms = self._merged_terms(pod)
         ns_labels = self._namespaces.labels(pod.namespace)
-        s = filtering.compute_pre_filter_state(pod, terms, ns_labels, nodes, self._terms)
+        self._index.sync(nodes, self._snapshot())
+        s = filtering.compute_pre_filter_state(pod, terms, ns_labels, self._index)
         if not s.existing_anti_affinity_counts and not terms.required_affinity \
                 and not terms.required_anti_affinity:
             return None, _SKIP
@@ -131,7 +136,7 @@ class InterPodAffinity(PluginBase):
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
             return BatchFilterResult.uniform(len(nodes), _error(err))
-        return filtering.filter_batch(s, nodes)
+        return filtering.filter_batch(s, nodes, self._values)
 
     # -- Score ----------------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
@@ -139,7 +144,9 @@ class InterPodAffinity(PluginBase):
         if self._a.ignore_preferred_terms_of_existing_pods and not terms.has_preferred:
             return _SKIP
         ns_labels = self._namespaces.labels(pod.namespace)
-        ts = scoring.compute_topology_score(pod, terms, ns_labels, self._all_nodes(nodes), self._terms,
+        snapshot = self._snapshot()
+        self._index.sync(snapshot.node_info_list if snapshot is not None else nodes, snapshot)
+        ts = scoring.compute_topology_score(pod, terms, ns_labels, self._index,
                                             self._a.hard_pod_affinity_weight)
         if not ts:
             return _SKIP
@@ -159,7 +166,7 @@ class InterPodAffinity(PluginBase):
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
             return np.zeros(len(nodes), dtype=np.int64), _error(err)
-        return scoring.score_batch(s, nodes), None
+        return scoring.score_batch(s, nodes, self._values), None
 
     def score_extensions(self) -> InterPodAffinity:
         return self

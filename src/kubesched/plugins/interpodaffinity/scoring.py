@@ -15,16 +15,17 @@ same sums through the snapshot's label codes. NormalizeScore scales min..max to 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from ...api import Node, Pod
-from ...cache import NodeInfo, PodInfo
+from ...api import Pod
+from ...cache import NodeInfo
 from ...framework import MAX_NODE_SCORE, CycleState, NodeBatch
-from ._terms import AffinityTerm, PodTerms, PodTermsCache, WeightedAffinityTerm
+from ._index import PodIndex, ValueCodes
+from ._terms import PodTerms, term_matcher
 
 __all__ = [
     "PRE_SCORE_STATE_KEY",
@@ -55,53 +56,34 @@ def get_pre_score_state(state: CycleState) -> PreScoreState:
     return state.read_as(PRE_SCORE_STATE_KEY, PreScoreState)
 
 
-def _process_term(m: ScoreMap, term: AffinityTerm, weight: int, pod: Pod, ns_labels: Mapping[str, str] | None,
-                  node: Node, multiplier: int) -> None:
-    """scoreMap.processTerm."""
-    if term.matches(pod, ns_labels):
-        tv = node.labels.get(term.topology_key)
-        if tv is not None:
-            per_key = m.setdefault(term.topology_key, {})
-            per_key[tv] = per_key.get(tv, 0) + weight * multiplier
+def _add(m: ScoreMap, index: PodIndex, node_name: str, key: str, value: int) -> None:
+    node = index.node_info(node_name).node
+    tv = node.labels.get(key) if node is not None else None
+    if tv is not None:
+        per_key = m.setdefault(key, {})
+        per_key[tv] = per_key.get(tv, 0) + value
 
 
-def _process_terms(m: ScoreMap, terms: tuple[WeightedAffinityTerm, ...], pod: Pod,
-                   ns_labels: Mapping[str, str] | None, node: Node, multiplier: int) -> None:
-    for w in terms:
-        _process_term(m, w.term, w.weight, pod, ns_labels, node, multiplier)
-
-
-def _process_existing_pod(m: ScoreMap, terms: PodTerms, pod: Pod, ns_labels: Mapping[str, str],
-                          existing: PodInfo, existing_terms: PodTerms, node: Node,
-                          hard_pod_affinity_weight: int) -> None:
-    """processExistingPod."""
-    if not node.labels:
-        return
-    # The incoming pod's namespace selectors are merged: no namespace labels for its terms.
-    _process_terms(m, terms.preferred_affinity, existing.pod, None, node, 1)
-    _process_terms(m, terms.preferred_anti_affinity, existing.pod, None, node, -1)
-    if hard_pod_affinity_weight > 0:
-        for t in existing_terms.required_affinity:
-            _process_term(m, t, hard_pod_affinity_weight, pod, ns_labels, node, 1)
-    _process_terms(m, existing_terms.preferred_affinity, pod, ns_labels, node, 1)
-    _process_terms(m, existing_terms.preferred_anti_affinity, pod, ns_labels, node, -1)
-
-
-def compute_topology_score(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, str],
-                           all_nodes: Sequence[NodeInfo], cache: PodTermsCache,
+def compute_topology_score(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, str], index: PodIndex,
                            hard_pod_affinity_weight: int) -> ScoreMap:
-    """The loop of PreScore. Without preferred terms of its own, only pods with affinity
-    (HavePodsWithAffinityList / PodsWithAffinity) can contribute."""
-    has_constraints = terms.has_preferred
+    """The loop of PreScore (processExistingPod over every pod), over the synced pod index: each
+    distinct term or pod group is matched once and weighted by its per-node pod count."""
     m: ScoreMap = {}
-    for ni in all_nodes:
-        node = ni.node
-        if node is None:
-            continue
-        pods = ni.pods if has_constraints else ni.pods_with_affinity
-        for pi in pods:
-            _process_existing_pod(m, terms, pod, ns_labels, pi, cache.get(pi.pod), node,
-                                  hard_pod_affinity_weight)
+    # The incoming pod's preferred terms against existing pods (namespace selectors merged).
+    for sign, weighted in ((1, terms.preferred_affinity), (-1, terms.preferred_anti_affinity)):
+        for w in weighted:
+            for name, n in index.matching_pods_per_node(term_matcher(w.term)):
+                _add(m, index, name, w.term.topology_key, sign * w.weight * n)
+    # Existing pods' required affinity (hardPodAffinityWeight) and preferred terms against the pod.
+    kinds: list[tuple[str, int]] = [("preferred_affinity", 1), ("preferred_anti_affinity", -1)]
+    if hard_pod_affinity_weight > 0:
+        kinds.insert(0, ("required_affinity", 1))
+    for kind, sign in kinds:
+        for term, weight, per_node in index.terms(kind):
+            if term.matches(pod, ns_labels):
+                tw = hard_pod_affinity_weight if kind == "required_affinity" else weight
+                for name, n in per_node.items():
+                    _add(m, index, name, term.topology_key, sign * tw * n)
     return m
 
 
@@ -115,13 +97,12 @@ def score_node(s: PreScoreState, node_info: NodeInfo) -> int:
     return score
 
 
-def score_batch(s: PreScoreState, nodes: NodeBatch) -> npt.NDArray[np.int64]:
+def score_batch(s: PreScoreState, nodes: NodeBatch, vc: ValueCodes) -> npt.NDArray[np.int64]:
     out = np.zeros(len(nodes), dtype=np.int64)
     cols = nodes.snapshot.columns
     for key, per_value in s.topology_score.items():
         codes, values = cols.label_column(key)
-        arr = np.array([*(per_value.get(v, 0) for v in values), 0], dtype=np.int64)
-        out += arr[codes[nodes.indices]]
+        out += vc.array(key, values, per_value)[codes[nodes.indices]]
     return out
 
 

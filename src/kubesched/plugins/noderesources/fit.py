@@ -317,7 +317,10 @@ def have_any_requested_resources_increased(pod: Pod, old: Node, new: Node) -> bo
 
 
 def is_resource_scale_down(target: Pod, old: Pod, new: Pod) -> bool:
-    """isResourceScaleDown: an assigned pod now requests less of a resource the target wants."""
+    """isSchedulableAfterPodScaleDown: the target pod itself was scaled down, or an assigned
+    pod now requests less of a resource the target requests."""
+    if new.uid == target.uid:
+        return True
     if not new.node_name:
         return False
     for name, want in target.requests.items():

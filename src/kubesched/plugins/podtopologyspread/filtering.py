@@ -18,16 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from ...api import Pod
 from ...cache import NodeInfo
 from ...framework import BatchFilterResult, Code, CycleState, NodeBatch, Status
-from .common import (
-    Constraint,
-    count_per_node,
-    node_labels_match_spread_constraints,
-    required_node_affinity_matches,
-)
+from ..interpodaffinity._index import NodeView, PodIndex, ValueCodes
+from .common import HONOR, IGNORE, Constraint, node_labels_match_spread_constraints
 
 __all__ = [
     "ERR_REASON_CONSTRAINTS_NOT_MATCH",
@@ -130,56 +127,81 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
     return state.read_as(PRE_FILTER_STATE_KEY, PreFilterState)
 
 
-def eligible_rows(pod: Pod, nodes: Sequence[NodeInfo], constraints: Sequence[Constraint],
-                  require_all: bool, enable_node_inclusion_policy: bool) -> list[list[int]]:
-    """Per constraint, the positions in ``nodes`` whose pods count towards its domains: nodes
-    with every topology key (when ``require_all``) that pass the inclusion policies (or, with the
-    policies disabled, the pod's required node affinity)."""
-    out: list[list[int]] = [[] for _ in constraints]
-    needs_policy = [c.node_affinity_policy == "Honor" or c.node_taints_policy == "Honor" for c in constraints]
-    for j, ni in enumerate(nodes):
-        node = ni.node
-        if node is None:
-            continue
-        if not enable_node_inclusion_policy and not required_node_affinity_matches(pod, node):
-            continue
-        labels = node.labels
-        if require_all and not node_labels_match_spread_constraints(labels, constraints):
-            continue
-        for i, c in enumerate(constraints):
-            if enable_node_inclusion_policy and needs_policy[i] and \
-                    not c.match_node_inclusion_policies(pod, node):
-                continue
-            out[i].append(j)
+def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
+               cache: dict[object, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+    """countPodsMatchSelector for every node of ``view`` (pods in the pod's namespace, not
+    terminating, matching the selector; an empty selector counts nothing), memoized per selector."""
+    hit = cache.get(c.selector)
+    if hit is not None:
+        return hit
+    sel, ns = c.selector, pod.namespace
+    if sel is None or sel.is_empty:
+        out = np.zeros(len(view), dtype=np.int64)
+    else:
+        out = view.count_array(index.matching_pods_per_node(
+            lambda p: p.namespace == ns and sel.matches(p.labels), skip_terminating=True))
+    cache[c.selector] = out
     return out
 
 
-def compute_pre_filter_state(pod: Pod, constraints: list[Constraint], nodes: Sequence[NodeInfo],
+def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], require_all: bool,
+                   enable_node_inclusion_policy: bool) -> list[npt.NDArray[np.bool_]]:
+    """Per constraint, the nodes whose pods count towards its domains: nodes with every topology
+    key (when ``require_all``) that pass the inclusion policies (or, with the policies disabled,
+    the pod's required node affinity). Policies are evaluated per node only when they can
+    exclude something: a pod without node selector/affinity, or taints not honored, passes."""
+    n = len(view)
+    base = np.array([ni.node is not None for ni in view.nodes], dtype=bool)
+    if require_all:
+        for c in constraints:
+            base &= view.codes(c.topology_key)[0] >= 0
+    has_node_affinity = bool(pod.node_selector) or (pod.affinity is not None
+                                                    and pod.affinity.node_required is not None)
+    memo: dict[tuple[bool, bool], npt.NDArray[np.bool_]] = {}
+
+    def policy_mask(aff: bool, taints: bool) -> npt.NDArray[np.bool_]:
+        hit = memo.get((aff, taints))
+        if hit is None:
+            probe = Constraint(1, "", None, 1, HONOR if aff else IGNORE, HONOR if taints else IGNORE)
+            hit = memo[(aff, taints)] = np.fromiter(
+                (ni.node is not None and probe.match_node_inclusion_policies(pod, ni.node) for ni in view.nodes),
+                dtype=bool, count=n)
+        return hit
+
+    if not enable_node_inclusion_policy:
+        if has_node_affinity:
+            base &= policy_mask(True, False)
+        return [base for _ in constraints]
+    out = []
+    for c in constraints:
+        aff = c.node_affinity_policy == HONOR and has_node_affinity
+        taints = c.node_taints_policy == HONOR
+        out.append(base & policy_mask(aff, taints) if aff or taints else base)
+    return out
+
+
+def compute_pre_filter_state(pod: Pod, constraints: list[Constraint], view: NodeView, index: PodIndex,
                              enable_node_inclusion_policy: bool = True) -> PreFilterState:
-    """calPreFilterState, with the per-domain sums done by ``np.bincount`` over label codes."""
+    """calPreFilterState: per constraint, matching pods summed per domain of the eligible nodes
+    (``np.bincount`` over the label codes); domains of eligible nodes without pods count 0."""
     s = PreFilterState(constraints, [CriticalPaths() for _ in constraints], [{} for _ in constraints])
     if not constraints:
         return s
-    rows = eligible_rows(pod, nodes, constraints, True, enable_node_inclusion_policy)
-    counts_by_selector: dict[object, np.ndarray] = {}
+    masks = eligible_masks(pod, view, constraints, True, enable_node_inclusion_policy)
+    memo: dict[object, npt.NDArray[np.int64]] = {}
     for i, c in enumerate(constraints):
-        if not rows[i]:
+        codes, values = view.codes(c.topology_key)
+        mask = masks[i]
+        if not mask.any():
             continue
-        key = (c.selector,)
-        counts = counts_by_selector.get(key)
-        if counts is None:
-            counts = counts_by_selector[key] = count_per_node(nodes, c.selector, pod.namespace)
-        ids: dict[str, int] = {}
-        codes = np.empty(len(rows[i]), dtype=np.int64)
-        for r, j in enumerate(rows[i]):
-            v = nodes[j].node.labels[c.topology_key]  # type: ignore[union-attr]
-            codes[r] = ids.setdefault(v, len(ids))
-        sums = np.bincount(codes, weights=counts[rows[i]], minlength=len(ids)).astype(np.int64)
+        cc = codes[mask]
+        counts = pod_counts(pod, c, view, index, memo)[mask]
+        sums = np.bincount(cc, weights=counts, minlength=len(values))
+        present = np.bincount(cc, minlength=len(values)) > 0
         m = s.tp_value_to_match_num[i]
-        for v, code in ids.items():
-            m[v] = int(sums[code])
-    for i in range(len(constraints)):
-        for v, num in s.tp_value_to_match_num[i].items():
+        for code in np.flatnonzero(present).tolist():
+            m[values[code]] = int(sums[code])
+        for v, num in m.items():
             s.critical_paths[i].update(v, num)
     return s
 
@@ -199,7 +221,7 @@ def filter_node(s: PreFilterState, pod: Pod, node_info: NodeInfo) -> Status | No
     return None
 
 
-def filter_batch(s: PreFilterState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+def filter_batch(s: PreFilterState, pod: Pod, nodes: NodeBatch, vc: ValueCodes) -> BatchFilterResult:
     n = len(nodes)
     rid = np.zeros(n, dtype=np.int32)
     if not s.constraints:
@@ -208,8 +230,7 @@ def filter_batch(s: PreFilterState, pod: Pod, nodes: NodeBatch) -> BatchFilterRe
     for i, c in enumerate(s.constraints):
         codes_all, values = cols.label_column(c.topology_key)
         codes = codes_all[nodes.indices]
-        m = s.tp_value_to_match_num[i]
-        per_value = np.array([*(m.get(v, 0) for v in values), 0], dtype=np.int64)
+        per_value = vc.array(c.topology_key, values, s.tp_value_to_match_num[i])
         self_match = 1 if c.matches_pod(pod.labels) else 0
         skew = per_value[codes] + self_match - s.min_match_num(i)
         undecided = rid == 0

@@ -1,0 +1,234 @@
+"""The Evaluator: preemption as numbered steps.
+
+Mirrors Evaluator.Preempt and its helpers in pkg/scheduler/framework/preemption/preemption.go
+(master 2026). The algorithm is fixed here; the policy comes from the plugin's
+:class:`~kubesched.framework.preemption.Interface` and the API calls from the
+:class:`~kubesched.framework.preemption.Executor`.
+
+0. Fetch the latest version of the preemptor from the store.
+1. Is it eligible (``PodEligibleToPreemptOthers``)?
+2. Candidates: the nodes whose filter status is Unschedulable (never
+   UnschedulableAndUnresolvable) are dry-run from a random offset; the search stops once at
+   least one non-PDB-violating candidate exists and the shortlist is full.
+3. Extenders with the preempt verb may trim the candidates.
+4. Pick one candidate (``pickOneNodeForPreemption``).
+5. Prepare it (evict victims, clear lower-priority nominations), now or asynchronously.
+
+Upstream dry-runs nodes in parallel; we check them one by one in offset order and stop at the
+same condition, which gives the same candidates upstream finds with one worker. Cross-node
+preemption (evicting pods on another node to satisfy e.g. anti-affinity) is not supported, as
+upstream: victims are always on the candidate node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .._cycle_state import CycleState
+from .._interface import PostFilterResult
+from .._status import Code, Status
+from ._executor import Executor, _try_get_pod
+from ._interface import Candidate, Interface
+from ._util import Victims, pick_one_node_for_preemption
+
+if TYPE_CHECKING:
+    from ...api import Pod, PodDisruptionBudget
+    from ...cache import NodeInfo
+    from .._handle import Handle
+
+__all__ = ["PREEMPTION_NOT_HELPFUL", "Evaluator"]
+
+PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
+_MODE_OVERRIDE = "ModeOverride"
+
+
+def _nominate(node_name: str) -> PostFilterResult:
+    """NewPostFilterResultWithNominatedNode: ModeOverride; ``""`` clears the nomination."""
+    return PostFilterResult(node_name, _MODE_OVERRIDE)
+
+
+class _CandidateList:
+    """candidateList: keeps at most ``size`` candidates; later additions are dropped."""
+
+    __slots__ = ("items", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: list[Candidate] = []
+
+    def add(self, c: Candidate) -> None:
+        if len(self.items) < self.size:
+            self.items.append(c)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class Evaluator:
+    """Runs preemption for ``plugin_name`` with the policy ``interface``."""
+
+    def __init__(self, plugin_name: str, handle: Handle, interface: Interface, executor: Executor,
+                 enable_async_preemption: bool = True) -> None:
+        self.plugin_name = plugin_name
+        self.handle = handle
+        self.interface = interface
+        self.executor = executor
+        self.enable_async_preemption = enable_async_preemption
+
+    # -- Preempt ------------------------------------------------------------------------------
+    def preempt(self, state: CycleState, pod: Pod, m: Any) -> tuple[PostFilterResult | None, Status]:
+        """Preempt: ``m`` is the NodeToStatus of the failed Filter phase.
+
+        Returns <None, Error> for transient errors and <None, Unschedulable> when the pod is not
+        eligible (both keep its nomination), <"" nomination, Unschedulable> with a FitError
+        message when preemption cannot help (clears it), and <node, Success> on the happy path."""
+        # 0) The latest version of the pod (its nominatedNodeName may have changed).
+        latest = _try_get_pod(self.handle.store, pod.namespace, pod.name)
+        if latest is None:
+            return None, Status.from_error(RuntimeError(f'pods "{pod.name}" not found'))
+        pod = latest
+
+        # 1) Eligibility.
+        ok, msg = self.interface.pod_eligible_to_preempt_others(pod, m.get(pod.nominated_node_name))
+        if not ok:
+            return None, Status.of(Code.UNSCHEDULABLE, msg)
+
+        # 2) Candidates.
+        all_nodes = self.handle.snapshot().node_info_list
+        try:
+            candidates, node_statuses, errs = self.find_candidates(state, all_nodes, pod, m)
+        except Exception as err:
+            return None, Status.from_error(err)
+        if errs and not candidates:
+            return None, Status.from_error(errs[0])
+        if not candidates:
+            from ...scheduler._diagnosis import Diagnosis, FitError
+
+            node_statuses.set_absent_nodes_status(
+                Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, PREEMPTION_NOT_HELPFUL))
+            fit_error = FitError(pod, len(all_nodes), Diagnosis(node_to_status=node_statuses))
+            return _nominate(""), Status.of(Code.UNSCHEDULABLE, fit_error.error())
+
+        # 3) Extenders.
+        candidates, status = self.call_extenders(pod, candidates)
+        if not status.is_success():
+            return None, status
+
+        # 4) The best candidate.
+        best = self.select_candidate(candidates)
+        if best is None or not best.name:
+            return None, Status.of(Code.UNSCHEDULABLE, "no candidate node for preemption")
+
+        # 5) Evict (now or in a task after this cycle) and nominate.
+        if self.enable_async_preemption:
+            self.executor.prepare_candidate_async(best, pod, self.plugin_name)
+        else:
+            st = self.executor.prepare_candidate(best, pod, self.plugin_name)
+            if not st.is_success():
+                return None, st
+        return _nominate(best.name), Status.success()
+
+    def find_candidates(self, state: CycleState, all_nodes: Sequence[NodeInfo], pod: Pod,
+                        m: Any) -> tuple[list[Candidate], Any, list[BaseException]]:
+        """findCandidates: the potential nodes (filter status Unschedulable, snapshot order),
+        the PDBs, then the dry run from the plugin's offset."""
+        from ...scheduler._diagnosis import NodeToStatus
+
+        if not all_nodes:
+            raise RuntimeError("no nodes available")
+        names = [ni.name for ni in all_nodes]
+        wanted = set(m.nodes_for_status_code(names, Code.UNSCHEDULABLE))
+        potential = [ni for ni in all_nodes if ni.name in wanted]
+        if not potential:
+            return [], NodeToStatus(), []
+        pdbs = list_pdbs(self.handle.store)
+        offset, num_candidates = self.interface.get_offset_and_num_candidates(len(potential))
+        return self.dry_run_preemption(state, pod, potential, pdbs, offset, num_candidates)
+
+    def dry_run_preemption(self, state: CycleState, pod: Pod, potential_nodes: Sequence[NodeInfo],
+                           pdbs: Sequence[PodDisruptionBudget], offset: int,
+                           num_candidates: int) -> tuple[list[Candidate], Any, list[BaseException]]:
+        """DryRunPreemption: SelectVictimsOnNode on a copy of each node (and of the cycle state)
+        from ``offset`` on, wrapping around. Non-violating candidates come first in the result.
+        Nodes that are no candidate get their status in the returned NodeToStatus."""
+        from ...scheduler._diagnosis import NodeToStatus
+
+        non_violating = _CandidateList(num_candidates)
+        violating = _CandidateList(num_candidates)
+        statuses = NodeToStatus()
+        errs: list[BaseException] = []
+        n = len(potential_nodes)
+        for i in range(n):
+            node_copy = potential_nodes[(offset + i) % n].snapshot_copy()
+            name = node_copy.name
+            pods, num_violations, status = self.interface.select_victims_on_node(
+                state.clone(), pod, node_copy, pdbs)
+            if status.is_success() and pods:
+                c = Candidate(name, Victims(list(pods), num_violations))
+                (non_violating if num_violations == 0 else violating).add(c)
+                if len(non_violating) > 0 and len(non_violating) + len(violating) >= num_candidates:
+                    break
+                continue
+            if status.is_success():
+                status = Status.from_error(RuntimeError(f'expected at least one victim pod on node "{name}"'))
+            if status.code == Code.ERROR:
+                errs.append(status.as_error() or RuntimeError(status.message()))
+            statuses.set(name, status)
+        return [*non_violating.items, *violating.items], statuses, errs
+
+    def call_extenders(self, pod: Pod, candidates: list[Candidate]) -> tuple[list[Candidate], Status]:
+        """callExtenders: each interested extender with the preempt verb may drop candidates or
+        victims; an ignorable extender's error is skipped."""
+        extenders = self.handle.extenders()
+        if not extenders:
+            return candidates, Status.success()
+        victims_map: dict[str, Any] = self.interface.candidates_to_victims_map(candidates)
+        if not victims_map:
+            return candidates, Status.success()
+        snap = self.handle.snapshot()
+        for ext in extenders:
+            if not ext.supports_preemption() or not ext.is_interested(pod):
+                continue
+            try:
+                result = dict(ext.process_preemption(pod, victims_map, snap.get))
+            except Exception as err:
+                if ext.is_ignorable():
+                    continue
+                return [], Status.from_error(err)
+            for node_name, victims in list(result.items()):
+                if victims is None or not victims.pods:
+                    if ext.is_ignorable():
+                        del result[node_name]
+                        continue
+                    return [], Status.from_error(
+                        RuntimeError(f'expected at least one victim pod on node "{node_name}"'))
+            victims_map = result
+            if not victims_map:
+                break
+        return [Candidate(name, Victims(list(v.pods), v.num_pdb_violations))
+                for name, v in victims_map.items()], Status.success()
+
+    def select_candidate(self, candidates: Sequence[Candidate]) -> Candidate | None:
+        """SelectCandidate: the only one, or pickOneNodeForPreemption's choice."""
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        victims_map = self.interface.candidates_to_victims_map(candidates)
+        funcs = self.interface.ordered_score_funcs(victims_map)
+        node = pick_one_node_for_preemption(victims_map, funcs, self.handle.clock.now)
+        victims = victims_map.get(node)
+        if victims is not None:
+            return Candidate(node, victims)
+        return candidates[0]  # cannot happen; upstream logs and keeps going the same way
+
+
+def list_pdbs(store: Any) -> list[PodDisruptionBudget]:
+    """getPodDisruptionBudgets: every PDB the store knows (none without a store)."""
+    if store is None:
+        return []
+    try:
+        return list(store.list("PodDisruptionBudget"))
+    except Exception:
+        return []

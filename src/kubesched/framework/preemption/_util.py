@@ -1,0 +1,127 @@
+"""Victim ordering helpers and the candidate-node choice of preemption.
+
+Mirrors pkg/scheduler/util/utils.go (GetPodStartTime, GetEarliestPodStartTime, MoreImportantPod)
+and pickOneNodeForPreemption in pkg/scheduler/framework/preemption/preemption.go (master 2026).
+
+Two deliberate determinism choices: upstream's "now" for pods without ``status.startTime`` is
+the wall clock, ours is the injected clock's time; and upstream iterates a Go map of candidates
+(random order) so "the first remaining node" is arbitrary there, while ours is the first in
+candidate order (non-violating candidates first, each in sampling order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ...api import Pod
+
+__all__ = [
+    "ScoreFunc",
+    "Victims",
+    "default_ordered_score_funcs",
+    "get_earliest_pod_start_time",
+    "get_pod_start_time",
+    "more_important_pod",
+    "pick_one_node_for_preemption",
+]
+
+_MAX_INT32 = 2**31 - 1
+_MIN_INT64 = -(2**63)
+
+ScoreFunc = Callable[[str], int]
+"""node name -> score; the higher the better (OrderedScoreFuncs' element type)."""
+
+
+@dataclass(slots=True)
+class Victims:
+    """extenderv1.Victims: the pods to evict on one node, most important first, and how many
+    of them violate a PodDisruptionBudget. Field names match the extender client's Victims."""
+
+    pods: list[Pod] = field(default_factory=list)
+    num_pdb_violations: int = 0
+
+
+def get_pod_start_time(pod: Pod, now: float) -> float:
+    """GetPodStartTime: ``status.startTime``, else ``now`` (assumed or bound pods that have not
+    started yet)."""
+    return pod.start_time if pod.start_time is not None else now
+
+
+def more_important_pod(pod1: Pod, pod2: Pod, now: float) -> bool:
+    """MoreImportantPod: higher priority first; on equal priority the pod that started earlier
+    (it has run longer) is more important."""
+    p1, p2 = pod1.priority_value, pod2.priority_value
+    if p1 != p2:
+        return p1 > p2
+    return get_pod_start_time(pod1, now) < get_pod_start_time(pod2, now)
+
+
+def get_earliest_pod_start_time(victims: Victims, now: float) -> float | None:
+    """GetEarliestPodStartTime: the earliest start time among the highest-priority victims."""
+    if not victims.pods:
+        return None
+    first = victims.pods[0]
+    earliest = get_pod_start_time(first, now)
+    max_priority = first.priority_value
+    for pod in victims.pods:
+        prio = pod.priority_value
+        if prio == max_priority:
+            earliest = min(earliest, get_pod_start_time(pod, now))
+        elif prio > max_priority:
+            max_priority = prio
+            earliest = get_pod_start_time(pod, now)
+    return earliest
+
+
+def default_ordered_score_funcs(nodes_to_victims: Mapping[str, Victims], now: float) -> list[ScoreFunc]:
+    """pickOneNodeForPreemption's default criteria, in precedence order."""
+
+    def min_num_pdb_violating(node: str) -> int:
+        return -nodes_to_victims[node].num_pdb_violations
+
+    def min_highest_priority(node: str) -> int:
+        return -nodes_to_victims[node].pods[0].priority_value
+
+    def min_sum_priorities(node: str) -> int:
+        # MaxInt32+1 is added to every priority so that all are >= 0: a node with a few pods of
+        # negative priority is not preferred over one with fewer pods of that priority.
+        return -sum(p.priority_value + _MAX_INT32 + 1 for p in nodes_to_victims[node].pods)
+
+    def min_num_pods(node: str) -> int:
+        return -len(nodes_to_victims[node].pods)
+
+    def latest_start_time(node: str) -> int:
+        earliest = get_earliest_pod_start_time(nodes_to_victims[node], now)
+        if earliest is None:
+            return _MIN_INT64
+        return round(earliest * 1e9)  # UnixNano
+
+    return [min_num_pdb_violating, min_highest_priority, min_sum_priorities, min_num_pods,
+            latest_start_time]
+
+
+def pick_one_node_for_preemption(nodes_to_victims: Mapping[str, Victims], score_funcs: Sequence[ScoreFunc] | None,
+                                 now: float) -> str:
+    """pickOneNodeForPreemption: apply the score functions in order, keeping the nodes with the
+    highest score, until one node is left; with no functions given, the defaults (fewest PDB
+    violations, lowest highest-victim priority, smallest priority sum, fewest victims, latest
+    start time of the highest-priority victims). Ties after the last: the first remaining."""
+    if not nodes_to_victims:
+        return ""
+    candidates = list(nodes_to_victims)
+    funcs = list(score_funcs) if score_funcs else default_ordered_score_funcs(nodes_to_victims, now)
+    for f in funcs:
+        best = _MIN_INT64
+        selected: list[str] = []
+        for node in candidates:
+            score = f(node)
+            if score > best:
+                best = score
+                selected = []
+            if score == best:
+                selected.append(node)
+        if len(selected) == 1:
+            return selected[0]
+        candidates = selected
+    return candidates[0]

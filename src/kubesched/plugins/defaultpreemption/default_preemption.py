@@ -1,0 +1,289 @@
+"""DefaultPreemption: the PostFilter plugin that evicts lower-priority pods.
+
+Mirrors pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go (master 2026).
+The algorithm lives in :mod:`kubesched.framework.preemption` (Evaluator, Executor); this plugin
+supplies upstream's default policy:
+
+- eligibility: ``preemptionPolicy: Never`` never preempts; a pod whose nominated node still has a
+  lower-priority pod terminating because of preemption waits instead of preempting again (unless
+  that node became UnschedulableAndUnresolvable);
+- sampling: at least ``minCandidateNodesPercentage`` percent of the potential nodes and at least
+  ``minCandidateNodesAbsolute`` of them, from a random offset (the scheduler's seeded RNG);
+- victims on a node: remove every lower-priority pod (through the PreFilter AddPod/RemovePod
+  extensions, so InterPodAffinity, PodTopologySpread... see the change); if the pod still does
+  not fit, the node is no candidate; else reprieve pods, most important first, PDB-violating ones
+  before the others, keeping each that still lets the pod fit;
+- node choice: pickOneNodeForPreemption's defaults.
+
+With asynchronous preemption (feature SchedulerAsyncPreemption, on by default as upstream) the
+plugin is also a PreEnqueue plugin that keeps a preemptor out of activeQ while its API calls are
+pending. Pod-group (workload-aware) preemption of newest upstream is out of scope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kubesched.framework import (
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Code,
+    CycleState,
+    EventResource,
+    PluginBase,
+    PostFilterResult,
+    QueueingHint,
+    Status,
+)
+from kubesched.framework.preemption import (
+    DISRUPTION_TARGET,
+    REASON_PREEMPTION_BY_SCHEDULER,
+    Candidate,
+    Evaluator,
+    Executor,
+    ScoreFunc,
+    Victims,
+    more_important_pod,
+)
+from kubesched.plugins.names import DEFAULT_PREEMPTION
+
+from ._args import DefaultPreemptionArgs
+
+if TYPE_CHECKING:
+    from kubesched.api import Pod, PodDisruptionBudget
+    from kubesched.cache import NodeInfo, PodInfo
+
+__all__ = [
+    "ASYNC_PREEMPTION_FEATURE",
+    "NAME",
+    "NO_VICTIMS_REASON",
+    "DefaultPreemption",
+    "IsEligiblePodFn",
+    "MoreImportantPodFn",
+    "filter_pods_with_pdb_violation",
+    "pod_terminating_by_preemption",
+]
+
+NAME = DEFAULT_PREEMPTION
+ASYNC_PREEMPTION_FEATURE = "SchedulerAsyncPreemption"
+NO_VICTIMS_REASON = "No preemption victims found for incoming pod"
+NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
+NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
+WAITING_FOR_PREEMPTION = "waiting for the preemption for this pod to be finished"
+
+IsEligiblePodFn = Callable[["NodeInfo", "PodInfo", "Pod"], bool]
+"""(node info, victim, preemptor) -> may the victim be preempted (besides lower priority)."""
+MoreImportantPodFn = Callable[["Pod", "Pod"], bool]
+"""(pod1, pod2) -> pod1 is more important (considered for preemption after pod2)."""
+
+
+def pod_terminating_by_preemption(pod: Pod) -> bool:
+    """podTerminatingByPreemption: terminating, with DisruptionTarget=True set by the scheduler."""
+    if not pod.is_terminating:
+        return False
+    cond = pod.condition(DISRUPTION_TARGET)
+    return (cond is not None and cond.get("status") == "True"
+            and cond.get("reason") == REASON_PREEMPTION_BY_SCHEDULER)
+
+
+def filter_pods_with_pdb_violation(pod_infos: Sequence[PodInfo], pdbs: Sequence[PodDisruptionBudget]
+                                   ) -> tuple[list[PodInfo], list[PodInfo]]:
+    """filterPodsWithPDBViolation -> (violating, non-violating), order kept.
+
+    Each matching PDB's ``status.disruptionsAllowed`` is decremented per pod (pods already in its
+    ``disruptedPods`` do not count); a pod is violating once any of its PDBs goes below zero. A
+    PDB with a missing or empty selector matches nothing here; a pod without labels matches none."""
+    allowed = [pdb.disruptions_allowed or 0 for pdb in pdbs]
+    violating: list[PodInfo] = []
+    non_violating: list[PodInfo] = []
+    for pi in pod_infos:
+        pod = pi.pod
+        violated = False
+        if pod.labels:
+            for i, pdb in enumerate(pdbs):
+                if pdb.namespace != pod.namespace:
+                    continue
+                sel = pdb.selector
+                if sel is None or sel.is_empty or not sel.matches(pod.labels):
+                    continue
+                if pod.name in pdb.disrupted_pods:
+                    continue  # already processed by the API server: not a violation
+                allowed[i] -= 1
+                if allowed[i] < 0:
+                    violated = True
+        (violating if violated else non_violating).append(pi)
+    return violating, non_violating
+
+
+class DefaultPreemption(PluginBase):
+    NAME = NAME
+    Args = DefaultPreemptionArgs
+
+    def __init__(self, args: Any = None, handle: Any = None) -> None:
+        if isinstance(args, dict):
+            args = DefaultPreemptionArgs.from_dict(args)
+        super().__init__(args, handle)
+        if not isinstance(self.args, DefaultPreemptionArgs):
+            raise TypeError(f"got args of type {type(self.args).__name__}, want DefaultPreemptionArgs")
+        self.pl_args: DefaultPreemptionArgs = self.args
+        features = getattr(handle, "features", None) or {}
+        self.enable_async_preemption = bool(features.get(ASYNC_PREEMPTION_FEATURE, True))
+        self.executor = Executor(handle)
+        self.evaluator = Evaluator(NAME, handle, self, self.executor, self.enable_async_preemption)
+        # Default policy hooks, replaceable as upstream's exported fields.
+        self.is_eligible_pod: IsEligiblePodFn = lambda node_info, victim, preemptor: True
+        self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
+
+    def _now(self) -> float:
+        return float(self.handle.clock.now) if self.handle is not None else 0.0
+
+    # -- PostFilter / PreEnqueue -------------------------------------------------------------
+    def post_filter(self, state: CycleState, pod: Pod,
+                    filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]:
+        """PostFilter: every call counts as a preemption attempt; a message is prefixed with
+        ``preemption: `` (the scheduler appends it to the FitError message)."""
+        try:
+            result, status = self.evaluator.preempt(state, pod, filtered_node_status)
+        finally:
+            metrics = getattr(self.handle, "metrics", None)
+            if metrics is not None:
+                metrics.preemption_attempts.inc()
+        msg = status.message()
+        if msg:
+            return result, Status(status.code, (f"preemption: {msg}",), status.plugin, status.error)
+        return result, status
+
+    def pre_enqueue(self, pod: Pod) -> Status | None:
+        """PreEnqueue: keep a preemptor out of activeQ while its asynchronous preemption runs."""
+        if not self.enable_async_preemption:
+            return None
+        if self.executor.is_pod_running_preemption(pod.uid):
+            return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, WAITING_FOR_PREEMPTION)
+        return None
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """With async preemption, an assigned pod's deletion may ungate a preemptor; the hint
+        always skips: the plugins that rejected the pod decide when it is worth retrying."""
+        if not self.enable_async_preemption:
+            return []
+        return [ClusterEventWithHint(ClusterEvent(EventResource.ASSIGNED_POD, ActionType.DELETE),
+                                     self.is_pod_schedulable_after_assigned_pod_deletion)]
+
+    def is_pod_schedulable_after_assigned_pod_deletion(self, pod: Pod, old_obj: Any,
+                                                       new_obj: Any) -> QueueingHint:
+        return QueueingHint.QUEUE_SKIP
+
+    # -- preemption.Interface -----------------------------------------------------------------
+    def calculate_num_candidates(self, num_nodes: int) -> int:
+        """calculateNumCandidates: percentage of the nodes, at least the absolute number, at
+        most all nodes."""
+        n = num_nodes * self.pl_args.min_candidate_nodes_percentage // 100
+        n = max(n, self.pl_args.min_candidate_nodes_absolute)
+        return min(n, num_nodes)
+
+    def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
+        """GetOffsetAndNumCandidates: offset uniform in [0, num_nodes) from the seeded RNG."""
+        rng = self.handle.rng if self.handle is not None else None
+        offset = rng.randrange(num_nodes) if rng is not None and num_nodes > 0 else 0
+        return offset, self.calculate_num_candidates(num_nodes)
+
+    def candidates_to_victims_map(self, candidates: Sequence[Candidate]) -> dict[str, Victims]:
+        return {c.name: c.victims for c in candidates}
+
+    def ordered_score_funcs(self, nodes_to_victims: dict[str, Victims]) -> list[ScoreFunc] | None:
+        return None
+
+    def is_preemption_allowed(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
+        """isPreemptionAllowed: strictly lower priority, and the IsEligiblePod hook."""
+        return (victim.pod.priority_value < preemptor.priority_value
+                and self.is_eligible_pod(node_info, victim, preemptor))
+
+    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status | None) -> tuple[bool, str]:
+        """PodEligibleToPreemptOthers."""
+        if pod.preemption_policy == "Never":
+            return False, NOT_ELIGIBLE_NEVER
+        nom = pod.nominated_node_name
+        if nom:
+            # The nominated node became unresolvable: preempting elsewhere may help.
+            if nominated_node_status is not None and nominated_node_status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                return True, ""
+            ni = self.handle.snapshot().get(nom) if self.handle is not None else None
+            if ni is not None:
+                for pi in ni.pods:
+                    if self.is_preemption_allowed(ni, pi, pod) and pod_terminating_by_preemption(pi.pod):
+                        return False, NOT_ELIGIBLE_TERMINATING
+        return True, ""
+
+    def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+                               pdbs: Sequence[PodDisruptionBudget]) -> tuple[list[Pod], int, Status]:
+        """SelectVictimsOnNode (``state`` and ``node_info`` are this node's copies)."""
+        fh = self.handle
+
+        def remove_pod(pi: PodInfo) -> None:
+            if not node_info.remove_pod(pi.pod):
+                raise RuntimeError(f"no corresponding pod {pi.pod.name} in pods of node {node_info.name}")
+            st = fh.run_pre_filter_extension_remove_pod(state, pod, pi, node_info)
+            if not st.is_success():
+                raise st.as_error() or RuntimeError(st.message())
+
+        def add_pod(pi: PodInfo) -> None:
+            node_info.add_pod_info(pi)
+            st = fh.run_pre_filter_extension_add_pod(state, pod, pi, node_info)
+            if not st.is_success():
+                raise st.as_error() or RuntimeError(st.message())
+
+        potential = [pi for pi in node_info.pods if self.is_preemption_allowed(node_info, pi, pod)]
+        try:
+            for pi in potential:
+                remove_pod(pi)
+        except Exception as err:
+            return [], 0, Status.from_error(err)
+        if not potential:
+            return [], 0, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
+        # Without every lower-priority pod the pod still does not fit: no candidate (affinity to
+        # a victim is not considered, as upstream, for performance).
+        status = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+        if not status.is_success():
+            return [], 0, status
+
+        key = _importance_key(self.more_important_pod)
+        potential.sort(key=key)
+        violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
+        victims: list[PodInfo] = []
+
+        def reprieve(pi: PodInfo) -> bool:
+            add_pod(pi)
+            fits = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info).is_success()
+            if not fits:
+                remove_pod(pi)
+                victims.append(pi)
+            return fits
+
+        num_violating = 0
+        try:
+            for pi in violating:
+                if not reprieve(pi):
+                    num_violating += 1
+            for pi in non_violating:
+                reprieve(pi)
+        except Exception as err:
+            return [], 0, Status.from_error(err)
+        if violating and non_violating:
+            victims.sort(key=key)
+        return [pi.pod for pi in victims], num_violating, Status.success()
+
+
+def _importance_key(more_important: MoreImportantPodFn) -> Any:
+    """A sort key putting the most important pods first (stable for equal ones)."""
+    import functools
+
+    def cmp(a: PodInfo, b: PodInfo) -> int:
+        if more_important(a.pod, b.pod):
+            return -1
+        if more_important(b.pod, a.pod):
+            return 1
+        return 0
+
+    return functools.cmp_to_key(cmp)

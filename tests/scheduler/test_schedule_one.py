@@ -1,0 +1,209 @@
+"""The scheduler end to end on MemoryStore + VirtualClock: queue order, backoff, requeueing,
+gates, failure handling, profiles, determinism (schedule_one.go, scheduler.go, eventhandlers.go)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubesched.framework import Code, Status
+from kubesched.testing.wrappers import make_node, make_pod
+
+from .env import BASIC, START, Env, Recorder, plugin, profile
+
+
+def _node(name: str, cpu: str = "4", **labels: str) -> Any:
+    b = make_node().name(name).capacity({"cpu": cpu, "memory": "16Gi"})
+    for k, v in labels.items():
+        b.label(k, v)
+    return b
+
+
+def _pod(name: str, cpu: str = "1", **kw: Any) -> Any:
+    b = make_pod().name(name).uid(f"{name}-uid").req({"cpu": cpu})
+    for k, v in kw.items():
+        getattr(b, k)(v)
+    return b
+
+
+# -- success path ---------------------------------------------------------------------------
+def test_pod_is_bound_with_scheduled_event_and_condition() -> None:
+    env = Env().add(_node("n0"), _pod("p"))
+    summary = env.run()
+    assert env.node_of("p") == "n0"
+    assert summary.scheduled == 1 and summary.attempts == 1 and summary.pending == []
+    [ev] = env.events("Scheduled")
+    assert ev.message == "Successfully assigned default/p to n0" and ev.type == "Normal"
+    assert env.scheduled_condition("p")["status"] == "True"
+    m = env.sched.metrics
+    assert m.value("scheduler_schedule_attempts_total",
+                   {"result": "scheduled", "profile": "default-scheduler"}) == 1
+    assert m.value("scheduler_pod_scheduling_attempts_count") == 1
+
+
+def test_binding_is_asynchronous_on_the_clock() -> None:
+    """The next scheduling cycle starts before the previous pod's binding cycle ran: the second
+    pod sees the first one only as assumed in the cache."""
+    env = Env().add(_node("n0", cpu="1"), _pod("a"), _pod("b"))
+    s = env.sched
+    assert s.run_one_cycle() is True
+    assert s.bindings_in_flight == 1 and env.node_of("a") == ""
+    assert s.cache.is_assumed_pod(env.pod("a"))
+    assert s.run_one_cycle() is True  # b: the assumed a takes the only cpu
+    assert env.scheduled_condition("b")["reason"] == "Unschedulable"
+    env.run()
+    assert env.node_of("a") == "n0" and env.node_of("b") == ""
+    assert not s.cache.is_assumed_pod(env.pod("a"))
+
+
+def test_queue_order_priority_then_time() -> None:
+    rec = Recorder()
+    reg = {"Rec": plugin("Rec", filter=lambda self, st, pod, ni: rec.add("filter", pod, 0) or None)}
+    env = Env(profile(plugins=(*BASIC, "Rec")), registry=reg)
+    env.sched  # noqa: B018 - start watching before the pods arrive
+    env.add(_node("n0", cpu="100"))
+    for name, prio in (("low", 0), ("high-1", 10), ("mid", 5), ("high-2", 10)):
+        env.add(_pod(name, priority=prio))
+        env.clock.advance(1)
+    env.run()
+    assert [c[1] for c in rec.of("filter")] == ["high-1", "high-2", "mid", "low"]
+
+
+# -- failure handling -------------------------------------------------------------------------
+def _fixed_post_filter(msg: str) -> Any:
+    return plugin("FakePreemption",
+                  post_filter=lambda self, st, pod, m: (None, Status.of(Code.UNSCHEDULABLE, msg)))
+
+
+def test_aggregated_failure_message_condition_and_event() -> None:
+    preemption = "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."
+    env = Env(profile(plugins=(*BASIC, "FakePreemption")), registry={"FakePreemption": _fixed_post_filter(preemption)})
+    env.add(_node("small-1", cpu="1"), _node("small-2", cpu="1"))
+    for i in range(3):
+        env.add(_node(f"tainted-{i}").taint("dedicated", "x"))
+    env.add(_pod("p", cpu="2"))
+    summary = env.run()
+    want = ("0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s). " + preemption)
+    cond = env.scheduled_condition("p")
+    assert cond["status"] == "False" and cond["reason"] == "Unschedulable" and cond["message"] == want
+    [ev] = env.events("FailedScheduling")
+    assert ev.type == "Warning" and ev.message == want
+    assert summary.unschedulable == ["default/p"]
+    assert env.sched.metrics.value("scheduler_schedule_attempts_total",
+                                   {"result": "unschedulable", "profile": "default-scheduler"}) >= 1
+
+
+def test_no_nodes_available() -> None:
+    env = Env().add(_pod("p"))
+    env.run()
+    cond = env.scheduled_condition("p")
+    assert cond["reason"] == "Unschedulable" and cond["message"] == "no nodes available to schedule pods"
+
+
+def test_internal_error_is_scheduler_error_and_retried_with_backoff() -> None:
+    calls: list[float] = []
+
+    def boom(self: Any, st: Any, pod: Any, ni: Any) -> Status:
+        calls.append(self.handle.clock.now)
+        return Status.from_error(RuntimeError("kaboom"))
+
+    env = Env(profile(plugins=(*BASIC, "Boom")), registry={"Boom": plugin("Boom", filter=boom)},
+              features={"SchedulerPopFromBackoffQ": False})
+    env.add(_node("n0"), _pod("p"))
+    env.run(until=START + 20)
+    cond = env.scheduled_condition("p")
+    assert cond["reason"] == "SchedulerError"
+    assert 'running "Boom" filter plugin: kaboom' in cond["message"]
+    # Error backoff doubles per consecutive error: 1, 2, 4, 8 s.
+    assert [t - START for t in calls[:5]] == [0, 1, 3, 7, 15]
+
+
+def test_backoff_durations_per_attempt() -> None:
+    """A pod rejected by a plugin and moved by an event it registered waits its backoff:
+    1 s x 2^(attempts-1), capped at 10 s (PopFromBackoffQ off, so that the wait is visible)."""
+    tries: list[float] = []
+
+    def reject(self: Any, st: Any, pod: Any, ni: Any) -> Status:
+        tries.append(self.handle.clock.now)
+        # Each failure is followed at once by a node add, which requeues the pod via backoff.
+        self.handle.clock.schedule(0, lambda: self.handle.store.create(_node(f"x{len(tries)}").obj()))
+        return Status.of(Code.UNSCHEDULABLE, "not yet")
+
+    env = Env(profile(plugins=(*BASIC, "Never")), registry={"Never": plugin("Never", filter=reject)},
+              features={"SchedulerPopFromBackoffQ": False})
+    env.add(_node("n0"), _pod("p"))
+    env.run(until=START + 60)
+    gaps = [round(b - a, 3) for a, b in zip(tries, tries[1:], strict=False)]
+    assert gaps[:6] == [1, 2, 4, 8, 10, 10]
+
+
+def test_parked_pod_moves_on_node_add_not_on_unrelated_event() -> None:
+    env = Env().add(_node("n0", cpu="1"), _pod("p", cpu="2"))
+    env.run()
+    s = env.sched
+    assert [p.name for p in s.queue.unschedulable_pods()] == ["p"]
+    attempts = s.stats.attempts
+    # A PVC is of no interest to the plugins that rejected p (NodeResourcesFit).
+    from kubesched.api import PersistentVolumeClaim
+
+    env.store.create(PersistentVolumeClaim.from_dict({
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "c", "namespace": "default"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}))
+    assert [p.name for p in s.queue.unschedulable_pods()] == ["p"]
+    s.schedule_pending()
+    assert s.stats.attempts == attempts
+    env.add(_node("big", cpu="4"))
+    assert s.queue.unschedulable_pods() == []
+    env.run()
+    assert env.node_of("p") == "big"
+
+
+def test_gated_pod_waits_until_ungated() -> None:
+    env = Env().add(_node("n0"), _pod("p", scheduling_gates=["example.com/gate"]))
+    summary = env.run()
+    assert env.node_of("p") == "" and summary.attempts == 0
+    assert env.sched.queue.pending_pod_counts()["gated"] == 1
+    d = env.pod("p").to_dict()
+    d["spec"].pop("schedulingGates")
+    from kubesched.api import Pod
+
+    env.store.update(Pod.from_dict(d))
+    env.run()
+    assert env.node_of("p") == "n0"
+
+
+def test_deleted_pod_is_dropped() -> None:
+    env = Env().add(_node("n0", cpu="1"), _pod("p", cpu="2"))
+    env.run()
+    env.store.delete("Pod", "default", "p", grace_period_seconds=0)
+    assert env.sched.queue.pending_pods()[0] == []
+
+
+def test_pods_of_unknown_scheduler_are_ignored_and_two_profiles_schedule_their_own() -> None:
+    rec = Recorder()
+    second = plugin("Mark", filter=lambda self, st, pod, ni: rec.add("second", pod, 0) or None)
+    env = Env(profile(), profile("second-scheduler", plugins=(*BASIC, "Mark")), registry={"Mark": second})
+    env.add(_node("n0"), _pod("a"), _pod("b", scheduler_name="second-scheduler"),
+            _pod("c", scheduler_name="someone-else"))
+    summary = env.run()
+    assert env.node_of("a") == "n0" and env.node_of("b") == "n0" and env.node_of("c") == ""
+    assert [c[1] for c in rec.calls] == ["b"]
+    assert summary.attempts == 2 and summary.pending == []
+    assert env.sched.metrics.value("scheduler_schedule_attempts_total",
+                                   {"result": "scheduled", "profile": "second-scheduler"}) == 1
+
+
+def test_same_seed_same_placements() -> None:
+    def run(seed: int) -> dict[str, str]:
+        env = Env(seed=seed)
+        env.add(*[_node(f"n{i}", cpu="8") for i in range(10)])
+        env.add(*[_pod(f"p{i}") for i in range(30)])
+        env.run()
+        return env.placements()
+
+    first = run(42)
+    assert run(42) == first
+    assert all(first.values())
+    assert len({n for n in first.values()}) > 1
