@@ -374,6 +374,7 @@ def test_dump_and_counts() -> None:
     d = cache.dump()
     assert set(d.nodes) == {"a", "b"} and d.assumed_pods == frozenset({"p1"})
     assert cache.node_count() == 2 and cache.pod_count() == 2 and cache.assumed_pod_count() == 1
+    assert cache.sizes() == {"assumed_pods": 1, "pods": 2, "nodes": 2}
 
 
 def test_compare_finds_missed_and_redundant() -> None:

@@ -136,6 +136,20 @@ def test_affinity_lists_follow_pods() -> None:
     assert snap.have_pods_with_required_anti_affinity_list == []
 
 
+def test_affinity_lists_keep_node_list_order_when_updated_in_place() -> None:
+    cache = _cache(*[_node(f"n{i}") for i in range(5)])
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    for i, node in enumerate(("n3", "n1", "n4")):
+        cache.add_pod(_pod(f"p{i}", node, anti_zone=True))
+        cache.update_snapshot(snap)
+    assert [ni.name for ni in snap.have_pods_with_affinity_list] == ["n1", "n3", "n4"]
+    cache.remove_pod(_pod("p1", "n1", anti_zone=True))
+    cache.update_snapshot(snap)
+    assert [ni.name for ni in snap.have_pods_with_required_anti_affinity_list] == ["n3", "n4"]
+    _assert_same(snap, _fresh(cache))
+
+
 def test_pvc_used_by_pods() -> None:
     # IsPVCUsedByPods: only pods on live nodes count.
     cache = _cache(_node("n0"), _node("n1"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -312,8 +313,6 @@ def test_create_adds_default_tolerations(store: MemoryStore) -> None:
 
 # -- simulated disruption controller ----------------------------------------------------------------
 def pdb_manifest(spec: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(
         {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "b"}, "spec": spec}
     )
@@ -386,3 +385,38 @@ def test_memory_store_satisfies_store_protocol(store: MemoryStore) -> None:
 
     assert use(store) == store.resource_version
     assert {n for n in dir(Store) if not n.startswith("_")} <= set(dir(store))
+
+
+@pytest.mark.parametrize(
+    ("deletion_at", "gone_at"),
+    [
+        pytest.param(1010.0, 1010.0, id="due at its deletion time stamp"),
+        pytest.param(900.0, 1000.0, id="overdue goes at once"),
+        pytest.param(5000.0, 1030.0, id="never longer than the grace period"),
+    ],
+)
+def test_loaded_terminating_pod_is_removed(
+    store: MemoryStore, clock: VirtualClock, deletion_at: float, gone_at: float
+) -> None:
+    pod = make_pod().name("p").node("n1").deletion_timestamp(deletion_at).to_dict()
+    pod["metadata"]["deletionGracePeriodSeconds"] = 30
+    store.load(load_documents(json.dumps(pod), "p.json", json_only=True))
+    assert store.get("Pod", "default", "p").is_terminating
+    clock.run(until=gone_at)
+    assert store.try_get("Pod", "default", "p") is None
+    assert store.events_since(0)[-1].type == "DELETED"
+    assert clock.now == gone_at
+
+
+def test_evict_uses_the_pods_grace_period(store: MemoryStore, clock: VirtualClock) -> None:
+    store.create(make_pod().name("p").node("n1").termination_grace_period(7).obj())
+    store.evict("default", "p")
+    assert store.get("Pod", "default", "p").meta.deletion_timestamp == 1007.0
+    clock.run(until=1007.0)
+    assert store.try_get("Pod", "default", "p") is None
+
+
+def test_kinds_not_held_list_empty_and_get_not_found(store: MemoryStore) -> None:
+    assert store.list("Service") == []
+    with pytest.raises(LookupError):
+        store.get("Service", "default", "web")

@@ -87,10 +87,16 @@ def test_default_config_matches_upstream() -> None:
     assert prof.percentage_of_nodes_to_score is None
     assert [(p.name, p.weight) for p in prof.plugins.multi_point.enabled] == UPSTREAM_DEFAULT_MULTI_POINT
     assert all(not prof.plugins.get(k).enabled for k in ("filter", "score", "queueSort", "bind"))
-    names = [pc.name for pc in prof.plugin_config]
-    assert names == [n for n in UPSTREAM_DEFAULT_ARGS if n in names], (
-        "default args are appended sorted by name"
-    )
+    assert [pc.name for pc in prof.plugin_config] == UPSTREAM_DEFAULT_ARGS, "default args, sorted by name"
+    args = {pc.name: pc.args.to_dict() for pc in prof.plugin_config}
+    assert args["DefaultPreemption"] == {"minCandidateNodesPercentage": 10, "minCandidateNodesAbsolute": 100}
+    assert args["InterPodAffinity"]["hardPodAffinityWeight"] == 1
+    assert args["NodeResourcesFit"]["scoringStrategy"]["type"] == "LeastAllocated"
+    cpu_mem = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
+    assert args["NodeResourcesFit"]["scoringStrategy"]["resources"] == cpu_mem
+    assert args["NodeResourcesBalancedAllocation"]["resources"] == cpu_mem
+    assert args["PodTopologySpread"]["defaultingType"] == "System"
+    assert args["VolumeBinding"]["bindTimeoutSeconds"] == 600
 
 
 def test_default_args_filled_per_plugin() -> None:
@@ -326,3 +332,17 @@ def test_load_config_file(tmp_path: Path) -> None:
         load_config(bad)
     assert str(exc.value).startswith(f"{bad}: profiles[0].percentageOfNodesToScore")
     assert exc.value.errors[0].path == "profiles[0].percentageOfNodesToScore"
+
+
+def test_in_tree_args_error_names_field() -> None:
+    doc = {
+        "profiles": [
+            {
+                "pluginConfig": [
+                    {"name": "NodeAffinity", "args": {}},
+                    {"name": "NodeResourcesFit", "args": {"scoringStrategy": {"type": "Bogus"}}},
+                ]
+            }
+        ]
+    }
+    assert 'profiles[0].pluginConfig[1].args.scoringStrategy.type: Unsupported value: "Bogus"' in _err(doc)

@@ -104,9 +104,17 @@ def test_entry_point_plugin(plugin_module: str, tmp_path: Path) -> None:
     (dist / "entry_points.txt").write_text("[kubesched.plugins]\nPreferB = oot_plugins:Prefer\n")
     loaded = load_plugin("PreferB")
     assert loaded is not None and loaded.name == "Prefer" and "oot-plugins" in loaded.source
-    doc = {"profiles": [{"plugins": {**BARE, "score": {"enabled": [{"name": "PreferB"}]}}}]}
+    doc = {
+        "profiles": [
+            {
+                "plugins": {**BARE, "score": {"enabled": [{"name": "PreferB"}]}},
+                "pluginConfig": [{"name": "PreferB", "args": {"k": "v"}}],
+            }
+        ]
+    }
     cfg = from_dict(doc, registry=TOY_REGISTRY)
     assert cfg.profiles[0].plugins.score.enabled_names() == ["Prefer"]
+    assert cfg.profiles[0].args_for("Prefer") == {"k": "v"}, "args given under the entry-point name"
 
 
 def test_example_plugin_from_config_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

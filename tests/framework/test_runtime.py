@@ -454,3 +454,26 @@ def test_observer_sees_extension_points() -> None:
     )
     fw.run_reserve_plugins_reserve(CycleState(), _pod(), "n")
     assert seen == [("Reserve", "Unschedulable", "toy-scheduler")]
+
+
+@pytest.mark.parametrize(
+    ("flights", "want_code", "want_pre_binds"),
+    [
+        pytest.param([SKIP, None], Code.SUCCESS, ["B.pre_bind"], id="one-has-work"),
+        pytest.param([SKIP, SKIP], Code.SKIP, [], id="all-skip"),
+        pytest.param([ERROR, None], Code.ERROR, None, id="error"),
+    ],
+)
+def test_pre_bind_pre_flights(
+    flights: list[Status | None], want_code: Code, want_pre_binds: list[str] | None
+) -> None:
+    log: list[str] = []
+    classes = [toy(n, log, pre_bind=None, pre_bind_pre_flight=f) for n, f in zip("AB", flights, strict=True)]
+    fw = framework(classes, pre_bind=pset("A", "B"))
+    state = CycleState()
+    st = fw.run_pre_bind_pre_flights(state, _pod(), "n")
+    assert st.code == want_code
+    if want_pre_binds is not None:
+        log.clear()
+        assert fw.run_pre_bind_plugins(state, _pod(), "n").is_success()
+        assert log == want_pre_binds

@@ -219,6 +219,13 @@ def pod_manifests(
                 "resources": {"requests": draw(_requests())},
             }
         ]
+    if draw(st.integers(0, 4)) == 0:
+        spec["overhead"] = {
+            "cpu": f"{draw(st.integers(0, 500))}m",
+            "memory": str(draw(st.integers(0, 2)) * 64 * MI),
+        }
+    if draw(st.integers(0, 5)) == 0:
+        spec["resources"] = {"requests": {"cpu": f"{draw(st.integers(1, 3000))}m"}}
     if node_name:
         spec["nodeName"] = node_name
     else:

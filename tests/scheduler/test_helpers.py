@@ -32,9 +32,6 @@ def test_num_feasible_nodes_to_find(percentage: int | None, num_nodes: int, want
     assert num_feasible_nodes_to_find(percentage, num_nodes) == want
 
 
-_N = make_node().name("n").capacity({"cpu": "4"}).label("a", "1")
-
-
 def _node_events(mutate: str) -> list[ActionType]:
     old = make_node().name("n").capacity({"cpu": "4"}).label("a", "1").obj()
     b = make_node().name("n").capacity({"cpu": "4"}).label("a", "1")
@@ -85,9 +82,8 @@ def test_select_host_picks_a_top_node_uniformly_and_deterministically() -> None:
     picks = Counter(algo.select_host(scores) for _ in range(3000))
     assert set(picks) == {"b", "c", "d"}
     assert all(800 < v < 1200 for v in picks.values())
-    again = ScheduleAlgorithm([], random.Random(7))
-    first = [ScheduleAlgorithm([], random.Random(7)).select_host(scores) for _ in range(1)]
-    assert again.select_host(scores) == first[0]
+    first = [ScheduleAlgorithm([], random.Random(7)).select_host(scores) for _ in range(5)]
+    assert len(set(first)) == 1  # same seed, same choice
 
 
 def test_select_host_unique_top() -> None:

@@ -3,9 +3,8 @@ gates, failure handling, profiles, determinism (schedule_one.go, scheduler.go, e
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
-
-import pytest
 
 from kubesched.framework import Code, Status
 from kubesched.testing.wrappers import make_node, make_pod
@@ -78,7 +77,8 @@ def _fixed_post_filter(msg: str) -> Any:
 
 def test_aggregated_failure_message_condition_and_event() -> None:
     preemption = "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling."
-    env = Env(profile(plugins=(*BASIC, "FakePreemption")), registry={"FakePreemption": _fixed_post_filter(preemption)})
+    env = Env(profile(plugins=(*BASIC, "FakePreemption")),
+              registry={"FakePreemption": _fixed_post_filter(preemption)})
     env.add(_node("small-1", cpu="1"), _node("small-2", cpu="1"))
     for i in range(3):
         env.add(_node(f"tainted-{i}").taint("dedicated", "x"))
@@ -115,27 +115,30 @@ def test_internal_error_is_scheduler_error_and_retried_with_backoff() -> None:
     cond = env.scheduled_condition("p")
     assert cond["reason"] == "SchedulerError"
     assert 'running "Boom" filter plugin: kaboom' in cond["message"]
-    # Error backoff doubles per consecutive error: 1, 2, 4, 8 s.
-    assert [t - START for t in calls[:5]] == [0, 1, 3, 7, 15]
+    # Error backoff doubles per consecutive error (1, 2, 4, 8 s); the backoffQ flush releases
+    # a pod at the first whole-second tick after its backoff ends, hence +1 s.
+    assert [t - START for t in calls[:5]] == [0, 2, 5, 10, 19]
 
 
 def test_backoff_durations_per_attempt() -> None:
     """A pod rejected by a plugin and moved by an event it registered waits its backoff:
-    1 s x 2^(attempts-1), capped at 10 s (PopFromBackoffQ off, so that the wait is visible)."""
+    1 s x 2^(attempts-1), capped at 10 s, released at the next whole-second flush tick
+    (PopFromBackoffQ off, so that the wait is visible)."""
     tries: list[float] = []
 
-    def reject(self: Any, st: Any, pod: Any, ni: Any) -> Status:
+    def reject(self: Any, st: Any, pod: Any, nodes: Any) -> tuple[None, Status]:
         tries.append(self.handle.clock.now)
+        n = len(tries)
         # Each failure is followed at once by a node add, which requeues the pod via backoff.
-        self.handle.clock.schedule(0, lambda: self.handle.store.create(_node(f"x{len(tries)}").obj()))
-        return Status.of(Code.UNSCHEDULABLE, "not yet")
+        self.handle.clock.schedule(0, lambda: self.handle.store.create(_node(f"x{n}").obj()))
+        return None, Status.of(Code.UNSCHEDULABLE, "not yet")
 
-    env = Env(profile(plugins=(*BASIC, "Never")), registry={"Never": plugin("Never", filter=reject)},
+    env = Env(profile(plugins=(*BASIC, "Never")), registry={"Never": plugin("Never", pre_filter=reject)},
               features={"SchedulerPopFromBackoffQ": False})
     env.add(_node("n0"), _pod("p"))
     env.run(until=START + 60)
-    gaps = [round(b - a, 3) for a, b in zip(tries, tries[1:], strict=False)]
-    assert gaps[:6] == [1, 2, 4, 8, 10, 10]
+    gaps = [round(b - a, 3) for a, b in itertools.pairwise(tries)]
+    assert gaps[:6] == [2, 3, 5, 9, 11, 11]
 
 
 def test_parked_pod_moves_on_node_add_not_on_unrelated_event() -> None:
@@ -207,3 +210,40 @@ def test_same_seed_same_placements() -> None:
     assert run(42) == first
     assert all(first.values())
     assert len({n for n in first.values()}) > 1
+
+
+# -- with DefaultPreemption (PostFilter) -------------------------------------------------------
+def test_failure_message_with_default_preemption() -> None:
+    env = Env(profile(plugins=(*BASIC, "DefaultPreemption")))
+    env.add(_node("small-1", cpu="1"), _node("small-2", cpu="1"))
+    for i in range(3):
+        env.add(_node(f"tainted-{i}").taint("dedicated", "x"))
+    env.add(_pod("p", cpu="2"))
+    env.run()
+    assert env.scheduled_condition("p")["message"] == (
+        "0/5 nodes are available: 2 Insufficient cpu, 3 node(s) had untolerated taint(s). "
+        "preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.")
+    assert env.sched.metrics.value("scheduler_preemption_attempts_total") >= 1
+
+
+def test_preemption_nominates_then_schedules_after_victim_terminates() -> None:
+    env = Env(profile(plugins=(*BASIC, "DefaultPreemption")))
+    env.add(_node("n0", cpu="2"), _pod("low-1", priority=1), _pod("low-2", priority=1))
+    env.run()
+    assert env.node_of("low-1") == "n0" and env.node_of("low-2") == "n0"
+    env.add(_pod("high", priority=100).termination_grace_period(30))
+    s = env.sched
+    s.schedule_pending()
+    env.clock.run(until=env.clock.now)  # preemption's API calls run as tasks on the clock
+    # The failed attempt nominated n0 (status.nominatedNodeName) and evicted one victim.
+    assert env.pod("high").nominated_node_name == "n0"
+    assert env.scheduled_condition("high")["message"] == "0/1 nodes are available: 1 Insufficient cpu."
+    [pre] = env.events("Preempted")
+    victim = pre.involved_name
+    assert env.pod(victim).is_terminating
+    env.run()
+    assert env.node_of("high") == "n0"
+    assert env.store.try_get("Pod", "default", victim) is None
+    assert s.metrics.value("scheduler_preemption_victims_count") == 1
+    [ev] = env.events("Scheduled", name="high")
+    assert ev.last_timestamp == START + 30  # after the victim's graceful termination

@@ -1,7 +1,10 @@
 """Kubernetes objects as the scheduler reads them (``k8s.io/api/core/v1`` and friends).
 
 Objects are immutable, parsed once from manifests, and keep their manifest in ``raw`` so
-that they round-trip. Quantities are exact integers (millicores for cpu).
+that they round-trip (``with_changes`` derives an edited copy, copying only the changed paths).
+Quantities are exact integers (millicores for cpu). Also here: priority admission and the
+DefaultTolerationSeconds defaults the API server applies on create, and the manifest loader
+(:mod:`kubesched.api.loader`).
 """
 
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
@@ -25,6 +28,7 @@ from ._pod import (
     TopologySpreadConstraint,
     WeightedNodeSelectorTerm,
     WeightedPodAffinityTerm,
+    compute_qos,
     parse_resource_list,
 )
 from ._priority import (
@@ -54,6 +58,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
+from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
     "DEFAULT_MEMORY_REQUEST",
@@ -67,12 +72,15 @@ __all__ = [
     "SYSTEM_NODE_CRITICAL",
     "AdmissionError",
     "Affinity",
+    "ApiObject",
     "CSINode",
     "Container",
     "ContainerImage",
     "ContainerPort",
     "LabelSelector",
     "LabelSelectorRequirement",
+    "LoadError",
+    "LoadedObjects",
     "Namespace",
     "Node",
     "NodeSelector",
@@ -97,11 +105,16 @@ __all__ = [
     "WeightedPodAffinityTerm",
     "add_default_tolerations",
     "admit_pod",
+    "compute_qos",
     "default_priority_class",
     "find_untolerated_taint",
     "format_quantity",
     "format_time",
+    "kind_of",
+    "load_documents",
+    "load_paths",
     "milli_value",
+    "parse_object",
     "parse_quantity",
     "parse_resource_list",
     "parse_time",

@@ -29,6 +29,7 @@ __all__ = [
     "TopologySpreadConstraint",
     "WeightedNodeSelectorTerm",
     "WeightedPodAffinityTerm",
+    "compute_qos",
     "parse_resource_list",
 ]
 

@@ -316,6 +316,13 @@ class Cache:
         with self._lock:
             return len(self._assumed)
 
+    def sizes(self) -> dict[str, int]:
+        """updateMetrics' values for ``scheduler_scheduler_cache_size{type}``: assumed_pods,
+        pods (every pod state, assumed included) and nodes (NodeInfos, ghosts included)."""
+        with self._lock:
+            return {"assumed_pods": len(self._assumed), "pods": len(self._pod_states),
+                    "nodes": len(self._nodes)}
+
     def image_count(self) -> int:
         """Distinct image names over all nodes (len(imageStates))."""
         with self._lock:
@@ -357,8 +364,9 @@ class Cache:
         Walks nodes from the most recently updated and stops at the first whose generation
         the snapshot already has; each changed node is copied into the snapshot's NodeInfo
         object (identity kept, so lists need no rebuild) and its column row rewritten. The node
-        list (and column order) is rebuilt only when the node tree changed; the affinity lists
-        only when a node gained or lost pods with affinity.
+        list (and column order) is rebuilt only when the node tree changed; a node that gained
+        or lost pods with affinity is inserted into / removed from the affinity lists in place
+        (upstream re-scans every node).
 
         Deviation: upstream re-lists only when a node was added to or removed from the
         snapshot's map, so a node whose zone changed, or that was deleted and re-added between
@@ -369,7 +377,7 @@ class Cache:
             snap_gen = snapshot.generation
             smap = snapshot._map
             update_all = snapshot.tree_version != self._tree_version
-            affinity_changed = False
+            flipped: list[tuple[NodeInfo, tuple[bool, bool, bool]]] = []
             changed: list[NodeInfo] = []
             nodes = self._nodes
             for name in reversed(nodes):
@@ -395,7 +403,7 @@ class Cache:
                     snapshot.add_pvc_counts(existing.pvc_ref_counts, 1)
                 if had != (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
                            bool(existing.pods_with_required_non_host_scoped_anti_affinity)):
-                    affinity_changed = True
+                    flipped.append((existing, had))
                 changed.append(existing)
             if nodes:
                 snapshot.generation = nodes[next(reversed(nodes))].generation
@@ -407,8 +415,8 @@ class Cache:
             if update_all:
                 self._relist(snapshot, {id(ni) for ni in changed})
             else:
-                if affinity_changed:
-                    snapshot.refresh_affinity_lists()
+                for ni, had in flipped:
+                    snapshot.update_affinity_membership(ni, had)
                 if changed:
                     index = snapshot.node_index
                     fill = snapshot.columns.fill_row

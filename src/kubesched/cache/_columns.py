@@ -11,8 +11,9 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
   of ``requested`` holds the pod count.
 - ``non_zero_requested[N, R]``: like ``requested`` but cpu/memory with the scoring defaults.
 - ``pod_count[N]``, ``unschedulable[N]`` (bool).
-- ``taint_set_id[N]`` into ``taint_sets`` (distinct taint tuples; the list may hold sets no node
-  has any more): evaluate tolerations once per distinct set, then gather.
+- ``taint_set_id[N]`` into ``taint_sets`` (distinct taint tuples, ``taint_sets[0]`` is always
+  the empty one; the list may hold sets no node has any more): evaluate tolerations once per
+  distinct set, then gather.
 - ``label_column(key)`` -> (codes[N] int32 with -1 for "no such label", values list): node label
   values encoded per key in first-seen row order; ``values`` holds exactly the values some node
   has. Computed lazily, cached until a node's labels or the node list change.

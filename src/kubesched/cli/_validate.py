@@ -7,7 +7,6 @@ input prints the one error naming file, document and object, and exits with code
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,16 +14,15 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from ..api import Node, Pod, format_quantity
-from ..api.loader import LoadedObjects, LoadError, load_paths
-from ..cluster import MemoryStore, StoreError
+from ..api.loader import LoadedObjects
+from ..clock import VirtualClock
+from ..cluster import MemoryStore
+from ._inputs import load_inputs, reported_as_bad_input, start_time
 from ._main import app
 
 __all__ = ["ClusterSummary", "summarize", "validate"]
-
-EXIT_BAD_INPUT = 2
 
 
 @dataclass
@@ -62,17 +60,6 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
     return s
 
 
-def _check_config(config: Path) -> None:
-    """Load the scheduler configuration when the config module is available (lazy import)."""
-    try:
-        mod = importlib.import_module("kubesched.framework.config")
-    except ImportError:
-        return
-    load_config = getattr(mod, "load_config", None)
-    if load_config is not None:
-        load_config(config)
-
-
 def _render(console: Console, s: ClusterSummary) -> None:
     kinds = Table(title="Objects", show_header=True)
     kinds.add_column("kind")
@@ -105,17 +92,11 @@ def validate(
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file to check."),
 ) -> None:
     """Load and admit manifests as the scheduler would; print a summary or the error."""
-    console = Console()
-    err = Console(stderr=True)
-    try:
-        if config is not None:
-            _check_config(config)
-        loaded = load_paths(paths)
-        store = MemoryStore()
-        store.load(loaded)
-    except (LoadError, StoreError, ValueError, OSError) as exc:
-        err.print(Text("error: ", style="bold red") + Text(str(exc)), highlight=False, soft_wrap=True)
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    with reported_as_bad_input():
+        inputs = load_inputs(paths, config)
+        clock = VirtualClock(start_time(inputs.loaded.objects))
+        store = MemoryStore(clock)
+        store.load(inputs.loaded)
     pods: list[Any] = store.list("Pod")
     nodes: list[Any] = store.list("Node")
-    _render(console, summarize(loaded, pods, nodes))
+    _render(Console(), summarize(inputs.loaded, pods, nodes))

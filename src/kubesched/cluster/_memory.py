@@ -21,8 +21,8 @@ With ``simulate_kubelet`` (the default), binding also does what a kubelet would 
 becomes Running and Ready with ``status.startTime`` = now, which PDB health and preemption's
 victim ordering read. With ``simulate_disruption_controller`` (the default), a PDB's status
 (disruptionsAllowed, currentHealthy, ...) is recomputed whenever a pod in its namespace changes,
-as the disruption controller would (see _disruption.py); ``load`` keeps a status a manifest
-gives until then. Turn them off to get the bare API server behaviour.
+as the disruption controller would (see _disruption.py); a PDB created with a status (a
+cluster dump) keeps it as given. Turn them off to get the bare API server behaviour.
 """
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ class MemoryStore:
         self.simulate_disruption_controller = simulate_disruption_controller
         self._loading = False
         self._history_limit = history_limit
+        # PDBs created with a status (a cluster dump) keep it as given: never recomputed.
+        self._given_pdb_status: set[_Key] = set()
         self._objects: dict[str, dict[_Key, ApiObject]] = {k: {} for k in KINDS}
         self._rv = 0
         self._history: list[WatchEvent] = []
@@ -139,7 +141,7 @@ class MemoryStore:
 
     def list(self, kind: str, namespace: str | None = None) -> builtins.list[Any]:
         with self._lock:
-            bucket = self._bucket(kind)
+            bucket = self._objects.get(kind, {})
             return [bucket[k] for k in sorted(bucket) if namespace is None or k[0] == namespace]
 
     def priority_classes(self) -> dict[str, PriorityClass]:
@@ -202,12 +204,16 @@ class MemoryStore:
                     }
                 ),
             )
-            uid = pod.meta.uid
-            if uid in self._timers:
-                self._timers.pop(uid).cancel()
-            self._timers[uid] = self._clock.schedule(
-                grace, lambda: self._finish_termination(namespace, name, uid)
-            )
+            self._schedule_removal(pod, grace)
+
+    def _schedule_removal(self, pod: Pod, delay: float) -> None:
+        """Remove ``pod`` (this incarnation, by uid) after ``delay`` seconds on the clock."""
+        uid, namespace, name = pod.meta.uid, pod.namespace, pod.name
+        if uid in self._timers:
+            self._timers.pop(uid).cancel()
+        self._timers[uid] = self._clock.schedule(
+            delay, lambda: self._finish_termination(namespace, name, uid)
+        )
 
     def evict(self, namespace: str, name: str) -> None:
         """Delete a pod with its own grace period (what preemption does to victims)."""
@@ -418,13 +424,28 @@ class MemoryStore:
             changes[("metadata", "creationTimestamp")] = format_time(self._clock.now)
         if changes:
             obj = obj.with_changes(changes)
-        return self._write(kind, key, None, obj)
+        new = self._write(kind, key, None, obj)
+        if isinstance(new, Pod) and new.is_terminating:
+            # A terminating pod from a manifest: the kubelet would remove it by its deletion time
+            # stamp; never wait longer than its grace period from now (the clock may start long
+            # before the dump was taken), and not at all for a pod on no node.
+            grace = new.meta.deletion_grace_period_seconds
+            if grace is None:
+                grace = new.termination_grace_period_seconds
+            due = (new.meta.deletion_timestamp or 0.0) - self._clock.now
+            self._schedule_removal(new, min(max(0.0, due), float(grace)) if new.node_name else 0.0)
+        return new
 
     def _write(self, kind: str, key: _Key, old: ApiObject | None, obj: ApiObject) -> Any:
         self._rv += 1
         new = obj.with_changes({("metadata", "resourceVersion"): str(self._rv)})
         self._bucket(kind)[key] = new
         self._emit(WatchEvent("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
+        if kind == "PodDisruptionBudget" and old is None:
+            if "status" in new.raw:
+                self._given_pdb_status.add(key)
+            else:
+                self._given_pdb_status.discard(key)
         if kind == "Pod" or (kind == "PodDisruptionBudget" and old is None and "status" not in new.raw):
             self._sync_pdbs(key[0])
         return new
@@ -450,6 +471,8 @@ class MemoryStore:
             return
         pods = [p for k, p in self._objects["Pod"].items() if k[0] == namespace]
         for key, pdb in pdbs:
+            if key in self._given_pdb_status:
+                continue
             status = pdb_status(pdb, pods)  # type: ignore[arg-type]
             if status != pdb.raw.get("status"):
                 self._write("PodDisruptionBudget", key, pdb, pdb.with_changes({("status",): status}))

@@ -37,7 +37,7 @@ class StoreError(Exception):
     reason = "InternalError"
 
 
-class NotFound(StoreError):
+class NotFound(StoreError, LookupError):
     reason = "NotFound"
 
 
@@ -134,7 +134,8 @@ class Store(Protocol):
         ...
 
     def list(self, kind: str, namespace: str | None = None) -> builtins.list[Any]:
-        """Objects of ``kind`` (in ``namespace`` when given), ordered by namespace and name."""
+        """Objects of ``kind`` (in ``namespace`` when given), ordered by namespace and name; a kind
+        the store does not hold (e.g. Service) simply has none."""
         ...
 
     def create(self, obj: ApiObject) -> ApiObject:

@@ -20,13 +20,15 @@ T = TypeVar("T")
 
 
 class CycleState:
-    __slots__ = ("_data", "record_plugin_metrics", "skip_filter_plugins", "skip_score_plugins")
+    __slots__ = ("_data", "record_plugin_metrics", "skip_filter_plugins", "skip_pre_bind_plugins",
+                 "skip_score_plugins")
 
     def __init__(self) -> None:
         self._data: dict[str, Any] = {}
         self.record_plugin_metrics = False
         self.skip_filter_plugins: set[str] = set()
         self.skip_score_plugins: set[str] = set()
+        self.skip_pre_bind_plugins: set[str] = set()  # set by RunPreBindPreFlights
 
     def read(self, key: str) -> Any:
         try:
@@ -61,4 +63,5 @@ class CycleState:
         c.record_plugin_metrics = self.record_plugin_metrics
         c.skip_filter_plugins = set(self.skip_filter_plugins)
         c.skip_score_plugins = set(self.skip_score_plugins)
+        c.skip_pre_bind_plugins = set(self.skip_pre_bind_plugins)
         return c

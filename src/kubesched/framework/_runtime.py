@@ -111,6 +111,9 @@ class Framework:
         self._extenders = list(extenders)
         self._snapshot = snapshot
         self.waiting_pods = WaitingPodsMap()
+        # The owning scheduler's SchedulerMetrics, for plugins that report metrics of their own
+        # (DefaultPreemption: scheduler_preemption_*); None outside a scheduler.
+        self.metrics: Any = None
         lists = build_plugin_lists(profile, registry, self)
         self.plugins_map: dict[str, Any] = lists.plugins
         self.score_weights: dict[str, int] = lists.score_weights
@@ -624,10 +627,35 @@ class Framework:
         return out
 
     # -- Binding cycle ----------------------------------------------------------------------
+    def run_pre_bind_pre_flights(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """RunPreBindPreFlights (newest upstream, KEP-5278): asks each PreBind plugin whether it
+        has work for this pod. Success if any has, Skip if none (their PreBind is then skipped),
+        Error on an error. A plugin without ``pre_bind_pre_flight`` counts as having work."""
+        skip: set[str] = set()
+        returning = Status.of(Code.SKIP)
+        for pl in self.pre_bind_plugins:
+            fn = getattr(pl, "pre_bind_pre_flight", None)
+            st: Status = Status.success() if fn is None else (
+                self._call(state, "PreBindPreFlight", pl, fn, state, pod, node_name) or Status.success())
+            if st.code == Code.ERROR:
+                return _err(f'running PreBindPreFlight "{pl.name()}": {error_text(st)}')
+            if _ok(st):
+                returning = Status.success()
+            elif st.is_skip():
+                skip.add(pl.name())
+            else:
+                return _err(f"PreBindPreFlight {pl.name()} returned \"{st.code}\", which is unsupported. "
+                            "It is supposed to return Success, Skip, or Error status")
+        state.skip_pre_bind_plugins = skip
+        return returning
+
     def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
+        """RunPreBindPlugins: plugins whose pre-flight said Skip are skipped."""
         box = [Status.success()]
         with self._timed("PreBind", box):
             for pl in self.pre_bind_plugins:
+                if pl.name() in state.skip_pre_bind_plugins:
+                    continue
                 st = self._call(state, "PreBind", pl, pl.pre_bind, state, pod, node_name)
                 if _ok(st):
                     continue

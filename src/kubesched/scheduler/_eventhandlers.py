@@ -16,6 +16,11 @@ from typing import Any, Protocol
 
 from ..api import Node, Pod
 from ..framework import ActionType, ClusterEvent, EventResource
+from ..queue._events import (
+    EVENT_ASSIGNED_POD_ADD,
+    EVENT_ASSIGNED_POD_DELETE,
+    pod_scheduling_properties_change,
+)
 
 __all__ = [
     "EVENT_ASSIGNED_POD_ADD",
@@ -28,9 +33,6 @@ __all__ = [
 
 EVENT_NODE_ADD = ClusterEvent(EventResource.NODE, ActionType.ADD)
 EVENT_NODE_DELETE = ClusterEvent(EventResource.NODE, ActionType.DELETE)
-EVENT_ASSIGNED_POD_ADD = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.ADD, "AssignedPodAdd")
-EVENT_ASSIGNED_POD_DELETE = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.DELETE,
-                                         "AssignedPodDelete")
 
 
 def _conditions(node: Node) -> dict[str, Any]:
@@ -55,12 +57,6 @@ def node_scheduling_properties_change(new: Node, old: Node) -> list[ClusterEvent
     if dict(new.meta.annotations) != dict(old.meta.annotations):
         actions.append(ActionType.UPDATE_NODE_ANNOTATION)
     return [ClusterEvent(EventResource.NODE, a) for a in actions]
-
-
-def _pod_update_events(new: Pod, old: Pod) -> list[ClusterEvent]:
-    from ..queue._events import pod_scheduling_properties_change
-
-    return pod_scheduling_properties_change(new, old)
 
 
 class _Host(Protocol):
@@ -143,7 +139,7 @@ class EventHandlers:
 
     def _update_assigned_pod(self, old: Pod, new: Pod) -> None:
         self._cache.update_pod(old, new)
-        for evt in _pod_update_events(new, old):
+        for evt in pod_scheduling_properties_change(new, old):
             self._move(evt, old, new)
 
     def _update_pod_in_queue(self, old: Pod, new: Pod) -> None:

@@ -291,10 +291,29 @@ class HTTPExtender:
         return out
 
 
+def _from_config_object(e: Any) -> ExtenderConfig:
+    """From the decoded configuration's Extender (same fields, snake_case)."""
+    return ExtenderConfig(
+        url_prefix=e.url_prefix, filter_verb=e.filter_verb, preempt_verb=e.preempt_verb,
+        prioritize_verb=e.prioritize_verb, bind_verb=e.bind_verb, weight=e.weight,
+        enable_https=e.enable_https, http_timeout=float(e.http_timeout or 0.0),
+        node_cache_capable=e.node_cache_capable,
+        managed_resources=tuple((m.name, m.ignored_by_scheduler) for m in e.managed_resources),
+        ignorable=e.ignorable)
+
+
 def extenders_from_config(entries: Sequence[Any]) -> list[HTTPExtender]:
-    """Build HTTPExtenders from config entries: ExtenderConfig objects, or v1 dicts."""
+    """Build HTTPExtenders from config entries: ExtenderConfig, the decoded configuration's
+    Extender objects, or v1 dicts. At most one extender may bind (validation.go)."""
     out = []
     for i, e in enumerate(entries):
-        cfg = e if isinstance(e, ExtenderConfig) else ExtenderConfig.from_dict(e, f"extenders[{i}]")
+        if isinstance(e, ExtenderConfig):
+            cfg = e
+        elif isinstance(e, Mapping):
+            cfg = ExtenderConfig.from_dict(e, f"extenders[{i}]")
+        else:
+            cfg = _from_config_object(e)
         out.append(HTTPExtender(cfg))
+    if sum(1 for x in out if x.is_binder()) > 1:
+        raise ValueError("extenders: only one extender can implement bind")
     return out

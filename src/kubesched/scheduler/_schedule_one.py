@@ -86,6 +86,9 @@ class ScheduleOneMixin:
     def _spawn(self, fn: Callable[[], None]) -> None:
         raise NotImplementedError
 
+    def _count_binding(self, delta: int) -> None:
+        raise NotImplementedError
+
     def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
         raise NotImplementedError
 
@@ -125,7 +128,7 @@ class ScheduleOneMixin:
             failed = cycle.pinfo if cycle is not None else pinfo
             self._handle_scheduling_failure(fwk, failed, status, nominating, start)
             return True
-        self.bindings_in_flight += 1
+        self._count_binding(+1)
         self._spawn(lambda: self._binding_cycle(cycle))
         return True
 
@@ -219,7 +222,7 @@ class ScheduleOneMixin:
             status = Status.from_error(err)
         if not status.is_success():
             self._handle_binding_cycle_error(c, status)
-        self.bindings_in_flight -= 1
+        self._count_binding(-1)
 
     def _binding_cycle_rest(self, c: _Cycle, status: Status) -> Status:
         fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host

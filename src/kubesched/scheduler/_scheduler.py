@@ -105,7 +105,7 @@ class Scheduler(ScheduleOneMixin):
         self.last_progress = self.clock.now
         self.extenders: list[HTTPExtender] = extenders_from_config(list(self.config.extenders))
         self.snapshot = Snapshot()
-        self.cache = Cache(self.clock, self.options.assumed_pod_ttl, on_expired=self._on_assumed_expired)
+        self.cache = Cache(self.clock, self.options.assumed_pod_ttl)
         from ..framework._profiles import new_profile_map
 
         self.profiles: dict[str, Any] = new_profile_map(
@@ -116,6 +116,7 @@ class Scheduler(ScheduleOneMixin):
         self.queue = self._new_queue()
         for fwk in self.profiles.values():
             _attach(fwk, "set_nominator", self.queue)
+            fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
                                            per_node=self.options.per_node_filters)
         self.handlers = EventHandlers(self)
@@ -226,17 +227,15 @@ class Scheduler(ScheduleOneMixin):
     def _update_snapshot(self) -> None:
         self.cache.update_snapshot(self.snapshot)
 
+    def _count_binding(self, delta: int) -> None:
+        with self._lock:
+            self.bindings_in_flight += delta
+
     def _spawn(self, fn: Callable[[], None]) -> None:
         if self.options.binding == "thread":
             threading.Thread(target=fn, daemon=True).start()
         else:
             self.clock.schedule(0.0, fn)
-
-    def _on_assumed_expired(self, pod: Pod) -> None:
-        """An assumed pod expired (only with a positive TTL): its resources are free again."""
-        from ._eventhandlers import EVENT_ASSIGNED_POD_DELETE
-
-        self.queue.move_all_to_active_or_backoff_queue(EVENT_ASSIGNED_POD_DELETE, pod, None, None)
 
     # -- running -----------------------------------------------------------------------------
     def schedule_pending(self, max_cycles: int | None = None) -> int:

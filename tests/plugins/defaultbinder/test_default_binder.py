@@ -14,20 +14,20 @@ from .._harness import FakeHandle
 @dataclass
 class RecordingStore:
     fail: bool = False
-    bound: list[tuple[str, str, str]] = field(default_factory=list)
+    bound: list[tuple[str, str, str, str | None]] = field(default_factory=list)
 
-    def bind(self, namespace: str, name: str, node_name: str) -> None:
+    def bind(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> None:
         if self.fail:
             raise RuntimeError("binding rejected")
-        self.bound.append((namespace, name, node_name))
+        self.bound.append((namespace, name, node_name, uid))
 
 
 def test_successful_binding() -> None:
     store = RecordingStore()
     pl = DefaultBinder(handle=FakeHandle(snapshot_of([]), store))  # type: ignore[arg-type]
-    pod = make_pod().name("foo").namespace("ns").obj()
+    pod = make_pod().name("foo").namespace("ns").uid("u1").obj()
     assert pl.bind(CycleState(), pod, "foohost.kubernetes.mydomain.com") is None
-    assert store.bound == [("ns", "foo", "foohost.kubernetes.mydomain.com")]
+    assert store.bound == [("ns", "foo", "foohost.kubernetes.mydomain.com", "u1")]
 
 
 def test_binding_error() -> None:

@@ -238,3 +238,25 @@ def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
         score_all(fit, p, snap)
     for ba in BALANCED_VARIANTS:
         score_all(ba, p, snap)
+
+
+def test_events_follow_feature_gates() -> None:
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Handle:
+        features: dict[str, bool] = field(default_factory=dict)
+
+    off = Fit(handle=Handle({"InPlacePodVerticalScaling": False, "SchedulingQueueHint": False}))  # type: ignore[arg-type]
+    pod_ev, node_ev = off.events_to_register()
+    assert pod_ev.event.action == ActionType.DELETE
+    assert node_ev.event.action == (
+        ActionType.ADD
+        | ActionType.UPDATE_NODE_ALLOCATABLE
+        | ActionType.UPDATE_NODE_TAINT
+        | ActionType.UPDATE_NODE_LABEL
+    )
+    assert pod_ev.hint is not None
+    assert (
+        pod_ev.hint(_pod("1"), _pod("2", "q", node="n"), _pod("1", "q", node="n")) == QueueingHint.QUEUE_SKIP
+    )

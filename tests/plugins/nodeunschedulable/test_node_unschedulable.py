@@ -69,6 +69,7 @@ def test_hints() -> None:
     tolerant = make_pod().name("p").uid("p").toleration(KEY, effect="NoSchedule").obj()
     assert pod_ev.hint(pod, pod, tolerant) == QueueingHint.QUEUE
     assert pod_ev.hint(pod, pod, pod) == QueueingHint.QUEUE_SKIP
+    assert pod_ev.hint(pod, tolerant, tolerant) == QueueingHint.QUEUE_SKIP  # nothing changed
 
 
 @settings(max_examples=20, deadline=None, derandomize=True)

@@ -221,7 +221,7 @@ class _Decoder:
                 continue
             self.check_keys(pc, {"name", "args"}, ipath)
             name = self.typed(pc, "name", ipath, str, "")
-            if ":" in name:
+            if ":" in name or (name and name not in self.known and load_plugin(name) is not None):
                 name = self.resolve(name, f"{ipath}.name") or name
             configs.append(PluginConfig(name, self.args(name, pc.get("args"), f"{ipath}.args")))
         existing = {c.name for c in configs}

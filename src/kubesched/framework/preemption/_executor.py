@@ -17,6 +17,7 @@ still preempting, so that it cannot re-enter scheduling before every deletion ha
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -83,14 +84,17 @@ class Executor:
         self.preempt_pod: PreemptPodFn = self._preempt_pod
 
     # -- one victim ---------------------------------------------------------------------------
-    def _preempt_pod(self, c: Candidate, preemptor: Pod, victim: Pod, plugin_name: str) -> BaseException | None:
+    def _preempt_pod(self, c: Candidate, preemptor: Pod, victim: Pod,
+                     plugin_name: str) -> BaseException | None:
         """PreemptPod: reject a waiting victim, or add the condition and delete it; then the
         ``Preempted`` event. A victim already gone is not an error."""
         fh = self._handle
         store = fh.store
         wp = fh.get_waiting_pod(victim.uid)
         if wp is not None:
-            wp.reject(plugin_name, "preempted")
+            # Upstream's Reject only sends a message to the victim's binding goroutine, which
+            # reacts after the preemption calls return; here that goroutine is a task on the clock.
+            fh.clock.schedule(0.0, lambda: wp.reject(plugin_name, "preempted"))
         else:
             try:
                 store.patch_pod_status(victim.namespace, victim.name,
@@ -104,10 +108,8 @@ class Executor:
         # Newest upstream names the preemptor by UID ("Preempted by pod <uid> on node <node>");
         # releases before 1.33 wrote "Preempted by <namespace>/<name> on node <node>".
         msg = f"Preempted by pod {preemptor.uid} on node {c.name}"
-        try:
+        with contextlib.suppress(Exception):  # events are best effort, as the event recorder
             store.record_event(victim, PREEMPTED_REASON, msg, type="Normal", action="Preempting")
-        except Exception:  # events are best effort, as the event recorder
-            pass
         return None
 
     def _observe_victims(self, n: int) -> None:

@@ -17,8 +17,7 @@ from .._status import Status
 from ._util import ScoreFunc, Victims
 
 if TYPE_CHECKING:
-    from ...api import PodDisruptionBudget
-    from ...api import Pod
+    from ...api import Pod, PodDisruptionBudget
     from ...cache import NodeInfo
 
 __all__ = ["Candidate", "Interface"]
@@ -44,7 +43,8 @@ class Interface(Protocol):
         """Node name -> victims (one candidate per node)."""
         ...
 
-    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status | None) -> tuple[bool, str]:
+    def pod_eligible_to_preempt_others(self, pod: Pod,
+                                       nominated_node_status: Status | None) -> tuple[bool, str]:
         """Whether ``pod`` may preempt at all, and the reason when it may not."""
         ...
 

@@ -101,8 +101,8 @@ def default_ordered_score_funcs(nodes_to_victims: Mapping[str, Victims], now: fl
             latest_start_time]
 
 
-def pick_one_node_for_preemption(nodes_to_victims: Mapping[str, Victims], score_funcs: Sequence[ScoreFunc] | None,
-                                 now: float) -> str:
+def pick_one_node_for_preemption(nodes_to_victims: Mapping[str, Victims],
+                                 score_funcs: Sequence[ScoreFunc] | None, now: float) -> str:
     """pickOneNodeForPreemption: apply the score functions in order, keeping the nodes with the
     highest score, until one node is left; with no functions given, the defaults (fewest PDB
     violations, lowest highest-victim priority, smallest priority sum, fewest victims, latest

@@ -1,7 +1,8 @@
 """DefaultBinder: binds the pod to the chosen node through the store.
 
 Mirrors pkg/scheduler/framework/plugins/defaultbinder/default_binder.go (master 2026): it
-creates a Binding (``pods/binding``); here ``handle.store.bind(namespace, name, node_name)``.
+creates a Binding (``pods/binding``) carrying the pod's UID as a precondition; here
+``handle.store.bind(namespace, name, node_name, uid=...)``.
 An error from the store becomes an Error status (AsStatus).
 """
 
@@ -23,7 +24,7 @@ class DefaultBinder(PluginBase):
         if self.handle is None:
             return Status.from_error(RuntimeError("DefaultBinder needs a framework handle"))
         try:
-            self.handle.store.bind(pod.namespace, pod.name, node_name)
+            self.handle.store.bind(pod.namespace, pod.name, node_name, uid=pod.meta.uid or None)
         except Exception as exc:  # any store failure is the plugin's Error status, as upstream
             return Status.from_error(exc)
         return None

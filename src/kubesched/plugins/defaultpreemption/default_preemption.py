@@ -54,6 +54,7 @@ from ._args import DefaultPreemptionArgs
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
     from kubesched.cache import NodeInfo, PodInfo
+    from kubesched.framework import Handle
 
 __all__ = [
     "ASYNC_PREEMPTION_FEATURE",
@@ -136,6 +137,13 @@ class DefaultPreemption(PluginBase):
         self.is_eligible_pod: IsEligiblePodFn = lambda node_info, victim, preemptor: True
         self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
 
+    @property
+    def fh(self) -> Handle:
+        """The framework handle (upstream's ``fh``); the plugin cannot preempt without one."""
+        if self.handle is None:
+            raise RuntimeError("DefaultPreemption needs a framework handle")
+        return self.handle
+
     def _now(self) -> float:
         return float(self.handle.clock.now) if self.handle is not None else 0.0
 
@@ -200,14 +208,16 @@ class DefaultPreemption(PluginBase):
         return (victim.pod.priority_value < preemptor.priority_value
                 and self.is_eligible_pod(node_info, victim, preemptor))
 
-    def pod_eligible_to_preempt_others(self, pod: Pod, nominated_node_status: Status | None) -> tuple[bool, str]:
+    def pod_eligible_to_preempt_others(self, pod: Pod,
+                                       nominated_node_status: Status | None) -> tuple[bool, str]:
         """PodEligibleToPreemptOthers."""
         if pod.preemption_policy == "Never":
             return False, NOT_ELIGIBLE_NEVER
         nom = pod.nominated_node_name
         if nom:
             # The nominated node became unresolvable: preempting elsewhere may help.
-            if nominated_node_status is not None and nominated_node_status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+            if (nominated_node_status is not None
+                    and nominated_node_status.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE):
                 return True, ""
             ni = self.handle.snapshot().get(nom) if self.handle is not None else None
             if ni is not None:
@@ -219,7 +229,7 @@ class DefaultPreemption(PluginBase):
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: Sequence[PodDisruptionBudget]) -> tuple[list[Pod], int, Status]:
         """SelectVictimsOnNode (``state`` and ``node_info`` are this node's copies)."""
-        fh = self.handle
+        fh = self.fh
 
         def remove_pod(pi: PodInfo) -> None:
             if not node_info.remove_pod(pi.pod):

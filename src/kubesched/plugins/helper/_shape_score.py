@@ -36,8 +36,9 @@ def build_broken_linear_function(shape: Sequence[FunctionShapePoint]) -> Callabl
                 if i == 0:
                     return shape[0].score
                 prev = shape[i - 1]
-                return prev.score + go_div((pt.score - prev.score) * (p - prev.utilization),
-                                           pt.utilization - prev.utilization)
+                return prev.score + go_div(
+                    (pt.score - prev.score) * (p - prev.utilization), pt.utilization - prev.utilization
+                )
         return shape[-1].score
 
     return f
@@ -55,8 +56,9 @@ def broken_linear(shape: Sequence[FunctionShapePoint], p: I64) -> I64:
                 out[hit] = shape[0].score
             else:
                 prev = shape[i - 1]
-                seg = prev.score + go_div_array((pt.score - prev.score) * (p[hit] - prev.utilization),
-                                                pt.utilization - prev.utilization)
+                seg = prev.score + go_div_array(
+                    (pt.score - prev.score) * (p[hit] - prev.utilization), pt.utilization - prev.utilization
+                )
                 out[hit] = seg
         done |= hit
     return out

@@ -23,7 +23,7 @@ from ...api import Pod
 from ...cache import NodeInfo
 from ._terms import AffinityTerm, PodTermsCache
 
-__all__ = ["NodeView", "PodIndex", "TermKind", "ValueCodes"]
+__all__ = ["NodeView", "PodIndex", "TermKind", "ValueCodes", "cycle_snapshot"]
 
 # "required_affinity" | "required_anti_affinity" | "preferred_affinity" | "preferred_anti_affinity"
 TermKind = str
@@ -53,12 +53,15 @@ def _add(target: dict[Any, dict[str, int]], key: Any, node: str, n: int) -> None
 
 
 class PodIndex:
-    def __init__(self, terms: PodTermsCache) -> None:
+    def __init__(self, terms: PodTermsCache | None = None) -> None:
+        """``terms``: index existing pods' affinity terms too (InterPodAffinity needs them,
+        PodTopologySpread does not)."""
         self._terms = terms
         self._nodes: dict[str, _NodeEntry] = {}
         self._group_ids: dict[GroupKey, int] = {}
-        self._group_pods: list[Pod] = []  # a representative pod per group (namespace + labels)
-        self._group_terminating: list[bool] = []
+        # gid -> (a representative pod: namespace and labels, terminating, key); dropped with the group
+        self._group_info: dict[int, tuple[Pod, bool, GroupKey]] = {}
+        self._next_gid = 0
         self._group_nodes: dict[int, dict[str, int]] = {}
         self._term_nodes: dict[TermKind, dict[TermKey, dict[str, int]]] = {k: {} for k in _KINDS}
         self._by_id: dict[int, _NodeEntry] = {}  # id(NodeInfo) -> entry, for the cheap walk
@@ -120,33 +123,40 @@ class PodIndex:
         key: GroupKey = (pod.namespace, frozenset(pod.labels.items()), terminating)
         gid = self._group_ids.get(key)
         if gid is None:
-            gid = self._group_ids[key] = len(self._group_pods)
-            self._group_pods.append(pod)
-            self._group_terminating.append(terminating)
+            gid = self._group_ids[key] = self._next_gid
+            self._next_gid += 1
+            self._group_info[gid] = (pod, terminating, key)
         return gid
 
     def _read(self, ni: NodeInfo) -> _NodeEntry:
         e = _NodeEntry(ni.generation, ni)
+        groups = e.groups
         for pi in ni.pods:
             gid = self._group(pi.pod)
-            e.groups[gid] = e.groups.get(gid, 0) + 1
+            groups[gid] = groups.get(gid, 0) + 1
+        if self._terms is None or not ni.pods_with_affinity:
+            return e
+        terms = e.terms
         for pi in ni.pods_with_affinity:
             t = self._terms.get(pi.pod)
-            for kind, keys in (
-                ("required_affinity", ((x, 0) for x in t.required_affinity)),
-                ("required_anti_affinity", ((x, 0) for x in t.required_anti_affinity)),
-                ("preferred_affinity", ((w.term, w.weight) for w in t.preferred_affinity)),
-                ("preferred_anti_affinity", ((w.term, w.weight) for w in t.preferred_anti_affinity)),
-            ):
-                for k in keys:
-                    d = e.terms.setdefault(kind, {})
-                    d[k] = d.get(k, 0) + 1
+            for kind, keys in (("required_affinity", [(x, 0) for x in t.required_affinity]),
+                               ("required_anti_affinity", [(x, 0) for x in t.required_anti_affinity]),
+                               ("preferred_affinity", [(w.term, w.weight) for w in t.preferred_affinity]),
+                               ("preferred_anti_affinity",
+                                [(w.term, w.weight) for w in t.preferred_anti_affinity])):
+                if keys:
+                    d = terms.setdefault(kind, {})
+                    for k in keys:
+                        d[k] = d.get(k, 0) + 1
         return e
 
     def _apply(self, e: _NodeEntry, sign: int) -> None:
         name = e.info.name
         for gid, n in e.groups.items():
             _add(self._group_nodes, gid, name, sign * n)
+            if gid not in self._group_nodes:  # no node holds the group any more
+                _, _, key = self._group_info.pop(gid)
+                del self._group_ids[key]
         for kind, counts in e.terms.items():
             for k, n in counts.items():
                 _add(self._term_nodes[kind], k, name, sign * n)
@@ -159,9 +169,10 @@ class PodIndex:
                                skip_terminating: bool = False) -> Iterable[tuple[str, int]]:
         """(node name, number of its pods whose namespace and labels satisfy ``pred``)."""
         for gid, per_node in self._group_nodes.items():
-            if skip_terminating and self._group_terminating[gid]:
+            pod, terminating, _ = self._group_info[gid]
+            if skip_terminating and terminating:
                 continue
-            if pred(self._group_pods[gid]):
+            if pred(pod):
                 yield from per_node.items()
 
     def terms(self, kind: TermKind) -> Iterable[tuple[AffinityTerm, int, dict[str, int]]]:
@@ -202,6 +213,19 @@ class NodeView:
         self._cache[key] = hit
         return hit
 
+    def has_node(self) -> npt.NDArray[np.bool_]:
+        """Rows holding a Node (a snapshot's rows always do)."""
+        if self._columns is not None:
+            return np.ones(len(self.nodes), dtype=bool)
+        return np.array([ni.node is not None for ni in self.nodes], dtype=bool)
+
+    def rows_of(self, subset: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:
+        """The rows of ``subset``'s nodes (a subset of ``nodes``), in no particular order."""
+        if len(subset) == len(self.nodes):
+            return np.arange(len(self.nodes), dtype=np.int64)
+        pos = self.positions()
+        return np.fromiter((pos[ni.name] for ni in subset if ni.node is not None), dtype=np.int64)
+
     def positions(self) -> dict[str, int]:
         if self._pos is None:
             self._pos = {ni.name: j for j, ni in enumerate(self.nodes)}
@@ -237,3 +261,16 @@ class ValueCodes:
             if i is not None:
                 arr[i] = c
         return arr
+
+
+def cycle_snapshot(handle: Any) -> Any:
+    """The cycle's snapshot from the handle (upstream's shared lister), or None without a handle
+    or when the handle has no (non-empty) snapshot: the plugin then sees only the nodes it is
+    given."""
+    if handle is None:
+        return None
+    try:
+        snap = handle.snapshot()
+    except (AttributeError, LookupError, RuntimeError):
+        return None
+    return snap if snap is not None and snap.node_info_list else None

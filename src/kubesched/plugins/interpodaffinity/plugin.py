@@ -30,10 +30,11 @@ from ...framework import (
     QueueingHint,
     Status,
 )
+from ..helper._features import feature_enabled
 from ..names import INTER_POD_AFFINITY
 from . import filtering, scoring
 from ._args import InterPodAffinityArgs
-from ._index import PodIndex, ValueCodes
+from ._index import PodIndex, ValueCodes, cycle_snapshot
 from ._namespaces import NamespaceReader
 from ._terms import AffinityTerm, PodTerms, PodTermsCache, WeightedAffinityTerm, pod_matches_all_terms
 
@@ -60,8 +61,7 @@ class InterPodAffinity(PluginBase):
         self._index = PodIndex(self._terms)
         self._values = ValueCodes()
         self._namespaces = NamespaceReader(handle)
-        features = handle.features if handle is not None else {}
-        self._queueing_hints = bool(features.get("SchedulerQueueingHints", True))
+        self._queueing_hints = feature_enabled(handle, "SchedulerQueueingHints", True)
 
     # -- helpers ----------------------------------------------------------------------------
     def _merged_terms(self, pod: Pod) -> PodTerms:
@@ -81,14 +81,9 @@ class InterPodAffinity(PluginBase):
                         tuple(map(mw, t.preferred_affinity)), tuple(map(mw, t.preferred_anti_affinity)))
 
     def _snapshot(self) -> Snapshot | None:
-        """The cycle's snapshot (upstream's shared lister); PreScore reads all its nodes, not only
-        the feasible ones. Without a handle, PreScore sees only the nodes it is given."""
-        if self.handle is not None:
-            try:
-                return self.handle.snapshot()
-            except (AttributeError, LookupError, RuntimeError):
-                return None
-        return None
+        """The cycle's snapshot: PreScore reads all its nodes, not only the feasible ones."""
+        snap: Snapshot | None = cycle_snapshot(self.handle)
+        return snap
 
     # -- PreFilter ------------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: Pod,

@@ -55,8 +55,11 @@ class NodeName(PluginBase):
         return BatchFilterResult.from_mask(failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        return [ClusterEventWithHint(ClusterEvent(EventResource.NODE, ActionType.ADD),
-                                     self.is_schedulable_after_node_add)]
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.NODE, ActionType.ADD), self.is_schedulable_after_node_add
+            )
+        ]
 
     def is_schedulable_after_node_add(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         if isinstance(new_obj, Node) and fits(pod, new_obj.name):

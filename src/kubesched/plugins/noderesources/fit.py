@@ -44,6 +44,7 @@ from kubesched.framework import (
     QueueingHint,
     Status,
 )
+from kubesched.plugins.helper import feature_enabled
 from kubesched.plugins.names import NODE_RESOURCES_FIT
 
 from ._args import LEAST_ALLOCATED, MOST_ALLOCATED, NodeResourcesFitArgs
@@ -181,6 +182,9 @@ class Fit(PluginBase):
                 self.resources, strategy.requested_to_capacity_ratio.shape
             )
         self.scorer = ResourceAllocationScorer(strategy.type, scorer, self.resources)
+        # Both GA / on by default in the newest upstream.
+        self.enable_in_place_pod_vertical_scaling = feature_enabled(handle, "InPlacePodVerticalScaling", True)
+        self.enable_scheduling_queue_hint = feature_enabled(handle, "SchedulingQueueHint", True)
 
     # -- PreFilter / Filter ------------------------------------------------------------------
     def pre_filter(
@@ -266,16 +270,20 @@ class Fit(PluginBase):
 
     # -- Events ------------------------------------------------------------------------------
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        # With queueing hints (on by default) no Node UpdateNodeTaint/Label registration is
-        # needed (issue 109437); InPlacePodVerticalScaling (GA) adds pod scale-down (KEP 1287).
+        # InPlacePodVerticalScaling (KEP 1287): a pod scale-down may free resources. With queueing
+        # hints, preCheck is gone and Node taint/label updates need no registration (issue 109437).
+        pod_action = ActionType.DELETE
+        if self.enable_in_place_pod_vertical_scaling:
+            pod_action |= ActionType.UPDATE_POD_SCALE_DOWN
+        node_action = ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE
+        if not self.enable_scheduling_queue_hint:
+            node_action |= ActionType.UPDATE_NODE_TAINT | ActionType.UPDATE_NODE_LABEL
         return [
             ClusterEventWithHint(
-                ClusterEvent(EventResource.POD, ActionType.DELETE | ActionType.UPDATE_POD_SCALE_DOWN),
-                self.is_schedulable_after_pod_event,
+                ClusterEvent(EventResource.POD, pod_action), self.is_schedulable_after_pod_event
             ),
             ClusterEventWithHint(
-                ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE),
-                self.is_schedulable_after_node_change,
+                ClusterEvent(EventResource.NODE, node_action), self.is_schedulable_after_node_change
             ),
         ]
 
@@ -286,6 +294,8 @@ class Fit(PluginBase):
             return QueueingHint.QUEUE
         if not isinstance(old_obj, Pod) or not isinstance(new_obj, Pod):
             return QueueingHint.QUEUE
+        if not self.enable_in_place_pod_vertical_scaling:
+            return QueueingHint.QUEUE_SKIP  # without in-place resize an update frees nothing
         return (
             QueueingHint.QUEUE if is_resource_scale_down(pod, old_obj, new_obj) else QueueingHint.QUEUE_SKIP
         )

@@ -58,8 +58,9 @@ class NodeUnschedulable(PluginBase):
         failed = nodes.snapshot.columns.unschedulable[nodes.indices]
         if tolerates_unschedulable(pod):
             failed = np.zeros(len(nodes), dtype=bool)
-        res = BatchFilterResult.from_mask(failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                          ERR_REASON_UNSCHEDULABLE)
+        res = BatchFilterResult.from_mask(
+            failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE
+        )
         infos = nodes.snapshot.node_info_list
         for i, idx in enumerate(nodes.indices.tolist()):
             if infos[idx].node is None:  # rare: fall back to the per-node answer
@@ -73,9 +74,12 @@ class NodeUnschedulable(PluginBase):
         return [
             ClusterEventWithHint(
                 ClusterEvent(EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT),
-                self.is_schedulable_after_node_change),
-            ClusterEventWithHint(ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),
-                                 self.is_schedulable_after_pod_toleration_change),
+                self.is_schedulable_after_node_change,
+            ),
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_TOLERATION),
+                self.is_schedulable_after_pod_toleration_change,
+            ),
         ]
 
     def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
@@ -87,9 +91,15 @@ class NodeUnschedulable(PluginBase):
             return QueueingHint.QUEUE
         return QueueingHint.QUEUE_SKIP
 
-    def is_schedulable_after_pod_toleration_change(self, pod: Pod, old_obj: Any,
-                                                    new_obj: Any) -> QueueingHint:
-        """Queue when the pod itself now tolerates the unschedulable taint."""
-        if isinstance(new_obj, Pod) and new_obj.uid == pod.uid and tolerates_unschedulable(new_obj):
+    def is_schedulable_after_pod_toleration_change(
+        self, pod: Pod, old_obj: Any, new_obj: Any
+    ) -> QueueingHint:
+        """Queue when the pod itself gained a toleration of the unschedulable taint."""
+        if (
+            isinstance(new_obj, Pod)
+            and new_obj.uid == pod.uid
+            and tolerates_unschedulable(new_obj)
+            and not (isinstance(old_obj, Pod) and tolerates_unschedulable(old_obj))
+        ):
             return QueueingHint.QUEUE
         return QueueingHint.QUEUE_SKIP

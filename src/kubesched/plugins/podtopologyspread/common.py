@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from ...api import LabelSelector, LabelSelectorRequirement, Node, Pod, TopologySpreadConstraint
 from ...api import find_untolerated_taint as _find_untolerated_taint
 from ...cache import NodeInfo
@@ -144,12 +141,3 @@ def count_pods_match_selector(node_info: NodeInfo, selector: LabelSelector | Non
         if selector.matches(p.labels):
             n += 1
     return n
-
-
-def count_per_node(nodes: Sequence[NodeInfo], selector: LabelSelector | None,
-                   namespace: str) -> npt.NDArray[np.int64]:
-    """count_pods_match_selector for each node."""
-    if selector is None or selector.is_empty:
-        return np.zeros(len(nodes), dtype=np.int64)
-    return np.fromiter((count_pods_match_selector(ni, selector, namespace) if ni.pods else 0 for ni in nodes),
-                       dtype=np.int64, count=len(nodes))

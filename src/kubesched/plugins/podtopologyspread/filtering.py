@@ -151,7 +151,7 @@ def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], 
     the pod's required node affinity). Policies are evaluated per node only when they can
     exclude something: a pod without node selector/affinity, or taints not honored, passes."""
     n = len(view)
-    base = np.array([ni.node is not None for ni in view.nodes], dtype=bool)
+    base = view.has_node()
     if require_all:
         for c in constraints:
             base &= view.codes(c.topology_key)[0] >= 0
@@ -164,8 +164,8 @@ def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], 
         if hit is None:
             probe = Constraint(1, "", None, 1, HONOR if aff else IGNORE, HONOR if taints else IGNORE)
             hit = memo[(aff, taints)] = np.fromiter(
-                (ni.node is not None and probe.match_node_inclusion_policies(pod, ni.node) for ni in view.nodes),
-                dtype=bool, count=n)
+                (ni.node is not None and probe.match_node_inclusion_policies(pod, ni.node)
+                 for ni in view.nodes), dtype=bool, count=n)
         return hit
 
     if not enable_node_inclusion_policy:

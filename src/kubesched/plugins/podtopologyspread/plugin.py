@@ -9,14 +9,14 @@ defaulting: hostname maxSkew 3 and zone maxSkew 5, ScheduleAnyway) with a select
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ...api import Node, Pod
-from ...cache import NodeInfo, PodInfo
+from ...cache import NodeInfo, PodInfo, Snapshot
 from ...framework import (
     ActionType,
     BatchFilterResult,
@@ -32,6 +32,8 @@ from ...framework import (
     QueueingHint,
     Status,
 )
+from ..helper._features import feature_enabled
+from ..interpodaffinity._index import NodeView, PodIndex, ValueCodes, cycle_snapshot
 from ..names import POD_TOPOLOGY_SPREAD
 from . import filtering, scoring
 from ._args import (
@@ -71,10 +73,12 @@ class PodTopologySpread(PluginBase):
         self.system_defaulted = self._a.defaulting_type == SYSTEM_DEFAULTING
         self.default_constraints = SYSTEM_DEFAULT_CONSTRAINTS if self.system_defaulted \
             else self._a.default_constraints
-        features = handle.features if handle is not None else {}
-        self.enable_node_inclusion_policy = bool(features.get("NodeInclusionPolicyInPodTopologySpread", True))
-        self.enable_match_label_keys = bool(features.get("MatchLabelKeysInPodTopologySpread", True))
-        self._queueing_hints = bool(features.get("SchedulerQueueingHints", True))
+        self.enable_node_inclusion_policy = feature_enabled(handle, "NodeInclusionPolicyInPodTopologySpread",
+                                                            True)
+        self.enable_match_label_keys = feature_enabled(handle, "MatchLabelKeysInPodTopologySpread", True)
+        self._queueing_hints = feature_enabled(handle, "SchedulerQueueingHints", True)
+        self._index = PodIndex()
+        self._values = ValueCodes()
 
     # -- constraints ------------------------------------------------------------------------------
     def _filter(self, pod: Pod, action: str) -> list[Constraint]:
@@ -87,13 +91,13 @@ class PodTopologySpread(PluginBase):
         if store is None:
             return []
         try:
-            items = store.list("Service")
+            items = store.list("Service", pod.namespace)
         except (LookupError, AttributeError, TypeError, ValueError):
             return []
         out = []
         for svc in items:
             raw = getattr(svc, "raw", svc)
-            if not isinstance(raw, dict):
+            if not isinstance(raw, Mapping):
                 continue
             meta = raw.get("metadata") or {}
             if (meta.get("namespace") or "default") != (pod.namespace or "default"):
@@ -120,13 +124,10 @@ class PodTopologySpread(PluginBase):
             return self._filter(pod, DO_NOT_SCHEDULE)
         return self.build_default_constraints(pod, DO_NOT_SCHEDULE)
 
-    def _all_nodes(self, nodes: Sequence[NodeInfo]) -> Sequence[NodeInfo]:
-        if self.handle is not None:
-            try:
-                return self.handle.snapshot().node_info_list
-            except (AttributeError, LookupError, RuntimeError):
-                pass
-        return nodes
+    def _snapshot(self) -> Snapshot | None:
+        """The cycle's snapshot: PreScore counts pods on all its nodes, not only feasible ones."""
+        snap: Snapshot | None = cycle_snapshot(self.handle)
+        return snap
 
     # -- PreFilter ------------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: Pod,
@@ -134,7 +135,10 @@ class PodTopologySpread(PluginBase):
         constraints = self.get_constraints(pod)
         if not constraints:
             return None, _SKIP
-        s = filtering.compute_pre_filter_state(pod, constraints, nodes, self.enable_node_inclusion_policy)
+        snapshot = self._snapshot()
+        self._index.sync(nodes, snapshot)
+        s = filtering.compute_pre_filter_state(pod, constraints, NodeView(nodes, snapshot), self._index,
+                                               self.enable_node_inclusion_policy)
         state.write(filtering.PRE_FILTER_STATE_KEY, s)
         return None, None
 
@@ -172,11 +176,12 @@ class PodTopologySpread(PluginBase):
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
             return BatchFilterResult.uniform(len(nodes), _error(err))
-        return filtering.filter_batch(s, pod, nodes)
+        return filtering.filter_batch(s, pod, nodes, self._values)
 
     # -- Score ----------------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
-        all_nodes = self._all_nodes(nodes)
+        snapshot = self._snapshot()
+        all_nodes = snapshot.node_info_list if snapshot is not None else nodes
         if not all_nodes:
             return _SKIP
         # Only non-system-default spreading requires every topology key on a node, so that
@@ -188,7 +193,9 @@ class PodTopologySpread(PluginBase):
             constraints = self.build_default_constraints(pod, SCHEDULE_ANYWAY)
         if not constraints:
             return _SKIP
-        s = scoring.compute_pre_score_state(pod, constraints, nodes, all_nodes, require_all,
+        self._index.sync(all_nodes, snapshot)
+        view = NodeView(all_nodes, snapshot)
+        s = scoring.compute_pre_score_state(pod, constraints, nodes, view, self._index, require_all,
                                             self.enable_node_inclusion_policy)
         state.write(scoring.PRE_SCORE_STATE_KEY, s)
         return None
@@ -206,7 +213,7 @@ class PodTopologySpread(PluginBase):
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
             return np.zeros(len(nodes), dtype=np.int64), _error(err)
-        return scoring.score_batch(s, nodes), None
+        return scoring.score_batch(s, nodes, self._values), None
 
     def score_extensions(self) -> PodTopologySpread:
         return self

@@ -22,14 +22,10 @@ from ...api import Pod
 from ...cache import NodeInfo
 from ...framework import MAX_NODE_SCORE, CycleState, NodeBatch
 from ..helper import go_div_array
+from ..interpodaffinity._index import NodeView, PodIndex, ValueCodes
 from ._args import LABEL_HOSTNAME
-from .common import (
-    Constraint,
-    count_per_node,
-    count_pods_match_selector,
-    node_labels_match_spread_constraints,
-)
-from .filtering import eligible_rows
+from .common import Constraint, count_pods_match_selector
+from .filtering import eligible_masks, pod_counts
 
 __all__ = [
     "PRE_SCORE_STATE_KEY",
@@ -69,6 +65,7 @@ class PreScoreState:
     topology_value_to_pod_counts: list[dict[str, int]] = field(default_factory=list)
     topology_normalizing_weight: list[float] = field(default_factory=list)
     namespace: str = ""
+    host_counts: list[dict[str, int]] = field(default_factory=list)  # hostname constraints: per node
 
     def clone(self) -> PreScoreState:
         return self
@@ -79,48 +76,52 @@ def get_pre_score_state(state: CycleState) -> PreScoreState:
 
 
 def compute_pre_score_state(pod: Pod, constraints: list[Constraint], filtered: Sequence[NodeInfo],
-                            all_nodes: Sequence[NodeInfo], require_all: bool,
+                            view: NodeView, index: PodIndex, require_all: bool,
                             enable_node_inclusion_policy: bool = True) -> PreScoreState:
-    """initPreScoreState plus the counting loop of PreScore."""
+    """initPreScoreState plus the counting loop of PreScore. ``view`` holds all nodes; a node
+    missing a key (allowed only under system defaulting) falls in the ``""`` domain, as
+    upstream's ``node.Labels[key]`` lookup does."""
     s = PreScoreState(constraints, namespace=pod.namespace)
     if not constraints:
         return s
+    rows = view.rows_of(filtered)
+    keep = np.ones(len(rows), dtype=bool)
+    if require_all:
+        for c in constraints:
+            keep &= view.codes(c.topology_key)[0][rows] >= 0
+    ignored = frozenset(view.nodes[j].name for j in rows[~keep].tolist())
+    rows = rows[keep]
     counts: list[dict[str, int]] = [{} for _ in constraints]
-    ignored: set[str] = set()
-    for ni in filtered:
-        node = ni.node
-        if node is None:
-            continue
-        if require_all and not node_labels_match_spread_constraints(node.labels, constraints):
-            ignored.add(node.name)
-            continue
-        for i, c in enumerate(constraints):
-            if c.topology_key == LABEL_HOSTNAME:
-                continue  # per-node counts are taken in Score
-            counts[i].setdefault(node.labels.get(c.topology_key, ""), 0)
     weights = []
+    masks = eligible_masks(pod, view, constraints, require_all, enable_node_inclusion_policy)
+    memo: dict[object, npt.NDArray[np.int64]] = {}
     for i, c in enumerate(constraints):
-        size = len(filtered) - len(ignored) if c.topology_key == LABEL_HOSTNAME else len(counts[i])
-        weights.append(topology_normalizing_weight(size))
-
-    rows = eligible_rows(pod, all_nodes, constraints, require_all, enable_node_inclusion_policy)
-    by_selector: dict[object, npt.NDArray[np.int64]] = {}
-    for i, c in enumerate(constraints):
-        m = counts[i]
-        if c.topology_key == LABEL_HOSTNAME or not m or not rows[i]:
+        if c.topology_key == LABEL_HOSTNAME:
+            # per-node counts are taken in Score; the domains are the scored nodes
+            weights.append(topology_normalizing_weight(len(filtered) - len(ignored)))
+            per_node = pod_counts(pod, c, view, index, memo)
+            nz = np.flatnonzero(per_node).tolist()
+            s.host_counts.append({view.nodes[j].name: int(per_node[j]) for j in nz})
             continue
-        # Only nodes in a domain of some candidate node matter.
-        sel = [j for j in rows[i]
-               if all_nodes[j].node.labels.get(c.topology_key, "") in m]  # type: ignore[union-attr]
-        if not sel:
-            continue
-        per_node = by_selector.get(c.selector)
-        if per_node is None:
-            per_node = by_selector[c.selector] = count_per_node(all_nodes, c.selector, pod.namespace)
-        for j in sel:
-            v = all_nodes[j].node.labels.get(c.topology_key, "")  # type: ignore[union-attr]
-            m[v] += int(per_node[j])
-    s.ignored_nodes = frozenset(ignored)
+        s.host_counts.append({})
+        codes, values = view.codes(c.topology_key)
+        dom_idx: dict[str, int] = {}
+        dom_of = np.full(len(values) + 1, -1, dtype=np.int64)  # last slot: code -1 (no such label)
+        for k in np.unique(codes[rows]).tolist():
+            dom_of[k] = dom_idx.setdefault(values[k] if k >= 0 else "", len(dom_idx))
+        if "" in dom_idx:  # a node labelled "" and a node without the key share the "" domain
+            dom_of[-1] = dom_idx[""]
+            if "" in values:
+                dom_of[values.index("")] = dom_idx[""]
+        weights.append(topology_normalizing_weight(len(dom_idx)))
+        dom = dom_of[codes]
+        mask = masks[i] & (dom >= 0)
+        sums = np.zeros(len(dom_idx), dtype=np.int64)
+        if mask.any():
+            sums = np.bincount(dom[mask], weights=pod_counts(pod, c, view, index, memo)[mask],
+                               minlength=len(dom_idx)).astype(np.int64)
+        counts[i] = {v: int(sums[d]) for v, d in dom_idx.items()}
+    s.ignored_nodes = ignored
     s.topology_value_to_pod_counts = counts
     s.topology_normalizing_weight = weights
     return s
@@ -148,29 +149,29 @@ def score_node(s: PreScoreState, node_info: NodeInfo) -> int:
     return int(go_round(score)[0])
 
 
-def score_batch(s: PreScoreState, nodes: NodeBatch) -> npt.NDArray[np.int64]:
+def score_batch(s: PreScoreState, nodes: NodeBatch, vc: ValueCodes) -> npt.NDArray[np.int64]:
     n = len(nodes)
     cols = nodes.snapshot.columns
+    lst = nodes.snapshot.node_info_list
     score = np.zeros(n, dtype=np.float64)
-    infos: list[NodeInfo] | None = None
+    names: list[str] | None = None
     for i, c in enumerate(s.constraints):
         codes_all, values = cols.label_column(c.topology_key)
         codes = codes_all[nodes.indices]
-        has = codes >= 0
         if c.topology_key == LABEL_HOSTNAME:
-            if infos is None:
-                infos = nodes.node_infos()
-            cnt = count_per_node(infos, c.selector, s.namespace).astype(np.float64)
+            if names is None:
+                names = [lst[j].name for j in nodes.indices.tolist()]
+            hc = s.host_counts[i]
+            cnt = np.fromiter((hc.get(name, 0) for name in names), dtype=np.float64, count=n)
         else:
-            m = s.topology_value_to_pod_counts[i]
-            cnt = np.array([*(m.get(v, 0) for v in values), 0], dtype=np.float64)[codes]
-        score = np.where(has, score + _term(cnt, c, s.topology_normalizing_weight[i]), score)
+            per_value = vc.array(c.topology_key, values, s.topology_value_to_pod_counts[i])
+            cnt = per_value[codes].astype(np.float64)
+        score = np.where(codes >= 0, score + _term(cnt, c, s.topology_normalizing_weight[i]), score)
     out = go_round(score)
     if s.ignored_nodes:
-        lst = nodes.snapshot.node_info_list
-        ignored = np.fromiter((lst[j].name in s.ignored_nodes for j in nodes.indices.tolist()),
-                              dtype=bool, count=n)
-        out[ignored] = 0
+        if names is None:
+            names = [lst[j].name for j in nodes.indices.tolist()]
+        out[np.fromiter((name in s.ignored_nodes for name in names), dtype=bool, count=n)] = 0
     return out
 
 

@@ -38,13 +38,16 @@ class SchedulingGates(PluginBase):
         return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"waiting for scheduling gates: [{gates}]")
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
-        return [ClusterEventWithHint(
-            ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED),
-            self.is_schedulable_after_update_pod_scheduling_gates_eliminated,
-        )]
+        return [
+            ClusterEventWithHint(
+                ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_SCHEDULING_GATES_ELIMINATED),
+                self.is_schedulable_after_update_pod_scheduling_gates_eliminated,
+            )
+        ]
 
     def is_schedulable_after_update_pod_scheduling_gates_eliminated(
-            self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        self, pod: Pod, old_obj: Any, new_obj: Any
+    ) -> QueueingHint:
         """Only an update of the gated pod itself can ungate it."""
         if not isinstance(new_obj, Pod) or new_obj.uid != pod.uid:
             return QueueingHint.QUEUE_SKIP

@@ -1,0 +1,58 @@
+"""``kubesched explain PATH... --pod NAMESPACE/NAME [--config FILE] [-o text|json]``.
+
+One scheduling cycle for a pending pod against the loaded state, changing nothing, reported
+per node and per plugin (see :mod:`kubesched.scheduler._explain`). Exit codes: 0 when it ran
+(whether or not the pod fits), 2 on bad input or an unknown, bound or deleted pod.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from ..scheduler._explain import explain as explain_pod
+from ._inputs import bad_input, load_inputs, reported_as_bad_input, start_time
+from ._main import app
+from ._render import render_explanation
+from ._report import explanation_to_dict
+
+__all__ = ["ExplainOutput", "explain"]
+
+
+class ExplainOutput(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _split_key(key: str) -> tuple[str, str]:
+    ns, sep, name = key.partition("/")
+    if not sep:
+        return "default", key
+    if not ns or not name or "/" in name:
+        bad_input(ValueError(f"--pod {key!r}: want NAMESPACE/NAME"))
+    return ns, name
+
+
+@app.command("explain")
+def explain(
+    paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
+    pod: str = typer.Option(..., "--pod", help="The pending pod, as NAMESPACE/NAME."),
+    config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
+    seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
+    output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
+) -> None:
+    """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
+    namespace, name = _split_key(pod)
+    with reported_as_bad_input():
+        inputs = load_inputs(paths, config)
+        e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
+                        now=start_time(inputs.loaded.objects))
+    if output is ExplainOutput.json:
+        sys.stdout.write(json.dumps(explanation_to_dict(e), indent=2) + "\n")
+    else:
+        render_explanation(Console(), e)

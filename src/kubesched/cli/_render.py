@@ -1,0 +1,155 @@
+"""Rich rendering of simulate's and explain's results as tables (the human outputs)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..api import format_quantity
+from ..framework import Code
+from ..scheduler._explain import Explanation, FilterVerdict
+from ._simulation import Simulation
+
+__all__ = ["render_explanation", "render_simulation"]
+
+_STATUS_STYLE = {
+    "Bound": "dim", "Scheduled": "green", "Unschedulable": "red", "SchedulerError": "red",
+    "Pending": "yellow", "Preempted": "magenta", "Terminating": "magenta",
+}
+_TABLE_RESOURCES = ("cpu", "memory", "pods")
+
+
+def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> None:
+    """Pods, preemptions, node allocation, and a one-line summary. ``wide`` shows whole
+    messages and every resource."""
+    pods = Table(title="Pods", title_justify="left")
+    cols = ["POD", "NODE", "STATUS", "PRIORITY", "NOMINATED"] + (["MESSAGE"] if wide else [])
+    for col in cols:
+        pods.add_column(col, justify="right" if col == "PRIORITY" else "left",
+                        overflow="fold", no_wrap=col != "MESSAGE")
+    for p in sim.pods:
+        row = [p.pod, p.node or "-", Text(p.status, style=_STATUS_STYLE.get(p.status, "")),
+               str(p.priority), p.nominated_node or "-"]
+        pods.add_row(*row, *([p.message] if wide else []))
+    console.print(pods)
+    if not wide:
+        why = [p for p in sim.pods if p.message and not p.node]
+        for p in why:
+            console.print(Text(f"{p.pod}: ", style="bold") + Text(p.message), highlight=False)
+
+    if sim.preemptions:
+        pre = Table(title="Preemptions", title_justify="left")
+        for col in ("VICTIM", "PREEMPTOR", "NODE", "TIME"):
+            pre.add_column(col)
+        for e in sim.preemptions:
+            pre.add_row(e.victim, e.preemptor, e.node, f"+{e.time - sim.start:g}s")
+        console.print(pre)
+
+    nodes = Table(title="Nodes (requested / allocatable)", title_justify="left")
+    nodes.add_column("NODE")
+    resources = _resources(sim, wide)
+    for r in resources:
+        nodes.add_column(r.upper(), justify="right")
+    for n in sim.nodes:
+        cells = []
+        for r in resources:
+            req, alloc = n.requested.get(r, 0), n.allocatable.get(r, 0)
+            pct = f" ({100 * req // alloc}%)" if alloc else ""
+            cells.append(f"{format_quantity(r, req)} / {format_quantity(r, alloc)}{pct}")
+        nodes.add_row(n.name, *cells)
+    console.print(nodes)
+
+    unplaced = len(sim.unplaced())
+    console.print(
+        f"{sim.count('Scheduled')} scheduled, {sim.count('Bound')} already bound, "
+        f"{unplaced} not scheduled, {len(sim.preemptions)} preemption(s); "
+        f"{sim.run.attempts} scheduling attempts over {sim.end - sim.start:g}s of simulated time "
+        f"(seed {sim.seed}).", highlight=False)
+
+
+def _resources(sim: Simulation, wide: bool) -> list[str]:
+    if not wide:
+        return list(_TABLE_RESOURCES)
+    seen: dict[str, None] = {}
+    for n in sim.nodes:
+        for r in n.allocatable:
+            seen.setdefault(r, None)
+    return list(seen)
+
+
+# -- explain ---------------------------------------------------------------------------------
+_SHORT = {
+    Code.SUCCESS: Text("ok", style="green"),
+    Code.SKIP: Text("skip", style="dim"),
+    Code.UNSCHEDULABLE: Text("fail", style="yellow"),
+    Code.UNSCHEDULABLE_AND_UNRESOLVABLE: Text("FAIL", style="red"),
+    Code.ERROR: Text("error", style="bold red"),
+}
+
+
+def _verdict_cell(v: FilterVerdict | None) -> Text:
+    if v is None:
+        return Text("")
+    return _SHORT.get(v.code, Text(str(v.code)))
+
+
+def render_explanation(console: Console, e: Explanation) -> None:
+    """Filters (nodes x plugins: ok, skip, fail = Unschedulable, FAIL = UnschedulableAndUnresolvable,
+    error; the reasons in the last column), scores (feasible nodes x plugins), then the decision.
+    Plugins that every node skipped (PreFilter returned Skip) are listed, not given a column."""
+    console.print(Text(f"Pod {e.pod} (profile {e.profile})", style="bold"))
+    plugins: dict[str, None] = {}
+    for n in e.nodes:
+        for f in n.filters:
+            plugins.setdefault(f.plugin, None)
+    skipped = [p for p in plugins
+               if all(f.code == Code.SKIP for n in e.nodes for f in n.filters if f.plugin == p)]
+    shown = [p for p in plugins if p not in skipped]
+    filters = Table(title="Filter", title_justify="left")
+    filters.add_column("NODE", no_wrap=True)
+    for p in shown:
+        filters.add_column(p, overflow="fold")
+    filters.add_column("FEASIBLE")
+    filters.add_column("REASONS", overflow="fold")
+    for n in e.nodes:
+        by_plugin = {f.plugin: f for f in n.filters}
+        reasons = "; ".join(f"{f.plugin}: {', '.join(f.reasons) or f.code}" for f in n.filters
+                            if f.code not in (Code.SUCCESS, Code.SKIP))
+        filters.add_row(n.name, *(_verdict_cell(by_plugin.get(p)) for p in shown),
+                        Text("yes", style="green") if n.feasible else Text("no", style="red"), reasons)
+    console.print(filters)
+    if skipped:
+        console.print(Text(f"Skipped (nothing to check for this pod): {', '.join(skipped)}", style="dim"))
+
+    feasible = [n for n in e.nodes if n.feasible]
+    if feasible and any(n.scores for n in feasible):
+        score_plugins: dict[str, None] = {}
+        for n in feasible:
+            for s in n.scores:
+                score_plugins.setdefault(s.plugin, None)
+        scores = Table(title="Score (normalized x weight = weighted; raw in brackets)", title_justify="left")
+        scores.add_column("NODE", no_wrap=True)
+        for p in score_plugins:
+            scores.add_column(p, justify="right")
+        scores.add_column("TOTAL", justify="right")
+        for n in feasible:
+            by = {s.plugin: s for s in n.scores}
+            cells = [f"{s.normalized} x {s.weight} = {s.weighted} [{s.raw}]" if (s := by.get(p)) else ""
+                     for p in score_plugins]
+            total = Text(str(n.total_score), style="bold green" if n.name == e.selected_node else "")
+            scores.add_row(n.name, *cells, total)
+        console.print(scores)
+
+    if e.selected_node:
+        tied = f" (tied: {', '.join(e.tied_nodes)})" if len(e.tied_nodes) > 1 else ""
+        console.print(Text(f"Selected node: {e.selected_node}{tied}", style="bold green"))
+    pf = e.post_filter
+    if pf is not None:
+        if pf.nominated_node:
+            console.print(Text(f"{pf.plugin} would nominate {pf.nominated_node} and evict: "
+                               f"{', '.join(pf.victims) or '(nothing)'}", style="bold magenta"))
+        else:
+            console.print(Text(f"{pf.plugin}: no preemption would help.", style="magenta"))
+    if e.message:
+        console.print(Text(e.message, style="red" if not e.selected_node else ""), highlight=False)

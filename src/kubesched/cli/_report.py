@@ -1,0 +1,108 @@
+"""The machine-readable outputs: simulate's JSON report and YAML state, explain's JSON.
+
+Each builder returns plain dicts/lists (JSON-ready); the field names are a documented contract
+(README: "simulate -o json", "explain -o json"), so change them only compatibly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import yaml
+
+from ..api import format_time
+from ..api.loader import KINDS, kind_of
+from ..scheduler._explain import Explanation, NodeExplanation
+from ._simulation import Simulation
+
+__all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests"]
+
+REPORT_KIND = "SimulationReport"
+
+
+def simulation_report(sim: Simulation) -> dict[str, Any]:
+    """simulate ``-o json``. Resource amounts are integers: cpu in millicores, memory and
+    storage in bytes, everything else (pods, extended resources) as counts."""
+    run = sim.run
+    return {
+        "kind": REPORT_KIND,
+        "seed": sim.seed,
+        "startTime": format_time(sim.start),
+        "endTime": format_time(sim.end),
+        "summary": {
+            "pods": len(sim.pods),
+            "bound": sim.count("Bound"),
+            "scheduled": sim.count("Scheduled"),
+            "unschedulable": len(sim.unplaced()),
+            "preempted": sim.count("Preempted"),
+            "preemptions": len(sim.preemptions),
+            "attempts": run.attempts,
+            "simulatedSeconds": round(sim.end - sim.start, 3),
+        },
+        "pods": [
+            {"pod": p.pod, "node": p.node or None, "status": p.status, "priority": p.priority,
+             "nominatedNode": p.nominated_node or None, "message": p.message}
+            for p in sim.pods
+        ],
+        "preemptions": [
+            {"victim": e.victim, "preemptor": e.preemptor, "node": e.node, "time": format_time(e.time)}
+            for e in sim.preemptions
+        ],
+        "nodes": [
+            {"name": n.name,
+             "resources": {k: {"requested": n.requested[k], "allocatable": n.allocatable[k]}
+                           for k in n.requested}}
+            for n in sim.nodes
+        ],
+    }
+
+
+def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
+    """simulate ``-o yaml``: every object of the input as it is at the end (bound pods with
+    ``spec.nodeName``, conditions and ``status.nominatedNodeName``; victims gone), in dependency
+    order, without ``metadata.resourceVersion`` (it belongs to this run's store). Feeding it back
+    admits the same cluster."""
+    out = []
+    for kind in KINDS:
+        for obj in sim.store.list(kind):
+            if (kind_of(obj), obj.meta.namespace, obj.meta.name) not in sim.input_ids:
+                continue  # the store's bootstrap objects (system classes, namespaces)
+            d = obj.to_dict()
+            meta = d.get("metadata")
+            if isinstance(meta, dict):
+                meta.pop("resourceVersion", None)
+            out.append(d)
+    return out
+
+
+def dump_yaml(docs: Iterable[dict[str, Any]]) -> str:
+    return yaml.safe_dump_all(list(docs), sort_keys=False, default_flow_style=False, explicit_start=True)
+
+
+# -- explain ---------------------------------------------------------------------------------
+def explanation_to_dict(e: Explanation) -> dict[str, Any]:
+    """explain ``-o json``: the documented contract (README, "explain JSON")."""
+    pf = e.post_filter
+    return {
+        "pod": e.pod,
+        "profile": e.profile,
+        "nodes": [_node(n) for n in e.nodes],
+        "selectedNode": e.selected_node,
+        "tiedNodes": list(e.tied_nodes),
+        "postFilter": None if pf is None else {
+            "plugin": pf.plugin, "nominatedNode": pf.nominated_node, "victims": list(pf.victims),
+            "message": pf.message},
+        "message": e.message,
+    }
+
+
+def _node(n: NodeExplanation) -> dict[str, Any]:
+    return {
+        "name": n.name,
+        "filters": [{"plugin": f.plugin, "code": str(f.code), "reasons": list(f.reasons)} for f in n.filters],
+        "feasible": n.feasible,
+        "scores": [{"plugin": s.plugin, "raw": s.raw, "normalized": s.normalized, "weight": s.weight,
+                    "weighted": s.weighted} for s in n.scores],
+        "totalScore": n.total_score,
+    }

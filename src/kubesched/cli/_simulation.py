@@ -1,0 +1,228 @@
+"""Run a simulation: admit manifests into an embedded store and schedule until idle.
+
+The library half of ``kubesched simulate`` (no typer, no rich): a :class:`Simulation` holds the
+final cluster state and what happened on the way: each pod's outcome, the preemptions and each
+node's allocation. Preemptions are read back from the ``Preempted`` events the scheduler records
+on victims, whose message names the preemptor as upstream's does
+(``Preempted by pod <uid> on node <node>``, pkg/scheduler/framework/preemption/executor.go).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..api import Pod
+from ..api.loader import LoadedObjects, kind_of
+from ..clock import VirtualClock
+from ..cluster import MemoryStore, WatchEvent
+from ..scheduler import RunSummary, Scheduler
+from ._inputs import start_time
+
+__all__ = [
+    "NodeAllocation",
+    "PodOutcome",
+    "Preemption",
+    "Simulation",
+    "run_simulation",
+]
+
+# Pod outcome statuses (PodOutcome.status).
+BOUND = "Bound"  # bound before the simulation started
+SCHEDULED = "Scheduled"  # bound by this simulation
+UNSCHEDULABLE = "Unschedulable"  # PodScheduled=False, reason Unschedulable
+SCHEDULER_ERROR = "SchedulerError"  # PodScheduled=False, reason SchedulerError
+PENDING = "Pending"  # never attempted: gated, or another scheduler's pod
+PREEMPTED = "Preempted"  # deleted as a preemption victim
+TERMINATING = "Terminating"  # still terminating when the run ended
+
+_PREEMPTED_BY_UID = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
+_PREEMPTED_BY_KEY = re.compile(r"^Preempted by (?P<key>[^\s/]+/\S+) on node (?P<node>\S+)$")
+"""The message before 1.33 named the preemptor as namespace/name."""
+
+ProgressFn = Callable[[int, int], None]
+"""(pods bound so far, pods to place) -> None."""
+
+
+@dataclass(frozen=True, slots=True)
+class PodOutcome:
+    pod: str  # namespace/name
+    node: str  # "" when not bound
+    status: str
+    priority: int
+    nominated_node: str
+    message: str  # why not scheduled: the PodScheduled condition's message
+    scheduler_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Preemption:
+    victim: str
+    preemptor: str
+    node: str
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAllocation:
+    """Requests of the pods bound to the node (terminal pods excluded) against allocatable;
+    ``pods`` counts pods."""
+
+    name: str
+    requested: dict[str, int]
+    allocatable: dict[str, int]
+
+
+@dataclass(slots=True)
+class Simulation:
+    store: MemoryStore
+    run: RunSummary
+    start: float
+    seed: int
+    pods: list[PodOutcome] = field(default_factory=list)
+    preemptions: list[Preemption] = field(default_factory=list)
+    nodes: list[NodeAllocation] = field(default_factory=list)
+    input_ids: set[tuple[str, str, str]] = field(default_factory=set)
+    """(kind, namespace, name) of every object the input defined."""
+    profiles: frozenset[str] = frozenset()
+    """The schedulerNames the configuration's profiles serve."""
+
+    @property
+    def end(self) -> float:
+        return self.run.end_time
+
+    def count(self, status: str) -> int:
+        return sum(1 for p in self.pods if p.status == status)
+
+    def unplaced(self) -> list[PodOutcome]:
+        """Pods our profiles should have placed and did not (what --fail-on-unschedulable counts)."""
+        return [p for p in self.pods if p.status in (UNSCHEDULABLE, SCHEDULER_ERROR, PENDING)
+                and p.scheduler_name in self.profiles]
+
+
+def run_simulation(loaded: LoadedObjects, config: Any = None, seed: int = 0,
+                   progress: ProgressFn | None = None) -> Simulation:
+    """Admit ``loaded`` into a fresh store and run the scheduler on a virtual clock until
+    nothing more can happen (Scheduler.run_until_idle). Raises the store's or the framework's
+    error on bad input, before anything runs."""
+    start = start_time(loaded.objects)
+    clock = VirtualClock(start)
+    store = MemoryStore(clock)
+    store.load(loaded)
+    initial: list[Pod] = store.list("Pod")
+    bound_before = {p.key for p in initial if p.node_name}
+    by_uid = {p.uid: p for p in initial}
+    sched = Scheduler(store, clock, config, seed=seed)
+    unsubscribe = _watch_binds(store, len(initial) - len(bound_before), progress)
+    try:
+        summary = sched.run_until_idle()
+    finally:
+        unsubscribe()
+        sched.close()
+    sim = Simulation(store, summary, start, seed,
+                     input_ids={(kind_of(o), o.meta.namespace, o.meta.name) for o in loaded.objects},
+                     profiles=frozenset(sched.profiles))
+    sim.preemptions = _preemptions(store, by_uid)
+    sim.pods = _outcomes(store, initial, bound_before, sim.preemptions)
+    sim.nodes = allocations(store)
+    return sim
+
+
+def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None) -> Callable[[], None]:
+    if progress is None:
+        return lambda: None
+    bound = [0]
+    progress(0, to_place)
+
+    def on_event(ev: WatchEvent) -> None:
+        if ev.kind == "Pod" and ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
+                and isinstance(ev.new, Pod) and not ev.old.node_name and ev.new.node_name:
+            bound[0] += 1
+            progress(bound[0], to_place)
+
+    return store.subscribe(on_event)
+
+
+def _preemptions(store: MemoryStore, by_uid: dict[str, Pod]) -> list[Preemption]:
+    out = []
+    for ev in store.events():
+        if ev.reason != "Preempted" or ev.involved_kind != "Pod":
+            continue
+        victim = f"{ev.involved_namespace}/{ev.involved_name}"
+        m = _PREEMPTED_BY_UID.match(ev.message)
+        if m is not None:
+            p = by_uid.get(m["uid"])
+            out.append(Preemption(victim, p.key if p is not None else m["uid"], m["node"], ev.first_timestamp))
+            continue
+        m = _PREEMPTED_BY_KEY.match(ev.message)
+        if m is not None:
+            out.append(Preemption(victim, m["key"], m["node"], ev.first_timestamp))
+    return out
+
+
+def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
+              preemptions: list[Preemption]) -> list[PodOutcome]:
+    preempted = {p.victim: p for p in preemptions}
+    out = []
+    for first in initial:
+        pod: Pod | None = store.try_get("Pod", first.namespace, first.name)
+        if pod is None or pod.uid != first.uid:
+            pe = preempted.get(first.key)
+            msg = f"preempted by {pe.preemptor} on node {pe.node}" if pe is not None else "deleted"
+            out.append(PodOutcome(first.key, first.node_name, PREEMPTED, first.priority_value,
+                                  "", msg, first.scheduler_name))
+            continue
+        out.append(PodOutcome(pod.key, pod.node_name, _status(pod, bound_before), pod.priority_value,
+                              pod.nominated_node_name, _message(pod), pod.scheduler_name))
+    out.sort(key=lambda o: o.pod)
+    return out
+
+
+def _status(pod: Pod, bound_before: set[str]) -> str:
+    if pod.is_terminal:
+        return pod.phase
+    if pod.node_name:
+        if pod.is_terminating:
+            return TERMINATING
+        return BOUND if pod.key in bound_before else SCHEDULED
+    cond = pod.condition("PodScheduled") or {}
+    if cond.get("status") == "False" and cond.get("reason") == UNSCHEDULABLE:
+        return UNSCHEDULABLE
+    if cond.get("status") == "False" and cond.get("reason") == SCHEDULER_ERROR:
+        return SCHEDULER_ERROR
+    return PENDING
+
+
+def _message(pod: Pod) -> str:
+    if pod.node_name:
+        return ""
+    cond = pod.condition("PodScheduled") or {}
+    return str(cond.get("message") or "") if cond.get("status") == "False" else ""
+
+
+def allocations(store: Any) -> list[NodeAllocation]:
+    """Per node: the summed requests of its non-terminal pods, and its allocatable."""
+    requested: dict[str, dict[str, int]] = {}
+    for p in store.list("Pod"):
+        if not p.node_name or p.is_terminal:
+            continue
+        r = requested.setdefault(p.node_name, {})
+        for k, v in p.requests.items():
+            r[k] = r.get(k, 0) + v
+        r["pods"] = r.get("pods", 0) + 1
+    out = []
+    for n in store.list("Node"):
+        req = requested.get(n.name, {})
+        alloc = dict(n.allocatable)
+        names = sorted(set(alloc) | set(req), key=_resource_order)
+        out.append(NodeAllocation(n.name, {k: req.get(k, 0) for k in names},
+                                  {k: alloc.get(k, 0) for k in names}))
+    return out
+
+
+def _resource_order(name: str) -> tuple[int, str]:
+    """cpu, memory, pods, ephemeral-storage first, then the rest by name."""
+    first = ("cpu", "memory", "pods", "ephemeral-storage")
+    return (first.index(name), "") if name in first else (len(first), name)

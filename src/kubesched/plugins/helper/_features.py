@@ -1,0 +1,15 @@
+"""Feature gates as plugins see them: from ``handle.features`` when a handle is given,
+otherwise the newest upstream default (passed in by the caller, never read from a global)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["feature_enabled"]
+
+
+def feature_enabled(handle: Any, name: str, default: bool) -> bool:
+    features = getattr(handle, "features", None) if handle is not None else None
+    if not features:
+        return default
+    return bool(features.get(name, default))

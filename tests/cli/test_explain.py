@@ -1,0 +1,200 @@
+"""``kubesched explain`` end to end through the CLI: the JSON contract for a filter-only, a
+score-only and a preemption case, the text tables, and exit codes; plus the engine's dry run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kubesched.api.loader import load_paths
+from kubesched.cli import app
+from kubesched.clock import VirtualClock
+from kubesched.cluster import MemoryStore
+from kubesched.framework.config import load_config
+from kubesched.scheduler import Scheduler
+from kubesched.scheduler._explain import explain, explain_in
+
+HERE = Path(__file__).parent
+FIXTURES = HERE / "fixtures"
+SMALL = FIXTURES / "small-cluster.yaml"
+FILTER_ONLY = FIXTURES / "filter-only.yaml"
+SCORE_ONLY = FIXTURES / "score-only.yaml"
+QUICKSTART = HERE.parent.parent / "examples" / "quickstart"
+START = 1_767_225_600.0
+
+runner = CliRunner()
+
+CONTRACT_KEYS = ["pod", "profile", "nodes", "selectedNode", "tiedNodes", "postFilter", "message"]
+NODE_KEYS = ["name", "filters", "feasible", "scores", "totalScore"]
+CODES = {"Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error", "Skip"}
+
+
+def _explain_json(path: Path, pod: str, *extra: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["explain", str(path), "--pod", pod, "-o", "json", *extra])
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(result.stdout)
+    assert list(out) == CONTRACT_KEYS
+    for n in out["nodes"]:
+        assert list(n) == NODE_KEYS
+        assert all(list(f) == ["plugin", "code", "reasons"] and f["code"] in CODES for f in n["filters"])
+        assert all(list(s) == ["plugin", "raw", "normalized", "weight", "weighted"] for s in n["scores"])
+    return out
+
+
+def _node(out: dict[str, Any], name: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(n for n in out["nodes"] if n["name"] == name)
+    return found
+
+
+def _failed(node: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    return [(f["plugin"], f["code"], f["reasons"]) for f in node["filters"]
+            if f["code"] not in ("Success", "Skip")]
+
+
+# -- filter only -------------------------------------------------------------------------------
+def test_filter_only_every_plugin_on_every_node() -> None:
+    out = _explain_json(SMALL, "default/ssd-1", "--config", str(FILTER_ONLY))
+    assert out["pod"] == "default/ssd-1" and out["profile"] == "default-scheduler"
+    # The scheduler stops at TaintToleration on node-a; explain also reports NodeAffinity there.
+    a = _node(out, "node-a")
+    assert _failed(a) == [
+        ("TaintToleration", "UnschedulableAndUnresolvable", ["node(s) had untolerated taint(s)"]),
+        ("NodeAffinity", "UnschedulableAndUnresolvable", ["node(s) didn't match Pod's node affinity/selector"]),
+    ]
+    assert [f["plugin"] for f in a["filters"]] == ["TaintToleration", "NodeResourcesFit", "NodeAffinity"]
+    assert a["feasible"] is False and a["scores"] == [] and a["totalScore"] is None
+    b = _node(out, "node-b")
+    # The only feasible node is still scored (no Score plugin here: an empty list, total 0).
+    assert b["feasible"] is True and b["scores"] == [] and b["totalScore"] == 0
+    assert out["selectedNode"] == "node-b" and out["tiedNodes"] == ["node-b"]
+    assert out["postFilter"] is None and out["message"] == ""
+
+
+def test_filter_only_first_failing_filter_decides_the_message() -> None:
+    # node-a fails TaintToleration and NodeResourcesFit: upstream counts it once, for the first.
+    out = _explain_json(SMALL, "default/huge", "--config", str(FILTER_ONLY))
+    assert all(not n["feasible"] for n in out["nodes"])
+    assert [p for p, _, _ in _failed(_node(out, "node-a"))] == ["TaintToleration", "NodeResourcesFit"]
+    assert out["message"] == "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu."
+    assert out["postFilter"] is None  # no PostFilter plugin in this profile
+    assert out["selectedNode"] is None and out["tiedNodes"] == []
+
+
+# -- score only --------------------------------------------------------------------------------
+def test_score_only_single_plugin_weights() -> None:
+    out = _explain_json(SMALL, "default/web-1", "--config", str(SCORE_ONLY))
+    # LeastAllocated, cpu and memory weight 1, pod 1 cpu / 2Gi:
+    # node-b (2 cpu / 4Gi used of 4 / 8Gi): cpu (4000-3000)*100/4000 = 25, memory (8-6)*100/8 = 25 -> 25
+    # node-c (empty):                        cpu (4000-1000)*100/4000 = 75, memory (8-2)*100/8 = 75 -> 75
+    # weight 3: 75 and 225.
+    assert _node(out, "node-b")["scores"] == [
+        {"plugin": "NodeResourcesFit", "raw": 25, "normalized": 25, "weight": 3, "weighted": 75}]
+    assert _node(out, "node-c")["scores"] == [
+        {"plugin": "NodeResourcesFit", "raw": 75, "normalized": 75, "weight": 3, "weighted": 225}]
+    assert _node(out, "node-c")["totalScore"] == 225 and _node(out, "node-b")["totalScore"] == 75
+    assert out["selectedNode"] == "node-c" and out["tiedNodes"] == ["node-c"]
+    assert _node(out, "node-a")["totalScore"] is None
+
+
+def test_score_only_one_feasible_node_is_still_scored() -> None:
+    out = _explain_json(SMALL, "default/ssd-1", "--config", str(SCORE_ONLY))
+    assert [n["name"] for n in out["nodes"] if n["feasible"]] == ["node-b"]
+    assert _node(out, "node-b")["scores"] == [
+        {"plugin": "NodeResourcesFit", "raw": 25, "normalized": 25, "weight": 3, "weighted": 75}]
+    assert out["selectedNode"] == "node-b"
+
+
+def test_ties_are_listed_and_selection_is_seeded() -> None:
+    # Filter-only: every feasible node totals 0, all tied; the choice follows --seed.
+    picks = {_explain_json(SMALL, "default/web-1", "--config", str(FILTER_ONLY), "--seed", str(s))
+             ["selectedNode"] for s in range(8)}
+    assert picks == {"node-b", "node-c"}
+    out = _explain_json(SMALL, "default/web-1", "--config", str(FILTER_ONLY), "--seed", "3")
+    assert out["tiedNodes"] == ["node-b", "node-c"]
+    again = _explain_json(SMALL, "default/web-1", "--config", str(FILTER_ONLY), "--seed", "3")
+    assert again == out
+
+
+# -- preemption --------------------------------------------------------------------------------
+def test_preemption_dry_run() -> None:
+    out = _explain_json(QUICKSTART, "default/db-0")
+    assert [n["feasible"] for n in out["nodes"]] == [False] * 6
+    assert _failed(_node(out, "node-a1")) == [("NodeResourcesFit", "Unschedulable", ["Insufficient cpu"])]
+    assert out["postFilter"] == {"plugin": "DefaultPreemption", "nominatedNode": "node-b2",
+                                 "victims": ["default/batch-4"], "message": ""}
+    assert out["message"] == "0/6 nodes are available: 1 node(s) had untolerated taint(s), 5 Insufficient cpu."
+    assert out["selectedNode"] is None
+
+
+def test_preemption_not_eligible() -> None:
+    out = _explain_json(SMALL, "default/huge")
+    assert out["postFilter"] == {
+        "plugin": "DefaultPreemption", "nominatedNode": None, "victims": [],
+        "message": "preemption: not eligible due to preemptionPolicy=Never."}
+    assert out["message"].endswith(". preemption: not eligible due to preemptionPolicy=Never.")
+
+
+def test_explain_changes_nothing_and_restores_preemption() -> None:
+    clock = VirtualClock(START)
+    store = MemoryStore(clock)
+    store.load(load_paths([QUICKSTART]))
+    sched = Scheduler(store, clock, seed=0)
+    rv, events = store.resource_version, len(store.events())
+    e = explain_in(sched, "default", "db-0")
+    assert e.post_filter is not None and e.post_filter.victims == ("default/batch-4",)
+    assert store.resource_version == rv and len(store.events()) == events
+    assert clock.peek() == float("inf") or not store.get("Pod", "default", "batch-4").is_terminating
+    # The executor is the real one again: the scheduler itself still preempts.
+    sched.run_until_idle()
+    assert store.try_get("Pod", "default", "batch-4") is None
+    assert store.get("Pod", "default", "db-0").node_name == "node-b2"
+
+
+def test_library_entry_point_with_config() -> None:
+    loaded = load_paths([SMALL])
+    e = explain(loaded.objects, "default", "web-1", config=load_config(SCORE_ONLY), now=START)
+    assert e.selected_node == "node-c"
+    assert [n.name for n in e.nodes] == ["node-a", "node-b", "node-c"]
+
+
+# -- text and errors ---------------------------------------------------------------------------
+def test_text_output_tables() -> None:
+    result = runner.invoke(app, ["explain", str(QUICKSTART), "--pod", "default/db-0"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for text in ("Filter", "NodeResourcesFit", "TaintToleration", "FEASIBLE", "Insufficient cpu",
+                 "DefaultPreemption would nominate node-b2 and evict: default/batch-4"):
+        assert text in out
+
+
+def test_text_output_scores() -> None:
+    result = runner.invoke(app, ["explain", str(SMALL), "--pod", "default/web-1", "--config", str(SCORE_ONLY)],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "75 x 3 = 225 [75]" in result.stdout and "Selected node: node-c" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("pod", "error"),
+    [
+        pytest.param("default/nope", 'pod "default/nope" not found', id="unknown-pod"),
+        pytest.param("default/running", "already bound", id="bound-pod"),
+        pytest.param("a/b/c", "want NAMESPACE/NAME", id="bad-key"),
+    ],
+)
+def test_bad_pod_exit_2(pod: str, error: str) -> None:
+    result = runner.invoke(app, ["explain", str(SMALL), "--pod", pod])
+    assert result.exit_code == 2
+    assert error in " ".join(result.stderr.split())
+
+
+def test_bad_manifest_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("a: [")
+    result = runner.invoke(app, ["explain", str(bad), "--pod", "default/x"])
+    assert result.exit_code == 2
+    assert "broken.yaml" in result.stderr

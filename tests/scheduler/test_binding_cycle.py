@@ -1,0 +1,147 @@
+"""The binding cycle and what surrounds it: Permit wait/allow/reject/timeout, Unreserve and
+forget on bind failure, assumed-pod expiry, Reserve rejection (schedule_one.go bindingCycle,
+handleBindingCycleError)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubesched.framework import Code, Status
+
+from .env import BASIC, START, Env, Recorder, plugin, profile
+from .test_schedule_one import _node, _pod
+
+
+def _waiter(timeout: float = 10.0) -> Any:
+    return plugin("Waiter", permit=lambda self, st, pod, node: (Status.of(Code.WAIT), timeout))
+
+
+def _permit_env(**kw: Any) -> Env:
+    env = Env(profile(plugins=(*BASIC, "Waiter")), registry={"Waiter": _waiter(**kw)})
+    env.add(_node("n0"), _pod("p"))
+    return env
+
+
+def test_permit_wait_then_allow() -> None:
+    env = _permit_env()
+    s = env.sched
+    s.clock.schedule(3, lambda: s.profiles["default-scheduler"].get_waiting_pod("p-uid").allow("Waiter"))
+    env.run()
+    assert env.node_of("p") == "n0"
+    [ev] = env.events("Scheduled")
+    assert ev.last_timestamp == START + 3
+
+
+def test_permit_wait_does_not_block_the_next_cycle() -> None:
+    env = _permit_env()
+    env.add(_pod("q", scheduler_name="default-scheduler"))
+    s = env.sched
+    assert s.run_one_cycle() and s.run_one_cycle()
+    assert s.stats.attempts == 2  # q's cycle ran while p waits on Permit
+    assert s.bindings_in_flight == 2
+
+
+def test_permit_wait_then_reject() -> None:
+    env = _permit_env()
+    s = env.sched
+    fwk = s.profiles["default-scheduler"]
+    s.clock.schedule(2, lambda: fwk.get_waiting_pod("p-uid").reject("Waiter", "no way"))
+    s.run_one_cycle()
+    s.clock.run(until=START + 2)  # the binding cycle waits, then the rejection arrives
+    assert env.node_of("p") == ""
+    cond = env.scheduled_condition("p")
+    assert cond["reason"] == "Unschedulable" and cond["message"] == "0/1 nodes are available: 1 no way."
+    assert not s.cache.is_assumed_pod(env.pod("p"))
+    assert s.queue.get_pod("p", "default").unschedulable_plugins == {"Waiter"}
+
+
+def test_permit_timeout() -> None:
+    env = _permit_env(timeout=10)
+    env.sched.run_one_cycle()
+    env.clock.run(until=START + 10)
+    cond = env.scheduled_condition("p")
+    assert cond["message"] == ("0/1 nodes are available: 1 rejected due to timeout after waiting 10s "
+                               "at plugin Waiter.")
+    [ev] = env.events("FailedScheduling")
+    assert ev.last_timestamp == START + 10
+
+
+def test_permit_rejection_in_the_scheduling_cycle_unreserves() -> None:
+    rec = Recorder()
+    reg = {"Res": plugin("Res", reserve=lambda self, st, pod, node: rec.add("reserve", pod, 0),
+                         unreserve=lambda self, st, pod, node: rec.add("unreserve", pod, 0)),
+           "Deny": plugin("Deny", permit=lambda self, st, pod, node: (
+               Status.of(Code.UNSCHEDULABLE, "denied"), 0))}
+    env = Env(profile(plugins=(*BASIC, "Res", "Deny")), registry=reg)
+    env.add(_node("n0"), _pod("p"))
+    env.sched.run_one_cycle()
+    assert [c[0] for c in rec.calls] == ["reserve", "unreserve"]
+    assert env.scheduled_condition("p")["message"] == "0/1 nodes are available: 1 denied."
+    assert not env.sched.cache.is_assumed_pod(env.pod("p"))
+
+
+@pytest.mark.parametrize(("code", "reason"), [
+    pytest.param(Code.UNSCHEDULABLE, "Unschedulable", id="reserve rejects"),
+    pytest.param(Code.ERROR, "SchedulerError", id="reserve errors"),
+])
+def test_reserve_failure(code: Code, reason: str) -> None:
+    rec = Recorder()
+    reg = {"Res": plugin("Res", reserve=lambda self, st, pod, node: Status.of(code, "no room"),
+                         unreserve=lambda self, st, pod, node: rec.add("unreserve", pod, 0))}
+    env = Env(profile(plugins=(*BASIC, "Res")), registry=reg)
+    env.add(_node("n0"), _pod("p"))
+    env.sched.run_one_cycle()
+    assert rec.of("unreserve") == [("unreserve", "p", 0)]
+    assert env.scheduled_condition("p")["reason"] == reason
+    assert env.sched.cache.get_pod(env.pod("p")) is None
+
+
+def test_bind_failure_unreserves_forgets_and_requeues() -> None:
+    rec = Recorder()
+    attempts: list[float] = []
+
+    def bind(self: Any, st: Any, pod: Any, node: str) -> Status:
+        attempts.append(self.handle.clock.now)
+        if len(attempts) == 1:
+            return Status.from_error(RuntimeError("apiserver unavailable"))
+        self.handle.store.bind(pod.namespace, pod.name, node)
+        return Status.success()
+
+    reg = {"Res": plugin("Res", reserve=lambda self, st, pod, node: None,
+                         unreserve=lambda self, st, pod, node: rec.add("unreserve", pod, 0)),
+           "FlakyBinder": plugin("FlakyBinder", bind=bind)}
+    plugins = (*(p for p in BASIC if p != "DefaultBinder"), "Res", "FlakyBinder")
+    env = Env(profile(plugins=plugins), registry=reg)
+    env.add(_node("n0"), _pod("p"))
+    s = env.sched
+    s.run_one_cycle()
+    assert s.cache.is_assumed_pod(env.pod("p"))
+    s.clock.step()  # the binding cycle
+    assert rec.of("unreserve") == [("unreserve", "p", 0)]
+    assert s.cache.get_pod(env.pod("p")) is None  # forgotten
+    cond = env.scheduled_condition("p")
+    assert cond["reason"] == "SchedulerError"
+    assert cond["message"] == 'running Bind plugin "FlakyBinder": apiserver unavailable'
+    assert [p.name for p in s.queue.pods_in_backoff_q()] == ["p"]
+    env.run()
+    assert env.node_of("p") == "n0" and len(attempts) == 2
+
+
+def test_assumed_pod_expires_when_binding_never_lands() -> None:
+    """With a positive assumed-pod TTL (older upstream behaviour), a pod whose Bind returned
+    success but never showed up bound is removed from the cache after the TTL."""
+    reg = {"LostBinder": plugin("LostBinder", bind=lambda self, st, pod, node: Status.success())}
+    plugins = (*(p for p in BASIC if p != "DefaultBinder"), "LostBinder")
+    env = Env(profile(plugins=plugins), registry=reg, options={"assumed_pod_ttl": 30.0})
+    env.add(_node("n0", cpu="1"), _pod("p"))
+    s = env.sched
+    s.run_one_cycle()
+    s.clock.step()  # binding cycle: "bound", FinishBinding starts the TTL
+    assert s.cache.is_assumed_pod(env.pod("p"))
+    s.clock.advance(29)
+    assert s.cache.is_assumed_pod(env.pod("p"))
+    s.clock.advance(1)
+    assert not s.cache.is_assumed_pod(env.pod("p"))
+    assert s.cache.get_node_info("n0").requested.get("cpu", 0) == 0
