@@ -63,7 +63,8 @@ def test_filter_only_every_plugin_on_every_node() -> None:
     a = _node(out, "node-a")
     assert _failed(a) == [
         ("TaintToleration", "UnschedulableAndUnresolvable", ["node(s) had untolerated taint(s)"]),
-        ("NodeAffinity", "UnschedulableAndUnresolvable", ["node(s) didn't match Pod's node affinity/selector"]),
+        ("NodeAffinity", "UnschedulableAndUnresolvable",
+         ["node(s) didn't match Pod's node affinity/selector"]),
     ]
     assert [f["plugin"] for f in a["filters"]] == ["TaintToleration", "NodeResourcesFit", "NodeAffinity"]
     assert a["feasible"] is False and a["scores"] == [] and a["totalScore"] is None
@@ -79,7 +80,8 @@ def test_filter_only_first_failing_filter_decides_the_message() -> None:
     out = _explain_json(SMALL, "default/huge", "--config", str(FILTER_ONLY))
     assert all(not n["feasible"] for n in out["nodes"])
     assert [p for p, _, _ in _failed(_node(out, "node-a"))] == ["TaintToleration", "NodeResourcesFit"]
-    assert out["message"] == "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu."
+    assert out["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
+                              "2 Insufficient cpu.")
     assert out["postFilter"] is None  # no PostFilter plugin in this profile
     assert out["selectedNode"] is None and out["tiedNodes"] == []
 
@@ -126,7 +128,8 @@ def test_preemption_dry_run() -> None:
     assert _failed(_node(out, "node-a1")) == [("NodeResourcesFit", "Unschedulable", ["Insufficient cpu"])]
     assert out["postFilter"] == {"plugin": "DefaultPreemption", "nominatedNode": "node-b2",
                                  "victims": ["default/batch-4"], "message": ""}
-    assert out["message"] == "0/6 nodes are available: 1 node(s) had untolerated taint(s), 5 Insufficient cpu."
+    assert out["message"] == ("0/6 nodes are available: 1 node(s) had untolerated taint(s), "
+                              "5 Insufficient cpu.")
     assert out["selectedNode"] is None
 
 
@@ -143,11 +146,12 @@ def test_explain_changes_nothing_and_restores_preemption() -> None:
     store = MemoryStore(clock)
     store.load(load_paths([QUICKSTART]))
     sched = Scheduler(store, clock, seed=0)
-    rv, events = store.resource_version, len(store.events())
+    rv, events, next_timer = store.resource_version, len(store.events()), clock.peek()
     e = explain_in(sched, "default", "db-0")
     assert e.post_filter is not None and e.post_filter.victims == ("default/batch-4",)
+    # No write, no event, and no asynchronous preemption task left on the clock.
     assert store.resource_version == rv and len(store.events()) == events
-    assert clock.peek() == float("inf") or not store.get("Pod", "default", "batch-4").is_terminating
+    assert clock.peek() == next_timer
     # The executor is the real one again: the scheduler itself still preempts.
     sched.run_until_idle()
     assert store.try_get("Pod", "default", "batch-4") is None
@@ -172,8 +176,8 @@ def test_text_output_tables() -> None:
 
 
 def test_text_output_scores() -> None:
-    result = runner.invoke(app, ["explain", str(SMALL), "--pod", "default/web-1", "--config", str(SCORE_ONLY)],
-                           env={"COLUMNS": "200"})
+    args = ["explain", str(SMALL), "--pod", "default/web-1", "--config", str(SCORE_ONLY)]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "75 x 3 = 225 [75]" in result.stdout and "Selected node: node-c" in result.stdout
 
@@ -198,3 +202,69 @@ def test_bad_manifest_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["explain", str(bad), "--pod", "default/x"])
     assert result.exit_code == 2
     assert "broken.yaml" in result.stderr
+
+
+# -- PreFilter ---------------------------------------------------------------------------------
+PREFILTER_PODS = FIXTURES / "prefilter-pods.yaml"
+
+
+def test_prefilter_node_set_excludes_nodes() -> None:
+    # NodeAffinity's PreFilter returns {node-a} (matchFields metadata.name): upstream never filters
+    # node-b and node-c, whose status is the absent-nodes one naming the plugin.
+    out = _explain_json(SMALL, "default/pinned", "--config", str(FILTER_ONLY), str(PREFILTER_PODS))
+    cut = ("NodeAffinity", "UnschedulableAndUnresolvable",
+           ["node(s) didn't satisfy plugin(s) [NodeAffinity]"])
+    assert _failed(_node(out, "node-b")) == [cut] and _failed(_node(out, "node-c")) == [cut]
+    assert [f["plugin"] for f in _node(out, "node-b")["filters"]] == [
+        "TaintToleration", "NodeResourcesFit", "NodeAffinity"]
+    assert out["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
+                              "2 node(s) didn't satisfy plugin(s) [NodeAffinity].")
+
+
+def test_prefilter_rejection_applies_to_every_node() -> None:
+    out = _explain_json(SMALL, "default/needs-pvc", str(PREFILTER_PODS))
+    want = [{"plugin": "VolumeRestrictions", "code": "UnschedulableAndUnresolvable",
+             "reasons": ['persistentvolumeclaim "data" not found']}]
+    assert all(n["filters"] == want and not n["feasible"] for n in out["nodes"])
+    # FitError names PreFilter's message once, not per node.
+    assert out["message"].startswith('0/3 nodes are available: persistentvolumeclaim "data" not found. ')
+    assert out["postFilter"]["nominatedNode"] is None
+
+
+NOMINATED = """
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-x}
+status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: preemptor, namespace: default}
+spec:
+  priorityClassName: high
+  containers: [{name: c, image: pause, resources: {requests: {cpu: '3'}}}]
+status: {nominatedNodeName: node-x}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: small, namespace: default}
+spec:
+  containers: [{name: c, image: pause, resources: {requests: {cpu: '2'}}}]
+"""
+
+
+def test_nominated_pods_of_higher_priority_count(tmp_path: Path) -> None:
+    # RunFilterPluginsWithNominatedPods: node-x is reserved for the nominated 3-cpu preemptor, so a
+    # lower-priority 2-cpu pod does not fit there although the node is empty.
+    path = tmp_path / "nominated.yaml"
+    path.write_text(NOMINATED)
+    out = _explain_json(path, "default/small")
+    assert _failed(_node(out, "node-x")) == [("NodeResourcesFit", "Unschedulable", ["Insufficient cpu"])]
+    assert _node(out, "node-x")["feasible"] is False
+    # The preemptor itself is not blocked by its own nomination.
+    assert _explain_json(path, "default/preemptor")["selectedNode"] == "node-x"

@@ -176,3 +176,24 @@ def test_wide_shows_messages_in_a_column() -> None:
     assert result.exit_code == 0, result.output
     assert "MESSAGE" in result.stdout
     assert "2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never." in result.stdout
+
+
+def test_progress_callback_counts_bindings() -> None:
+    from kubesched.api.loader import load_paths
+    from kubesched.cli._simulation import run_simulation
+
+    seen: list[tuple[int, int]] = []
+    sim = run_simulation(load_paths([QUICKSTART]), progress=lambda done, total: seen.append((done, total)))
+    # 8 pending pods, all bound in the end; the first report is (0, 8).
+    assert seen[0] == (0, 8) and seen[-1] == (8, 8)
+    assert sim.count("Scheduled") == 8
+
+
+def test_other_schedulers_pods_stay_pending_and_do_not_fail(tmp_path: Path) -> None:
+    path = tmp_path / "other.yaml"
+    path.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: '2'}}\n"
+                    "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                    "spec: {schedulerName: other, containers: [{name: c, image: pause}]}\n")
+    result = _simulate(str(path), "-o", "json", "--fail-on-unschedulable")
+    assert result.exit_code == 0, result.output
+    assert _pod(json.loads(result.stdout), "default/p")["status"] == "Pending"

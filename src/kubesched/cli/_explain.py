@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -24,7 +24,7 @@ from ._report import explanation_to_dict
 __all__ = ["ExplainOutput", "explain"]
 
 
-class ExplainOutput(str, Enum):
+class ExplainOutput(StrEnum):
     text = "text"
     json = "json"
 

@@ -20,8 +20,8 @@ from ..api import parse_time
 from ..api.loader import ApiObject, LoadedObjects, load_paths
 from ..cluster import StoreError
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "DEFAULT_START", "Inputs", "bad_input", "load_inputs",
-           "start_time"]
+__all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "Inputs", "bad_input", "load_inputs",
+           "reported_as_bad_input", "start_time"]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1

@@ -18,5 +18,4 @@ def main() -> None:
 
 
 # Command modules register themselves on ``app`` when imported.
-from . import _validate  # noqa: E402, F401
-from . import _explain, _simulate  # noqa: E402, F401
+from . import _explain, _simulate, _validate  # noqa: E402, F401

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from ..api import format_quantity
 from ..framework import Code
-from ..scheduler._explain import Explanation, FilterVerdict
+from ..scheduler._explain import Explanation, FilterVerdict, PluginScore
 from ._simulation import Simulation
 
 __all__ = ["render_explanation", "render_simulation"]
@@ -29,8 +29,8 @@ def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> 
         pods.add_column(col, justify="right" if col == "PRIORITY" else "left",
                         overflow="fold", no_wrap=col != "MESSAGE")
     for p in sim.pods:
-        row = [p.pod, p.node or "-", Text(p.status, style=_STATUS_STYLE.get(p.status, "")),
-               str(p.priority), p.nominated_node or "-"]
+        row: list[str | Text] = [p.pod, p.node or "-", Text(p.status, style=_STATUS_STYLE.get(p.status, "")),
+                                 str(p.priority), p.nominated_node or "-"]
         pods.add_row(*row, *([p.message] if wide else []))
     console.print(pods)
     if not wide:
@@ -94,6 +94,10 @@ def _verdict_cell(v: FilterVerdict | None) -> Text:
     return _SHORT.get(v.code, Text(str(v.code)))
 
 
+def _score_cell(s: PluginScore | None) -> str:
+    return f"{s.normalized} x {s.weight} = {s.weighted} [{s.raw}]" if s is not None else ""
+
+
 def render_explanation(console: Console, e: Explanation) -> None:
     """Filters (nodes x plugins: ok, skip, fail = Unschedulable, FAIL = UnschedulableAndUnresolvable,
     error; the reasons in the last column), scores (feasible nodes x plugins), then the decision.
@@ -135,8 +139,7 @@ def render_explanation(console: Console, e: Explanation) -> None:
         scores.add_column("TOTAL", justify="right")
         for n in feasible:
             by = {s.plugin: s for s in n.scores}
-            cells = [f"{s.normalized} x {s.weight} = {s.weighted} [{s.raw}]" if (s := by.get(p)) else ""
-                     for p in score_plugins]
+            cells = [_score_cell(by.get(p)) for p in score_plugins]
             total = Text(str(n.total_score), style="bold green" if n.name == e.selected_node else "")
             scores.add_row(n.name, *cells, total)
         console.print(scores)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -26,7 +26,7 @@ from ._simulation import Simulation, run_simulation
 __all__ = ["SimulateOutput", "simulate"]
 
 
-class SimulateOutput(str, Enum):
+class SimulateOutput(StrEnum):
     table = "table"
     wide = "wide"
     json = "json"

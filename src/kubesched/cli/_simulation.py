@@ -154,7 +154,8 @@ def _preemptions(store: MemoryStore, by_uid: dict[str, Pod]) -> list[Preemption]
         m = _PREEMPTED_BY_UID.match(ev.message)
         if m is not None:
             p = by_uid.get(m["uid"])
-            out.append(Preemption(victim, p.key if p is not None else m["uid"], m["node"], ev.first_timestamp))
+            preemptor = p.key if p is not None else m["uid"]
+            out.append(Preemption(victim, preemptor, m["node"], ev.first_timestamp))
             continue
         m = _PREEMPTED_BY_KEY.match(ev.message)
         if m is not None:

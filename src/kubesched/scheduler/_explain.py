@@ -202,9 +202,13 @@ class _Cycle:
             verdicts = self._verdicts(ni)
             if allowed is not None and ni.name not in allowed:
                 # Upstream never filters these nodes: PreFilter's node set left them out.
-                node.filters = [FilterVerdict(p, excluded.code, excluded.reasons)
-                                for p in sorted(subset_plugins)]
-                node.filters += [v for v in verdicts if v.plugin not in subset_plugins]
+                # The excluding plugins' verdicts say so (in plugin order), others run as usual.
+                cut = FilterVerdict("", excluded.code, excluded.reasons)
+                named = {v.plugin for v in verdicts}
+                node.filters = [FilterVerdict(p, cut.code, cut.reasons)
+                                for p in sorted(subset_plugins) if p not in named]
+                node.filters += [FilterVerdict(v.plugin, cut.code, cut.reasons)
+                                 if v.plugin in subset_plugins else v for v in verdicts]
                 node.status = excluded
             else:
                 node.filters = verdicts

@@ -24,7 +24,7 @@ OPS = st.lists(st.tuples(st.sampled_from(["add_pod", "add_pod", "remove_pod", "a
 
 
 @pytest.mark.parametrize("plugin_cls", [InterPodAffinity, PodTopologySpread])
-@settings(max_examples=8, deadline=None, derandomize=True,
+@settings(max_examples=6, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.function_scoped_fixture])
 @given(ops=OPS, data=st.data())

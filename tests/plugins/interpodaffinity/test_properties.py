@@ -16,7 +16,7 @@ from ._strategies import SpreadCluster, affinity_clusters, affinity_pods
 
 NAMESPACES = [Namespace.from_dict({"metadata": {"name": "default", "labels": {"team": "a"}}}),
               Namespace.from_dict({"metadata": {"name": "other", "labels": {"team": "b"}}})]
-SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -15,7 +15,7 @@ from ..interpodaffinity._paths import FakeHandle, run_filter, run_score
 from ..interpodaffinity._strategies import SpreadCluster, affinity_clusters, affinity_pods
 
 SETTINGS = settings(
-    max_examples=30,
+    max_examples=20,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

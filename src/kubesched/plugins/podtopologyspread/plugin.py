@@ -256,12 +256,10 @@ class PodTopologySpread(PluginBase):
             return QueueingHint.QUEUE_SKIP
         constraints = self.get_constraints(pod)
         if modified is not None and original is not None:
-            if modified.uid == pod.uid:
-                if modified.tolerations == original.tolerations:
-                    return QueueingHint.QUEUE_SKIP
-                if any(c.node_taints_policy == HONOR for c in constraints):
-                    return QueueingHint.QUEUE
-                return QueueingHint.QUEUE_SKIP
+            # The target pod got a new toleration: NodeTaintsPolicy Honor may now include more nodes.
+            if modified.uid == pod.uid and modified.tolerations != original.tolerations and \
+                    any(c.node_taints_policy == HONOR for c in constraints):
+                return QueueingHint.QUEUE
             if dict(modified.labels) == dict(original.labels):
                 return QueueingHint.QUEUE_SKIP
             for c in constraints:
