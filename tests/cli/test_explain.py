@@ -15,7 +15,7 @@ from kubesched.cli import app
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
 from kubesched.framework.config import load_config
-from kubesched.scheduler import Scheduler
+from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.scheduler._explain import explain, explain_in
 
 HERE = Path(__file__).parent
@@ -141,11 +141,13 @@ def test_preemption_not_eligible() -> None:
     assert out["message"].endswith(". preemption: not eligible due to preemptionPolicy=Never.")
 
 
-def test_explain_changes_nothing_and_restores_preemption() -> None:
+@pytest.mark.parametrize("async_preemption", [pytest.param(True, id="async"), pytest.param(False, id="sync")])
+def test_explain_changes_nothing_and_restores_preemption(async_preemption: bool) -> None:
     clock = VirtualClock(START)
     store = MemoryStore(clock)
     store.load(load_paths([QUICKSTART]))
-    sched = Scheduler(store, clock, seed=0)
+    features = {"SchedulerAsyncPreemption": async_preemption}
+    sched = Scheduler(store, clock, seed=0, options=SchedulerOptions(features=features))
     rv, events, next_timer = store.resource_version, len(store.events()), clock.peek()
     e = explain_in(sched, "default", "db-0")
     assert e.post_filter is not None and e.post_filter.victims == ("default/batch-4",)
@@ -243,6 +245,11 @@ metadata: {name: node-x}
 status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}
 ---
 apiVersion: v1
+kind: Node
+metadata: {name: node-y}
+status: {allocatable: {cpu: '16', memory: 32Gi, pods: '110'}}
+---
+apiVersion: v1
 kind: Pod
 metadata: {name: preemptor, namespace: default}
 spec:
@@ -266,5 +273,14 @@ def test_nominated_pods_of_higher_priority_count(tmp_path: Path) -> None:
     out = _explain_json(path, "default/small")
     assert _failed(_node(out, "node-x")) == [("NodeResourcesFit", "Unschedulable", ["Insufficient cpu"])]
     assert _node(out, "node-x")["feasible"] is False
-    # The preemptor itself is not blocked by its own nomination.
-    assert _explain_json(path, "default/preemptor")["selectedNode"] == "node-x"
+    assert _node(out, "node-y")["feasible"] is True
+
+
+def test_feasible_nominated_node_is_selected(tmp_path: Path) -> None:
+    # The preemptor is not blocked by its own nomination, and its nominated node is taken as soon
+    # as it fits (schedulePod's fast path), although the bigger node-y scores higher.
+    path = tmp_path / "nominated.yaml"
+    path.write_text(NOMINATED)
+    out = _explain_json(path, "default/preemptor")
+    assert _node(out, "node-y")["totalScore"] > _node(out, "node-x")["totalScore"]
+    assert out["selectedNode"] == "node-x" and out["tiedNodes"] == ["node-x"]

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kubesched.api import Pod, PodDisruptionBudget
-from kubesched.cluster import Event, MemoryStore
 from kubesched.clock import VirtualClock
+from kubesched.cluster import Event, MemoryStore
 from kubesched.framework.config import from_dict
 from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.testing.wrappers import make_node, make_pod
@@ -45,9 +45,10 @@ class Sim:
         self._sched: Scheduler | None = None
 
     # -- building ---------------------------------------------------------------------------
-    def node(self, name: str, cpu: str = "2", unschedulable: bool = False, **labels: str) -> None:
+    def node(self, name: str, cpu: str = "2", unschedulable: bool = False,
+             labels: Mapping[str, str] | None = None) -> None:
         b = make_node().name(name).capacity({"cpu": cpu, "memory": "8Gi", "pods": "110"})
-        for k, v in labels.items():
+        for k, v in (labels or {}).items():
             b.label(k, v)
         if unschedulable:
             b.unschedulable()
@@ -112,7 +113,8 @@ class Sim:
         return p.nominated_node_name if p is not None else "<deleted>"
 
     def events(self, reason: str, name: str | None = None) -> list[Event]:
-        return [e for e in self.store.events() if e.reason == reason and (name is None or e.involved_name == name)]
+        return [e for e in self.store.events()
+                if e.reason == reason and (name is None or e.involved_name == name)]
 
     def last_failure(self, name: str) -> str:
         evs = self.events("FailedScheduling", name)

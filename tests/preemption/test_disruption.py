@@ -13,7 +13,8 @@ from kubesched.testing.wrappers import make_pod
 from .sim import Sim
 
 
-def pdb(spec: dict[str, Any], status: dict[str, Any] | None = None, generation: int = 0) -> PodDisruptionBudget:
+def pdb(spec: dict[str, Any], status: dict[str, Any] | None = None,
+        generation: int = 0) -> PodDisruptionBudget:
     d: dict[str, Any] = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
                          "metadata": {"name": "b", "namespace": "default", "generation": generation},
                          "spec": spec}
@@ -39,11 +40,14 @@ SEL = {"matchLabels": {"app": "x"}}
 
 
 @pytest.mark.parametrize(("spec", "cluster", "want"), [
-    pytest.param({"minAvailable": 2, "selector": SEL}, pods(3), PdbStatus(1, 3, 2, 3), id="min-available-int"),
-    pytest.param({"minAvailable": 5, "selector": SEL}, pods(3), PdbStatus(0, 3, 5, 3), id="min-available-above-pods"),
+    pytest.param({"minAvailable": 2, "selector": SEL}, pods(3), PdbStatus(1, 3, 2, 3),
+                 id="min-available-int"),
+    pytest.param({"minAvailable": 5, "selector": SEL}, pods(3), PdbStatus(0, 3, 5, 3),
+                 id="min-available-above-pods"),
     pytest.param({"minAvailable": "50%", "selector": SEL}, pods(3), PdbStatus(1, 3, 2, 3),
                  id="min-available-percentage-rounds-up"),
-    pytest.param({"maxUnavailable": 1, "selector": SEL}, pods(3), PdbStatus(1, 3, 2, 3), id="max-unavailable-int"),
+    pytest.param({"maxUnavailable": 1, "selector": SEL}, pods(3), PdbStatus(1, 3, 2, 3),
+                 id="max-unavailable-int"),
     pytest.param({"maxUnavailable": "34%", "selector": SEL}, pods(3), PdbStatus(2, 3, 1, 3),
                  id="max-unavailable-percentage-rounds-up"),
     pytest.param({"maxUnavailable": 5, "selector": SEL}, pods(3), PdbStatus(3, 3, 0, 3),
@@ -66,7 +70,8 @@ def test_compute_pdb_status(spec: dict[str, Any], cluster: list[Pod], want: PdbS
 
 
 def test_disrupted_pods_are_not_counted_healthy() -> None:
-    b = pdb({"minAvailable": 1, "selector": SEL}, {"disruptionsAllowed": 5, "disruptedPods": {"default-x-0": "t"}})
+    b = pdb({"minAvailable": 1, "selector": SEL},
+            {"disruptionsAllowed": 5, "disruptedPods": {"default-x-0": "t"}})
     assert compute_pdb_status(b, pods(2)) == PdbStatus(0, 1, 1, 2)
     assert pdb_status(b, pods(2))["disruptedPods"] == {"default-x-0": "t"}
 
@@ -76,8 +81,9 @@ def test_pdb_status_manifest() -> None:
     assert st == {
         "disruptionsAllowed": 1, "currentHealthy": 2, "desiredHealthy": 1, "expectedPods": 2,
         "observedGeneration": 3,
-        "conditions": [{"type": "DisruptionAllowed", "status": "True", "reason": "SufficientPods", "message": "",
-                        "observedGeneration": 3, "lastTransitionTime": "1970-01-01T00:01:00Z"}],
+        "conditions": [{"type": "DisruptionAllowed", "status": "True", "reason": "SufficientPods",
+                        "message": "", "observedGeneration": 3,
+                        "lastTransitionTime": "1970-01-01T00:01:00Z"}],
     }
     # The transition time stays while the condition's status does not change.
     again = pdb_status(pdb({"minAvailable": 1, "selector": SEL}, st, generation=3), pods(3), now=120.0)

@@ -61,7 +61,8 @@ def test_only_the_fewest_victims_are_evicted(sim: Sim) -> None:
     assert sim.metric("scheduler_preemption_victims_sum") == 2
 
 
-@pytest.mark.parametrize("priority", [pytest.param(5, id="equal-priority"), pytest.param(1, id="lower-priority")])
+@pytest.mark.parametrize("priority", [pytest.param(5, id="equal-priority"),
+                                      pytest.param(1, id="lower-priority")])
 def test_equal_or_lower_priority_never_preempts(sim: Sim, priority: int) -> None:
     sim.node("n1")
     sim.pod("running", cpu="2", priority=5, node="n1")
@@ -81,7 +82,8 @@ def test_preemption_policy_never_never_preempts(sim: Sim) -> None:
     sim.run()
     assert sim.node_of("low") == "n1" and not sim.events("Preempted")
     assert sim.last_failure("never") == (
-        "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.")
+        "0/1 nodes are available: 1 Insufficient cpu. "
+        "preemption: not eligible due to preemptionPolicy=Never.")
     assert sim.metric("scheduler_preemption_attempts_total") >= 1
 
 
@@ -226,7 +228,6 @@ def test_preemptor_does_not_preempt_again_while_victims_terminate(sim: Sim) -> N
     assert sim.node_of("high") == "n1"
 
 
-UNSCHEDULABLE_AWARE = ("PrioritySort", "NodeUnschedulable", "NodeResourcesFit", "DefaultPreemption", "DefaultBinder")
 
 
 def test_retried_preemptor_is_not_eligible_while_its_victims_terminate(sim: Sim) -> None:

@@ -90,7 +90,8 @@ def test_dry_run_continues_past_violating_candidates() -> None:
     s = Sim(preemption_args={"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 1})
     for i in range(4):
         s.node(f"n{i}")
-        s.pod(f"low{i}", cpu="2", priority=1, node=f"n{i}", labels={"app": "db"} if i != 2 else {"app": "web"})
+        app = "web" if i == 2 else "db"
+        s.pod(f"low{i}", cpu="2", priority=1, node=f"n{i}", labels={"app": app})
     s.pdb("db", {"app": "db"}, max_unavailable=0)
     s.pod("high", cpu="2", priority=100)
     spy = Spy(s.plugin)

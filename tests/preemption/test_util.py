@@ -56,13 +56,15 @@ CASES = [
           "node2": victims((500, None), (0, None))}, "node2"),
     Case("sum of adjusted priorities is considered",
          # negative priorities: node2's two pods sum higher once shifted to >= 0
-         {"node1": victims((-10, None), (-10, None), (-10, None)), "node2": victims((-10, None), (-20, None))},
+         {"node1": victims((-10, None), (-10, None), (-10, None)),
+          "node2": victims((-10, None), (-20, None))},
          "node2"),
     Case("non-overlapping lowest high priority, sum priorities, and number of pods",
          {"node1": victims((500, None), (300, None)), "node2": victims((500, None), (100, None), (100, None)),
           "node3": victims((400, None), (100, None), (100, None), (100, None))}, "node3"),
     Case("same priority, same number of victims, different start time for each node's pod",
-         {"node1": victims((10, 100.0)), "node2": victims((10, 300.0)), "node3": victims((10, 200.0))}, "node2"),
+         {"node1": victims((10, 100.0)), "node2": victims((10, 300.0)), "node3": victims((10, 200.0))},
+         "node2"),
     Case("same priority, same number of victims, different start time for all pods",
          # the earliest start among each node's highest-priority victims is compared
          {"node1": victims((10, 100.0), (10, 500.0)), "node2": victims((10, 200.0), (10, 150.0)),

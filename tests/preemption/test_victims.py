@@ -49,8 +49,9 @@ def test_dry_run_sees_victims_removed_through_prefilter_extensions(async_preempt
     # The preemptor's required anti-affinity rejects n1 because of "low"; removing low through
     # InterPodAffinity's RemovePod extension makes n1 fit in the dry run.
     s = Sim(async_preemption=async_preemption,
-            plugins=("PrioritySort", "InterPodAffinity", "NodeResourcesFit", "DefaultPreemption", "DefaultBinder"))
-    s.node("n1", cpu="4", **{"kubernetes.io/hostname": "n1"})
+            plugins=("PrioritySort", "InterPodAffinity", "NodeResourcesFit", "DefaultPreemption",
+                     "DefaultBinder"))
+    s.node("n1", cpu="4", labels={"kubernetes.io/hostname": "n1"})
     s.pod("low", priority=1, node="n1", labels={"app": "x"})
     s.pod("high", priority=10,
           pod_anti_affinity_in=("app", "kubernetes.io/hostname", ["x"]))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum, IntFlag
+from enum import Enum, IntFlag, StrEnum
 from typing import Any
 
 __all__ = [
@@ -23,7 +23,7 @@ __all__ = [
 ]
 
 
-class EventResource(str, Enum):
+class EventResource(StrEnum):
     POD = "Pod"
     ASSIGNED_POD = "AssignedPod"
     UNSCHEDULED_POD = "UnscheduledPod"

@@ -124,7 +124,9 @@ class PluginBase:
 
     def score_batch(self, state: CycleState, pod: Pod,
                     nodes: NodeBatch) -> tuple[npt.NDArray[np.int64], Status | None]:
-        score = getattr(self, "score")
+        score = getattr(self, "score", None)
+        if score is None:
+            raise TypeError(f"{self.NAME} has no score method")
         out = np.zeros(len(nodes), dtype=np.int64)
         for i, ni in enumerate(nodes.node_infos()):
             s, st = score(state, pod, ni)

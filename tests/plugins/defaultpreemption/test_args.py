@@ -18,7 +18,8 @@ def test_defaults() -> None:
 
 
 @pytest.mark.parametrize(("raw", "err"), [
-    pytest.param({"minCandidateNodesPercentage": 50, "minCandidateNodesAbsolute": 0}, None, id="valid config"),
+    pytest.param({"minCandidateNodesPercentage": 50, "minCandidateNodesAbsolute": 0}, None,
+                 id="valid config"),
     pytest.param({"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 5}, None,
                  id="percentage zero is fine alone"),
     pytest.param({"minCandidateNodesPercentage": -1}, "minCandidateNodesPercentage: Invalid value: -1: "
@@ -29,8 +30,8 @@ def test_defaults() -> None:
                  "not in valid range [0, inf)", id="negative minCandidateNodesAbsolute"),
     pytest.param({"minCandidateNodesPercentage": 0, "minCandidateNodesAbsolute": 0},
                  "[minCandidateNodesPercentage: Invalid value: 0: cannot be zero at the same time as "
-                 "minCandidateNodesAbsolute, minCandidateNodesAbsolute: Invalid value: 0: cannot be zero at the "
-                 "same time as minCandidateNodesPercentage]", id="all zero"),
+                 "minCandidateNodesAbsolute, minCandidateNodesAbsolute: Invalid value: 0: cannot be zero "
+                 "at the same time as minCandidateNodesPercentage]", id="all zero"),
     pytest.param({"minCandidateNodesPercentage": -1, "minCandidateNodesAbsolute": -1},
                  "[minCandidateNodesPercentage: Invalid value: -1: not in valid range [0, 100], "
                  "minCandidateNodesAbsolute: Invalid value: -1: not in valid range [0, inf)]",

@@ -17,7 +17,7 @@ from kubesched.plugins.defaultpreemption import (
     pod_terminating_by_preemption,
 )
 from kubesched.testing.wrappers import make_pod
-from tests.preemption.sim import Sim
+from preemption.sim import Sim
 
 
 def pdb(name: str, selector: dict[str, Any] | None, allowed: int, namespace: str = "default",
@@ -50,7 +50,8 @@ APP_X = {"matchLabels": {"app": "x"}}
     pytest.param([pi("a", app="x")], [pdb("p", None, 0)], [], id="missing-selector-matches-nothing"),
     pytest.param([pi("a", app="x"), pi("b", app="x")], [pdb("p", APP_X, 0, disrupted=("a",))], ["b"],
                  id="already-disrupted-pod-is-not-violating"),
-    pytest.param([pi("a", app="x", tier="db")], [pdb("p", APP_X, 1), pdb("q", {"matchLabels": {"tier": "db"}}, 0)],
+    pytest.param([pi("a", app="x", tier="db")],
+                 [pdb("p", APP_X, 1), pdb("q", {"matchLabels": {"tier": "db"}}, 0)],
                  ["a"], id="any-violated-pdb-counts"),
 ])
 def test_filter_pods_with_pdb_violation(pods: list[PodInfo], pdbs: list[PodDisruptionBudget],
@@ -67,10 +68,11 @@ def terminating_by_preemption(b: Any) -> Any:
 @pytest.mark.parametrize(("pod", "want"), [
     pytest.param(terminating_by_preemption(make_pod().name("p")).obj(), True, id="preempted"),
     pytest.param(make_pod().name("p").terminating().obj(), False, id="terminating-otherwise"),
-    pytest.param(make_pod().name("p").condition("DisruptionTarget", "True", "PreemptionByScheduler").obj(), False,
-                 id="not-terminating"),
-    pytest.param(make_pod().name("p").terminating().condition("DisruptionTarget", "True", "EvictionByEvictionAPI")
-                 .obj(), False, id="other-disruption-reason"),
+    pytest.param(make_pod().name("p").condition("DisruptionTarget", "True", "PreemptionByScheduler").obj(),
+                 False, id="not-terminating"),
+    pytest.param(make_pod().name("p").terminating()
+                 .condition("DisruptionTarget", "True", "EvictionByEvictionAPI").obj(),
+                 False, id="other-disruption-reason"),
 ])
 def test_pod_terminating_by_preemption(pod: Pod, want: bool) -> None:
     assert pod_terminating_by_preemption(pod) is want
@@ -88,7 +90,8 @@ UNSCHEDULABLE = Status.of(Code.UNSCHEDULABLE)
                  id="Pod with nominated node, but without nominated node status"),
     pytest.param(make_pod().name("p").priority(10), [], None, True, "", id="Pod without nominated node"),
     pytest.param(make_pod().name("p").priority(10).preemption_policy("Never"), [], None, False,
-                 "not eligible due to preemptionPolicy=Never.", id="Pod with 'PreemptNever' preemption policy"),
+                 "not eligible due to preemptionPolicy=Never.",
+                 id="Pod with 'PreemptNever' preemption policy"),
     pytest.param(make_pod().name("p").priority(10).nominated_node_name("n1"),
                  [terminating_by_preemption(make_pod().name("v").priority(1))], UNSCHEDULABLE, False,
                  "not eligible due to a terminating pod on the nominated node.",
@@ -121,7 +124,9 @@ def select(s: Sim, pod: Pod, node: str = "n1") -> tuple[list[str], int, Status]:
     fwk = sched.profiles["default-scheduler"]
     state = CycleState()
     fwk.run_pre_filter_plugins(state, pod)
-    ni = sched.snapshot.get(node).snapshot_copy()
+    found = sched.snapshot.get(node)
+    assert found is not None
+    ni = found.snapshot_copy()
     pdbs = s.store.list("PodDisruptionBudget")
     victims, violations, status = s.plugin.select_victims_on_node(state, pod, ni, pdbs)
     return [v.name for v in victims], violations, status

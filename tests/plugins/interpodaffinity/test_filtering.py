@@ -204,6 +204,20 @@ SINGLE_NODE = [
         id="PodAntiAffinity passes because namespace selector doesn't match",
     ),
     pytest.param(
+        p("in", service="securityscan").namespace("team1").obj(),
+        [p("e").namespace("other").node("node1")
+         .pod_anti_affinity("zone", sec_in("securityscan"), namespace_selector={"team": "team1"}).obj()],
+        EXISTING,
+        id="existing pod's anti-affinity namespace selector matches the incoming pod's namespace",
+    ),
+    pytest.param(
+        p("in", service="securityscan").namespace("subteam").obj(),
+        [p("e").namespace("other").node("node1")
+         .pod_anti_affinity("zone", sec_in("securityscan"), namespace_selector={"team": "team1"}).obj()],
+        None,
+        id="existing pod's anti-affinity namespace selector doesn't match the incoming pod's namespace",
+    ),
+    pytest.param(
         p("in", team="a").pod_affinity("region", sec_in("securityscan"), match_label_keys=["team"]).obj(),
         [p("e", service="securityscan", team="b").node("node1").obj()],
         AFF,
@@ -363,3 +377,10 @@ def test_pre_filter_state_add_remove_pod() -> None:
     assert run_filter(pl, incoming, s, clone) == before
     # the original state is untouched by the clone's updates
     assert run_filter(pl, incoming, s, state) == before
+
+
+def test_namespace_selector_without_a_store_selects_nothing() -> None:
+    """Without namespaces to list, a non-empty namespace selector resolves to no namespace."""
+    s = snap([node1()], [p("e", service="securityscan").namespace("team1").node("node1").obj()])
+    pod = p("in").pod_affinity("region", sec_in("securityscan"), namespace_selector={"team": "team1"}).obj()
+    assert run_filter(InterPodAffinity(), pod, s) == [AFF]

@@ -1,0 +1,180 @@
+"""Objects a workload creates, from templates: nodes, namespaces, pods and their volumes.
+
+Mirrors the object makers of test/integration/scheduler_perf (scheduler_perf.go createNodes /
+createPods, test/utils/runners.go: LabelNodePrepareStrategy, NodeAllocatableStrategy,
+MakePodSpec, the PV/PVC pairs of persistentVolumeTemplatePath), master 2026.
+
+Names: ``metadata.generateName`` plus a per-prefix counter (upstream's API server appends a
+random suffix; a counter keeps runs reproducible). String values may use ``{{.Name}}`` (the
+generated name) and ``{{.Index}}`` (the object's index within its op), a subset of upstream's
+Go templating, so a node template can set ``kubernetes.io/hostname`` to the node's own name.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..api import CSINode, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod
+from ..api.loader import parse_object
+from ._config import BUNDLED_DIR, ConfigError, Op
+
+__all__ = ["ObjectFactory", "resolve_template"]
+
+_TEMPLATES = BUNDLED_DIR / "templates"
+
+
+def resolve_template(path: str, base_dir: Path) -> Path:
+    """The template file: relative to the config's directory, else the bundled template of the
+    same base name (``../templates/pod-default.yaml`` in upstream's config finds ours)."""
+    p = Path(path)
+    candidate = p if p.is_absolute() else base_dir / p
+    if candidate.is_file():
+        return candidate
+    for bundled in (_TEMPLATES / p.parent.name / p.name, _TEMPLATES / p.name):
+        if bundled.is_file():
+            return bundled
+    raise ConfigError(f"template {path} not found (looked in {base_dir} and the bundled templates)")
+
+
+def _render(value: Any, name: str, index: int) -> Any:
+    if isinstance(value, str):
+        if "{{" in value:
+            return value.replace("{{.Name}}", name).replace("{{.Index}}", str(index))
+        return value
+    if isinstance(value, list):
+        return [_render(v, name, index) for v in value]
+    if isinstance(value, dict):
+        return {k: _render(v, name, index) for k, v in value.items()}
+    return value
+
+
+class ObjectFactory:
+    """Makes the objects of one workload run; ``rng`` drives LabelNodePrepareStrategy's
+    random label values, as upstream's ``rand.Intn`` does, from the run's seed."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._templates: dict[Path, dict[str, Any]] = {}
+        self._counters: dict[str, int] = {}
+
+    def template(self, op: Op, key: str) -> dict[str, Any]:
+        path = resolve_template(str(op.get(key)), op.base_dir)
+        doc = self._templates.get(path)
+        if doc is None:
+            loaded = yaml.safe_load(path.read_text())
+            if not isinstance(loaded, dict) or "kind" not in loaded:
+                raise ConfigError(f"{path}: a template is one object with a kind")
+            self._templates[path] = doc = loaded
+        return doc
+
+    def _name(self, meta: Mapping[str, Any], fallback: str) -> str:
+        if meta.get("name") and "{{" not in str(meta["name"]):
+            return str(meta["name"])
+        prefix = str(meta.get("generateName") or fallback)
+        n = self._counters.get(prefix, 0)
+        self._counters[prefix] = n + 1
+        return f"{prefix}{n}"
+
+    def instantiate(self, tmpl: Mapping[str, Any], index: int, namespace: str | None = None,
+                    fallback: str = "obj-") -> dict[str, Any]:
+        """A copy of ``tmpl`` with a name (generated when the template has ``generateName``),
+        ``{{.Name}}``/``{{.Index}}`` rendered and, for namespaced kinds, the namespace set."""
+        meta = dict(tmpl.get("metadata") or {})
+        name = self._name(meta, fallback)
+        doc = _render(copy.deepcopy(dict(tmpl)), name, index)
+        meta = dict(doc.get("metadata") or {})
+        meta.pop("generateName", None)
+        meta["name"] = name
+        if namespace is not None:
+            meta["namespace"] = namespace
+        doc["metadata"] = meta
+        return doc
+
+    # -- createNodes ----------------------------------------------------------------------
+    def nodes(self, op: Op) -> list[Node | CSINode]:
+        """``count`` nodes from ``nodeTemplatePath`` (the bundled node-default otherwise), with
+        ``labelNodePrepareStrategy`` (one random value of ``labelValues`` per node) and
+        ``nodeAllocatableStrategy`` (extra allocatable and a CSINode with driver limits)."""
+        tmpl = self.template(op, "nodeTemplatePath") if op.get("nodeTemplatePath") else \
+            yaml.safe_load((_TEMPLATES / "node-default.yaml").read_text())
+        label = op.get("labelNodePrepareStrategy") or {}
+        alloc = op.get("nodeAllocatableStrategy") or {}
+        out: list[Node | CSINode] = []
+        for i in range(op.count):
+            doc = self.instantiate(tmpl, i, fallback="scheduler-perf-")
+            if label:
+                values = list(label.get("labelValues") or [""])
+                value = values[self.rng.randrange(len(values))] if len(values) > 1 else values[0]
+                doc["metadata"].setdefault("labels", {})[str(label["labelKey"])] = str(value)
+            if alloc:
+                status = doc.setdefault("status", {})
+                for field in ("capacity", "allocatable"):
+                    res = dict(status.get(field) or {})
+                    res.update({str(k): str(v) for k, v in (alloc.get("nodeAllocatable") or {}).items()})
+                    status[field] = res
+            node = parse_object(doc)
+            out.append(node)  # type: ignore[arg-type]
+            drivers = alloc.get("csiNodeAllocatable") or {}
+            if drivers:
+                name = doc["metadata"]["name"]
+                out.append(CSINode.from_dict({
+                    "apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": name},
+                    "spec": {"drivers": [
+                        {"name": d, "nodeID": name, "allocatable": {"count": int(v.get("count", 0))}}
+                        for d, v in drivers.items()]},
+                }))
+        return out
+
+    # -- createNamespaces -----------------------------------------------------------------
+    def namespaces(self, op: Op) -> list[Namespace]:
+        prefix = str(op.get("prefix") or "namespace")
+        tmpl: dict[str, Any] = self.template(op, "namespaceTemplatePath") \
+            if op.get("namespaceTemplatePath") else {"apiVersion": "v1", "kind": "Namespace"}
+        out = []
+        for i in range(op.count):
+            doc = copy.deepcopy(tmpl)
+            doc["metadata"] = {**dict(doc.get("metadata") or {}), "name": f"{prefix}-{i}"}
+            out.append(Namespace.from_dict(doc))
+        return out
+
+    # -- createPods -------------------------------------------------------------------------
+    def pods(self, op: Op, namespace: str, count: int | None = None,
+             template_key: str = "podTemplatePath") -> list[Pod | PersistentVolume | PersistentVolumeClaim]:
+        """``count`` pods (the op's by default); with ``persistentVolumeTemplatePath`` and
+        ``persistentVolumeClaimTemplatePath`` each pod gets its own PV and a PVC bound to it,
+        as upstream's createPods with volumes does (PV first, then PVC, then the pod)."""
+        tmpl = self.template(op, template_key)
+        pv_tmpl = self.template(op, "persistentVolumeTemplatePath") \
+            if op.get("persistentVolumeTemplatePath") else None
+        pvc_tmpl = self.template(op, "persistentVolumeClaimTemplatePath") \
+            if op.get("persistentVolumeClaimTemplatePath") else None
+        out: list[Pod | PersistentVolume | PersistentVolumeClaim] = []
+        for i in range(op.count if count is None else count):
+            doc = self.instantiate(tmpl, i, namespace, fallback="pod-")
+            if pv_tmpl is not None and pvc_tmpl is not None:
+                pv_doc = self.instantiate(pv_tmpl, i, fallback="pv-")
+                pvc_doc = self.instantiate(pvc_tmpl, i, namespace, fallback="pvc-")
+                pv_name, pvc_name = pv_doc["metadata"]["name"], pvc_doc["metadata"]["name"]
+                pv_doc["spec"]["claimRef"] = {"namespace": namespace, "name": pvc_name}
+                pv_doc["status"] = {"phase": "Bound"}
+                pvc_doc["spec"]["volumeName"] = pv_name
+                pvc_doc["status"] = {"phase": "Bound"}
+                spec = doc.setdefault("spec", {})
+                spec["volumes"] = [*list(spec.get("volumes") or []),
+                                   {"name": "vol", "persistentVolumeClaim": {"claimName": pvc_name}}]
+                out.append(PersistentVolume.from_dict(pv_doc))
+                out.append(PersistentVolumeClaim.from_dict(pvc_doc))
+            out.append(Pod.from_dict(doc))
+        return out
+
+    def any(self, tmpl: Mapping[str, Any], index: int, namespace: str) -> Any:
+        """One object of any kind (churn)."""
+        kind = tmpl.get("kind")
+        ns = namespace if kind in ("Pod", "PersistentVolumeClaim", "PodDisruptionBudget") else None
+        return parse_object(self.instantiate(tmpl, index, ns, fallback=f"{str(kind).lower()}-"))
