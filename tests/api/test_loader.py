@@ -144,3 +144,49 @@ def test_duplicate_across_files_names_both(tmp_path: Path) -> None:
 def test_missing_path() -> None:
     with pytest.raises(LoadError, match="no such file"):
         load_paths(["/nonexistent/manifests"])
+
+
+@pytest.mark.parametrize(
+    ("constraint", "error"),
+    [
+        pytest.param(
+            {"maxSkew": 0, "topologyKey": "z", "whenUnsatisfiable": "DoNotSchedule"},
+            "maxSkew: must be greater than zero",
+            id="max-skew-zero",
+        ),
+        pytest.param(
+            {"maxSkew": 1, "topologyKey": "z", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 2},
+            "can only use minDomains if whenUnsatisfiable=DoNotSchedule",
+            id="min-domains-schedule-anyway",
+        ),
+        pytest.param(
+            {"maxSkew": 1, "topologyKey": "z", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 0},
+            "minDomains: 0: must be greater than zero",
+            id="min-domains-zero",
+        ),
+        pytest.param(
+            {
+                "maxSkew": 1,
+                "topologyKey": "z",
+                "whenUnsatisfiable": "DoNotSchedule",
+                "nodeTaintsPolicy": "Sometimes",
+            },
+            "nodeTaintsPolicy: Unsupported value",
+            id="bad-policy",
+        ),
+        pytest.param(
+            {"maxSkew": 1, "topologyKey": "z", "whenUnsatisfiable": "Maybe"},
+            "whenUnsatisfiable",
+            id="bad-when-unsatisfiable",
+        ),
+    ],
+)
+def test_invalid_spread_constraint(constraint: dict[str, object], error: str) -> None:
+    doc = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {"topologySpreadConstraints": [constraint]},
+    }
+    with pytest.raises(LoadError, match=r"spec\.topologySpreadConstraints\[0\]\..*" + error):
+        load_documents(json.dumps(doc), "p.json", json_only=True)

@@ -420,3 +420,21 @@ def test_kinds_not_held_list_empty_and_get_not_found(store: MemoryStore) -> None
     assert store.list("Service") == []
     with pytest.raises(LookupError):
         store.get("Service", "default", "web")
+
+
+def test_pdb_not_rewritten_for_pods_it_does_not_select(store: MemoryStore) -> None:
+    store.load(
+        load_documents(
+            pdb_manifest({"minAvailable": 1, "selector": {"matchLabels": {"app": "x"}}}),
+            "pdb.json",
+            json_only=True,
+        )
+    )
+    events = record(store)
+    store.create(make_pod().name("other").label("app", "y").obj())
+    store.create(make_pod().name("mine").label("app", "x").obj())
+    assert [(e.type, e.kind) for e in events] == [
+        ("ADDED", "Pod"),
+        ("ADDED", "Pod"),
+        ("MODIFIED", "PodDisruptionBudget"),
+    ]

@@ -220,6 +220,20 @@ class TopologySpreadConstraint:
         if not d.get("topologyKey"):
             raise ValueError(f"{path}.topologyKey: can not be empty")
         md = d.get("minDomains")
+        # validateTopologySpreadConstraints (pkg/apis/core/validation/validation.go)
+        if md is not None:
+            if int(md) <= 0:
+                raise ValueError(f"{path}.minDomains: {md}: must be greater than zero")
+            if wu != "DoNotSchedule":
+                raise ValueError(
+                    f"{path}.minDomains: {md}: can only use minDomains if whenUnsatisfiable=DoNotSchedule"
+                )
+        for field_name in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+            policy = d.get(field_name)
+            if policy is not None and policy not in ("Honor", "Ignore"):
+                raise ValueError(
+                    f'{path}.{field_name}: Unsupported value: {policy!r}: supported values: "Honor", "Ignore"'
+                )
         return TopologySpreadConstraint(
             max_skew=ms,
             topology_key=str(d["topologyKey"]),

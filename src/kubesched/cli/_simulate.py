@@ -21,7 +21,7 @@ from ._inputs import EXIT_UNSCHEDULABLE, load_inputs, reported_as_bad_input
 from ._main import app
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
-from ._simulation import Simulation, run_simulation
+from ._simulation import Simulation, Simulator
 
 __all__ = ["SimulateOutput", "simulate"]
 
@@ -45,7 +45,8 @@ def simulate(
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
         inputs = load_inputs(paths, config)
-        sim = _run(inputs.loaded, inputs.config, seed)
+        simulator = Simulator(inputs.loaded, inputs.config, seed)
+    sim = _run(simulator)
     out = Console(soft_wrap=output in (SimulateOutput.json, SimulateOutput.yaml))
     if output is SimulateOutput.json:
         sys.stdout.write(json.dumps(simulation_report(sim), indent=2) + "\n")
@@ -57,14 +58,11 @@ def simulate(
         raise typer.Exit(EXIT_UNSCHEDULABLE)
 
 
-def _run(loaded: object, config: object, seed: int) -> Simulation:
-    """Run with a progress bar on stderr when it is a terminal."""
-    from ..api.loader import LoadedObjects
-
-    assert isinstance(loaded, LoadedObjects)
+def _run(simulator: Simulator) -> Simulation:
+    """Run, with a progress bar on stderr when it is a terminal."""
     err = Console(stderr=True)
     if not err.is_terminal:
-        return run_simulation(loaded, config, seed)
+        return simulator.run()
     with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("scheduling", total=None)
@@ -72,4 +70,4 @@ def _run(loaded: object, config: object, seed: int) -> Simulation:
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return run_simulation(loaded, config, seed, progress)
+        return simulator.run(progress)

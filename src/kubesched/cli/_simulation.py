@@ -26,6 +26,7 @@ __all__ = [
     "PodOutcome",
     "Preemption",
     "Simulation",
+    "Simulator",
     "run_simulation",
 ]
 
@@ -102,32 +103,45 @@ class Simulation:
                 and p.scheduler_name in self.profiles]
 
 
+class Simulator:
+    """A simulation ready to run: the input admitted into a fresh store and the scheduler built.
+    Construction raises the store's or the framework's error on bad input; ``run`` does not."""
+
+    def __init__(self, loaded: LoadedObjects, config: Any = None, seed: int = 0) -> None:
+        self.loaded = loaded
+        self.seed = seed
+        self.start = start_time(loaded.objects)
+        self.clock = VirtualClock(self.start)
+        self.store = MemoryStore(self.clock)
+        self.store.load(loaded)
+        self.initial: list[Pod] = self.store.list("Pod")
+        self.sched = Scheduler(self.store, self.clock, config, seed=seed)
+
+    def run(self, progress: ProgressFn | None = None) -> Simulation:
+        """Schedule on the virtual clock until nothing more can happen (run_until_idle)."""
+        store, initial = self.store, self.initial
+        bound_before = {p.key for p in initial if p.node_name}
+        unsubscribe = _watch_binds(store, len(initial) - len(bound_before), progress)
+        try:
+            summary = self.sched.run_until_idle()
+        finally:
+            unsubscribe()
+            self.sched.close()
+        objects = self.loaded.objects
+        sim = Simulation(store, summary, self.start, self.seed,
+                         input_ids={(kind_of(o), o.meta.namespace, o.meta.name) for o in objects},
+                         profiles=frozenset(self.sched.profiles))
+        sim.preemptions = _preemptions(store, {p.uid: p for p in initial})
+        sim.pods = _outcomes(store, initial, bound_before, sim.preemptions)
+        sim.nodes = allocations(store)
+        return sim
+
+
 def run_simulation(loaded: LoadedObjects, config: Any = None, seed: int = 0,
                    progress: ProgressFn | None = None) -> Simulation:
     """Admit ``loaded`` into a fresh store and run the scheduler on a virtual clock until
-    nothing more can happen (Scheduler.run_until_idle). Raises the store's or the framework's
-    error on bad input, before anything runs."""
-    start = start_time(loaded.objects)
-    clock = VirtualClock(start)
-    store = MemoryStore(clock)
-    store.load(loaded)
-    initial: list[Pod] = store.list("Pod")
-    bound_before = {p.key for p in initial if p.node_name}
-    by_uid = {p.uid: p for p in initial}
-    sched = Scheduler(store, clock, config, seed=seed)
-    unsubscribe = _watch_binds(store, len(initial) - len(bound_before), progress)
-    try:
-        summary = sched.run_until_idle()
-    finally:
-        unsubscribe()
-        sched.close()
-    sim = Simulation(store, summary, start, seed,
-                     input_ids={(kind_of(o), o.meta.namespace, o.meta.name) for o in loaded.objects},
-                     profiles=frozenset(sched.profiles))
-    sim.preemptions = _preemptions(store, by_uid)
-    sim.pods = _outcomes(store, initial, bound_before, sim.preemptions)
-    sim.nodes = allocations(store)
-    return sim
+    nothing more can happen."""
+    return Simulator(loaded, config, seed).run(progress)
 
 
 def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None) -> Callable[[], None]:

@@ -51,7 +51,7 @@ from ..api import (
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ._conditions import update_pod_condition
-from ._disruption import pdb_status
+from ._disruption import pdb_selects, pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
 
 __all__ = ["Expired", "MemoryStore"]
@@ -446,7 +446,9 @@ class MemoryStore:
                 self._given_pdb_status.add(key)
             else:
                 self._given_pdb_status.discard(key)
-        if kind == "Pod" or (kind == "PodDisruptionBudget" and old is None and "status" not in new.raw):
+        if kind == "Pod":
+            self._sync_pdbs(key[0], old, new)
+        elif kind == "PodDisruptionBudget" and old is None and "status" not in new.raw:
             self._sync_pdbs(key[0])
         return new
 
@@ -459,20 +461,25 @@ class MemoryStore:
         self._rv += 1
         self._emit(WatchEvent("DELETED", kind, old, None, self._rv))
         if kind == "Pod":
-            self._sync_pdbs(key[0])
+            self._sync_pdbs(key[0], old)
 
-    def _sync_pdbs(self, namespace: str) -> None:
+    def _sync_pdbs(self, namespace: str, *changed: ApiObject | None) -> None:
         """The simulated disruption controller: rewrite the status of this namespace's PDBs
-        when the pods they count changed (see _disruption.py)."""
+        when the pods they count changed (see _disruption.py). With ``changed`` pods (old and
+        new versions), only the PDBs selecting one of them are recomputed."""
         if not self.simulate_disruption_controller or self._loading:
             return
-        pdbs = [(k, v) for k, v in self._objects["PodDisruptionBudget"].items() if k[0] == namespace]
+        pdbs = [
+            (k, v)
+            for k, v in self._objects["PodDisruptionBudget"].items()
+            if k[0] == namespace
+            and k not in self._given_pdb_status
+            and (not changed or any(isinstance(p, Pod) and pdb_selects(v, p) for p in changed))  # type: ignore[arg-type]
+        ]
         if not pdbs:
             return
         pods = [p for k, p in self._objects["Pod"].items() if k[0] == namespace]
         for key, pdb in pdbs:
-            if key in self._given_pdb_status:
-                continue
             status = pdb_status(pdb, pods)  # type: ignore[arg-type]
             if status != pdb.raw.get("status"):
                 self._write("PodDisruptionBudget", key, pdb, pdb.with_changes({("status",): status}))

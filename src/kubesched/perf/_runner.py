@@ -1,0 +1,387 @@
+"""Run one scheduler_perf-style workload against an embedded store and measure it.
+
+Mirrors runWorkload (test/integration/scheduler_perf/scheduler_perf.go, master 2026): the ops
+run in order against a running scheduler; ``createPods`` waits until its pods are scheduled
+(unless ``skipWaitToCompletion``), and the ops with ``collectMetrics`` are the measured ones.
+
+Here the "API server" is a :class:`~kubesched.cluster.MemoryStore` on a
+:class:`~kubesched.clock.VirtualClock` and the scheduler runs in the same thread: the runner
+alternates scheduling cycles with the clock's due tasks (binding cycles are tasks at the
+current virtual time, so each pod is bound right after its scheduling cycle, as kube-scheduler's
+concurrent binding goroutines would), and advances virtual time only when activeQ is empty
+(backoff, graceful termination of preemption victims, flushes). Everything a decision depends on
+is virtual and seeded; only the measurements use wall time.
+
+``churn`` ticks every ``intervalMilliseconds`` of wall time, as upstream's churn goroutine does.
+Each tick is recorded as the loop step it happened at, so that a second run
+(``check_decisions``) can replay the same ticks at the same steps and stay comparable.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import resource
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..api import Namespace, Pod
+from ..api.loader import KINDS, kind_of
+from ..clock import VirtualClock
+from ..cluster import MemoryStore, WatchEvent
+from ..scheduler import Scheduler, SchedulerOptions
+from ._collect import Summary, ThroughputCollector, TimingCollector
+from ._config import ConfigError, Op, Workload
+from ._objects import ObjectFactory
+
+__all__ = ["DecisionMismatch", "WorkloadResult", "check_decisions", "peak_rss_bytes", "run_workload"]
+
+_IDLE_HORIZON = 330.0
+"""Virtual seconds without any cluster change after which a waiting op gives up: the 5-minute
+unschedulable flush plus one 30 s flush period (as Scheduler.run_until_idle)."""
+
+
+def peak_rss_bytes() -> int:
+    """The process's peak resident set size so far (ru_maxrss is in KiB on Linux)."""
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+
+
+@dataclass(slots=True)
+class WorkloadResult:
+    """One workload's figures; ``to_dict`` is the JSON contract of ``kubesched bench -o json``."""
+
+    name: str
+    nodes: int
+    measured_pods: int
+    throughput: Summary
+    seconds: float
+    peak_rss_bytes: int
+    scheduled: int
+    unschedulable: int
+    threshold: float = 0.0
+    samples: list[float] = field(default_factory=list)
+    attempt_latency: Summary = field(default_factory=Summary)
+    extension_points: dict[str, float] = field(default_factory=dict)
+    placements: dict[str, str] = field(default_factory=dict)
+    """Every pod bound during the run (``namespace/name`` -> node), in bind order."""
+    churn_steps: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "nodes": self.nodes,
+            "measuredPods": self.measured_pods,
+            "throughput": self.throughput.to_dict(),
+            "seconds": self.seconds,
+            "peakRSSBytes": self.peak_rss_bytes,
+            "scheduled": self.scheduled,
+            "unschedulable": self.unschedulable,
+            "threshold": self.threshold,
+            "attemptLatencySeconds": self.attempt_latency.to_dict(),
+            "extensionPointSeconds": dict(sorted(self.extension_points.items())),
+        }
+
+
+class DecisionMismatch(AssertionError):
+    """The batch and the per-node paths placed a pod differently."""
+
+
+class _Churn:
+    """One churn op: every ``intervalMilliseconds`` of wall time (or at the replayed steps),
+    ``create`` makes one object per template; ``recreate`` alternates between creating
+    ``number`` objects per template and deleting them (upstream's Recreate mode)."""
+
+    def __init__(self, run: _Run, op: Op, replay: Sequence[int] | None) -> None:
+        self.run = run
+        self.mode = str(op.get("mode") or "create")
+        if self.mode not in ("create", "recreate"):
+            raise ConfigError(f"op {op.index} (churn): unknown mode {self.mode!r}")
+        self.number = int(op.get("number") or 1)
+        self.interval = float(op.get("intervalMilliseconds") or 500) / 1000.0
+        self.namespace = f"namespace-{op.index}"
+        self.templates = [run.factory.template(Op(op.opcode, op.index, {"t": p}, op.base_dir), "t")
+                          for p in op.get("templatePaths") or []]
+        # Kinds the store does not hold (Service, ...) do not affect scheduling: skipped.
+        self.templates = [t for t in self.templates if t.get("kind") in KINDS]
+        self.live: list[list[Any]] = [[] for _ in self.templates]
+        self.replay = list(replay) if replay is not None else None
+        self.last = time.perf_counter()
+        self.index = 0
+
+    def due(self, step: int) -> bool:
+        if self.replay is not None:
+            if self.replay and self.replay[0] == step:
+                self.replay.pop(0)
+                return True
+            return False
+        now = time.perf_counter()
+        if now - self.last >= self.interval:
+            self.last = now
+            return True
+        return False
+
+    def tick(self) -> None:
+        store = self.run.store
+        for i, tmpl in enumerate(self.templates):
+            if self.mode == "recreate" and self.live[i]:
+                for obj in self.live[i]:
+                    store.delete(kind_of(obj), obj.meta.namespace, obj.meta.name, 0)
+                self.live[i] = []
+                continue
+            for _ in range(self.number if self.mode == "recreate" else 1):
+                obj = store.create(self.run.factory.any(tmpl, self.index, self.namespace))
+                self.index += 1
+                if self.mode == "recreate":
+                    self.live[i].append(obj)
+
+
+class _Run:
+    def __init__(self, wl: Workload, seed: int, per_node: bool, config: Any,
+                 churn_replay: Sequence[Sequence[int]] | None) -> None:
+        self.wl = wl
+        self.clock = VirtualClock(0.0)
+        # No watch history: nothing resumes a watch here, and 60,000 pods' history is memory.
+        self.store = MemoryStore(self.clock, history_limit=0)
+        self.factory = ObjectFactory(random.Random(seed))
+        self.sched = Scheduler(self.store, self.clock, config, seed=seed,
+                               options=SchedulerOptions(per_node_filters=per_node,
+                                                        features=dict(wl.feature_gates)))
+        self.throughput = ThroughputCollector()
+        self.timing = TimingCollector()
+        self._hook_metrics()
+        self.measured: set[str] = set()
+        self.placements: dict[str, str] = {}
+        self.bound: set[str] = set()
+        self.nodes = 0
+        self.measured_pods = 0
+        self.step = 0
+        self.churns: list[_Churn] = []
+        self.churn_replay = [list(r) for r in churn_replay] if churn_replay is not None else None
+        self.churn_steps: list[list[int]] = []
+        self._unschedulable = 0
+        self._unsubscribe = self.store.subscribe(self._on_event)
+
+    def _hook_metrics(self) -> None:
+        metrics = self.sched.metrics
+        observe_attempt = metrics.observe_attempt
+        timing = self.timing
+
+        def attempt(result: str, profile: str, seconds: float) -> None:
+            observe_attempt(result, profile, seconds)
+            timing.attempt(seconds)
+
+        metrics.observe_attempt = attempt  # type: ignore[method-assign]
+        for fwk in self.sched.profiles.values():
+            inner = fwk.observer
+
+            def observe(point: str, status: str, profile: str, seconds: float,
+                        inner: Callable[..., None] | None = inner) -> None:
+                if inner is not None:
+                    inner(point, status, profile, seconds)
+                timing.extension_point(point, seconds)
+
+            fwk.observer = observe
+
+    def _on_event(self, ev: WatchEvent) -> None:
+        if ev.kind != "Pod" or ev.type != "MODIFIED":
+            return
+        old, new = ev.old, ev.new
+        if isinstance(new, Pod) and new.node_name and isinstance(old, Pod) and not old.node_name:
+            self.placements[new.key] = new.node_name
+            self.bound.add(new.uid)
+            if new.uid in self.measured:
+                self.throughput.pod_scheduled()
+
+    # -- ops ------------------------------------------------------------------------------
+    def run(self) -> WorkloadResult:
+        try:
+            for op in self.wl.ops:
+                getattr(self, "_op_" + op.opcode)(op)
+        finally:
+            self._unsubscribe()
+            self.sched.close()
+        tp = self.throughput
+        return WorkloadResult(
+            name=self.wl.full_name, nodes=self.nodes, measured_pods=self.measured_pods,
+            throughput=tp.summary(), seconds=tp.seconds, peak_rss_bytes=peak_rss_bytes(),
+            scheduled=len(self.measured & self.bound), unschedulable=self._unschedulable,
+            threshold=self.wl.threshold, samples=list(tp.samples),
+            attempt_latency=self.timing.attempt_summary(),
+            extension_points=dict(self.timing.extension_points),
+            placements=self.placements, churn_steps=self._flat_churn_steps(),
+        )
+
+    def _flat_churn_steps(self) -> list[int]:
+        # Churn ops are numbered in order; their steps are kept apart by a -1 separator.
+        out: list[int] = []
+        for i, steps in enumerate(self.churn_steps):
+            if i:
+                out.append(-1)
+            out.extend(steps)
+        return out
+
+    def _create(self, objs: Iterable[Any]) -> list[Any]:
+        return [self.store.create(o) for o in objs]
+
+    def _ensure_namespace(self, name: str) -> None:
+        if self.store.try_get("Namespace", "", name) is None:
+            self.store.create(Namespace.from_dict({"apiVersion": "v1", "kind": "Namespace",
+                                                   "metadata": {"name": name}}))
+
+    def _op_createNodes(self, op: Op) -> None:
+        objs = self.factory.nodes(op)
+        self.nodes += sum(1 for o in objs if kind_of(o) == "Node")
+        self._create(objs)
+
+    def _op_createNamespaces(self, op: Op) -> None:
+        for ns in self.factory.namespaces(op):
+            if self.store.try_get("Namespace", "", ns.name) is None:
+                self.store.create(ns)
+
+    def _op_createPods(self, op: Op) -> None:
+        namespace = str(op.get("namespace") or f"namespace-{op.index}")
+        self._ensure_namespace(namespace)
+        objs = self.factory.pods(op, namespace)
+        measure = op.collect_metrics
+        if measure:
+            self.measured_pods += sum(1 for o in objs if isinstance(o, Pod))
+        # Objects first, the measurement after: upstream's client creates pods while the
+        # scheduler runs; creating them here is the store's cost, not the scheduler's.
+        pods = [o for o in self._create(objs) if isinstance(o, Pod)]
+        uids = {p.uid for p in pods}
+        if measure:
+            self.measured |= uids
+            before = self.sched.stats.unschedulable_attempts
+            self.timing.active = True
+            self.throughput.start()
+        if not op.skip_wait:
+            self._schedule_until(lambda: uids <= self.bound)
+        if measure:
+            self.throughput.stop()
+            self.timing.active = False
+            self._unschedulable += self.sched.stats.unschedulable_attempts - before
+
+    def _op_barrier(self, op: Op) -> None:
+        """Wait until every pod (of ``namespaces``, when given) is scheduled; with
+        ``stageRequirement: Attempted``, until each was attempted at least once."""
+        namespaces = set(op.get("namespaces") or ())
+
+        def pending() -> list[Pod]:
+            return [p for p in self.store.list("Pod")
+                    if not p.node_name and (not namespaces or p.namespace in namespaces)]
+
+        if op.get("stageRequirement") == "Attempted":
+            self._schedule_until(lambda: not self.sched.queue.pending_pod_counts().get("active", 0))
+        else:
+            self._schedule_until(lambda: not pending())
+
+    def _op_deletePods(self, op: Op) -> None:
+        """Delete the pods of ``namespace``, ``deletePodsPerSecond`` of them per virtual second
+        (all at once without a rate)."""
+        namespace = str(op.get("namespace") or "")
+        pods = sorted(self.store.list("Pod", namespace), key=lambda p: p.name)
+        rate = float(op.get("deletePodsPerSecond") or 0)
+        for i, p in enumerate(pods):
+            def delete(p: Pod = p) -> None:
+                if self.store.try_get("Pod", p.namespace, p.name) is not None:
+                    self.store.delete("Pod", p.namespace, p.name)
+            if rate > 0:
+                self.clock.schedule(i / rate, delete)
+            else:
+                delete()
+        if not op.skip_wait:
+            keys = {(p.namespace, p.name) for p in pods}
+            self._schedule_until(lambda: all(self.store.try_get("Pod", *k) is None for k in keys))
+
+    def _op_sleep(self, op: Op) -> None:
+        """Keep scheduling for ``duration`` seconds of virtual time."""
+        seconds = _duration_seconds(op.get("duration") or op.get("durationParam") or 0)
+        end = self.clock.now + seconds
+        fired = [False]
+
+        def wake() -> None:
+            fired[0] = True
+
+        self.clock.schedule(seconds, wake)
+        self._schedule_until(lambda: fired[0] and self.clock.now >= end)
+
+    def _op_churn(self, op: Op) -> None:
+        replay = None
+        if self.churn_replay is not None:
+            replay = self.churn_replay[len(self.churns)] if len(self.churns) < len(self.churn_replay) else []
+        self.churns.append(_Churn(self, op, replay))
+        self.churn_steps.append([])
+
+    # -- the loop ---------------------------------------------------------------------------
+    def _schedule_until(self, done: Callable[[], bool]) -> None:
+        """Run scheduling cycles and the clock's tasks until ``done()``, or until nothing can
+        change any more (no task left, or none within the idle horizon)."""
+        sched, clock = self.sched, self.clock
+        while not done():
+            self.step += 1
+            for i, churn in enumerate(self.churns):
+                if churn.due(self.step):
+                    self.churn_steps[i].append(self.step)
+                    churn.tick()
+            if sched.schedule_one():
+                while clock.peek() <= clock.now:  # the binding cycle, and anything else due now
+                    clock.step()
+                continue
+            nxt = clock.peek()
+            if nxt == math.inf:
+                break
+            if sched.bindings_in_flight == 0 and nxt - sched.last_progress > _IDLE_HORIZON:
+                break
+            clock.step()
+
+
+def _duration_seconds(v: Any) -> float:
+    """A Go duration string (``5s``, ``100ms``, ``1m``) or a number of seconds."""
+    if isinstance(v, int | float):
+        return float(v)
+    s = str(v).strip()
+    for suffix, mult in (("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)):
+        if s.endswith(suffix):
+            try:
+                return float(s[: -len(suffix)]) * mult
+            except ValueError:
+                break
+    raise ConfigError(f"sleep: bad duration {v!r}")
+
+
+def run_workload(wl: Workload, seed: int = 0, per_node: bool = False, config: Any = None,
+                 churn_replay: Sequence[Sequence[int]] | None = None) -> WorkloadResult:
+    """Run ``wl`` once on a fresh store and scheduler; ``per_node`` forces the per-node plugin
+    path; ``churn_replay`` (a previous result's churn steps) replays its churn ticks."""
+    return _Run(wl, seed, per_node, config, churn_replay).run()
+
+
+def _split_steps(flat: Sequence[int]) -> list[list[int]]:
+    out: list[list[int]] = [[]]
+    for s in flat:
+        if s == -1:
+            out.append([])
+        else:
+            out[-1].append(s)
+    return out
+
+
+def check_decisions(wl: Workload, seed: int = 0, config: Any = None,
+                    first: WorkloadResult | None = None) -> WorkloadResult:
+    """Run ``wl`` on the batch path (or take ``first``, such a run), then again on the per-node
+    path with the same seed, replaying the first run's churn ticks at the same loop steps; raise
+    :class:`DecisionMismatch` naming the first pods placed differently. Returns the batch run."""
+    batch = first if first is not None else run_workload(wl, seed, config=config)
+    per_node = run_workload(wl, seed, per_node=True, config=config,
+                            churn_replay=_split_steps(batch.churn_steps))
+    if batch.placements != per_node.placements:
+        diff = [k for k in sorted(set(batch.placements) | set(per_node.placements))
+                if batch.placements.get(k) != per_node.placements.get(k)]
+        shown = ", ".join(f"{k}: batch={batch.placements.get(k)} per-node={per_node.placements.get(k)}"
+                          for k in diff[:5])
+        raise DecisionMismatch(f"{wl.full_name}: {len(diff)} pods placed differently: {shown}")
+    if list(batch.placements) != list(per_node.placements):
+        raise DecisionMismatch(f"{wl.full_name}: same placements, bound in a different order")
+    return batch
