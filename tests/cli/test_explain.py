@@ -14,7 +14,8 @@ from kubesched.api.loader import load_paths
 from kubesched.cli import app
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
-from kubesched.framework.config import load_config
+from kubesched.framework import Code, Status
+from kubesched.framework.config import from_dict, load_config
 from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.scheduler._explain import explain, explain_in
 
@@ -284,3 +285,35 @@ def test_feasible_nominated_node_is_selected(tmp_path: Path) -> None:
     out = _explain_json(path, "default/preemptor")
     assert _node(out, "node-y")["totalScore"] > _node(out, "node-x")["totalScore"]
     assert out["selectedNode"] == "node-x" and out["tiedNodes"] == ["node-x"]
+
+
+class _Broken:
+    """A Filter plugin that fails with an internal error on node-c."""
+
+    def __init__(self, args: Any, handle: Any) -> None:
+        pass
+
+    def name(self) -> str:
+        return "Broken"
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Status:
+        if node_info.name == "node-c":
+            return Status.from_error(RuntimeError("boom"))
+        return Status.success()
+
+
+def test_filter_error_aborts_the_cycle() -> None:
+    registry = {"Broken": _Broken}
+    cfg = from_dict({"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                     "profiles": [{"schedulerName": "default-scheduler",
+                                   "plugins": {"filter": {"enabled": [{"name": "Broken"}]}}}]},
+                    registry=registry)
+    e = explain(load_paths([SMALL]).objects, "default", "web-1", config=cfg, now=START,
+                options=SchedulerOptions(registry=registry))
+    broken = {n.name: next(f for f in n.filters if f.plugin == "Broken") for n in e.nodes}
+    assert broken["node-c"].code == Code.ERROR
+    assert broken["node-c"].reasons == ('running "Broken" filter plugin: boom',)
+    assert broken["node-b"].code == Code.SUCCESS
+    # Upstream aborts the cycle on an Error: no host is selected, no PostFilter runs.
+    assert e.selected_node is None and e.post_filter is None
+    assert e.message == 'running "Broken" filter plugin: boom'

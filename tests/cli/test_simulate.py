@@ -197,3 +197,17 @@ def test_other_schedulers_pods_stay_pending_and_do_not_fail(tmp_path: Path) -> N
     result = _simulate(str(path), "-o", "json", "--fail-on-unschedulable")
     assert result.exit_code == 0, result.output
     assert _pod(json.loads(result.stdout), "default/p")["status"] == "Pending"
+
+
+def test_yaml_round_trip_keeps_unschedulable_pods(tmp_path: Path) -> None:
+    first = _simulate(str(SMALL), "-o", "yaml")
+    assert first.exit_code == 0, first.output
+    huge = next(d for d in yaml.safe_load_all(first.stdout) if d["metadata"]["name"] == "huge")
+    cond = next(c for c in huge["status"]["conditions"] if c["type"] == "PodScheduled")
+    assert cond["status"] == "False" and cond["reason"] == "Unschedulable"
+    assert "nodeName" not in huge["spec"]
+    state = tmp_path / "state.yaml"
+    state.write_text(first.stdout)
+    second = _simulate(str(state), "-o", "yaml")
+    assert second.exit_code == 0, second.output
+    assert second.stdout == first.stdout

@@ -267,3 +267,27 @@ def test_nominated_node_turning_unresolvable_allows_preempting_elsewhere(sim: Si
     assert s.nominated("high") == "n2" and s.get("low2").is_terminating  # type: ignore[union-attr]
     s.run()
     assert s.node_of("high") == "n2"
+
+
+@pytest.mark.parametrize(("priority", "blocked"), [
+    pytest.param(5, True, id="lower-priority-sees-the-nominated-pod"),
+    pytest.param(10, True, id="equal-priority-sees-the-nominated-pod"),
+    pytest.param(20, False, id="higher-priority-ignores-the-nominated-pod"),
+])
+def test_nominated_pods_of_equal_or_higher_priority_occupy_their_node(sim: Sim, priority: int,
+                                                                      blocked: bool) -> None:
+    sim.node("n1", cpu="4")
+    sim.pod("low", cpu="2", priority=1, node="n1", grace=30)
+    sim.pod("high", cpu="4", priority=10)
+    sim.run(until=5)
+    assert sim.nominated("high") == "n1"
+    # 2 cpu are free right now, but "high" is nominated to the node and needs all 4.
+    sim.pod("small", cpu="2", priority=priority)
+    sim.run(until=10)
+    assert sim.node_of("small") == ("" if blocked else "n1")
+    sim.run()
+    if blocked:
+        assert sim.node_of("high") == "n1" and sim.node_of("small") == ""
+        assert sim.first_failure("small") == (
+            "0/1 nodes are available: 1 Insufficient cpu. "
+            "preemption: 0/1 nodes are available: 1 Insufficient cpu.")

@@ -104,3 +104,56 @@ def test_sync_preemption_has_no_gate() -> None:
     assert s.events("Preempted")  # deleted within the cycle
     assert s.plugin.pre_enqueue(high) is None
     assert s.plugin.events_to_register() == []
+
+
+class DropNode:
+    """A preempt-verb extender stand-in that removes one node from the candidates."""
+
+    def __init__(self, node: str, ignorable: bool = False, fail: bool = False) -> None:
+        self.node, self.ignorable, self.fail = node, ignorable, fail
+        self.seen: list[list[str]] = []
+
+    def supports_preemption(self) -> bool:
+        return True
+
+    def is_interested(self, pod: Pod) -> bool:
+        return True
+
+    def is_ignorable(self) -> bool:
+        return self.ignorable
+
+    def process_preemption(self, pod: Pod, victims: Any, get_node: Any) -> dict[str, Any]:
+        self.seen.append(sorted(victims))
+        if self.fail:
+            raise RuntimeError("extender down")
+        return {n: v for n, v in victims.items() if n != self.node}
+
+
+def two_candidate_nodes(ext: DropNode) -> Sim:
+    s = Sim(preemption_args={"minCandidateNodesPercentage": 100, "minCandidateNodesAbsolute": 0})
+    s.node("n1")
+    s.node("n2")
+    s.pod("low1", cpu="2", priority=1, node="n1")
+    s.pod("low2", cpu="2", priority=5, node="n2")
+    s.pod("high", cpu="2", priority=10)
+    s.scheduler.profiles["default-scheduler"].extenders().append(ext)
+    s.run(until=1)
+    return s
+
+
+def test_extender_with_preempt_verb_trims_candidates() -> None:
+    ext = DropNode("n1")
+    s = two_candidate_nodes(ext)
+    assert ext.seen == [["n1", "n2"]]
+    assert s.nominated("high") == "n2" and s.get("low1") is not None  # n1 would have been better
+
+
+def test_ignorable_extender_error_is_skipped() -> None:
+    s = two_candidate_nodes(DropNode("n1", ignorable=True, fail=True))
+    assert s.nominated("high") == "n1"
+
+
+def test_extender_error_fails_the_preemption() -> None:
+    s = two_candidate_nodes(DropNode("n1", fail=True))
+    assert s.nominated("high") == "" and not s.events("Preempted")
+    assert s.last_failure("high").endswith("preemption: extender down")

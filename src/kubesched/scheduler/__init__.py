@@ -7,12 +7,15 @@ metrics/metrics.go), master 2026.
 from ._algorithm import ScheduleAlgorithm, ScheduleResult, num_feasible_nodes_to_find
 from ._diagnosis import Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
 from ._eventhandlers import node_scheduling_properties_change
+from ._explain import ExplainError, Explanation, explain, explain_in
 from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
 from ._metrics import SchedulerMetrics
 from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
     "Diagnosis",
+    "ExplainError",
+    "Explanation",
     "ExtenderConfig",
     "ExtenderError",
     "FitError",
@@ -26,6 +29,8 @@ __all__ = [
     "SchedulerMetrics",
     "SchedulerOptions",
     "Victims",
+    "explain",
+    "explain_in",
     "node_scheduling_properties_change",
     "num_feasible_nodes_to_find",
 ]

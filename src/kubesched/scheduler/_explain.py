@@ -160,13 +160,15 @@ class _Cycle:
         feasible = [ni for ni in self.infos if by_name[ni.name].feasible]
         feasible = self._extenders(feasible, by_name)
         self.out.nodes = [by_name[n] for n in sorted(by_name)]
+        errors = [by_name[ni.name].status for ni in self.infos if by_name[ni.name].status.code == Code.ERROR]
+        if errors:
+            # An Error status aborts the cycle upstream: no host, no PostFilter.
+            self.out.message = errors[0].message()
+            return self.out
         if feasible:
             self._score(feasible, by_name)
             return self.out
         fit_error = FitError(self.pod, len(self.infos), self.diagnosis)
-        if self.diagnosis.node_to_status.absent_nodes_status().code == Code.ERROR:
-            self.out.message = self.diagnosis.node_to_status.absent_nodes_status().message()
-            return self.out
         if self.fwk.has_post_filter_plugins():
             self._post_filter()
         self.out.message = fit_error.error()

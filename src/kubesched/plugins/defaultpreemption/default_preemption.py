@@ -160,7 +160,8 @@ class DefaultPreemption(PluginBase):
                 metrics.preemption_attempts.inc()
         msg = status.message()
         if msg:
-            return result, Status(status.code, (f"preemption: {msg}",), status.plugin, status.error)
+            # NewStatus(code, "preemption: "+msg): a new status, an error's text kept as its message.
+            return result, Status.of(status.code, f"preemption: {msg}")
         return result, status
 
     def pre_enqueue(self, pod: Pod) -> Status | None:

@@ -1,0 +1,115 @@
+"""``kubesched bench [CONFIG.yaml] [--workload TEST/WORKLOAD ...] [-o table|json]``.
+
+Runs scheduler_perf-style workloads (the bundled ones without CONFIG) and reports, per workload,
+the throughput (average / p50 / p90 / p99 of 1-second samples, pods per second), the attempt
+latency, the time per extension point and the peak RSS. ``--check-decisions`` runs each workload
+again on the per-node plugin path with the same seed and fails (exit 1) unless every pod lands on
+the same node. Exit codes: 0 when it ran, 1 on a decision mismatch, 2 on a bad config.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..perf import (
+    ConfigError,
+    DecisionMismatch,
+    WorkloadResult,
+    check_decisions,
+    load_config,
+    machine_info,
+    run_workload,
+    select_workloads,
+)
+from ._main import app
+
+__all__ = ["BenchOutput", "bench", "bench_report", "render_bench"]
+
+_MiB = 1024 * 1024
+
+
+class BenchOutput(StrEnum):
+    table = "table"
+    json = "json"
+
+
+def bench_report(results: list[WorkloadResult], machine: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON document of ``-o json``: ``{"machine": {...}, "results": [...]}``."""
+    return {"machine": machine if machine is not None else machine_info(),
+            "results": [r.to_dict() for r in results]}
+
+
+def render_bench(console: Console, results: list[WorkloadResult], machine: dict[str, Any]) -> None:
+    console.print(f"[bold]machine[/]: {machine['nproc']} CPUs, {machine['cpuModel']}, "
+                  f"Python {machine['python']}")
+    t = Table(title="Scheduling throughput (pods/s, 1-second samples)", show_header=True)
+    for col in ("workload", "nodes", "measured", "average", "p50", "p90", "p99", "threshold",
+                "seconds", "attempt p50 ms", "attempt p99 ms", "peak RSS MiB", "scheduled",
+                "unschedulable"):
+        t.add_column(col, justify="left" if col == "workload" else "right")
+    for r in results:
+        tp, lat = r.throughput, r.attempt_latency
+        below = r.threshold and tp.average < r.threshold
+        t.add_row(r.name, str(r.nodes), str(r.measured_pods),
+                  f"[red]{tp.average:.0f}[/]" if below else f"{tp.average:.0f}",
+                  f"{tp.p50:.0f}", f"{tp.p90:.0f}", f"{tp.p99:.0f}",
+                  f"{r.threshold:.0f}" if r.threshold else "-", f"{r.seconds:.2f}",
+                  f"{lat.p50 * 1000:.2f}", f"{lat.p99 * 1000:.2f}", f"{r.peak_rss_bytes / _MiB:.0f}",
+                  str(r.scheduled), str(r.unschedulable))
+    console.print(t)
+    points = sorted({p for r in results for p in r.extension_points})
+    if points:
+        e = Table(title="Time per extension point (seconds, measured pods)", show_header=True)
+        e.add_column("workload")
+        for p in points:
+            e.add_column(p, justify="right")
+        for r in results:
+            e.add_row(r.name, *(f"{r.extension_points.get(p, 0.0):.3f}" for p in points))
+        console.print(e)
+
+
+@app.command("bench")
+def bench(
+    config: Path | None = typer.Argument(None, help="A scheduler_perf performance config (bundled one if omitted)."),
+    workload: list[str] = typer.Option([], "--workload", "-w",
+                                       help="TEST/WORKLOAD or TEST to run (repeatable); all by default."),
+    label: list[str] = typer.Option([], "--label", "-l", help="Only workloads with this label (repeatable)."),
+    output: BenchOutput = typer.Option(BenchOutput.table, "-o", "--output", help="Output format."),
+    seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
+    check: bool = typer.Option(False, "--check-decisions",
+                               help="Run again on the per-node path; fail unless placements are identical."),
+) -> None:
+    """Run scheduler_perf-style workloads and report throughput, latency and memory."""
+    err = Console(stderr=True)
+    try:
+        workloads = select_workloads(load_config(config), workload, label)
+    except ConfigError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    results = []
+    for wl in workloads:
+        err.print(f"running {wl.full_name} ...")
+        try:
+            result = check_decisions(wl, seed) if check else run_workload(wl, seed)
+        except ConfigError as exc:
+            err.print(f"[red]error:[/] {wl.full_name}: {exc}")
+            raise typer.Exit(2) from exc
+        except DecisionMismatch as exc:
+            err.print(f"[red]decision mismatch:[/] {exc}")
+            raise typer.Exit(1) from exc
+        if check:
+            err.print(f"  decisions identical on the per-node path ({len(result.placements)} pods)")
+        results.append(result)
+    machine = machine_info()
+    if output is BenchOutput.json:
+        sys.stdout.write(json.dumps(bench_report(results, machine), indent=2) + "\n")
+    else:
+        render_bench(Console(), results, machine)
