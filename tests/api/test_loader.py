@@ -155,11 +155,6 @@ def test_missing_path() -> None:
             id="max-skew-zero",
         ),
         pytest.param(
-            {"maxSkew": 1, "topologyKey": "z", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 2},
-            "can only use minDomains if whenUnsatisfiable=DoNotSchedule",
-            id="min-domains-schedule-anyway",
-        ),
-        pytest.param(
             {"maxSkew": 1, "topologyKey": "z", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 0},
             "minDomains: 0: must be greater than zero",
             id="min-domains-zero",

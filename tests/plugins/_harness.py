@@ -8,7 +8,8 @@ agree, then NormalizeScore when the plugin has it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ class FakeHandle:
 
     snap: Snapshot
     store: Any = None
+    features: Mapping[str, bool] = field(default_factory=dict)
 
     def snapshot(self) -> Snapshot:
         return self.snap

@@ -10,7 +10,7 @@ from kubesched.api import Pod, PodDisruptionBudget
 from kubesched.cluster._disruption import PdbStatus, compute_pdb_status, pdb_status
 from kubesched.testing.wrappers import make_pod
 
-from .sim import Sim
+from ._sim import Sim
 
 
 def pdb(spec: dict[str, Any], status: dict[str, Any] | None = None,

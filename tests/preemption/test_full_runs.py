@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .sim import Sim
+from ._sim import Sim
 
 
 @pytest.fixture(params=[True, False], ids=["async", "sync"])

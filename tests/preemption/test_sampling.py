@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .sim import Sim
+from ._sim import Sim
 
 
 @pytest.mark.parametrize(("pct", "absolute", "nodes", "want"), [

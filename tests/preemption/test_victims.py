@@ -10,7 +10,7 @@ import pytest
 from kubesched.api import Pod
 from kubesched.framework import Code, CycleState, PluginBase, Status
 
-from .sim import BASE_PLUGINS, Sim
+from ._sim import BASE_PLUGINS, Sim
 
 
 class WaitAtPermit(PluginBase):

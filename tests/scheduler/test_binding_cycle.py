@@ -145,3 +145,31 @@ def test_assumed_pod_expires_when_binding_never_lands() -> None:
     s.clock.advance(1)
     assert not s.cache.is_assumed_pod(env.pod("p"))
     assert s.cache.get_node_info("n0").requested.get("cpu", 0) == 0
+
+
+def test_deleting_a_pod_waiting_on_permit_rejects_it_and_frees_the_node() -> None:
+    env = _permit_env(timeout=100)
+    s = env.sched
+    s.run_one_cycle()
+    s.clock.step()  # the binding cycle now waits on Permit
+    assert s.profiles["default-scheduler"].get_waiting_pod("p-uid") is not None
+    pod = env.pod("p")
+    env.store.delete("Pod", "default", "p")  # not bound yet: deleted at once
+    assert s.profiles["default-scheduler"].get_waiting_pod("p-uid") is None
+    assert s.cache.get_pod(pod) is None
+    assert s.cache.get_node_info("n0").requested.get("cpu", 0) == 0
+    env.run()
+    assert env.store.try_get("Pod", "default", "p") is None
+    assert env.events("Scheduled") == []
+
+
+def test_pod_deleted_during_its_cycle_is_dropped() -> None:
+    def delete_me(self: Any, st: Any, pod: Any, nodes: Any) -> tuple[None, Status]:
+        self.handle.store.delete("Pod", pod.namespace, pod.name, grace_period_seconds=0)
+        return None, Status.of(Code.UNSCHEDULABLE, "gone")
+
+    env = Env(profile(plugins=(*BASIC, "Del")), registry={"Del": plugin("Del", pre_filter=delete_me)})
+    env.add(_node("n0"), _pod("p"))
+    summary = env.run()
+    assert summary.attempts == 1 and summary.pending == []
+    assert env.events("FailedScheduling") == []

@@ -220,14 +220,10 @@ class TopologySpreadConstraint:
         if not d.get("topologyKey"):
             raise ValueError(f"{path}.topologyKey: can not be empty")
         md = d.get("minDomains")
-        # validateTopologySpreadConstraints (pkg/apis/core/validation/validation.go)
-        if md is not None:
-            if int(md) <= 0:
-                raise ValueError(f"{path}.minDomains: {md}: must be greater than zero")
-            if wu != "DoNotSchedule":
-                raise ValueError(
-                    f"{path}.minDomains: {md}: can only use minDomains if whenUnsatisfiable=DoNotSchedule"
-                )
+        # validateTopologySpreadConstraints (pkg/apis/core/validation/validation.go). Not enforced
+        # here: minDomains only with DoNotSchedule (the scheduler ignores it for ScheduleAnyway).
+        if md is not None and int(md) <= 0:
+            raise ValueError(f"{path}.minDomains: {md}: must be greater than zero")
         for field_name in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
             policy = d.get(field_name)
             if policy is not None and policy not in ("Honor", "Ignore"):

@@ -52,7 +52,7 @@ def render_bench(console: Console, results: list[WorkloadResult], machine: dict[
                   f"Python {machine['python']}")
     t = Table(title="Scheduling throughput (pods/s, 1-second samples)", show_header=True)
     for col in ("workload", "nodes", "measured", "average", "p50", "p90", "p99", "threshold",
-                "seconds", "attempt p50 ms", "attempt p99 ms", "peak RSS MiB", "scheduled",
+                "seconds", "cpu s", "attempt p50 ms", "attempt p99 ms", "peak RSS MiB", "scheduled",
                 "unschedulable"):
         t.add_column(col, justify="left" if col == "workload" else "right")
     for r in results:
@@ -61,24 +61,24 @@ def render_bench(console: Console, results: list[WorkloadResult], machine: dict[
         t.add_row(r.name, str(r.nodes), str(r.measured_pods),
                   f"[red]{tp.average:.0f}[/]" if below else f"{tp.average:.0f}",
                   f"{tp.p50:.0f}", f"{tp.p90:.0f}", f"{tp.p99:.0f}",
-                  f"{r.threshold:.0f}" if r.threshold else "-", f"{r.seconds:.2f}",
+                  f"{r.threshold:.0f}" if r.threshold else "-", f"{r.seconds:.2f}", f"{r.cpu_seconds:.2f}",
                   f"{lat.p50 * 1000:.2f}", f"{lat.p99 * 1000:.2f}", f"{r.peak_rss_bytes / _MiB:.0f}",
                   str(r.scheduled), str(r.unschedulable))
     console.print(t)
-    points = sorted({p for r in results for p in r.extension_points})
-    if points:
-        e = Table(title="Time per extension point (seconds, measured pods)", show_header=True)
-        e.add_column("workload")
-        for p in points:
-            e.add_column(p, justify="right")
-        for r in results:
-            e.add_row(r.name, *(f"{r.extension_points.get(p, 0.0):.3f}" for p in points))
-        console.print(e)
+    e = Table(title="Time per extension point (seconds over the measured pods, largest first)",
+              show_header=True)
+    e.add_column("workload")
+    e.add_column("extension points")
+    for r in results:
+        top = sorted(r.extension_points.items(), key=lambda kv: -kv[1])
+        e.add_row(r.name, ", ".join(f"{p} {s:.3f}" for p, s in top))
+    console.print(e)
 
 
 @app.command("bench")
 def bench(
-    config: Path | None = typer.Argument(None, help="A scheduler_perf performance config (bundled one if omitted)."),
+    config: Path | None = typer.Argument(
+        None, help="A scheduler_perf performance config (the bundled one if omitted)."),
     workload: list[str] = typer.Option([], "--workload", "-w",
                                        help="TEST/WORKLOAD or TEST to run (repeatable); all by default."),
     label: list[str] = typer.Option([], "--label", "-l", help="Only workloads with this label (repeatable)."),

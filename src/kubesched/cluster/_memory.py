@@ -354,7 +354,7 @@ class MemoryStore:
                 raise Expired(
                     f"too old resource version: {resource_version} ({self._history[0].resource_version - 1})"
                 )
-            i = bisect.bisect_right([e.resource_version for e in self._history], resource_version)
+            i = bisect.bisect_right(self._history, resource_version, key=lambda e: e.resource_version)
             return self._history[i:]
 
     # -- events ---------------------------------------------------------------------

@@ -77,9 +77,12 @@ class ThroughputCollector:
         self._last_time = 0.0
         self.started = 0.0
         self.stopped = 0.0
+        self.cpu_seconds = 0.0
+        self._cpu_start = 0.0
 
     def start(self) -> None:
         self.started = self._last_time = self._now()
+        self._cpu_start = time.process_time()
 
     def pod_scheduled(self) -> None:
         self.scheduled += 1
@@ -102,6 +105,7 @@ class ThroughputCollector:
     def stop(self) -> None:
         now = self._now()
         self.stopped = now
+        self.cpu_seconds += time.process_time() - self._cpu_start
         if now - self._last_time >= self.interval / 2 or (not self.samples and now > self._last_time):
             self._close(now)
 

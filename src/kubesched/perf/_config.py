@@ -159,7 +159,8 @@ def parse_config(docs: Any, base_dir: Path, source: str = "<config>") -> list[Te
         for w in tc.get("workloads") or []:
             where = f"{source}: {tc_name}/{w.get('name', '?')}"
             params = dict(w.get("params") or {})
-            ops = tuple(_build_op(op, j, params, default_pod, base_dir, where) for j, op in enumerate(template))
+            ops = tuple(_build_op(op, j, params, default_pod, base_dir, where)
+                        for j, op in enumerate(template))
             workloads.append(Workload(
                 test_case=tc_name, name=str(w["name"]), ops=ops, params=params,
                 labels=tc_labels + tuple(w.get("labels") or ()),

@@ -61,6 +61,9 @@ class WorkloadResult:
     scheduled: int
     unschedulable: int
     threshold: float = 0.0
+    cpu_seconds: float = 0.0
+    """CPU time of this process over the measured ops: unlike wall time, not inflated by other
+    load on the machine (``measuredPods / cpuSeconds`` is the rate an idle machine would see)."""
     samples: list[float] = field(default_factory=list)
     attempt_latency: Summary = field(default_factory=Summary)
     extension_points: dict[str, float] = field(default_factory=dict)
@@ -79,6 +82,7 @@ class WorkloadResult:
             "scheduled": self.scheduled,
             "unschedulable": self.unschedulable,
             "threshold": self.threshold,
+            "cpuSeconds": self.cpu_seconds,
             "attemptLatencySeconds": self.attempt_latency.to_dict(),
             "extensionPointSeconds": dict(sorted(self.extension_points.items())),
         }
@@ -207,7 +211,7 @@ class _Run:
             name=self.wl.full_name, nodes=self.nodes, measured_pods=self.measured_pods,
             throughput=tp.summary(), seconds=tp.seconds, peak_rss_bytes=peak_rss_bytes(),
             scheduled=len(self.measured & self.bound), unschedulable=self._unschedulable,
-            threshold=self.wl.threshold, samples=list(tp.samples),
+            threshold=self.wl.threshold, cpu_seconds=tp.cpu_seconds, samples=list(tp.samples),
             attempt_latency=self.timing.attempt_summary(),
             extension_points=dict(self.timing.extension_points),
             placements=self.placements, churn_steps=self._flat_churn_steps(),

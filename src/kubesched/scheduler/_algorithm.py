@@ -170,49 +170,76 @@ class ScheduleAlgorithm:
         if not any(e.is_filter() for e in self.extenders) and not self._has_scoring(fwk):
             to_find = 1
         start = self.next_start_node_index if rotate else 0
-        order = [nodes[(start + i) % n] for i in range(n)]
         if not fwk.has_filter_plugins():
             self._last_feasible = to_find
-            return order[:to_find]
+            return [nodes[(start + i) % n] for i in range(to_find)]
+        snap = self._snapshot
+        if self.per_node or snap is None:
+            return self._filter_per_node(fwk, state, pod, diagnosis, nodes, start, to_find)
+        return self._filter_batch(fwk, state, pod, diagnosis, nodes, snap, start, to_find)
+
+    def _filter_per_node(self, fwk: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
+                         nodes: Sequence[NodeInfo], start: int, to_find: int) -> list[NodeInfo]:
+        """One node at a time, in rotation order, through RunFilterPluginsWithNominatedPods."""
+        n = len(nodes)
         feasible: list[NodeInfo] = []
-        rejected: list[tuple[str, Status]] = []
-        pos = 0
-        chunk = max(to_find, 64)
-        while pos < n and len(feasible) < to_find:
-            part = order[pos:pos + chunk]
-            statuses = self._filter(fwk, state, pod, part)
-            for ni, st in zip(part, statuses, strict=True):
-                pos += 1
+        try:
+            for i in range(n):
+                ni = nodes[(start + i) % n]
+                st = _ok(fwk.run_filter_plugins_with_nominated_pods(state, pod, ni))
                 if st.code == Code.ERROR:
-                    for name, rs in rejected:
-                        diagnosis.node_to_status.set(name, rs)
-                        diagnosis.add_plugin_status(rs)
-                    self._last_feasible = len(feasible)
                     raise st.as_error() or RuntimeError(st.message())
                 if st.is_success():
                     feasible.append(ni)
                     if len(feasible) >= to_find:
                         break
                 else:
-                    rejected.append((ni.name, st))
-            chunk *= 2
-        for name, rs in rejected:
-            diagnosis.node_to_status.set(name, rs)
-            diagnosis.add_plugin_status(rs)
-        self._last_feasible = len(feasible)
+                    diagnosis.node_to_status.set(ni.name, st)
+                    diagnosis.add_plugin_status(st)
+        finally:
+            self._last_feasible = len(feasible)
         return feasible
 
-    def _filter(self, fwk: Any, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> list[Status]:
-        """Statuses for ``nodes``: the framework's batch path, where nodes holding nominated pods
-        of equal or higher priority take the per-node two-pass check
-        (RunFilterPluginsWithNominatedPods); both give the same statuses."""
-        snap = self._snapshot
-        if self.per_node or snap is None:
-            return [_ok(fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)) for ni in nodes]
-        idx = np.fromiter((snap.node_index[ni.name] for ni in nodes), dtype=np.int64, count=len(nodes))
-        outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch(snap, idx))
-        codes = outcome.codes.tolist()
-        return [_SUCCESS if c == 0 else outcome.status(row) for row, c in enumerate(codes)]
+    def _filter_batch(self, fwk: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
+                      nodes: Sequence[NodeInfo], snap: Snapshot, start: int,
+                      to_find: int) -> list[NodeInfo]:
+        """The same search over snapshot rows, a chunk of nodes at a time through the framework's
+        batch filter (nodes holding nominated pods of equal or higher priority take the per-node
+        two-pass check inside it); the statuses equal the per-node path's."""
+        n = len(nodes)
+        infos = snap.node_info_list
+        if nodes is infos:
+            rows = np.arange(n, dtype=np.int64)
+        else:
+            index = snap.node_index
+            rows = np.fromiter((index[ni.name] for ni in nodes), dtype=np.int64, count=n)
+        order = np.roll(rows, -start) if start else rows
+        feasible: list[NodeInfo] = []
+        pos, chunk = 0, max(to_find, 64)
+        try:
+            while pos < n and len(feasible) < to_find:
+                part = order[pos:pos + chunk]
+                outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch(snap, part))
+                codes = outcome.codes
+                ok_rows = np.flatnonzero(codes == 0)
+                need = to_find - len(feasible)
+                cut = int(ok_rows[need - 1]) + 1 if ok_rows.size >= need else len(part)
+                err_rows = np.flatnonzero(codes[:cut] == int(Code.ERROR))
+                if err_rows.size:
+                    cut = int(err_rows[0])
+                for row in np.flatnonzero(codes[:cut]).tolist():
+                    st = outcome.status(row)
+                    diagnosis.node_to_status.set(infos[int(part[row])].name, st)
+                    diagnosis.add_plugin_status(st)
+                feasible.extend(infos[int(part[r])] for r in ok_rows[ok_rows < cut].tolist())
+                if err_rows.size:
+                    st = outcome.status(int(err_rows[0]))
+                    raise st.as_error() or RuntimeError(st.message())
+                pos += len(part)
+                chunk *= 2
+        finally:
+            self._last_feasible = len(feasible)
+        return feasible
 
     def find_nodes_that_pass_extenders(self, pod: Pod, feasible: list[NodeInfo],
                                        statuses: NodeToStatus) -> list[NodeInfo]:

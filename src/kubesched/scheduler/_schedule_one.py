@@ -194,7 +194,7 @@ class ScheduleOneMixin:
             return cycle, CLEAR_NOMINATED_NODE, permit
 
         if pods_to_activate.map:
-            self.queue.activate(dict(pods_to_activate.map))
+            self.queue.activate(list(pods_to_activate.map.values()))
             pods_to_activate.map.clear()
         return cycle, None, Status.success()
 
@@ -246,7 +246,7 @@ class ScheduleOneMixin:
         self.metrics.pod_scheduling_attempts.observe(c.pinfo.attempts)
         fwk.run_post_bind_plugins(state, pod, host)
         if c.pods_to_activate.map:
-            self.queue.activate(dict(c.pods_to_activate.map))
+            self.queue.activate(list(c.pods_to_activate.map.values()))
         return Status.success()
 
     def _bind(self, fwk: Any, state: CycleState, pod: Pod, host: str) -> Status:

@@ -17,7 +17,7 @@ from kubesched.plugins.defaultpreemption import (
     pod_terminating_by_preemption,
 )
 from kubesched.testing.wrappers import make_pod
-from preemption.sim import Sim
+from preemption._sim import Sim
 
 
 def pdb(name: str, selector: dict[str, Any] | None, allowed: int, namespace: str = "default",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from kubesched.cache import PodInfo
 from kubesched.framework import CycleState
 from kubesched.testing.wrappers import make_pod
-from preemption.sim import Sim
+from preemption._sim import Sim
 
 pods_on_node = st.lists(st.tuples(st.integers(1, 4), st.integers(0, 20)), min_size=1, max_size=6)
 

@@ -91,7 +91,8 @@ def spread_constraints(draw: st.DrawFn) -> list[dict[str, Any]]:
         sel = draw(selectors())
         if sel is not None:
             c["labelSelector"] = sel
-        if draw(st.integers(0, 3)) == 0:
+        # The API server accepts minDomains only with DoNotSchedule.
+        if c["whenUnsatisfiable"] == "DoNotSchedule" and draw(st.integers(0, 3)) == 0:
             c["minDomains"] = draw(st.integers(1, 4))
         if draw(st.integers(0, 3)) == 0:
             c["nodeAffinityPolicy"] = draw(st.sampled_from(["Honor", "Ignore"]))

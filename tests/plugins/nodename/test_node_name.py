@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 
 from kubesched.api import Pod
-from kubesched.framework import Code, QueueingHint
+from kubesched.framework import Code, CycleState, QueueingHint
 from kubesched.plugins.nodename import ERR_REASON, NodeName
 from kubesched.testing import make_node, make_pod, snapshot_of
 
-from .._harness import filter_all, simple
+from .._harness import FakeHandle, filter_all, simple
 from ..strategies import Cluster, clusters, incoming_pods
 
 
@@ -29,6 +29,23 @@ from ..strategies import Cluster, clusters, incoming_pods
 def test_filter(pod: Pod, want: tuple[Code, tuple[str, ...]]) -> None:
     snap = snapshot_of([make_node().name("foo").obj()])
     assert simple(filter_all(NodeName(), pod, snap).statuses[0]) == want
+
+
+@pytest.mark.parametrize(
+    ("gate", "pod", "want"),
+    [
+        pytest.param(True, make_pod().name("p").node("foo").obj(), frozenset({"foo"}), id="assigned pod"),
+        pytest.param(True, make_pod().name("p").obj(), None, id="unassigned pod"),
+        pytest.param(False, make_pod().name("p").node("foo").obj(), None, id="feature disabled"),
+    ],
+)
+def test_pre_filter(gate: bool, pod: Pod, want: frozenset[str] | None) -> None:
+    # TestNodeName_PreFilter (PR #140000): behind InPlacePodVerticalScalingSchedulerPreemption.
+    snap = snapshot_of([make_node().name("foo").obj(), make_node().name("bar").obj()])
+    pl = NodeName(handle=FakeHandle(snap, features={"InPlacePodVerticalScalingSchedulerPreemption": gate}))
+    res, status = pl.pre_filter(CycleState(), pod, snap.list())
+    assert status is None
+    assert (None if res is None else res.node_names) == want
 
 
 def test_hint_node_add() -> None:

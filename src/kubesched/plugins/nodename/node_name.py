@@ -1,12 +1,15 @@
 """NodeName: a pod with ``spec.nodeName`` fits only that node.
 
-Mirrors pkg/scheduler/framework/plugins/nodename/node_name.go (master 2026): Filter only (no
-PreFilter upstream), UnschedulableAndUnresolvable; requeued when a node is added whose name
-matches (queueing hint isSchedulableAfterNodeAdd).
+Mirrors pkg/scheduler/framework/plugins/nodename/node_name.go (master 2026): Filter,
+UnschedulableAndUnresolvable; requeued when a node is added whose name matches (queueing hint
+isSchedulableAfterNodeAdd). PreFilter (kubernetes PR #140000, v1.37, alpha feature
+``InPlacePodVerticalScalingSchedulerPreemption``, off by default) narrows the candidate nodes to
+the named one; with the feature off it does nothing, as upstream.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,10 +25,13 @@ from kubesched.framework import (
     CycleState,
     EventResource,
     NodeBatch,
+    PluginArgs,
     PluginBase,
+    PreFilterResult,
     QueueingHint,
     Status,
 )
+from kubesched.plugins.helper import feature_enabled
 from kubesched.plugins.names import NODE_NAME
 
 __all__ = ["ERR_REASON", "NAME", "NodeName", "fits"]
@@ -41,6 +47,23 @@ def fits(pod: Pod, node_name: str) -> bool:
 
 class NodeName(PluginBase):
     NAME = NAME
+
+    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+        super().__init__(args, handle)
+        self.enable_resize_preemption = feature_enabled(
+            handle, "InPlacePodVerticalScalingSchedulerPreemption", False
+        )
+
+    def pre_filter(
+        self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+    ) -> tuple[PreFilterResult | None, Status | None]:
+        """PreFilter: only the named node is a candidate (behind the alpha feature)."""
+        if self.enable_resize_preemption and pod.node_name:
+            return PreFilterResult(frozenset({pod.node_name})), None
+        return None, None
+
+    def pre_filter_extensions(self) -> None:
+        return None
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         if not fits(pod, node_info.name):
