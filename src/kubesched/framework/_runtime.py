@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -431,7 +431,17 @@ class Framework:
             return self.run_filter_plugins_batch(state, pod, batch)
         infos = batch.snapshot.node_info_list
         prio, uid = pod.priority_value, pod.uid
-        special = [row for row, idx in enumerate(batch.indices.tolist())
+        rows: Iterable[tuple[int, int]] = enumerate(batch.indices.tolist())
+        names_fn = getattr(nom, "nominated_node_names", None)
+        if names_fn is not None:
+            # Most cycles see no nominated pod at all: ask once instead of once per node.
+            nominated = names_fn()
+            if not nominated:
+                return self.run_filter_plugins_batch(state, pod, batch)
+            index = batch.snapshot.node_index
+            wanted = {index[n] for n in nominated if n in index}
+            rows = [(row, idx) for row, idx in rows if idx in wanted]
+        special = [row for row, idx in rows
                    if any(pi.pod.priority_value >= prio and pi.pod.uid != uid
                           for pi in nom.nominated_pods_for_node(infos[idx].name))]
         if not special:

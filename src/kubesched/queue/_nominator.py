@@ -79,5 +79,13 @@ class Nominator:
         """The pods nominated to ``node_name``, in nomination order."""
         return list(self._nominated_pods.get(node_name, ()))
 
+    def node_names(self) -> set[str]:
+        """The nodes that have nominated pods."""
+        return set(self._nominated_pods)
+
     def nominated_node(self, pod: Pod) -> str | None:
         return self._pod_to_node.get(pod.uid)
+
+    def __len__(self) -> int:
+        """How many pods are nominated (lets the scheduler skip nominated-pod checks when 0)."""
+        return len(self._pod_to_node)

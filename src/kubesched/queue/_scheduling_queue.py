@@ -530,6 +530,11 @@ class PriorityQueue:
         """NominatedPodsForNode: the pods nominated to the node, as the queue knows them now."""
         return [PodInfo(self._latest(pod)) for pod in self.nominator.nominated_pods(node_name)]
 
+    def nominated_node_names(self) -> set[str]:
+        """The nodes that have nominated pods (read-only: no timer to re-arm)."""
+        with self._lock:
+            return self.nominator.node_names()
+
     def _latest(self, pod: Pod) -> Pod:
         """nominatedPodToInfo: prefer the version in activeQ, unschedulablePods or backoffQ."""
         for get in (self._active_q.get, self._unschedulable.get, self._backoff_q.get):

@@ -16,7 +16,7 @@ the batch path, which gives identical statuses.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -73,8 +73,9 @@ class ScheduleAlgorithm:
     (optional) offers ``nominated_pods_for_node(node_name)``."""
 
     def __init__(self, extenders: Sequence[HTTPExtender], rng: random.Random,
-                 per_node: bool = False) -> None:
+                 per_node: bool = False, any_nominated: Callable[[], bool] | None = None) -> None:
         self.extenders = list(extenders)
+        self._any_nominated = any_nominated
         self.rng = rng
         self.per_node = per_node
         self.next_start_node_index = 0
@@ -219,7 +220,11 @@ class ScheduleAlgorithm:
         try:
             while pos < n and len(feasible) < to_find:
                 part = order[pos:pos + chunk]
-                outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch(snap, part))
+                batch = NodeBatch(snap, part)
+                if self._any_nominated is not None and not self._any_nominated():
+                    outcome = fwk.run_filter_plugins_batch(state, pod, batch)  # nothing to add
+                else:
+                    outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, batch)
                 codes = outcome.codes
                 ok_rows = np.flatnonzero(codes == 0)
                 need = to_find - len(feasible)
@@ -307,9 +312,6 @@ class ScheduleAlgorithm:
             if key > best_key:
                 best_name, best_key = name, key
         return best_name
-
-
-_SUCCESS = Status.success()
 
 
 def _ok(st: Status | None) -> Status:

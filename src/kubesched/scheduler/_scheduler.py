@@ -95,7 +95,11 @@ class _NominatorView:
     def nominated_pods_for_node(self, node_name: str) -> list[Any]:
         if not self._queue.nominator.nominated_pods(node_name):
             return []
-        return self._queue.nominated_pods_for_node(node_name)  # type: ignore[no-any-return]
+        pods: list[Any] = self._queue.nominated_pods_for_node(node_name)
+        return pods
+
+    def __len__(self) -> int:
+        return len(self._queue.nominator)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._queue, name)
@@ -135,7 +139,8 @@ class Scheduler(ScheduleOneMixin):
             _attach(fwk, "set_nominator", _NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
-                                           per_node=self.options.per_node_filters)
+                                           per_node=self.options.per_node_filters,
+                                           any_nominated=lambda: len(self.queue.nominator) > 0)
         self.handlers = EventHandlers(self)
         self._lock = threading.RLock()
         self._initial_sync()

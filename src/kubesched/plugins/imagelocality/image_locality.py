@@ -83,12 +83,14 @@ class ImageLocality(PluginBase):
     ) -> tuple[npt.NDArray[np.int64], Status | None]:
         total = nodes.snapshot.num_nodes()
         infos = nodes.snapshot.node_info_list
-        out = np.zeros(len(nodes), dtype=np.int64)
+        # Nodes with none of the images all get the same clamped minimum: computed once, and
+        # only nodes holding one of the images take the per-node arithmetic.
+        out = np.full(len(nodes), self._score_none(pod), dtype=np.int64)
         images = {normalized_image_name(c.image) for c in (*pod.init_containers, *pod.containers)}
         for i, idx in enumerate(nodes.indices.tolist()):
             ni = infos[idx]
-            # Nodes with none of the images all get the clamped minimum: skip the Python work.
-            out[i] = self._score(pod, ni, total) if images & ni.image_states.keys() else self._score_none(pod)
+            if not images.isdisjoint(ni.image_states):
+                out[i] = self._score(pod, ni, total)
         return out, None
 
     def _score_none(self, pod: Pod) -> int:
