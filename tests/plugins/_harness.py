@@ -23,9 +23,9 @@ __all__ = ["FakeHandle", "FilterRun", "filter_all", "score_all", "simple"]
 
 @dataclass
 class FakeHandle:
-    """The part of the framework handle these plugins read."""
+    """The part of the framework handle the plugins read: the cycle snapshot, the store, features."""
 
-    snap: Snapshot
+    snap: Snapshot = field(default_factory=Snapshot)
     store: Any = None
     features: Mapping[str, bool] = field(default_factory=dict)
 

@@ -407,6 +407,7 @@ class Cache:
                 changed.append(existing)
             if nodes:
                 snapshot.generation = nodes[next(reversed(nodes))].generation
+            snapshot.last_update = (snap_gen, changed)
 
             if len(smap) > self._tree.num_nodes:
                 self._remove_deleted_nodes_from_snapshot(snapshot)

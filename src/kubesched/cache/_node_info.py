@@ -227,7 +227,8 @@ class NodeInfo:
 
     @property
     def name(self) -> str:
-        return self.node.name if self.node else ""
+        node = self.node  # read on every node of every cycle: one attribute chain, no property
+        return node.meta.name if node is not None else ""
 
     def set_node(self, node: Node) -> None:
         """SetNode: the node object and its allocatable (NewResource)."""

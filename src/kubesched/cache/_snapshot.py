@@ -29,7 +29,10 @@ class Snapshot:
 
     def __init__(self, node_infos: Sequence[NodeInfo] = ()) -> None:
         self.node_info_list: list[NodeInfo] = list(node_infos)
-        self.node_index: dict[str, int] = {ni.name: i for i, ni in enumerate(self.node_info_list)}
+        # Node names aligned with node_info_list: batch paths read names without a property call
+        # per node.
+        self.node_names: list[str] = [ni.name for ni in self.node_info_list]
+        self.node_index: dict[str, int] = {name: i for i, name in enumerate(self.node_names)}
         # name -> NodeInfo; kept by Cache.update_snapshot, objects keep their identity across updates.
         self._map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
         self.have_pods_with_affinity_list: list[NodeInfo] = []
@@ -43,6 +46,9 @@ class Snapshot:
         self.columns = NodeColumns(self.node_info_list)
         self.generation = 0
         self.tree_version = -1
+        # (generation before the last update_snapshot, the NodeInfos it rewrote): lets indexes
+        # kept beside the snapshot re-read only those nodes when they saw the previous generation.
+        self.last_update: tuple[int, list[NodeInfo]] = (-1, [])
 
     @staticmethod
     def from_objects(nodes: Iterable[Node], pods: Iterable[Pod] = ()) -> Snapshot:
@@ -131,6 +137,7 @@ class Snapshot:
             names = [ni.name for ni in infos]
         old_index = self.node_index
         self.node_info_list = infos
+        self.node_names = list(names)
         self.node_index = dict(zip(names, range(len(names)), strict=True))
         self.refresh_affinity_lists()
         get = old_index.get

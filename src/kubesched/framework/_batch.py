@@ -35,6 +35,11 @@ class NodeBatch:
         lst = self.snapshot.node_info_list
         return [lst[i] for i in self.indices.tolist()]
 
+    def names(self) -> list[str]:
+        """The batch's node names, in batch order."""
+        names = self.snapshot.node_names
+        return [names[i] for i in self.indices.tolist()]
+
     @staticmethod
     def all(snapshot: Snapshot) -> NodeBatch:
         return NodeBatch(snapshot, np.arange(snapshot.num_nodes(), dtype=np.int64))

@@ -517,10 +517,12 @@ class Framework:
             return nodes, nodes.node_infos()
         infos = list(nodes)
         snap = self.snapshot()
-        idx = [snap.node_index.get(ni.name, -1) for ni in infos]
-        if all(i >= 0 and snap.node_info_list[i] is ni for i, ni in zip(idx, infos, strict=True)):
-            return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
-        return None, infos
+        get, lst = snap.node_index.get, snap.node_info_list
+        idx = [get(ni.name, -1) for ni in infos]
+        for i, ni in zip(idx, infos, strict=True):
+            if i < 0 or lst[i] is not ni:
+                return None, infos
+        return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
 
     @staticmethod
     def _score_error(pl: Any, st: Status) -> Status:
@@ -529,7 +531,7 @@ class Framework:
     def _score(self, state: CycleState, pod: Pod,
                nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
         batch, infos = self._as_batch(nodes)
-        names = [ni.name for ni in infos]
+        names = batch.names() if batch is not None else [ni.name for ni in infos]
         plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
         n = len(infos)
         raw = np.zeros((len(plugins), n), dtype=np.int64)

@@ -66,6 +66,7 @@ class SchedulerMetrics:
             "Latency for running all plugins of a specific extension point.",
             ["extension_point", "status", "profile"],
             buckets=exponential_buckets(0.0001, 2, 12), registry=r)
+        self._ep_children: dict[tuple[str, str, str], Histogram] = {}
         self.pod_scheduling_attempts = Histogram(
             "scheduler_pod_scheduling_attempts",
             "Number of attempts to successfully schedule a pod.",
@@ -77,8 +78,14 @@ class SchedulerMetrics:
         self.scheduling_attempt_duration.labels(result=result, profile=profile).observe(seconds)
 
     def observe_extension_point(self, point: str, status: str, profile: str, seconds: float) -> None:
-        self.framework_extension_point_duration.labels(
-            extension_point=point, status=status, profile=profile).observe(seconds)
+        # Called for every extension point of every cycle: the labelled child is looked up
+        # once per label set (labels() validates and locks on each call).
+        key = (point, status, profile)
+        child = self._ep_children.get(key)
+        if child is None:
+            child = self._ep_children[key] = self.framework_extension_point_duration.labels(
+                extension_point=point, status=status, profile=profile)
+        child.observe(seconds)
 
     def set_pending(self, counts: Mapping[str, int]) -> None:
         for q in PENDING_QUEUES:

@@ -332,11 +332,7 @@ class ScheduleOneMixin:
 
 def _with_node_name(pod: Pod, node_name: str) -> Pod:
     """The assumed copy of ``pod`` with ``spec.nodeName`` set."""
-    from ..api import Pod as _Pod
-
-    d = pod.to_dict()
-    d.setdefault("spec", {})["nodeName"] = node_name
-    return _Pod.from_dict(d)
+    return pod.with_changes({("spec", "nodeName"): node_name})
 
 
 def _copy_pinfo(pinfo: QueuedPodInfo, pod: Pod) -> QueuedPodInfo:

@@ -24,6 +24,14 @@ from ..api import Pod
 from ..cache import Cache, Snapshot
 from ..clock import Clock, VirtualClock
 from ..framework import ActionType, PostFilterResult
+from ..framework._profiles import new_profile_map
+from ..framework.config import default_config
+from ..queue import (
+    DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
+    UNSCHEDULABLE_PODS_FLUSH_INTERVAL,
+    PriorityQueue,
+    build_queueing_hint_map,
+)
 from ._algorithm import ScheduleAlgorithm
 from ._diagnosis import EXTENDER_NAME
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
@@ -113,8 +121,6 @@ class Scheduler(ScheduleOneMixin):
 
     def __init__(self, store: Any, clock: Clock | None = None, config: Any = None, seed: int = 0,
                  options: SchedulerOptions | None = None) -> None:
-        from ..framework.config import default_config
-
         self.store = store
         self.clock: Clock = clock if clock is not None else getattr(store, "clock", None) or VirtualClock()
         self.options = options or SchedulerOptions()
@@ -127,8 +133,6 @@ class Scheduler(ScheduleOneMixin):
         self.extenders: list[HTTPExtender] = extenders_from_config(list(self.config.extenders))
         self.snapshot = Snapshot()
         self.cache = Cache(self.clock, self.options.assumed_pod_ttl)
-        from ..framework._profiles import new_profile_map
-
         self.profiles: dict[str, Any] = new_profile_map(
             self.config, registry=self.options.registry, clock=self.clock, rng=self.rng,
             store=self.store, features=self.options.features, extenders=self.extenders,
@@ -148,9 +152,7 @@ class Scheduler(ScheduleOneMixin):
         self.queue.start()
 
     # -- construction ------------------------------------------------------------------------
-    def _new_queue(self) -> Any:
-        from ..queue import PriorityQueue, build_queueing_hint_map
-
+    def _new_queue(self) -> PriorityQueue:
         first = next(iter(self.profiles.values()))
         less = first.queue_sort_func()
         pre_enqueue = {name: list(f.pre_enqueue_plugins) for name, f in self.profiles.items()}
@@ -288,8 +290,6 @@ class Scheduler(ScheduleOneMixin):
         clock = self.clock
         if not isinstance(clock, VirtualClock):
             raise TypeError("run_until_idle needs a VirtualClock")
-        from ..queue import DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION, UNSCHEDULABLE_PODS_FLUSH_INTERVAL
-
         horizon = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION + UNSCHEDULABLE_PODS_FLUSH_INTERVAL
         cycles = 0
         while cycles < max_cycles:

@@ -8,8 +8,7 @@ NormalizeScore and returns the normalized scores.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +19,8 @@ from kubesched.cache import NodeInfo, Snapshot
 from kubesched.framework import Code, CycleState, NodeBatch, Status
 from kubesched.testing import snapshot_of
 
+from .._harness import FakeHandle
+
 __all__ = ["FakeHandle", "FakeStore", "run_filter", "run_score", "snap"]
 
 
@@ -29,19 +30,6 @@ class FakeStore:
 
     def list(self, kind: str) -> list[Any]:
         return list(self.namespaces) if kind == "Namespace" else []
-
-
-@dataclass
-class FakeHandle:
-    """The parts of the Handle these plugins read: the cycle snapshot, the store, features."""
-
-    snap: Snapshot
-    store: FakeStore = field(default_factory=FakeStore)
-    features: Mapping[str, bool] = field(default_factory=dict)
-    rng: random.Random = field(default_factory=lambda: random.Random(0))
-
-    def snapshot(self) -> Snapshot:
-        return self.snap
 
 
 def snap(nodes: Sequence[Node], pods: Sequence[Pod] = ()) -> Snapshot:

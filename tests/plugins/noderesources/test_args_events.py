@@ -19,7 +19,7 @@ from kubesched.plugins.noderesources import (
 )
 from kubesched.testing import make_node, make_pod
 
-from .._harness import filter_all, score_all
+from .._harness import FakeHandle, filter_all, score_all
 from ..strategies import EXTENDED, HUGEPAGES, Cluster, clusters, incoming_pods
 
 
@@ -241,13 +241,7 @@ def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
 
 
 def test_events_follow_feature_gates() -> None:
-    from dataclasses import dataclass, field
-
-    @dataclass
-    class Handle:
-        features: dict[str, bool] = field(default_factory=dict)
-
-    off = Fit(handle=Handle({"InPlacePodVerticalScaling": False, "SchedulingQueueHint": False}))  # type: ignore[arg-type]
+    off = Fit(handle=FakeHandle(features={"InPlacePodVerticalScaling": False, "SchedulingQueueHint": False}))
     pod_ev, node_ev = off.events_to_register()
     assert pod_ev.event.action == ActionType.DELETE
     assert node_ev.event.action == (

@@ -19,8 +19,8 @@ from kubesched.plugins.nodevolumelimits import (
 )
 from kubesched.testing import make_node, make_pod
 
+from .._harness import FakeHandle
 from ..volumebinding.fixtures import (
-    FakeHandle,
     make_csinode,
     make_pv,
     make_pvc,
@@ -275,7 +275,7 @@ CASES = [
 def test_csi_limits(pod: Pod, existing: list[Pod], limits: dict[str, int | None] | None, want: Any) -> None:
     store = store_of(*_objects(limits))
     run = run_filter(
-        lambda: CSILimits(handle=FakeHandle(store)), pod, [make_node().name("node").obj()], existing
+        lambda: CSILimits(handle=FakeHandle(store=store)), pod, [make_node().name("node").obj()], existing
     )
     got = run.statuses[0]
     assert (got.code, got.reasons) == (want.code, want.reasons)
@@ -286,7 +286,7 @@ def test_node_allocatable_limits_without_csinode() -> None:
     store = store_of(*_objects(None))
     node = make_node().name("node").capacity({"pods": "32", csi_attach_limit_key(EBS): "2"}).obj()
     run = run_filter(
-        lambda: CSILimits(handle=FakeHandle(store)),
+        lambda: CSILimits(handle=FakeHandle(store=store)),
         _pod("p", ebs(0)),
         [node],
         [_pod("e", ebs(1), ebs(2), node="node")],
@@ -295,7 +295,7 @@ def test_node_allocatable_limits_without_csinode() -> None:
 
 
 def test_pre_filter_skips_pods_without_attachable_volumes() -> None:
-    pl = CSILimits(handle=FakeHandle(store_of()))
+    pl = CSILimits(handle=FakeHandle(store=store_of()))
     pod = make_pod().name("p").volume({"name": "x", "emptyDir": {}}).obj()
     assert pl.pre_filter(CycleState(), pod, [])[1] == st(Code.SKIP)
     assert pl.pre_filter(CycleState(), _pod("p", inline=(GCE_INLINE,)), [])[1] is None
@@ -318,7 +318,7 @@ def test_csi_attach_limit_key(driver: str, want: str) -> None:
 
 
 def test_events_and_hints() -> None:
-    pl = CSILimits(handle=FakeHandle(store_of()))
+    pl = CSILimits(handle=FakeHandle(store=store_of()))
     got = {(e.event.resource, e.event.action) for e in pl.events_to_register()}
     assert got == {
         (EventResource.CSI_NODE, ActionType.ADD),
@@ -375,4 +375,4 @@ def test_batch_agrees_with_per_node(
     store = store_of(*objs)
     pods = [_pod(f"e{j}", *claims, node=f"n{n}") for j, (n, claims) in enumerate(placed)]
     nodes = [make_node().name(f"n{i}").obj() for i in range(3)]
-    run_filter(lambda: CSILimits(handle=FakeHandle(store)), _pod("p", *incoming), nodes, pods)
+    run_filter(lambda: CSILimits(handle=FakeHandle(store=store)), _pod("p", *incoming), nodes, pods)

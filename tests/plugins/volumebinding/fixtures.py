@@ -1,7 +1,7 @@
 """Storage objects and a harness shared by the volume plugin tests.
 
 Builders return API objects parsed from manifests (as a user would write them); ``store_of``
-loads them into a real MemoryStore; ``FakeHandle`` exposes it as the plugins' handle;
+loads them into a real MemoryStore (handed to the plugins as ``_harness.FakeHandle(store=...)``);
 ``run_filter`` runs PreFilter then Filter on both paths (per node and batch) and checks that
 they agree, so every table case exercises both.
 """
@@ -9,7 +9,7 @@ they agree, so every table case exercises both.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass
@@ -20,12 +20,6 @@ from kubesched.testing import snapshot_of
 ZONE = "topology.kubernetes.io/zone"
 REGION = "topology.kubernetes.io/region"
 HOSTNAME = "kubernetes.io/hostname"
-
-
-@dataclass
-class FakeHandle:
-    store: Any
-    features: Mapping[str, bool] = field(default_factory=dict)
 
 
 def store_of(*objs: Any) -> MemoryStore:

@@ -22,10 +22,10 @@ from kubesched.plugins.volumebinding import (
 from kubesched.plugins.volumebinding.volume_binding import STATE_KEY
 from kubesched.testing import make_node, make_pod, snapshot_of
 
+from .._harness import FakeHandle
 from .fixtures import (
     HOSTNAME,
     ZONE,
-    FakeHandle,
     make_csinode,
     make_pv,
     make_pvc,
@@ -67,7 +67,7 @@ def _nodes() -> list[Any]:
 
 
 def _plugin(store: Any, **features: bool) -> Any:
-    return lambda: VolumeBinding(handle=FakeHandle(store, features))
+    return lambda: VolumeBinding(handle=FakeHandle(store=store, features=features))
 
 
 BIND = st(UNRES, ERR_REASON_BIND_CONFLICT)
@@ -271,7 +271,7 @@ def test_smallest_fit_and_claims_by_size() -> None:
         make_pv("pv-10", sc=WAIT_SC, capacity="10Gi"),
         make_pv("pv-5", sc=WAIT_SC, capacity="5Gi"),
     )
-    pl = VolumeBinding(handle=FakeHandle(store))
+    pl = VolumeBinding(handle=FakeHandle(store=store))
     state = _filtered_state(store, _pod("big", "small"), pl)
     pv = state.read(STATE_KEY).pod_volumes_by_node["node-a"]
     assert [(b.pvc.name, b.pv.name) for b in pv.static_bindings] == [("small", "pv-5"), ("big", "pv-10")]
@@ -281,7 +281,7 @@ def test_reserve_assumes_and_unreserve_reverts() -> None:
     store = store_of(
         *_base(), make_pvc("pvc-a", sc=WAIT_SC), make_pvc("pvc-b", sc=WAIT_SC), make_pv("pv-a", sc=WAIT_SC)
     )
-    pl = VolumeBinding(handle=FakeHandle(store))
+    pl = VolumeBinding(handle=FakeHandle(store=store))
     state = _filtered_state(store, _pod("pvc-a"), pl)
     assert pl.reserve(state, _pod("pvc-a"), "node-a") is None
     assert state.read(STATE_KEY).all_bound is False
@@ -295,7 +295,7 @@ def test_reserve_assumes_and_unreserve_reverts() -> None:
 
 def test_pre_bind_writes_static_binding() -> None:
     store = store_of(*_base(), make_pvc("pvc-a", sc=WAIT_SC), make_pv("pv-a", sc=WAIT_SC))
-    pl = VolumeBinding(handle=FakeHandle(store))
+    pl = VolumeBinding(handle=FakeHandle(store=store))
     pod = _pod("pvc-a")
     state = _filtered_state(store, pod, pl)
     assert pl.reserve(state, pod, "node-a") is None
@@ -319,7 +319,7 @@ def test_pre_bind_provisions_dynamically() -> None:
         make_csinode("node-a", {"csi.example.com": None}, topology_keys=(ZONE,)),
         *_nodes(),
     )
-    pl = VolumeBinding(handle=FakeHandle(store))
+    pl = VolumeBinding(handle=FakeHandle(store=store))
     pod = _pod("pvc-a")
     state = _filtered_state(store, pod, pl)
     assert pl.reserve(state, pod, "node-a") is None
@@ -334,14 +334,14 @@ def test_pre_bind_provisions_dynamically() -> None:
 
 
 def test_pre_bind_without_reserve_state_is_an_error() -> None:
-    pl = VolumeBinding(handle=FakeHandle(store_of()))
+    pl = VolumeBinding(handle=FakeHandle(store=store_of()))
     status = pl.pre_bind(CycleState(), _pod("pvc-a"), "node-a")
     assert status is not None and status.code == Code.ERROR
 
 
 def test_score_disabled_by_default() -> None:
     store = store_of(*_base(), make_pvc("pvc-a", sc=WAIT_SC), make_pv("pv-a", sc=WAIT_SC))
-    pl = VolumeBinding(handle=FakeHandle(store))
+    pl = VolumeBinding(handle=FakeHandle(store=store))
     state = _filtered_state(store, _pod("pvc-a"), pl)
     assert pl.pre_score(state, _pod("pvc-a"), []) == st(Code.SKIP)
 
@@ -362,7 +362,7 @@ def test_storage_capacity_scoring(request_: str, capacity: str, want: int) -> No
         make_pvc("pvc-a", sc=WAIT_SC, request=request_),
         make_pv("pv-a", sc=WAIT_SC, capacity=capacity),
     )
-    pl = VolumeBinding(handle=FakeHandle(store, {"StorageCapacityScoring": True}))
+    pl = VolumeBinding(handle=FakeHandle(store=store, features={"StorageCapacityScoring": True}))
     pod = _pod("pvc-a")
     state = _filtered_state(store, pod, pl)
     assert pl.pre_score(state, pod, []) is None
@@ -400,8 +400,8 @@ def test_shape_needs_storage_capacity_scoring() -> None:
         {"shape": [{"utilization": 0, "score": 0}, {"utilization": 100, "score": 10}]}
     )
     with pytest.raises(ArgsError, match="StorageCapacityScoring"):
-        VolumeBinding(args, FakeHandle(store_of()))
-    pl = VolumeBinding(args, FakeHandle(store_of(), {"StorageCapacityScoring": True}))
+        VolumeBinding(args, FakeHandle(store=store_of()))
+    pl = VolumeBinding(args, FakeHandle(store=store_of(), features={"StorageCapacityScoring": True}))
     assert pl.scorer is not None and pl.scorer({"sc": [50, 100]}) == 50
 
 
@@ -413,7 +413,7 @@ def test_args_defaults() -> None:
 def test_hints() -> None:
     from kubesched.framework import QueueingHint
 
-    pl = VolumeBinding(handle=FakeHandle(store_of()))
+    pl = VolumeBinding(handle=FakeHandle(store=store_of()))
     pod = _pod("pvc-a", ephemeral=("eph",))
     assert pl.is_schedulable_after_pvc_change(pod, None, make_pvc("pvc-a")) == QueueingHint.QUEUE
     assert pl.is_schedulable_after_pvc_change(pod, None, make_pvc("pod-a-eph")) == QueueingHint.QUEUE

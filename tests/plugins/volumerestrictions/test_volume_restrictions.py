@@ -20,7 +20,8 @@ from kubesched.plugins.volumerestrictions import (
 )
 from kubesched.testing import make_node, make_pod, snapshot_of
 
-from ..volumebinding.fixtures import FakeHandle, make_pvc, ok, run_filter, st, store_of
+from .._harness import FakeHandle
+from ..volumebinding.fixtures import make_pvc, ok, run_filter, st, store_of
 
 DISK = st(Code.UNSCHEDULABLE, ERR_REASON_DISK_CONFLICT)
 RWOP = st(Code.UNSCHEDULABLE, ERR_REASON_READ_WRITE_ONCE_POD_CONFLICT)
@@ -82,7 +83,7 @@ def _store() -> Any:
 
 
 def _plugin() -> VolumeRestrictions:
-    return VolumeRestrictions(handle=FakeHandle(_store()))
+    return VolumeRestrictions(handle=FakeHandle(store=_store()))
 
 
 DISK_CASES = []

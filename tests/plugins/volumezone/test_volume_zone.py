@@ -14,7 +14,8 @@ from kubesched.plugins.volumezone import ERR_REASON_CONFLICT, VolumeZone
 from kubesched.plugins.volumezone.volume_zone import label_zones_to_set
 from kubesched.testing import make_node, make_pod
 
-from ..volumebinding.fixtures import FakeHandle, make_pv, make_pvc, make_sc, ok, run_filter, st, store_of
+from .._harness import FakeHandle
+from ..volumebinding.fixtures import make_pv, make_pvc, make_sc, ok, run_filter, st, store_of
 
 BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
 BETA_REGION = "failure-domain.beta.kubernetes.io/region"
@@ -52,7 +53,7 @@ def _store() -> Any:
 
 
 def _plugin() -> VolumeZone:
-    return VolumeZone(handle=FakeHandle(_store()))
+    return VolumeZone(handle=FakeHandle(store=_store()))
 
 
 CASES = [
@@ -252,4 +253,4 @@ def test_batch_agrees_with_per_node(
         pb.pvc(f"c{i}")
     store = store_of(*objs)
     nodes = [make_node().name(f"n{i}").labels(lb).obj() for i, lb in enumerate(node_labels)]
-    run_filter(lambda: VolumeZone(handle=FakeHandle(store)), pb.obj(), nodes)  # asserts agreement
+    run_filter(lambda: VolumeZone(handle=FakeHandle(store=store)), pb.obj(), nodes)  # asserts agreement

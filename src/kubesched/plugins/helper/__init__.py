@@ -1,18 +1,42 @@
 """Helpers shared by the in-tree plugins (pkg/scheduler/framework/plugins/helper upstream):
-score normalization, the broken-linear shape function, and Go integer arithmetic."""
+score normalization, the broken-linear shape function, Go integer arithmetic, feature gates,
+and what InterPodAffinity and PodTopologySpread share: processed affinity terms
+(framework.AffinityTerm upstream) and the incremental index of the snapshot's pods."""
 
+from ._affinity_terms import (
+    AffinityTerm,
+    PodTerms,
+    PodTermsCache,
+    WeightedAffinityTerm,
+    merge_label_requirements,
+    pod_matches_all_terms,
+    term_matcher,
+)
 from ._features import feature_enabled
 from ._gomath import go_div, go_div_array, go_mod
 from ._normalize_score import default_normalize_score
+from ._pod_index import NodeView, PodIndex, TermKind, ValueCodes, cycle_snapshot
 from ._shape_score import FunctionShapePoint, broken_linear, build_broken_linear_function
 
 __all__ = [
+    "AffinityTerm",
     "FunctionShapePoint",
+    "NodeView",
+    "PodIndex",
+    "PodTerms",
+    "PodTermsCache",
+    "TermKind",
+    "ValueCodes",
+    "WeightedAffinityTerm",
     "broken_linear",
     "build_broken_linear_function",
+    "cycle_snapshot",
     "default_normalize_score",
     "feature_enabled",
     "go_div",
     "go_div_array",
     "go_mod",
+    "merge_label_requirements",
+    "pod_matches_all_terms",
+    "term_matcher",
 ]

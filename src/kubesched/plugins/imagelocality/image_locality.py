@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kubesched.api import Pod
-from kubesched.cache import ImageStateSummary, NodeInfo
+from kubesched.cache import ImageStateSummary, NodeInfo, normalized_image_name
 from kubesched.framework import (
     MAX_NODE_SCORE,
     ClusterEventWithHint,
@@ -31,13 +31,6 @@ NAME = IMAGE_LOCALITY
 MB = 1024 * 1024
 MIN_THRESHOLD = 23 * MB
 MAX_CONTAINER_THRESHOLD = 1000 * MB
-
-
-def normalized_image_name(name: str) -> str:
-    """normalizedImageName: append the default tag when the name has none."""
-    if name.rfind(":") <= name.rfind("/"):
-        return name + ":latest"
-    return name
 
 
 def scaled_image_score(state: ImageStateSummary, total_num_nodes: int) -> int:

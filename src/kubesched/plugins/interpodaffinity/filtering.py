@@ -24,8 +24,7 @@ import numpy.typing as npt
 from ...api import Node, Pod
 from ...cache import NodeInfo
 from ...framework import BatchFilterResult, Code, CycleState, NodeBatch, Status
-from ._index import PodIndex, ValueCodes
-from ._terms import AffinityTerm, PodTerms, pod_matches_all_terms, term_matcher
+from ..helper import AffinityTerm, PodIndex, PodTerms, ValueCodes, pod_matches_all_terms, term_matcher
 
 __all__ = [
     "ERR_REASON_AFFINITY_RULES_NOT_MATCH",

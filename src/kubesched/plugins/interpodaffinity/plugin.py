@@ -30,13 +30,21 @@ from ...framework import (
     QueueingHint,
     Status,
 )
-from ..helper._features import feature_enabled
+from ..helper import (
+    AffinityTerm,
+    PodIndex,
+    PodTerms,
+    PodTermsCache,
+    ValueCodes,
+    WeightedAffinityTerm,
+    cycle_snapshot,
+    feature_enabled,
+    pod_matches_all_terms,
+)
 from ..names import INTER_POD_AFFINITY
 from . import filtering, scoring
 from ._args import InterPodAffinityArgs
-from ._index import PodIndex, ValueCodes, cycle_snapshot
 from ._namespaces import NamespaceReader
-from ._terms import AffinityTerm, PodTerms, PodTermsCache, WeightedAffinityTerm, pod_matches_all_terms
 
 __all__ = ["InterPodAffinity"]
 

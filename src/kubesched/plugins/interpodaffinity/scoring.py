@@ -24,8 +24,7 @@ import numpy.typing as npt
 from ...api import Pod
 from ...cache import NodeInfo
 from ...framework import MAX_NODE_SCORE, CycleState, NodeBatch
-from ._index import PodIndex, ValueCodes
-from ._terms import PodTerms, term_matcher
+from ..helper import PodIndex, PodTerms, ValueCodes, term_matcher
 
 __all__ = [
     "PRE_SCORE_STATE_KEY",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ...api import LabelSelector, LabelSelectorRequirement, Node, Pod, TopologySpreadConstraint
 from ...api import find_untolerated_taint as _find_untolerated_taint
 from ...cache import NodeInfo
-from ..interpodaffinity._terms import merge_label_requirements
+from ..helper import merge_label_requirements
 
 __all__ = [
     "HONOR",

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from ...api import Pod
 from ...cache import NodeInfo
 from ...framework import BatchFilterResult, Code, CycleState, NodeBatch, Status
-from ..interpodaffinity._index import NodeView, PodIndex, ValueCodes
+from ..helper import NodeView, PodIndex, ValueCodes
 from .common import HONOR, IGNORE, Constraint, node_labels_match_spread_constraints
 
 __all__ = [

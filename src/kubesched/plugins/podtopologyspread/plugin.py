@@ -32,8 +32,7 @@ from ...framework import (
     QueueingHint,
     Status,
 )
-from ..helper._features import feature_enabled
-from ..interpodaffinity._index import NodeView, PodIndex, ValueCodes, cycle_snapshot
+from ..helper import NodeView, PodIndex, ValueCodes, cycle_snapshot, feature_enabled
 from ..names import POD_TOPOLOGY_SPREAD
 from . import filtering, scoring
 from ._args import (

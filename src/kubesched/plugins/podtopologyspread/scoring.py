@@ -21,8 +21,7 @@ import numpy.typing as npt
 from ...api import Pod
 from ...cache import NodeInfo
 from ...framework import MAX_NODE_SCORE, CycleState, NodeBatch
-from ..helper import go_div_array
-from ..interpodaffinity._index import NodeView, PodIndex, ValueCodes
+from ..helper import NodeView, PodIndex, ValueCodes, go_div_array
 from ._args import LABEL_HOSTNAME
 from .common import Constraint, count_pods_match_selector
 from .filtering import eligible_masks, pod_counts

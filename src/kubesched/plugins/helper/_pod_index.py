@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from ...api import Pod
 from ...cache import NodeInfo
-from ._terms import AffinityTerm, PodTermsCache
+from ._affinity_terms import AffinityTerm, PodTermsCache
 
 __all__ = ["NodeView", "PodIndex", "TermKind", "ValueCodes", "cycle_snapshot"]
 
@@ -78,20 +78,32 @@ class PodIndex:
         fp = None
         if snapshot is not None and snapshot.node_info_list is nodes and snapshot.generation > 0:
             fp = (snapshot.generation, getattr(snapshot, "tree_version", 0), len(nodes))
-            if self._snap_ref is not None and self._snap_ref() is snapshot and self._fp == fp:
-                return
+            if self._snap_ref is not None and self._snap_ref() is snapshot and self._fp is not None:
+                if self._fp == fp:
+                    return
+                prev_gen, rewritten = getattr(snapshot, "last_update", (-1, ()))
+                if self._fp[1:] == fp[1:] and self._fp[0] == prev_gen:
+                    # Synced at the previous generation: only the nodes the last snapshot
+                    # update rewrote can differ (same node list, same tree).
+                    self._sync_nodes(nodes, rewritten)
+                    self._fp = fp
+                    return
+        self._sync_nodes(nodes, nodes)
+        if fp is not None:
+            self._snap_ref, self._fp = weakref.ref(snapshot), fp
+        else:
+            self._snap_ref = None
+
+    def _sync_nodes(self, nodes: Sequence[NodeInfo], candidates: Sequence[NodeInfo]) -> None:
+        """Re-read those of ``candidates`` whose entry is missing or stale."""
         by_id = self._by_id
         changed = []
-        for ni in nodes:
+        for ni in candidates:
             e = by_id.get(id(ni))
             if e is None or e.info is not ni or e.generation != ni.generation:
                 changed.append(ni)
         if changed or len(nodes) != len(self._nodes):
             self._resync(nodes, changed)
-        if fp is not None:
-            self._snap_ref, self._fp = weakref.ref(snapshot), fp
-        else:
-            self._snap_ref = None
 
     def _resync(self, nodes: Sequence[NodeInfo], changed: list[NodeInfo]) -> None:
         for ni in changed:
