@@ -13,8 +13,8 @@ from kubesched.testing.wrappers import NodeBuilder, PodBuilder
 
 from ._cluster import HOSTNAME, ZONE, Cluster, node, pod
 
-NOT_HELPFUL = "Preemption is not helpful for scheduling."
-NO_VICTIMS = "No preemption victims found for incoming pod."
+NOT_HELPFUL = "Preemption is not helpful for scheduling"
+NO_VICTIMS = "No preemption victims found for incoming pod"
 MB = 1024 * 1024
 
 
@@ -23,7 +23,9 @@ def _anti(name: str) -> PodBuilder:
 
 
 def _spread(name: str) -> PodBuilder:
-    return pod(name).label("app", "db").spread_constraint(1, ZONE, "DoNotSchedule", {"matchLabels": {"app": "db"}})
+    return pod(name).label("app", "db").spread_constraint(
+        1, ZONE, "DoNotSchedule", {"matchLabels": {"app": "db"}}
+    )
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ CASES = [
             (pod("p"),),
             {"p": ""},
             ("p", f"0/2 nodes are available: 2 node(s) had untolerated taint(s). preemption: "
-                  f"0/2 nodes are available: 2 {NOT_HELPFUL}"),
+                  f"0/2 nodes are available: 2 {NOT_HELPFUL}."),
         ),
         id="TaintToleration-all-nodes-tainted",
     ),
@@ -60,7 +62,8 @@ CASES = [
         id="TaintToleration-tolerated-taint",
     ),
     pytest.param(
-        Case((node("n1").taint("dedicated", "gpu", "PreferNoSchedule"), node("n2")), (pod("p"),), {"p": "n2"}),
+        Case((*(node(f"n{i}").taint("dedicated", "gpu", "PreferNoSchedule") for i in range(3)), node("n3")),
+             (pod("p"),), {"p": "n3"}),
         id="TaintToleration-score-prefer-no-schedule",
     ),
     pytest.param(
@@ -78,13 +81,17 @@ CASES = [
             (pod("p").node_selector({"disk": "ssd"}),),
             {"p": ""},
             ("p", f"0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. "
-                  f"preemption: 0/2 nodes are available: 2 {NOT_HELPFUL}"),
+                  f"preemption: 0/2 nodes are available: 2 {NOT_HELPFUL}."),
         ),
         id="NodeAffinity-no-node-matches",
     ),
     pytest.param(
-        Case((node("n1"), node("n2").label("disk", "ssd")),
-             (pod("p").preferred_node_affinity(10, "disk", ["ssd"]),), {"p": "n2"}),
+        Case(
+            (node("n0"), node("n1"), node("n2"), node("n3").label("disk", "ssd")),
+            (pod("p").preferred_node_affinity(
+                10, {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}),),
+            {"p": "n3"},
+        ),
         id="NodeAffinity-preferred-term",
     ),
     pytest.param(
@@ -93,7 +100,7 @@ CASES = [
             tuple(_anti(f"p{i}") for i in range(4)),
             {"p3": ""},
             ("p3", f"0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. "
-                   f"preemption: 0/3 nodes are available: 3 {NO_VICTIMS}"),
+                   f"preemption: 0/3 nodes are available: 3 {NO_VICTIMS}."),
             check=lambda got: sorted(got[f"p{i}"] for i in range(3)) == ["n0", "n1", "n2"],
         ),
         id="InterPodAffinity-anti-affinity-one-per-node",
@@ -115,12 +122,13 @@ CASES = [
     ),
     pytest.param(
         Case(
-            (node("a1", zone="a"), node("b1", zone="b")),
-            (_spread("p0").node_selector({ZONE: "a"}), _spread("p1").node_selector({ZONE: "a"})),
+            # zone b counts as a domain although its only node is tainted (nodeTaintsPolicy Ignore)
+            (node("a1", zone="a"), node("b1", zone="b").taint("dedicated", "gpu")),
+            (_spread("p0"), _spread("p1")),
             {"p0": "a1", "p1": ""},
-            ("p1", f"0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, "
-                   f"1 node(s) didn't match pod topology spread constraints. preemption: "
-                   f"0/2 nodes are available: 1 {NO_VICTIMS}, 1 {NOT_HELPFUL}"),
+            ("p1", f"0/2 nodes are available: 1 node(s) didn't match pod topology spread constraints, "
+                   f"1 node(s) had untolerated taint(s). preemption: "
+                   f"0/2 nodes are available: 1 {NO_VICTIMS}, 1 {NOT_HELPFUL}."),
         ),
         id="PodTopologySpread-skew-would-exceed",
     ),
@@ -130,7 +138,7 @@ CASES = [
             tuple(pod(f"p{i}").host_port(8080) for i in range(3)),
             {"p2": ""},
             ("p2", f"0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. "
-                   f"preemption: 0/2 nodes are available: 2 {NO_VICTIMS}"),
+                   f"preemption: 0/2 nodes are available: 2 {NO_VICTIMS}."),
             check=lambda got: {got["p0"], got["p1"]} == {"n0", "n1"},
         ),
         id="NodePorts-host-port-once-per-node",
@@ -141,7 +149,7 @@ CASES = [
             tuple(pod(name, cpu="1500m") for name in ("a", "b", "c")),
             {"c": ""},
             ("c", f"0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: "
-                  f"2 {NO_VICTIMS}"),
+                  f"2 {NO_VICTIMS}."),
             check=lambda got: {got["a"], got["b"]} == {"n1", "n2"},
         ),
         id="NodeResourcesFit-cpu-exhausted",
@@ -153,21 +161,24 @@ CASES = [
             {"p": ""},
             # Insufficient cpu beyond the node's whole allocatable is unresolvable (PR #131345).
             ("p", f"0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). "
-                  f"preemption: 0/2 nodes are available: 2 {NOT_HELPFUL}"),
+                  f"preemption: 0/2 nodes are available: 2 {NOT_HELPFUL}."),
         ),
         id="NodeResourcesFit-request-above-allocatable-unresolvable",
     ),
     pytest.param(
-        Case((node("busy"), node("idle")), (pod("old", cpu="2", memory="2Gi").node_selector({HOSTNAME: "busy"}),
-                                            pod("new")),
-             {"old": "busy", "new": "idle"}),
+        Case(
+            (node("busy"), node("idle")),
+            (pod("old", cpu="2", memory="2Gi").node_selector({HOSTNAME: "busy"}), pod("new")),
+            {"old": "busy", "new": "idle"},
+        ),
         id="NodeResourcesFit-least-allocated-spreads",
     ),
     pytest.param(
         Case(
-            (node("n1"), node("n2").images({"registry.k8s.io/big:v1": 500 * MB})),
+            # 500 MiB x 1/4 of the nodes = 125 MiB -> (125 - 23) * 100 / (1000 - 23) = 10
+            (node("n0"), node("n1"), node("n2"), node("n3").images({"registry.k8s.io/big:v1": 500 * MB})),
             (pod("p").container_image("registry.k8s.io/big:v1"),),
-            {"p": "n2"},
+            {"p": "n3"},
         ),
         id="ImageLocality-node-with-image",
     ),
@@ -201,7 +212,8 @@ def test_gated_pod_has_no_scheduling_attempt() -> None:
 def test_pvc_bound_to_zonal_pv() -> None:
     """VolumeZone (and VolumeBinding): the pod goes to the zone of its bound volume."""
     c = Cluster().load("zonal-volume.yaml")
-    c.add(node("a1", zone="zone-a"), node("a2", zone="zone-a"), node("b1", zone="zone-b"), pod("p").pvc("data"))
+    c.add(node("a1", zone="zone-a"), node("a2", zone="zone-a"), node("b1", zone="zone-b"))
+    c.add(pod("p").pvc("data"))
     c.run()
     assert c.node_of("p") == "b1"
 
@@ -212,7 +224,7 @@ def test_pvc_bound_to_zonal_pv_without_node_in_zone() -> None:
     c.run()
     assert c.failure("p") == (
         "0/1 nodes are available: 1 node(s) had no available volume zone. preemption: "
-        f"0/1 nodes are available: 1 {NOT_HELPFUL}"
+        f"0/1 nodes are available: 1 {NOT_HELPFUL}."
     )
 
 

@@ -247,3 +247,32 @@ def test_preemption_nominates_then_schedules_after_victim_terminates() -> None:
     assert s.metrics.value("scheduler_preemption_victims_count") == 1
     [ev] = env.events("Scheduled", name="high")
     assert ev.last_timestamp == START + 30  # after the victim's graceful termination
+
+
+def test_default_configuration_without_a_file() -> None:
+    """No config: upstream's default profile (every default plugin) schedules and reports."""
+    from kubesched.clock import VirtualClock
+    from kubesched.cluster import MemoryStore
+    from kubesched.scheduler import Scheduler
+
+    clock = VirtualClock(START)
+    store = MemoryStore(clock)
+    for i in range(2):
+        store.create(_node(f"n{i}", cpu="2").obj())
+    for i in range(5):
+        store.create(_pod(f"p{i}").obj())
+    sched = Scheduler(store, clock, seed=3)
+    assert list(sched.profiles) == ["default-scheduler"]
+    summary = sched.run_until_idle()
+    assert summary.scheduled == 4 and summary.unschedulable == ["default/p4"]
+    cond = store.get("Pod", "default", "p4").condition("PodScheduled")
+    assert cond["message"] == ("0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are "
+                               "available: 2 No preemption victims found for incoming pod.")
+
+
+def test_failure_without_post_filter_clears_the_nomination() -> None:
+    """clearNominatedNode: a failed cycle without PostFilter plugins clears nominatedNodeName."""
+    env = Env().add(_node("n0", cpu="1"), _pod("p", cpu="2", nominated_node_name="n0"))
+    env.run()
+    assert env.pod("p").nominated_node_name == ""
+    assert env.sched.queue.nominator.nominated_pods("n0") == []

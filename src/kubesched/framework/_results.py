@@ -53,6 +53,9 @@ class FilterOutcome:
     _local_of: npt.NDArray[np.int32] = field(repr=False)
     _results: list[tuple[str, BatchFilterResult]] = field(default_factory=list, repr=False)
     _statuses: dict[int, Status] = field(default_factory=dict, repr=False)
+    # (plugin result, code, reason id) -> Status: statuses are immutable, and most rejected
+    # nodes share a handful of them, so each is built once per outcome.
+    _memo: dict[tuple[int, int, int], Status] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def empty(batch: NodeBatch) -> FilterOutcome:
@@ -98,9 +101,14 @@ class FilterOutcome:
         if k < 0:
             return Status.success()
         plugin, res = self._results[k]
-        st = res.status(int(self._local_of[row]), plugin)
-        if int(st.code) not in _REJECTED:
-            return filter_plugin_error(plugin, st)
+        local = int(self._local_of[row])
+        key = (k, int(res.codes[local]), int(res.reason_ids[local]))
+        st = self._memo.get(key)
+        if st is None:
+            st = res.status(local, plugin)
+            if int(st.code) not in _REJECTED:
+                st = filter_plugin_error(plugin, st)
+            self._memo[key] = st
         return st
 
     def failed_statuses(self) -> dict[str, Status]:

@@ -87,6 +87,17 @@ CASES = [
         [73],
         id="not requested extended resource is bypassed",
     ),
+    # Upstream's case (PR #135573). node1 holds a cpu-only pod filling its cpu: without the pod
+    # fractions 1, 0 -> 50; with the memory-only pod 1, 1 -> 100 -> 50 + (50 + 100 - 50)/2 = 100.
+    # node2 is empty: without 0, 0 -> 100; with 0, 1 -> 50 -> 50 + (50 + 50 - 100)/2 = 50.
+    pytest.param(
+        None,
+        pod(0, 5000),
+        [node("node1", 3000, 5000), node("node2", 3000, 5000)],
+        [pod(3000, 0, node_name="node1", name="e")],
+        [100, 50],
+        id="resources requested, pods scheduled with resources, nodes to reach min/max score",
+    ),
     # node without memory: only cpu counts -> std 0 both ways -> 75
     pytest.param(
         None, pod(1000, 2000), [node("node1", 4000, 0)], [], [75], id="single resource has no imbalance"

@@ -15,7 +15,7 @@ an array over the snapshot's label-value codes (``label_column``) and gathers it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -91,6 +91,16 @@ class PreFilterState:
     existing_anti_affinity_counts: TopologyCounts = field(default_factory=dict)
     affinity_counts: TopologyCounts = field(default_factory=dict)
     anti_affinity_counts: TopologyCounts = field(default_factory=dict)
+    # The counts regrouped by topology key for the batch filter, built once per state (the
+    # batch filter runs on several chunks of nodes per cycle); update_with_pod drops them.
+    keyed: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False)
+
+    def by_key(self, which: str) -> dict[str, dict[str, int]]:
+        """``which`` (a counts field name) as topology key -> value -> count."""
+        out = self.keyed.get(which)
+        if out is None:
+            out = self.keyed[which] = _by_key(getattr(self, which))
+        return out
 
     def clone(self) -> PreFilterState:
         return PreFilterState(self.terms, self.pod, self.namespace_labels,
@@ -101,6 +111,7 @@ class PreFilterState:
         """preFilterState.updateWithPod (AddPod/RemovePod)."""
         if node is None:
             return
+        self.keyed.clear()
         update_with_anti_affinity_terms(self.existing_anti_affinity_counts,
                                         other_terms.required_anti_affinity, self.pod, self.namespace_labels,
                                         node, multiplier)
@@ -115,11 +126,19 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
     return state.read_as(PRE_FILTER_STATE_KEY, PreFilterState)
 
 
-def _add_pair(m: TopologyCounts, index: PodIndex, node_name: str, key: str, n: int) -> None:
-    node = index.node_info(node_name).node
-    tv = node.labels.get(key) if node is not None else None
-    if tv is not None:
-        m[(key, tv)] = m.get((key, tv), 0) + n
+def _add_pairs(m: TopologyCounts, index: PodIndex, per_node: Iterable[tuple[str, int]], key: str) -> None:
+    """Add each node's pod count to the node's (key, value) topology pair (nodes without the
+    key count nowhere)."""
+    node_info = index.node_info
+    get = m.get
+    for node_name, n in per_node:
+        node = node_info(node_name).node
+        if node is None:
+            continue
+        tv = node.labels.get(key)
+        if tv is not None:
+            pair = (key, tv)
+            m[pair] = get(pair, 0) + n
 
 
 def compute_pre_filter_state(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, str],
@@ -130,17 +149,16 @@ def compute_pre_filter_state(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, 
     s = PreFilterState(terms, pod, ns_labels)
     for term, _, per_node in index.terms("required_anti_affinity"):
         if term.matches(pod, ns_labels):
-            for name, n in per_node.items():
-                _add_pair(s.existing_anti_affinity_counts, index, name, term.topology_key, n)
+            _add_pairs(s.existing_anti_affinity_counts, index, per_node.items(), term.topology_key)
     aff = terms.required_affinity
     if aff:
-        for name, n in index.matching_pods_per_node(lambda p: pod_matches_all_terms(aff, p)):
-            for t in aff:
-                _add_pair(s.affinity_counts, index, name, t.topology_key, n)
+        matching = list(index.matching_pods_per_node(lambda p: pod_matches_all_terms(aff, p)))
+        for t in aff:
+            _add_pairs(s.affinity_counts, index, matching, t.topology_key)
     for t in terms.required_anti_affinity:
         # The incoming pod's namespace selectors are merged: no namespace labels needed.
-        for name, n in index.matching_pods_per_node(term_matcher(t)):
-            _add_pair(s.anti_affinity_counts, index, name, t.topology_key, n)
+        _add_pairs(s.anti_affinity_counts, index, index.matching_pods_per_node(term_matcher(t)),
+                   t.topology_key)
     return s
 
 
@@ -218,7 +236,7 @@ def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFi
 
     has_all = np.ones(n, dtype=bool)
     pods_exist = np.ones(n, dtype=bool)
-    aff = _by_key(s.affinity_counts)
+    aff = s.by_key("affinity_counts")
     for t in s.terms.required_affinity:
         cnt, has = gather(t.topology_key, aff)
         has_all &= has
@@ -227,12 +245,12 @@ def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFi
 
     fail_anti = np.zeros(n, dtype=bool)
     if s.anti_affinity_counts:
-        anti = _by_key(s.anti_affinity_counts)
+        anti = s.by_key("anti_affinity_counts")
         for t in s.terms.required_anti_affinity:
             fail_anti |= gather(t.topology_key, anti)[0] > 0
 
     fail_existing = np.zeros(n, dtype=bool)
-    existing = _by_key(s.existing_anti_affinity_counts)
+    existing = s.by_key("existing_anti_affinity_counts")
     for key in sorted(existing):
         fail_existing |= gather(key, existing)[0] > 0
 

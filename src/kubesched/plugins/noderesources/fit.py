@@ -10,7 +10,7 @@ Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go (master 2026):
   resources (Go iterates a map there, i.e. in random order; we sort by name). Extended resources
   named in ``ignoredResources`` or whose prefix is in ``ignoredResourceGroups`` are skipped. The
   status is Unschedulable, or UnschedulableAndUnresolvable when some request exceeds the node's
-  whole allocatable (preemption cannot help).
+  whole allocatable (preemption cannot help; kubernetes PR #131345, issue 131310).
 - Score: the scoring strategy (LeastAllocated by default, MostAllocated,
   RequestedToCapacityRatio) over ``scoringStrategy.resources`` with the non-zero requests.
 - Events: a deleted assigned (or nominated) pod, a scaled-down pod that frees a resource the pod

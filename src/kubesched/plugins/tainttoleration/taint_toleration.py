@@ -4,7 +4,8 @@ Mirrors pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go (mas
 
 - Filter: the first NoSchedule/NoExecute taint no toleration tolerates rejects the node,
   UnschedulableAndUnresolvable (preemption cannot remove a taint). Current upstream reports
-  the generic "node(s) had untolerated taint(s)" (older releases named the taint).
+  the generic "node(s) had untolerated taint(s)" (kubernetes PR #134740: taint keys and values
+  may be sensitive; older releases named the taint).
 - Score: the number of PreferNoSchedule taints not tolerated by the pod's tolerations whose
   effect is PreferNoSchedule or empty; NormalizeScore reverses it (fewer is better).
 
