@@ -87,9 +87,11 @@ class MemoryStore:
         simulate_kubelet: bool = True,
         simulate_disruption_controller: bool = True,
         history_limit: int | None = None,
+        clear_nominated_node_name_after_binding: bool = True,
     ) -> None:
         self._clock: Clock = clock if clock is not None else VirtualClock()
         self.simulate_kubelet = simulate_kubelet
+        self.clear_nominated_node_name_after_binding = clear_nominated_node_name_after_binding
         self.simulate_disruption_controller = simulate_disruption_controller
         self._loading = False
         self._history_limit = history_limit
@@ -243,6 +245,10 @@ class MemoryStore:
                 if pod.start_time is None:
                     changes[("status", "startTime")] = format_time(now)
             changes[("status", "conditions")] = conditions
+            if pod.nominated_node_name and self.clear_nominated_node_name_after_binding:
+                # KEP-5278 (kubernetes PR #132443, feature ClearingNominatedNodeNameAfterBinding,
+                # beta and on by default since 1.35): the binding API clears the nomination.
+                changes[("status", "nominatedNodeName")] = DELETE
             return self._write("Pod", (namespace, name), pod, pod.with_changes(changes))
 
     def patch_pod_status(
