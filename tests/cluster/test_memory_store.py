@@ -181,7 +181,9 @@ def test_bind_fails(store: MemoryStore, pod: Any, error: str, exc: type[Exceptio
         store.bind("default", "p", "n1")
 
 
-@pytest.mark.parametrize(("clear", "expected"), [(True, ""), (False, "n2")], ids=["feature-on", "feature-off"])
+@pytest.mark.parametrize(
+    ("clear", "expected"), [(True, ""), (False, "n2")], ids=["feature-on", "feature-off"]
+)
 def test_bind_clears_nominated_node_name(clock: VirtualClock, clear: bool, expected: str) -> None:
     # KEP-5278 / kubernetes PR #132443: the binding API clears status.nominatedNodeName.
     store = MemoryStore(clock, clear_nominated_node_name_after_binding=clear)

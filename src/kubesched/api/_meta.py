@@ -6,12 +6,15 @@ Kubernetes objects carry RFC 3339 time stamps; the scheduler works in seconds on
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Self, cast
 
-__all__ = ["ObjectMeta", "format_time", "parse_time"]
+from ._raw import Path, with_paths
+
+__all__ = ["ManifestObject", "ObjectMeta", "format_time", "parse_time"]
 
 
 def parse_time(text: Any) -> float | None:
@@ -76,3 +79,36 @@ class ObjectMeta:
             owner_references=tuple(d.get("ownerReferences") or ()),
             generation=int(d.get("generation") or 0),
         )
+
+
+class ManifestObject:
+    """What every API kind shares: identity read from ``meta`` and round trips through ``raw``.
+
+    A slot-less mixin, so slotted dataclasses (Node, the kinds in ``_objects``) stay slotted;
+    each kind declares ``raw`` and ``meta`` as its first two fields and a ``from_dict``.
+    """
+
+    __slots__ = ()
+    raw: Mapping[str, Any]
+    meta: ObjectMeta
+
+    @property
+    def name(self) -> str:
+        return self.meta.name
+
+    @property
+    def namespace(self) -> str:
+        return self.meta.namespace
+
+    @property
+    def key(self) -> str:
+        return self.meta.key
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the manifest, unknown fields included."""
+        return copy.deepcopy(dict(self.raw))
+
+    def with_changes(self, changes: Mapping[Path, Any]) -> Self:
+        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied, parsed again;
+        only the dicts along the changed paths are copied."""
+        return cast(Self, self.from_dict(with_paths(self.raw, changes)))  # type: ignore[attr-defined]

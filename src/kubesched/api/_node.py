@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self, cast
+from typing import Any
 
-from ._meta import ObjectMeta
+from ._meta import ManifestObject, ObjectMeta
 from ._pod import parse_resource_list
-from ._raw import Path, with_paths
 from ._selectors import Taint
 
 __all__ = ["ContainerImage", "Node"]
@@ -22,7 +20,7 @@ class ContainerImage:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Node:
+class Node(ManifestObject):
     raw: Mapping[str, Any]
     meta: ObjectMeta
     unschedulable: bool
@@ -33,20 +31,8 @@ class Node:
     conditions: tuple[Mapping[str, Any], ...]
 
     @property
-    def name(self) -> str:
-        return self.meta.name
-
-    @property
     def labels(self) -> Mapping[str, str]:
         return self.meta.labels
-
-    def to_dict(self) -> dict[str, Any]:
-        return copy.deepcopy(dict(self.raw))
-
-    def with_changes(self, changes: Mapping[Path, Any]) -> Self:
-        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied, parsed again;
-        only the dicts along the changed paths are copied."""
-        return cast(Self, self.from_dict(with_paths(self.raw, changes)))
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Node:

@@ -6,14 +6,12 @@ Each keeps its manifest in ``raw`` and parses the fields the scheduler uses.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self, cast
+from typing import Any
 
-from ._meta import ObjectMeta
+from ._meta import ManifestObject, ObjectMeta
 from ._pod import parse_resource_list
-from ._raw import Path, with_paths
 from ._selectors import LabelSelector, NodeSelector
 
 __all__ = [
@@ -35,29 +33,9 @@ def _meta(d: Mapping[str, Any]) -> ObjectMeta:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Object:
+class _Object(ManifestObject):
     raw: Mapping[str, Any]
     meta: ObjectMeta
-
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
-    @property
-    def namespace(self) -> str:
-        return self.meta.namespace
-
-    @property
-    def key(self) -> str:
-        return self.meta.key
-
-    def to_dict(self) -> dict[str, Any]:
-        return copy.deepcopy(dict(self.raw))
-
-    def with_changes(self, changes: Mapping[Path, Any]) -> Self:
-        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied, parsed again;
-        only the dicts along the changed paths are copied."""
-        return cast(Self, self.from_dict(with_paths(self.raw, changes)))  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

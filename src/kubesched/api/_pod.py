@@ -7,14 +7,13 @@ unchanged and every reader sees a consistent object.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ._meta import ObjectMeta, parse_time
+from ._meta import ManifestObject, ObjectMeta, parse_time
 from ._quantity import resource_value
 from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
@@ -243,7 +242,7 @@ class TopologySpreadConstraint:
 
 
 @dataclass(frozen=True, eq=False)
-class Pod:
+class Pod(ManifestObject):
     """A parsed v1.Pod. ``priority`` is None until admission resolves it."""
 
     raw: Mapping[str, Any]
@@ -271,18 +270,6 @@ class Pod:
     start_time: float | None
 
     # -- identity -------------------------------------------------------------
-    @property
-    def name(self) -> str:
-        return self.meta.name
-
-    @property
-    def namespace(self) -> str:
-        return self.meta.namespace
-
-    @property
-    def key(self) -> str:
-        return self.meta.key
-
     @property
     def uid(self) -> str:
         return self.meta.uid or self.meta.key
@@ -375,9 +362,6 @@ class Pod:
         return c is not None and c.get("status") == "True"
 
     # -- building -------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        return copy.deepcopy(dict(self.raw))
-
     def with_changes(self, changes: Mapping[Path, Any]) -> Pod:
         """A new Pod with ``changes`` (manifest path -> value, or ``DELETE``) applied.
 

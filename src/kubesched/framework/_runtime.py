@@ -638,6 +638,11 @@ class Framework:
         wp.future.add_done_callback(done)
         return out
 
+    def will_wait_on_permit(self, pod: Pod) -> bool:
+        """WillWaitOnPermit: whether a Permit plugin asked ``pod`` to wait (it is in the
+        waiting-pods map), i.e. whether WaitOnPermit may take a while."""
+        return self.waiting_pods.get(pod.uid) is not None
+
     # -- Binding cycle ----------------------------------------------------------------------
     def run_pre_bind_pre_flights(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         """RunPreBindPreFlights (newest upstream, KEP-5278): asks each PreBind plugin whether it

@@ -14,6 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 
 __all__ = [
     "ERROR",
+    "PLUGIN_METRICS_SAMPLE_PERCENT",
     "SCHEDULED",
     "UNSCHEDULABLE",
     "SchedulerMetrics",
@@ -23,6 +24,10 @@ __all__ = [
 SCHEDULED = "scheduled"
 UNSCHEDULABLE = "unschedulable"
 ERROR = "error"
+
+PLUGIN_METRICS_SAMPLE_PERCENT = 10
+"""pluginMetricsSamplePercent (schedule_one.go): the share of scheduling cycles whose plugin
+calls are timed into scheduler_plugin_execution_duration_seconds."""
 
 PENDING_QUEUES = ("active", "backoff", "unschedulable", "gated")
 
@@ -71,6 +76,12 @@ class SchedulerMetrics:
             "scheduler_pod_scheduling_attempts",
             "Number of attempts to successfully schedule a pod.",
             buckets=exponential_buckets(1, 2, 5), registry=r)
+        self.plugin_execution_duration = Histogram(
+            "scheduler_plugin_execution_duration_seconds",
+            "Duration for running a plugin at a specific extension point.",
+            ["plugin", "extension_point", "status"],
+            buckets=exponential_buckets(0.00001, 1.5, 20), registry=r)
+        self._plugin_children: dict[tuple[str, str, str], Histogram] = {}
 
     # -- helpers named after metrics.PodScheduled / PodUnschedulable / PodScheduleError ------
     def observe_attempt(self, result: str, profile: str, seconds: float) -> None:
@@ -85,6 +96,16 @@ class SchedulerMetrics:
         if child is None:
             child = self._ep_children[key] = self.framework_extension_point_duration.labels(
                 extension_point=point, status=status, profile=profile)
+        child.observe(seconds)
+
+    def observe_plugin(self, point: str, plugin: str, status: str, seconds: float) -> None:
+        """scheduler_plugin_execution_duration_seconds, fed only in sampled cycles (the
+        framework's ``plugin_observer``; upstream samples pluginMetricsSamplePercent = 10%)."""
+        key = (plugin, point, status)
+        child = self._plugin_children.get(key)
+        if child is None:
+            child = self._plugin_children[key] = self.plugin_execution_duration.labels(
+                plugin=plugin, extension_point=point, status=status)
         child.observe(seconds)
 
     def set_pending(self, counts: Mapping[str, int]) -> None:

@@ -24,19 +24,25 @@ from ._diagnosis import FitError, NoNodesAvailableError, fit_error_for_single_no
 from ._eventhandlers import EVENT_ASSIGNED_POD_DELETE
 from ._failure import (
     CLEAR_NOMINATED_NODE,
+    MODE_OVERRIDE,
     REASON_SCHEDULER_ERROR,
     REASON_UNSCHEDULABLE,
     pod_scheduled_condition,
     truncate_message,
 )
-from ._metrics import ERROR, SCHEDULED, UNSCHEDULABLE, SchedulerMetrics
+from ._metrics import ERROR, PLUGIN_METRICS_SAMPLE_PERCENT, SCHEDULED, UNSCHEDULABLE, SchedulerMetrics
 
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import Snapshot
     from ._extender import HTTPExtender
 
-__all__ = ["PODS_TO_ACTIVATE_KEY", "PodsToActivate", "ScheduleOneMixin"]
+__all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsToActivate",
+           "ScheduleOneMixin"]
+
+NOMINATED_NODE_NAME_FOR_EXPECTATION = "NominatedNodeNameForExpectation"
+"""Feature gate (KEP-5278, beta and on by default since 1.35): the binding cycle records the
+chosen node in ``status.nominatedNodeName`` before waiting on Permit or running PreBind."""
 
 PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
 """framework.PodsToActivateKey: plugins put pods here to have them moved to activeQ."""
@@ -79,6 +85,8 @@ class ScheduleOneMixin:
     extenders: list[HTTPExtender]
     metrics: SchedulerMetrics
     rng: random.Random
+    plugin_metrics_rng: random.Random
+    nominated_node_name_for_expectation: bool
     profiles: dict[str, Any]
     bindings_in_flight: int
     stats: Any
@@ -121,6 +129,8 @@ class ScheduleOneMixin:
         self.stats.attempts += 1
         start = time.perf_counter()
         state = CycleState()
+        # Time each plugin call in a sample of cycles only (pluginMetricsSamplePercent).
+        state.record_plugin_metrics = self.plugin_metrics_rng.randrange(100) < PLUGIN_METRICS_SAMPLE_PERCENT
         pods_to_activate = PodsToActivate()
         state.write(PODS_TO_ACTIVATE_KEY, pods_to_activate)
         cycle, nominating, status = self._scheduling_cycle(fwk, state, pinfo, start, pods_to_activate)
@@ -207,8 +217,30 @@ class ScheduleOneMixin:
 
     # -- binding cycle ------------------------------------------------------------------------
     def _binding_cycle(self, c: _Cycle) -> None:
-        """bindingCycle, first step: wait on Permit without blocking."""
+        """bindingCycle, first steps: announce the chosen node when binding will take a while
+        (NominatedNodeNameForExpectation), then wait on Permit without blocking."""
+        if self.nominated_node_name_for_expectation:
+            try:
+                st = self._nominate_for_expectation(c)
+            except Exception as err:
+                st = Status.from_error(err)
+            if st.code == Code.ERROR or st.is_rejected():
+                self._end_binding_cycle(c, st)
+                return
         self._wait_on_permit(c.fwk, c.assumed, lambda st: self._binding_cycle_after_permit(c, st))
+
+    def _nominate_for_expectation(self, c: _Cycle) -> Status:
+        """RunPreBindPreFlights; when a PreBind plugin has work or the pod will wait on Permit,
+        set ``nominatedNodeName`` to the chosen node so that external components (the cluster
+        autoscaler) see where the pod is about to go. A rejection from a pre-flight is not
+        supported upstream and counts as an error; a failed write is not critical."""
+        host = c.result.suggested_host
+        st = _ok(c.fwk.run_pre_bind_pre_flights(c.state, c.assumed, host))
+        if st.code == Code.ERROR or st.is_rejected():
+            return st
+        if st.is_success() or c.fwk.will_wait_on_permit(c.assumed):
+            self._store_update_pod(c.assumed, None, PostFilterResult(host, MODE_OVERRIDE))
+        return Status.success()
 
     def _wait_on_permit(self, fwk: Any, pod: Pod, cont: Callable[[Status], None]) -> None:
         """WaitOnPermit as a continuation: ``cont`` runs at once when the pod does not wait, or
@@ -220,6 +252,9 @@ class ScheduleOneMixin:
             status = self._binding_cycle_rest(c, status)
         except Exception as err:
             status = Status.from_error(err)
+        self._end_binding_cycle(c, status)
+
+    def _end_binding_cycle(self, c: _Cycle, status: Status) -> None:
         if not status.is_success():
             self._handle_binding_cycle_error(c, status)
         self._count_binding(-1)

@@ -37,7 +37,7 @@ from ._diagnosis import EXTENDER_NAME
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, extenders_from_config
 from ._metrics import SchedulerMetrics
-from ._schedule_one import ScheduleOneMixin
+from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
 __all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
 
@@ -126,6 +126,12 @@ class Scheduler(ScheduleOneMixin):
         self.options = options or SchedulerOptions()
         self.config = config if config is not None else default_config(self.options.features or None)
         self.rng = random.Random(seed)
+        # Which cycles time each plugin call (pluginMetricsSamplePercent): drawn from a second
+        # generator seeded from ``seed``, so that sampling never shifts the decisions' stream.
+        self.plugin_metrics_rng = random.Random(f"pluginMetricsSample/{seed}")
+        # NominatedNodeNameForExpectation (KEP-5278; beta, on by default since 1.35).
+        self.nominated_node_name_for_expectation = bool(
+            self.options.features.get(NOMINATED_NODE_NAME_FOR_EXPECTATION, True))
         self.metrics = SchedulerMetrics()
         self.stats = _Stats()
         self.bindings_in_flight = 0
@@ -137,7 +143,8 @@ class Scheduler(ScheduleOneMixin):
             self.config, registry=self.options.registry, clock=self.clock, rng=self.rng,
             store=self.store, features=self.options.features, extenders=self.extenders,
             snapshot=lambda: self.snapshot, per_node=self.options.per_node_filters,
-            observer=self.metrics.observe_extension_point)
+            observer=self.metrics.observe_extension_point,
+            plugin_observer=self.metrics.observe_plugin)
         self.queue = self._new_queue()
         for fwk in self.profiles.values():
             _attach(fwk, "set_nominator", _NominatorView(self.queue))

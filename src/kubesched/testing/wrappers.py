@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from ..api import Node, Pod, format_time
 from ..cache import Snapshot
@@ -49,18 +49,12 @@ def _expr_selector(key: str, op: str, values: Sequence[str] = ()) -> dict[str, A
     return {"matchExpressions": [expr]}
 
 
-class PodBuilder:
-    """A mutable v1.Pod manifest with chainable setters (upstream PodWrapper)."""
+class _ObjectBuilder:
+    """What every builder shares: a manifest dict, its sections, and the metadata setters.
+    ``Self`` keeps the chain typed as the concrete builder."""
 
-    def __init__(self) -> None:
-        self._d: dict[str, Any] = {
-            "apiVersion": "v1",
-            "kind": "Pod",
-            "metadata": {"name": "", "namespace": "default"},
-            "spec": {"containers": []},
-        }
+    _d: dict[str, Any]
 
-    # -- internals --------------------------------------------------------------
     @property
     def _meta(self) -> dict[str, Any]:
         meta: dict[str, Any] = self._d["metadata"]
@@ -76,42 +70,55 @@ class PodBuilder:
         status: dict[str, Any] = self._d.setdefault("status", {})
         return status
 
-    def _affinity(self, kind: str) -> dict[str, Any]:
-        aff: dict[str, Any] = self._spec.setdefault("affinity", {}).setdefault(kind, {})
-        return aff
-
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the manifest built so far."""
         return copy.deepcopy(self._d)
+
+    def name(self, name: str) -> Self:
+        self._meta["name"] = name
+        return self
+
+    def uid(self, uid: str) -> Self:
+        self._meta["uid"] = uid
+        return self
+
+    def label(self, key: str, value: str) -> Self:
+        self._meta.setdefault("labels", {})[key] = value
+        return self
+
+    def labels(self, labels: Mapping[str, str]) -> Self:
+        for k, v in labels.items():
+            self.label(k, v)
+        return self
+
+    def annotation(self, key: str, value: str) -> Self:
+        self._meta.setdefault("annotations", {})[key] = value
+        return self
+
+
+class PodBuilder(_ObjectBuilder):
+    """A mutable v1.Pod manifest with chainable setters (upstream PodWrapper)."""
+
+    def __init__(self) -> None:
+        self._d: dict[str, Any] = {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "", "namespace": "default"},
+            "spec": {"containers": []},
+        }
+
+    # -- internals --------------------------------------------------------------
+    def _affinity(self, kind: str) -> dict[str, Any]:
+        aff: dict[str, Any] = self._spec.setdefault("affinity", {}).setdefault(kind, {})
+        return aff
 
     def obj(self) -> Pod:
         """The immutable Pod (upstream Obj())."""
         return Pod.from_dict(self.to_dict())
 
     # -- metadata ---------------------------------------------------------------
-    def name(self, name: str) -> PodBuilder:
-        self._meta["name"] = name
-        return self
-
     def namespace(self, namespace: str) -> PodBuilder:
         self._meta["namespace"] = namespace
-        return self
-
-    def uid(self, uid: str) -> PodBuilder:
-        self._meta["uid"] = uid
-        return self
-
-    def label(self, key: str, value: str) -> PodBuilder:
-        self._meta.setdefault("labels", {})[key] = value
-        return self
-
-    def labels(self, labels: Mapping[str, str]) -> PodBuilder:
-        for k, v in labels.items():
-            self.label(k, v)
-        return self
-
-    def annotation(self, key: str, value: str) -> PodBuilder:
-        self._meta.setdefault("annotations", {})[key] = value
         return self
 
     def owner_reference(self, name: str, kind: str = "ReplicaSet", api_version: str = "apps/v1",
@@ -403,7 +410,7 @@ class PodBuilder:
         return self.phase("Running").condition("Ready", "True")
 
 
-class NodeBuilder:
+class NodeBuilder(_ObjectBuilder):
     """A mutable v1.Node manifest with chainable setters (upstream NodeWrapper)."""
 
     def __init__(self) -> None:
@@ -416,47 +423,9 @@ class NodeBuilder:
         }
         self.capacity({})
 
-    @property
-    def _meta(self) -> dict[str, Any]:
-        meta: dict[str, Any] = self._d["metadata"]
-        return meta
-
-    @property
-    def _spec(self) -> dict[str, Any]:
-        spec: dict[str, Any] = self._d["spec"]
-        return spec
-
-    @property
-    def _status(self) -> dict[str, Any]:
-        status: dict[str, Any] = self._d["status"]
-        return status
-
-    def to_dict(self) -> dict[str, Any]:
-        return copy.deepcopy(self._d)
-
     def obj(self) -> Node:
+        """The immutable Node (upstream Obj())."""
         return Node.from_dict(self.to_dict())
-
-    def name(self, name: str) -> NodeBuilder:
-        self._meta["name"] = name
-        return self
-
-    def uid(self, uid: str) -> NodeBuilder:
-        self._meta["uid"] = uid
-        return self
-
-    def label(self, key: str, value: str) -> NodeBuilder:
-        self._meta.setdefault("labels", {})[key] = value
-        return self
-
-    def labels(self, labels: Mapping[str, str]) -> NodeBuilder:
-        for k, v in labels.items():
-            self.label(k, v)
-        return self
-
-    def annotation(self, key: str, value: str) -> NodeBuilder:
-        self._meta.setdefault("annotations", {})[key] = value
-        return self
 
     def capacity(self, res: Mapping[str, Any]) -> NodeBuilder:
         """Set capacity and allocatable to ``res`` plus ``pods: 32`` unless given (upstream Capacity)."""

@@ -268,10 +268,11 @@ class ValueCodes:
             hit = self._cache[key] = (values, {v: i for i, v in enumerate(values)})
         inv = hit[1]
         arr = np.zeros(len(values) + 1, dtype=np.int64)
-        for v, c in counts.items():
-            i = inv.get(v)
-            if i is not None:
-                arr[i] = c
+        get = inv.get
+        rows = [(i, c) for v, c in counts.items() if (i := get(v)) is not None]
+        if rows:  # one vectorized store (values are distinct, so are their codes)
+            ii, cc = zip(*rows, strict=True)
+            arr[list(ii)] = cc
         return arr
 
 

@@ -89,9 +89,6 @@ class ImageLocality(PluginBase):
     def _score_none(self, pod: Pod) -> int:
         return calculate_priority(0, len(pod.init_containers) + len(pod.containers))
 
-    def score_extensions(self) -> None:
-        return None
-
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A score plugin never rejects a pod, so no event needs to requeue one."""
         return []

@@ -174,9 +174,6 @@ class NodeAffinity(PluginBase):
             return PreFilterResult(frozenset(node_names)), None
         return None, None
 
-    def pre_filter_extensions(self) -> None:
-        return None
-
     def _required(self, state: CycleState, pod: Pod) -> RequiredNodeAffinity:
         # Falls back to computing it when PreFilter did not run, as upstream.
         s = state.get(PRE_FILTER_STATE_KEY)

@@ -62,9 +62,6 @@ class NodeName(PluginBase):
             return PreFilterResult(frozenset({pod.node_name})), None
         return None, None
 
-    def pre_filter_extensions(self) -> None:
-        return None
-
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         if not fits(pod, node_info.name):
             return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON)

@@ -67,9 +67,6 @@ class NodePorts(PluginBase):
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(ports))
         return None, None
 
-    def pre_filter_extensions(self) -> None:
-        return None
-
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         try:
             s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)

@@ -138,9 +138,6 @@ class BalancedAllocation(PluginBase):
             return np.zeros(len(nodes), dtype=np.int64), None
         return self.scorer.score_batch(nodes, reqs)
 
-    def score_extensions(self) -> None:
-        return None
-
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A score plugin never rejects a pod, so no event needs to requeue one."""
         return []

@@ -193,9 +193,6 @@ class Fit(PluginBase):
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState.of(pod))
         return None, None
 
-    def pre_filter_extensions(self) -> None:
-        return None
-
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         try:
             s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)
@@ -264,9 +261,6 @@ class Fit(PluginBase):
         self, state: CycleState, pod: Pod, nodes: NodeBatch
     ) -> tuple[npt.NDArray[np.int64], Status | None]:
         return self.scorer.score_batch(nodes, self._requests(state, pod))
-
-    def score_extensions(self) -> None:
-        return None
 
     # -- Events ------------------------------------------------------------------------------
     def events_to_register(self) -> list[ClusterEventWithHint]:

@@ -33,7 +33,7 @@ from ...framework import (
 )
 from ..names import NODE_VOLUME_LIMITS
 from ..volumebinding.listers import PVC, VolumeListers, not_found
-from ..volumebinding.storage_helpers import claim_class, ephemeral_owner_error, pod_claim_refs
+from ..volumebinding.storage_helpers import claim_class, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
 from .csi_translation import (
     ATTACHABLE_VOLUMES_PREFIX,
     csi_attach_limit_key,
@@ -107,11 +107,7 @@ class CSILimits(PluginBase):
 
     @staticmethod
     def is_schedulable_after_pvc_added(pod: Pod, old: Any, new: Any) -> QueueingHint:
-        if new.namespace != pod.namespace:
-            return QueueingHint.QUEUE_SKIP
-        if any(r.claim_name == new.name for r in pod_claim_refs(pod)):
-            return QueueingHint.QUEUE
-        return QueueingHint.QUEUE_SKIP
+        return QueueingHint.QUEUE if pod_uses_claim(pod, new) else QueueingHint.QUEUE_SKIP
 
     # -- PreFilter --------------------------------------------------------------------------
     @staticmethod

@@ -31,6 +31,7 @@ __all__ = [
     "is_volume_bound_to_claim",
     "match_topology_selector_terms",
     "pod_claim_refs",
+    "pod_uses_claim",
     "pv_class",
 ]
 
@@ -59,6 +60,13 @@ def pod_claim_refs(pod: Pod) -> list[ClaimRef]:
         elif v.get("ephemeral") is not None:
             out.append(ClaimRef(f"{pod.name}-{v.get('name') or ''}", True))
     return out
+
+
+def pod_uses_claim(pod: Pod, pvc: PersistentVolumeClaim) -> bool:
+    """The claim is one of the pod's volumes (by name, ephemeral claims included): the test of the
+    PVC queueing hints of VolumeBinding (isSchedulableAfterPersistentVolumeClaimChange) and
+    NodeVolumeLimits (isSchedulableAfterPVCAdded)."""
+    return pvc.namespace == pod.namespace and any(r.claim_name == pvc.name for r in pod_claim_refs(pod))
 
 
 def claim_class(pvc: PersistentVolumeClaim) -> str:

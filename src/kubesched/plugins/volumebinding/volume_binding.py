@@ -38,7 +38,7 @@ from ..helper import FunctionShapePoint, build_broken_linear_function
 from ..names import VOLUME_BINDING
 from .binder import PodVolumeClaims, PodVolumes, VolumeBinder, VolumeBindingError
 from .listers import VolumeListers, not_found
-from .storage_helpers import ANN_MIGRATED_PLUGINS, ephemeral_owner_error, pod_claim_refs
+from .storage_helpers import ANN_MIGRATED_PLUGINS, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
 
 if TYPE_CHECKING:
     from ...api import Pod
@@ -196,11 +196,7 @@ class VolumeBinding(PluginBase):
     @staticmethod
     def is_schedulable_after_pvc_change(pod: Pod, old: Any, new: Any) -> QueueingHint:
         """Only a claim the pod uses (by name, including ephemeral claims) matters."""
-        if new.namespace != pod.namespace:
-            return QueueingHint.QUEUE_SKIP
-        if any(r.claim_name == new.name for r in pod_claim_refs(pod)):
-            return QueueingHint.QUEUE
-        return QueueingHint.QUEUE_SKIP
+        return QueueingHint.QUEUE if pod_uses_claim(pod, new) else QueueingHint.QUEUE_SKIP
 
     @staticmethod
     def is_schedulable_after_csi_node_change(pod: Pod, old: Any, new: Any) -> QueueingHint:
@@ -359,6 +355,15 @@ class VolumeBinding(PluginBase):
         pv = s.pod_volumes_by_node.get(node_name)
         if pv is not None:
             self.binder.revert_assumed_pod_volumes(pv)
+
+    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        """PreBindPreFlight: Skip when every claim is already bound (PreBind has nothing to
+        do), so the binding cycle need not announce the node (KEP-5278)."""
+        try:
+            s = _state(state)
+        except (KeyError, TypeError) as exc:
+            return Status.from_error(exc)
+        return Status.of(Code.SKIP) if s.all_bound else None
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         try:
