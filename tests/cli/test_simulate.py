@@ -211,3 +211,16 @@ def test_yaml_round_trip_keeps_unschedulable_pods(tmp_path: Path) -> None:
     second = _simulate(str(state), "-o", "yaml")
     assert second.exit_code == 0, second.output
     assert second.stdout == first.stdout
+
+
+@pytest.mark.parametrize(("tty", "bar_shown"), [
+    pytest.param("1", True, id="terminal-shows-the-bar"),
+    pytest.param("0", False, id="pipe-hides-the-bar"),
+])
+def test_progress_bar_on_stderr_only_on_a_terminal(tty: str, bar_shown: bool) -> None:
+    # rich decides "is a terminal" from TTY_COMPATIBLE before looking at isatty().
+    result = runner.invoke(app, ["simulate", str(QUICKSTART), "-o", "json"],
+                           env={"TTY_COMPATIBLE": tty, "FORCE_COLOR": None, "NO_COLOR": None})
+    assert result.exit_code == 0, result.output
+    assert ("scheduling" in result.stderr) is bar_shown
+    json.loads(result.stdout)  # the bar never mixes into stdout

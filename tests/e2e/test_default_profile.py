@@ -186,6 +186,25 @@ CASES = [
         Case((node("n1"),), (pod("p").scheduling_gates(["example.com/wait"]),), {"p": ""}),
         id="SchedulingGates-gated-pod-waits",
     ),
+    pytest.param(
+        # created first but popped second: activeQ orders by priority before time
+        Case((node("n1", cpu="1", memory="1Gi"),), (pod("low").priority(1), pod("high").priority(100)),
+             {"high": "n1", "low": ""}),
+        id="PrioritySort-higher-priority-first",
+    ),
+    pytest.param(
+        # LeastAllocated ties (A: cpu 4/4 -> 0, memory 2/4 -> 50; B: 3/4 -> 25, 3/4 -> 25: both 25).
+        # Balance: A (.5, .25) 87 -> (1, .5) 75: 50 + (50 + 75 - 87)/2 = 69;
+        #          B (.25, .5) 87 -> (.75, .75) 100: 50 + (50 + 100 - 87)/2 = 81.
+        Case(
+            (node("A"), node("B")),
+            (pod("ea", cpu="2", memory="1Gi").node_selector({HOSTNAME: "A"}),
+             pod("eb", cpu="1", memory="2Gi").node_selector({HOSTNAME: "B"}),
+             pod("p", cpu="2", memory="1Gi")),
+            {"p": "B"},
+        ),
+        id="NodeResourcesBalancedAllocation-more-balanced-node",
+    ),
 ]
 
 
@@ -225,6 +244,31 @@ def test_pvc_bound_to_zonal_pv_without_node_in_zone() -> None:
     assert c.failure("p") == (
         "0/1 nodes are available: 1 node(s) had no available volume zone. preemption: "
         f"0/1 nodes are available: 1 {NOT_HELPFUL}."
+    )
+
+
+def test_read_write_once_pod_claim_used_once() -> None:
+    """VolumeRestrictions: a ReadWriteOncePod claim in use rejects every node."""
+    c = Cluster().load("read-write-once-pod.yaml")
+    c.add(node("n1"), node("n2"), pod("a").pvc("single"), pod("b").pvc("single"))
+    c.run()
+    assert c.node_of("a") != "" and c.node_of("b") == ""
+    assert c.failure("b") == (
+        "0/2 nodes are available: 2 node(s) unavailable due to PersistentVolumeClaim with "
+        "ReadWriteOncePod access mode already in-use by another pod. preemption: "
+        f"0/2 nodes are available: 2 {NO_VICTIMS}."
+    )
+
+
+def test_csi_attach_limit() -> None:
+    """NodeVolumeLimits: the node's CSINode allows one volume of the driver."""
+    c = Cluster().load("attach-limits.yaml")
+    c.add(node("n1"), pod("a").pvc("claim-1"), pod("b").pvc("claim-2"))
+    c.run()
+    assert c.placements() == {"a": "n1", "b": ""}
+    assert c.failure("b") == (
+        "0/1 nodes are available: 1 node(s) exceed max volume count. preemption: "
+        f"0/1 nodes are available: 1 {NO_VICTIMS}."
     )
 
 

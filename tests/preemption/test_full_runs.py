@@ -291,3 +291,32 @@ def test_nominated_pods_of_equal_or_higher_priority_occupy_their_node(sim: Sim, 
         assert sim.first_failure("small") == (
             "0/1 nodes are available: 1 Insufficient cpu. "
             "preemption: 0/1 nodes are available: 1 Insufficient cpu.")
+
+
+@pytest.mark.parametrize(("status", "second_victim"), [
+    # Computed: after db-a is preempted the budget allows nothing more, so db-b is violating
+    # and the node without PDB violations (n3, a higher-priority victim) is chosen.
+    pytest.param(None, "other", id="computed-status-recomputed-after-preemption"),
+    # Given (as in a dump): the status stays as loaded, db-b still counts as non-violating and
+    # the node with the lowest-priority victim (n2) is chosen.
+    pytest.param({"disruptionsAllowed": 1}, "db-b", id="given-status-kept-after-preemption"),
+])
+def test_pdb_status_after_its_pods_are_preempted(sim: Sim, status: dict[str, int] | None,
+                                                 second_victim: str) -> None:
+    for n in ("n1", "n2", "n3"):
+        sim.node(n)
+    sim.pod("db-a", cpu="2", priority=1, node="n1", labels={"app": "db"}, start=200.0)
+    sim.pod("db-b", cpu="2", priority=1, node="n2", labels={"app": "db"}, start=100.0)
+    sim.pod("other", cpu="2", priority=5, node="n3")
+    sim.pdb("db", {"app": "db"}, min_available=1, status=status)
+    assert sim.store.get("PodDisruptionBudget", "default", "db").disruptions_allowed == 1
+    sim.pod("high1", cpu="2", priority=10)
+    sim.run()
+    # n1 and n2 tie until the start time: the node whose victim started last wins.
+    assert sim.get("db-a") is None and sim.node_of("high1") == "n1"
+    want_allowed = 0 if status is None else 1
+    assert sim.store.get("PodDisruptionBudget", "default", "db").disruptions_allowed == want_allowed
+    sim.pod("high2", cpu="2", priority=10)
+    sim.run()
+    assert sim.get(second_victim) is None
+    assert sim.node_of("high2") == ("n3" if second_victim == "other" else "n2")

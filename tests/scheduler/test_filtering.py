@@ -13,7 +13,7 @@ import yaml
 
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
-from kubesched.framework import PostFilterResult
+from kubesched.framework import Code, PostFilterResult, Status
 from kubesched.framework.config import load_config
 from kubesched.scheduler import Scheduler
 
@@ -41,6 +41,29 @@ def test_nominated_pods_reserve_space_for_equal_or_higher_priority(
     if not fits:
         assert env.scheduled_condition("incoming")["message"] == \
             "0/1 nodes are available: 1 Insufficient cpu."
+
+
+@pytest.mark.parametrize(("incoming_priority", "fits"), [
+    pytest.param(5, False, id="lower priority: space is reserved"),
+    pytest.param(10, False, id="equal priority: space is reserved"),
+    pytest.param(20, True, id="higher priority: the nominated pod is ignored"),
+])
+def test_nomination_from_the_store_reserves_space(incoming_priority: int, fits: bool) -> None:
+    """The nomination arrives with the pod (status.nominatedNodeName); the nominated pod itself
+    keeps failing (a PostFilter without a result keeps the nomination), yet holds its space."""
+    def hold(self: Any, st: Any, pod: Any, nodes: Any) -> tuple[None, Status | None]:
+        return None, (Status.of(Code.UNSCHEDULABLE, "held") if pod.name == "nominated" else None)
+
+    reg = {"Hold": plugin("Hold", pre_filter=hold),
+           "KeepNomination": plugin("KeepNomination", post_filter=lambda self, st, pod, m: (
+               None, Status.of(Code.UNSCHEDULABLE, "no")))}
+    env = Env(profile(plugins=(*BASIC, "Hold", "KeepNomination")), registry=reg)
+    env.add(_node("n0", cpu="2"), _pod("nominated", cpu="2", priority=10, nominated_node_name="n0"))
+    env.run()
+    assert env.pod("nominated").nominated_node_name == "n0"
+    env.add(_pod("incoming", cpu="1", priority=incoming_priority))
+    env.run()
+    assert (env.node_of("incoming") == "n0") is fits
 
 
 def test_nominated_node_is_tried_first() -> None:

@@ -105,8 +105,10 @@ class Executor:
                 store.delete("Pod", victim.namespace, victim.name)
             except Exception as err:
                 return None if _is_not_found(err) else err
-        # Newest upstream names the preemptor by UID ("Preempted by pod <uid> on node <node>");
-        # releases before 1.33 wrote "Preempted by <namespace>/<name> on node <node>".
+        # Mirrors the Preempted event of PreemptPod (pkg/scheduler/framework/preemption/
+        # executor.go, master 2026): the preemptor is named by UID, "Preempted by pod <uid> on
+        # node <node>". Older releases wrote "Preempted by <namespace>/<name> on node <node>";
+        # newest upstream wins, so the namespace/name form is not emitted.
         msg = f"Preempted by pod {preemptor.uid} on node {c.name}"
         with contextlib.suppress(Exception):  # events are best effort, as the event recorder
             store.record_event(victim, PREEMPTED_REASON, msg, type="Normal", action="Preempting")
