@@ -103,6 +103,22 @@ def test_kubectl_dump_fixture() -> None:
             id="invalid quantity",
         ),
         pytest.param(
+            POD.replace("100m", "'-1'"),
+            r"document 0 \(Pod p1\): spec\.containers\[0\]\.resources\.requests\.cpu: "
+            r"must be greater than or equal to 0",
+            id="negative request",
+        ),
+        pytest.param(
+            POD.replace("cpu: 100m", "memory: '-1m'"),
+            r"requests\.memory: must be greater than or equal to 0",
+            id="negative request rounding to zero",
+        ),
+        pytest.param(
+            NODE.replace('"4"', '"-4"'),
+            r"document 0 \(Node n1\): status\.allocatable\.cpu: must be greater than or equal to 0",
+            id="negative allocatable",
+        ),
+        pytest.param(
             POD + "---\n" + POD,
             r"document 1 \(Pod default/p1\): duplicate object, already defined "
             r"at x\.yaml: document 0",

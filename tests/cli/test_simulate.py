@@ -224,3 +224,12 @@ def test_progress_bar_on_stderr_only_on_a_terminal(tty: str, bar_shown: bool) ->
     assert result.exit_code == 0, result.output
     assert ("scheduling" in result.stderr) is bar_shown
     json.loads(result.stdout)  # the bar never mixes into stdout
+
+
+def test_kubectl_dump_terminating_pod_is_deleted_not_preempted() -> None:
+    # legacy-0 is terminating in the dump: it goes when its grace period ends, and is no victim.
+    report = _json(str(HERE.parent / "fixtures" / "kubectl-dump.yaml"))
+    legacy = _pod(report, "shop/legacy-0")
+    assert (legacy["status"], legacy["message"]) == ("Deleted", "")
+    assert report["preemptions"] == [] and report["summary"]["preempted"] == 0
+    assert _pod(report, "shop/train-1")["status"] == "Scheduled"

@@ -79,3 +79,57 @@ def test_validate_checks_config(tmp_path: Path, config: str, exit_code: int) -> 
     assert result.exit_code == exit_code, result.output
     if exit_code:
         assert "config.yaml" in result.output
+
+
+_PC = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: %s}\nvalue: %d\n"
+_NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: '2'}}\n---\n"
+_POD = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+        "spec:\n  containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "error"),
+    [
+        pytest.param(_NODE + _POD + "---\n" + _POD, "document 2 (Pod default/p)",
+                     "duplicate object, already defined at", id="duplicate-object"),
+        pytest.param(_NODE + _POD.replace("100m", "lots"), "document 1 (Pod p)",
+                     "requests.cpu: quantities must match", id="invalid-quantity"),
+        pytest.param(_NODE + _PC % ("big", 1_000_000_001), "document 1 (PriorityClass big)",
+                     "maximum allowed value of a user defined priority is 1000000000", id="user-value-limit"),
+        pytest.param(_NODE + _PC % ("system-x", 10), "document 1 (PriorityClass system-x)",
+                     "prefix are reserved for system use only", id="system-prefix-reserved"),
+        pytest.param(_NODE + _PC % ("a", 1) + "globalDefault: true\n---\n" + _PC % ("b", 2)
+                     + "globalDefault: true\n", "document 2 (PriorityClass b)",
+                     "PriorityClass a is already marked as default", id="at-most-one-global-default"),
+        pytest.param(_NODE + _PC % ("a", 1) + "---\n" + _POD + "  priorityClassName: a\n  priority: 5\n",
+                     "document 2 (Pod default/p)", "the integer value of priority (5) must not be provided",
+                     id="priority-disagrees-with-class"),
+        pytest.param(_NODE + "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: b}\n",
+                     "document 1 (PodDisruptionBudget b)", "apiVersion 'policy/v1beta1' is not supported",
+                     id="unsupported-api-version"),
+        pytest.param(_NODE + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity:\n"
+                     "    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                     "        nodeSelectorTerms: "
+                     "[{matchExpressions: [{key: a, operator: Gt, values: [x]}]}]\n",
+                     "document 1 (Pod p)", "must be an integer for Gt", id="invalid-node-selector"),
+    ],
+)
+def test_validate_names_file_document_and_object_and_loads_nothing(
+        tmp_path: Path, text: str, where: str, error: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    out = " ".join(result.output.split())
+    assert f"bad.yaml: {where}" in out and error in out
+    # One error, and no summary of a half-loaded cluster (the node before it is not reported).
+    assert out.startswith("error:") and "allocatable" not in out and "count" not in out
+
+
+def test_admission_error_names_the_object_once(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(_NODE + _POD + "  priorityClassName: gold\n")
+    result = runner.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert "bad.yaml: document 1 (Pod default/p): no PriorityClass with name gold was found" in \
+        " ".join(result.output.split())

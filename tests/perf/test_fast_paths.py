@@ -65,3 +65,51 @@ def test_nominator_node_names() -> None:
     assert nom.node_names() == {"n1"}
     nom.delete_nominated_pod_if_exists(pod)
     assert nom.node_names() == set()
+
+
+def test_snapshot_rows_by_identity_follow_relists() -> None:
+    cache = Cache(VirtualClock())
+    cache.add_node(make_node().name("a").obj())
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    cache.add_node(make_node().name("b").obj())
+    cache.update_snapshot(snap)
+    assert snap.row_of_id == {id(ni): i for i, ni in enumerate(snap.node_info_list)}
+    copy = snap.node_info_list[0].snapshot_copy()
+    assert id(copy) not in snap.row_of_id  # a copy is not the snapshot's node
+
+
+class _Handle:
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+
+    def snapshot(self) -> Snapshot:
+        return self.snap
+
+
+def test_image_locality_follows_nodes_gaining_and_losing_images() -> None:
+    from kubesched.framework import CycleState
+    from kubesched.plugins.imagelocality import ImageLocality
+
+    cache = Cache(VirtualClock())
+    bare = [make_node().name(n).obj() for n in ("a", "b")]
+    for n in bare:
+        cache.add_node(n)
+    snap = Snapshot()
+    plugin = ImageLocality(handle=_Handle(snap))  # type: ignore[arg-type]
+    pod = make_pod().name("p").container_image("nginx:1.0").obj()
+
+    def both_paths() -> tuple[list[int], list[int]]:
+        cache.update_snapshot(snap)
+        batch, _ = plugin.score_batch(CycleState(), pod, NodeBatch.all(snap))
+        per_node = [plugin.score(CycleState(), pod, ni)[0] for ni in snap.node_info_list]
+        return batch.tolist(), per_node
+
+    first = both_paths()
+    assert first[0] == first[1] == [0, 0]
+    with_image = make_node().name("b").images({"nginx:1.0": 900 * 1024 * 1024}).obj()
+    cache.update_node(bare[1], with_image)
+    batch, per_node = both_paths()
+    assert batch == per_node and batch[snap.node_index["b"]] > 0
+    cache.update_node(with_image, bare[1])
+    assert both_paths() == first

@@ -183,16 +183,19 @@ def test_out_of_tree_plugin_enabled_from_a_config_file(tmp_path: Path,
                                "2 node(s) were not picked.")
 
 
+@pytest.mark.parametrize("favoured", ["n1", "n2"])
 @pytest.mark.parametrize("cache_capable", [False, True], ids=["full-nodes", "nodeCacheCapable"])
-def test_http_extender_filters_and_prioritizes(cache_capable: bool) -> None:
-    b = ExtenderBehaviour(reject={"n0": "extender says no"}, scores={"n1": 2, "n2": 9})
+def test_http_extender_filters_and_prioritizes(cache_capable: bool, favoured: str) -> None:
+    # n1 and n2 tie on the plugins' scores: the extender's priorities (x weight 5 x 10) decide.
+    other = "n2" if favoured == "n1" else "n1"
+    b = ExtenderBehaviour(reject={"n0": "extender says no"}, scores={other: 2, favoured: 9})
     with running_extender(b) as url:
         ext = {"urlPrefix": url, "filterVerb": "filter", "prioritizeVerb": "prioritize", "weight": 5,
                "nodeCacheCapable": cache_capable}
         env = Env(extenders=[ext])
         env.add(*[_node(f"n{i}").label("kubernetes.io/hostname", f"n{i}") for i in range(3)], _pod("p"))
         env.run()
-        assert env.node_of("p") == "n2"
+        assert env.node_of("p") == favoured
         # Only n0 fits the pod's plugins now: the extender rejects it.
         env.add(_pod("q", node_selector={"kubernetes.io/hostname": "n0"}))
         env.run()

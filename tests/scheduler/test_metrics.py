@@ -74,3 +74,11 @@ def test_plugin_metrics_sampling_is_seeded_and_leaves_decisions_alone() -> None:
     b.run()
     assert sampled_a == sampled_b
     assert a.placements() == b.placements()
+
+
+def test_pre_bind_pre_flight_duration_is_recorded() -> None:
+    """RunPreBindPreFlights records its own extension point (Skip: no PreBind work here)."""
+    env = Env(profile(plugins=(*BASIC, "VolumeBinding"))).add(_node("n0"), _pod("p"))
+    env.run()
+    assert env.sched.metrics.value("scheduler_framework_extension_point_duration_seconds_count",
+                                   {"extension_point": "PreBindPreFlight", "status": "Skip", **PROFILE}) == 1

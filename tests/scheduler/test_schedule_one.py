@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+
 from kubesched.framework import Code, Status
 from kubesched.testing.wrappers import make_node, make_pod
 
@@ -161,6 +163,49 @@ def test_parked_pod_moves_on_node_add_not_on_unrelated_event() -> None:
     assert s.queue.unschedulable_pods() == []
     env.run()
     assert env.node_of("p") == "big"
+
+
+def _pvc() -> Any:
+    from kubesched.api import PersistentVolumeClaim
+
+    return PersistentVolumeClaim.from_dict({
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "c", "namespace": "default"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}})
+
+
+@pytest.mark.parametrize(("mid_cycle", "retried"), [
+    pytest.param(lambda: _node("free").obj(), True, id="node added during the cycle: retried via backoffQ"),
+    pytest.param(_pvc, False, id="unrelated event during the cycle: parked"),
+])
+def test_event_during_the_cycle_decides_the_requeue(mid_cycle: Any, retried: bool) -> None:
+    """In-flight events (active_queue.go): an event that arrives while the pod is being
+    scheduled, and that could help the plugin that rejected it, sends the pod to backoffQ
+    instead of unschedulablePods, though the cycle's snapshot did not see it."""
+    def create_once(self: Any, st: Any, pod: Any, nodes: Any) -> tuple[None, None]:
+        if not getattr(self, "done", False):
+            self.done = True
+            self.handle.store.create(mid_cycle())
+        return None, None
+
+    from kubesched.api import Pod
+
+    msg = "0/1 nodes are available: 1 node(s) had untolerated taint(s)."
+    # The pod already carries the condition this failure writes, so that the write (an update
+    # of the pod itself, which TaintToleration's hint would act on) does not happen.
+    d = _pod("p").obj().to_dict()
+    d.setdefault("status", {})["conditions"] = [
+        {"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": msg}]
+    env = Env(profile(plugins=(*BASIC, "Mid")), registry={"Mid": plugin("Mid", pre_filter=create_once)})
+    env.add(_node("n0").taint("dedicated", "x"))
+    env.store.create(Pod.from_dict(d))
+    s = env.sched
+    s.run_one_cycle()
+    assert env.scheduled_condition("p")["message"] == msg
+    assert [p.name for p in s.queue.pods_in_backoff_q()] == (["p"] if retried else [])
+    assert [p.name for p in s.queue.unschedulable_pods()] == ([] if retried else ["p"])
+    env.run()
+    assert env.node_of("p") == ("free" if retried else "")
 
 
 def test_gated_pod_waits_until_ungated() -> None:

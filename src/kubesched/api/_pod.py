@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from ._meta import ManifestObject, ObjectMeta, parse_time
-from ._quantity import resource_value
+from ._quantity import parse_quantity, resource_value
 from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
 from ._selectors import LabelSelector, NodeSelector, NodeSelectorTerm, Toleration
@@ -34,13 +34,20 @@ __all__ = [
 
 
 def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
-    """A v1.ResourceList to integers (see :func:`resource_value`); errors name ``path``."""
+    """A v1.ResourceList to integers (see :func:`resource_value`); errors name ``path``.
+
+    Negative amounts are refused, as the API server's validation does for every resource list
+    (ValidateNonnegativeQuantity, pkg/apis/core/validation/validation.go)."""
     out: ResourceList = {}
     for name, q in (d or {}).items():
         try:
-            out[str(name)] = resource_value(str(name), q)
+            v = resource_value(str(name), q)
         except ValueError as exc:
             raise ValueError(f"{path}.{name}: {exc}") from exc
+        # A small negative amount rounds up to 0: look at the exact value only in that case.
+        if v < 0 or (v == 0 and str(q).lstrip().startswith("-") and parse_quantity(q) != 0):
+            raise ValueError(f"{path}.{name}: must be greater than or equal to 0, got {q!r}")
+        out[str(name)] = v
     return out
 
 

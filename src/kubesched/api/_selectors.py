@@ -7,6 +7,7 @@ parsed and checked once, when the manifest is read, so that matching is a cheap 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,18 @@ __all__ = [
     "Taint",
     "Toleration",
 ]
+
+
+_INT64 = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_int64(text: str) -> int | None:
+    """Go's ``strconv.ParseInt(text, 10, 64)``, None where it fails. Python's ``int`` is laxer
+    (``1_000`` and surrounding spaces parse), and ``1_000`` is a valid label value."""
+    if not _INT64.fullmatch(text):
+        return None
+    n = int(text)
+    return n if -(2**63) <= n < 2**63 else None
 
 
 class SelectorError(ValueError):
@@ -117,12 +130,10 @@ class NodeSelectorRequirement:
         if op == "DoesNotExist":
             return not present
         # Gt / Lt: both sides must parse as integers, else no match (labels.Requirement.Matches).
-        if not present:
+        if not present or len(self.values) != 1:
             return False
-        try:
-            lhs = int(value)
-            rhs = int(self.values[0])
-        except (ValueError, IndexError):
+        lhs, rhs = parse_int64(value), parse_int64(self.values[0])
+        if lhs is None or rhs is None:
             return False
         return lhs > rhs if op == "Gt" else lhs < rhs
 
@@ -183,10 +194,8 @@ def _parse_requirement(e: Mapping[str, Any], path: str, fields: bool) -> NodeSel
     if op in ("Gt", "Lt"):
         if len(values) != 1:
             raise SelectorError(f"{path}.values: must be specified single value when operator is {op}")
-        try:
-            int(values[0])
-        except ValueError as exc:
-            raise SelectorError(f"{path}.values[0]: must be an integer for {op}") from exc
+        if parse_int64(values[0]) is None:
+            raise SelectorError(f"{path}.values[0]: must be an integer for {op}")
     if fields:
         if key != "metadata.name":
             raise SelectorError(f"{path}.key: not a valid field selector key {key!r} (only metadata.name)")

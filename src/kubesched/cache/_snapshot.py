@@ -32,6 +32,9 @@ class Snapshot:
         # Node names aligned with node_info_list: batch paths read names without a property call
         # per node.
         self.node_names: list[str] = [ni.name for ni in self.node_info_list]
+        # id(NodeInfo) -> row: the list holds every NodeInfo alive, so an id found here is that
+        # very object (lets callers holding NodeInfos find their rows without reading names).
+        self.row_of_id: dict[int, int] = {id(ni): i for i, ni in enumerate(self.node_info_list)}
         self.node_index: dict[str, int] = {name: i for i, name in enumerate(self.node_names)}
         # name -> NodeInfo; kept by Cache.update_snapshot, objects keep their identity across updates.
         self._map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
@@ -138,6 +141,7 @@ class Snapshot:
         old_index = self.node_index
         self.node_info_list = infos
         self.node_names = list(names)
+        self.row_of_id = {id(ni): i for i, ni in enumerate(infos)}
         self.node_index = dict(zip(names, range(len(names)), strict=True))
         self.refresh_affinity_lists()
         get = old_index.get

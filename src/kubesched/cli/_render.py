@@ -15,7 +15,7 @@ __all__ = ["render_explanation", "render_simulation"]
 
 _STATUS_STYLE = {
     "Bound": "dim", "Scheduled": "green", "Unschedulable": "red", "SchedulerError": "red",
-    "Pending": "yellow", "Preempted": "magenta", "Terminating": "magenta",
+    "Pending": "yellow", "Preempted": "magenta", "Terminating": "magenta", "Deleted": "dim",
 }
 _TABLE_RESOURCES = ("cpu", "memory", "pods")
 

@@ -38,10 +38,9 @@ SCHEDULER_ERROR = "SchedulerError"  # PodScheduled=False, reason SchedulerError
 PENDING = "Pending"  # never attempted: gated, or another scheduler's pod
 PREEMPTED = "Preempted"  # deleted as a preemption victim
 TERMINATING = "Terminating"  # still terminating when the run ended
+DELETED = "Deleted"  # gone by the end of the run, not as a victim (e.g. terminating in a dump)
 
 _PREEMPTED_BY_UID = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
-_PREEMPTED_BY_KEY = re.compile(r"^Preempted by (?P<key>[^\s/]+/\S+) on node (?P<node>\S+)$")
-"""The message before 1.33 named the preemptor as namespace/name."""
 
 ProgressFn = Callable[[int, int], None]
 """(pods bound so far, pods to place) -> None."""
@@ -170,10 +169,6 @@ def _preemptions(store: MemoryStore, by_uid: dict[str, Pod]) -> list[Preemption]
             p = by_uid.get(m["uid"])
             preemptor = p.key if p is not None else m["uid"]
             out.append(Preemption(victim, preemptor, m["node"], ev.first_timestamp))
-            continue
-        m = _PREEMPTED_BY_KEY.match(ev.message)
-        if m is not None:
-            out.append(Preemption(victim, m["key"], m["node"], ev.first_timestamp))
     return out
 
 
@@ -185,8 +180,9 @@ def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
         pod: Pod | None = store.try_get("Pod", first.namespace, first.name)
         if pod is None or pod.uid != first.uid:
             pe = preempted.get(first.key)
-            msg = f"preempted by {pe.preemptor} on node {pe.node}" if pe is not None else "deleted"
-            out.append(PodOutcome(first.key, first.node_name, PREEMPTED, first.priority_value,
+            status, msg = ((PREEMPTED, f"preempted by {pe.preemptor} on node {pe.node}") if pe is not None
+                           else (DELETED, ""))
+            out.append(PodOutcome(first.key, first.node_name, status, first.priority_value,
                                   "", msg, first.scheduler_name))
             continue
         out.append(PodOutcome(pod.key, pod.node_name, _status(pod, bound_before), pod.priority_value,

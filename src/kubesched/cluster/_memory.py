@@ -290,7 +290,11 @@ class MemoryStore:
             def fail(obj: ApiObject, exc: StoreError) -> StoreError:
                 where = loaded.origin_of(obj) if loaded is not None else ""
                 prefix = f"{where} " if where else ""
-                return type(exc)(f"{prefix}({kind_of(obj)} {obj.meta.key}): {exc}")
+                # Admission names the object itself ("pod ns/p: ..."); the prefix already does.
+                msg = str(exc)
+                for own in (f"pod {obj.meta.key}: ", f"{kind_of(obj)} {obj.meta.name}: "):
+                    msg = msg.removeprefix(own)
+                return type(exc)(f"{prefix}({kind_of(obj)} {obj.meta.key}): {msg}")
 
             classes = dict(self.priority_classes())
             seen: set[tuple[str, str, str]] = set()

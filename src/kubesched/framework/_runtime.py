@@ -517,6 +517,14 @@ class Framework:
             return nodes, nodes.node_infos()
         infos = list(nodes)
         snap = self.snapshot()
+        row_of = getattr(snap, "row_of_id", None)
+        if row_of is not None:
+            # The snapshot keeps its NodeInfos alive: a known id is the snapshot's own object.
+            get = row_of.get
+            idx = [get(id(ni), -1) for ni in infos]
+            if -1 in idx:
+                return None, infos
+            return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
         get, lst = snap.node_index.get, snap.node_info_list
         idx = [get(ni.name, -1) for ni in infos]
         for i, ni in zip(idx, infos, strict=True):
@@ -648,6 +656,12 @@ class Framework:
         """RunPreBindPreFlights (newest upstream, KEP-5278): asks each PreBind plugin whether it
         has work for this pod. Success if any has, Skip if none (their PreBind is then skipped),
         Error on an error. A plugin without ``pre_bind_pre_flight`` counts as having work."""
+        box = [Status.success()]
+        with self._timed("PreBindPreFlight", box):
+            box[0] = self._pre_bind_pre_flights(state, pod, node_name)
+        return box[0]
+
+    def _pre_bind_pre_flights(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         skip: set[str] = set()
         returning = Status.of(Code.SKIP)
         for pl in self.pre_bind_plugins:

@@ -303,7 +303,13 @@ class ScheduleAlgorithm:
 
     def select_host(self, scores: Sequence[tuple[str, int]]) -> str:
         """The highest total; among equal totals the highest per-node random number
-        (``Randomizer``), i.e. a uniform choice driven by the seeded RNG."""
+        (``Randomizer``), i.e. a uniform choice driven by the seeded RNG.
+
+        Newest upstream pops a heap ordered by (TotalScore, Randomizer) (sortedNodeScores in
+        schedule_one.go) but draws ``Randomizer`` only for nodes an extender scored, so without
+        extenders ties fall to heap order over the (parallel, unordered) filter results; older
+        releases' selectHost sampled ties uniformly (reservoir sampling). We draw for every node:
+        the uniform, seed-reproducible choice both intend."""
         if not scores:
             raise ValueError("empty priorityList")
         best_name, best_key = "", (-1 << 63, -1)

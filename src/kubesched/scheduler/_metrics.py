@@ -71,7 +71,6 @@ class SchedulerMetrics:
             "Latency for running all plugins of a specific extension point.",
             ["extension_point", "status", "profile"],
             buckets=exponential_buckets(0.0001, 2, 12), registry=r)
-        self._ep_children: dict[tuple[str, str, str], Histogram] = {}
         self.pod_scheduling_attempts = Histogram(
             "scheduler_pod_scheduling_attempts",
             "Number of attempts to successfully schedule a pod.",
@@ -81,32 +80,30 @@ class SchedulerMetrics:
             "Duration for running a plugin at a specific extension point.",
             ["plugin", "extension_point", "status"],
             buckets=exponential_buckets(0.00001, 1.5, 20), registry=r)
-        self._plugin_children: dict[tuple[str, str, str], Histogram] = {}
+        self._children: dict[tuple[int, tuple[str, ...]], Histogram] = {}
 
     # -- helpers named after metrics.PodScheduled / PodUnschedulable / PodScheduleError ------
     def observe_attempt(self, result: str, profile: str, seconds: float) -> None:
         self.schedule_attempts.labels(result=result, profile=profile).inc()
         self.scheduling_attempt_duration.labels(result=result, profile=profile).observe(seconds)
 
-    def observe_extension_point(self, point: str, status: str, profile: str, seconds: float) -> None:
-        # Called for every extension point of every cycle: the labelled child is looked up
-        # once per label set (labels() validates and locks on each call).
-        key = (point, status, profile)
-        child = self._ep_children.get(key)
+    def _child(self, metric: Histogram, *values: str) -> Histogram:
+        """``metric.labels(*values)``, looked up once per label set: labels() validates and
+        locks on each call, and these histograms are fed for every extension point (and, in
+        sampled cycles, every plugin call) of every cycle."""
+        key = (id(metric), values)
+        child = self._children.get(key)
         if child is None:
-            child = self._ep_children[key] = self.framework_extension_point_duration.labels(
-                extension_point=point, status=status, profile=profile)
-        child.observe(seconds)
+            child = self._children[key] = metric.labels(*values)
+        return child
+
+    def observe_extension_point(self, point: str, status: str, profile: str, seconds: float) -> None:
+        self._child(self.framework_extension_point_duration, point, status, profile).observe(seconds)
 
     def observe_plugin(self, point: str, plugin: str, status: str, seconds: float) -> None:
         """scheduler_plugin_execution_duration_seconds, fed only in sampled cycles (the
         framework's ``plugin_observer``; upstream samples pluginMetricsSamplePercent = 10%)."""
-        key = (plugin, point, status)
-        child = self._plugin_children.get(key)
-        if child is None:
-            child = self._plugin_children[key] = self.plugin_execution_duration.labels(
-                plugin=plugin, extension_point=point, status=status)
-        child.observe(seconds)
+        self._child(self.plugin_execution_duration, plugin, point, status).observe(seconds)
 
     def set_pending(self, counts: Mapping[str, int]) -> None:
         for q in PENDING_QUEUES:

@@ -187,26 +187,28 @@ class ScheduleOneMixin:
 
         sts = _ok(fwk.run_reserve_plugins_reserve(state, assumed, host))
         if not sts.is_success():
-            fwk.run_reserve_plugins_unreserve(state, assumed, host)
-            self._forget(assumed)
-            if sts.is_rejected():
-                fe = fit_error_for_single_node(pod, host, sts)
-                return cycle, CLEAR_NOMINATED_NODE, status_with_fit_error(sts.code, fe)
-            return cycle, CLEAR_NOMINATED_NODE, sts
+            return self._undo_reserve(cycle, pod, sts)
 
         permit = _ok(fwk.run_permit_plugins(state, assumed, host))
         if not permit.is_wait() and not permit.is_success():
-            fwk.run_reserve_plugins_unreserve(state, assumed, host)
-            self._forget(assumed)
-            if permit.is_rejected():
-                fe = fit_error_for_single_node(pod, host, permit)
-                return cycle, CLEAR_NOMINATED_NODE, status_with_fit_error(permit.code, fe)
-            return cycle, CLEAR_NOMINATED_NODE, permit
+            return self._undo_reserve(cycle, pod, permit)
 
         if pods_to_activate.map:
             self.queue.activate(list(pods_to_activate.map.values()))
             pods_to_activate.map.clear()
         return cycle, None, Status.success()
+
+    def _undo_reserve(self, c: _Cycle, pod: Pod, sts: Status
+                      ) -> tuple[_Cycle, PostFilterResult, Status]:
+        """A Reserve or Permit failure in the scheduling cycle: Unreserve, forget the assumed
+        pod, and report a rejection as a FitError on the one chosen node (NumAllNodes: 1)."""
+        host = c.result.suggested_host
+        c.fwk.run_reserve_plugins_unreserve(c.state, c.assumed, host)
+        self._forget(c.assumed)
+        if sts.is_rejected():
+            fe = fit_error_for_single_node(pod, host, sts)
+            return c, CLEAR_NOMINATED_NODE, status_with_fit_error(sts.code, fe)
+        return c, CLEAR_NOMINATED_NODE, sts
 
     def _forget(self, pod: Pod) -> bool:
         try:

@@ -107,8 +107,9 @@ class Executor:
                 return None if _is_not_found(err) else err
         # Mirrors the Preempted event of PreemptPod (pkg/scheduler/framework/preemption/
         # executor.go, master 2026): the preemptor is named by UID, "Preempted by pod <uid> on
-        # node <node>". Older releases wrote "Preempted by <namespace>/<name> on node <node>";
-        # newest upstream wins, so the namespace/name form is not emitted.
+        # node <node>" (kubernetes#119971, since 1.29). Releases up to 1.25 wrote
+        # "Preempted by <namespace>/<name> on node <node>", dropped because it leaked pod names
+        # across namespaces (kubernetes#114882); newest upstream wins, so we never emit it.
         msg = f"Preempted by pod {preemptor.uid} on node {c.name}"
         with contextlib.suppress(Exception):  # events are best effort, as the event recorder
             store.record_event(victim, PREEMPTED_REASON, msg, type="Normal", action="Preempting")

@@ -9,6 +9,8 @@ has, add ``int64(size * num_nodes_with_image / total_nodes)`` (spread scaling, t
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -18,7 +20,9 @@ from kubesched.framework import (
     MAX_NODE_SCORE,
     ClusterEventWithHint,
     CycleState,
+    Handle,
     NodeBatch,
+    PluginArgs,
     PluginBase,
     Status,
 )
@@ -58,8 +62,41 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
     return go_div(MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD), max_threshold - MIN_THRESHOLD)
 
 
+class _NodesWithImages:
+    """Names of the snapshot's nodes that have any image, kept across cycles: when the last
+    snapshot update started from the generation seen here, only the nodes it rewrote
+    (``Snapshot.last_update``) are looked at again; otherwise every node is."""
+
+    def __init__(self) -> None:
+        self._snap: Any = None
+        self._fp: tuple[int, int, int] | None = None
+        self._names: set[str] = set()
+
+    def names(self, snap: Any) -> set[str]:
+        fp = (snap.generation, snap.tree_version, len(snap.node_info_list))
+        if snap is self._snap and self._fp is not None and snap.generation > 0:
+            if fp == self._fp:
+                return self._names
+            prev, rewritten = getattr(snap, "last_update", (-1, ()))
+            if fp[1:] == self._fp[1:] and prev == self._fp[0]:
+                for ni in rewritten:
+                    if ni.image_states:
+                        self._names.add(ni.name)
+                    else:
+                        self._names.discard(ni.name)
+                self._fp = fp
+                return self._names
+        self._names = {ni.name for ni in snap.node_info_list if ni.image_states}
+        self._snap, self._fp = (snap, fp) if snap.generation > 0 else (None, None)
+        return self._names
+
+
 class ImageLocality(PluginBase):
     NAME = NAME
+
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
+        super().__init__(args, handle)
+        self._with_images = _NodesWithImages()
 
     def _score(self, pod: Pod, node_info: NodeInfo, total: int) -> int:
         n = len(pod.init_containers) + len(pod.containers)
@@ -79,6 +116,8 @@ class ImageLocality(PluginBase):
         # Nodes with none of the images all get the same clamped minimum: computed once, and
         # only nodes holding one of the images take the per-node arithmetic.
         out = np.full(len(nodes), self._score_none(pod), dtype=np.int64)
+        if not self._with_images.names(nodes.snapshot):
+            return out, None  # no node has any image (simulated clusters often): all minimum
         images = {normalized_image_name(c.image) for c in (*pod.init_containers, *pod.containers)}
         for i, idx in enumerate(nodes.indices.tolist()):
             ni = infos[idx]
