@@ -95,11 +95,20 @@ class PluginBase:
             raise TypeError(f"{cls.__name__} must set NAME")
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
-        if args is None and self.Args is not None:
-            args = self.Args()
+        """Type-check and validate the args once, as upstream's ``New`` functions do
+        (``want args to be of type X, got Y``); no args means the v1 defaults."""
+        if self.Args is not None:
+            if args is None:
+                args = self.Args()
+            elif not isinstance(args, self.Args):
+                raise TypeError(f"want args to be of type {self.Args.__name__}, got {type(args).__name__}")
             args.validate()
         self.args = args
         self.handle = handle
+
+    def error_status(self, err: BaseException) -> Status:
+        """An Error status for ``err`` stamped with this plugin's name (AsStatus + WithPlugin)."""
+        return Status.from_error(err).with_plugin(self.NAME)
 
     def name(self) -> str:
         return self.NAME

@@ -126,8 +126,7 @@ class DefaultPreemption(PluginBase):
         if isinstance(args, dict):
             args = DefaultPreemptionArgs.from_dict(args)
         super().__init__(args, handle)
-        if not isinstance(self.args, DefaultPreemptionArgs):
-            raise TypeError(f"got args of type {type(self.args).__name__}, want DefaultPreemptionArgs")
+        assert isinstance(self.args, DefaultPreemptionArgs)  # checked and validated by PluginBase
         self.pl_args: DefaultPreemptionArgs = self.args
         features = getattr(handle, "features", None) or {}
         self.enable_async_preemption = bool(features.get(ASYNC_PREEMPTION_FEATURE, True))

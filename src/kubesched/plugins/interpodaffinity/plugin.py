@@ -51,9 +51,6 @@ __all__ = ["InterPodAffinity"]
 _SKIP = Status.of(Code.SKIP)
 
 
-def _error(err: BaseException) -> Status:
-    return Status.from_error(err).with_plugin(INTER_POD_AFFINITY)
-
 
 class InterPodAffinity(PluginBase):
     NAME = INTER_POD_AFFINITY
@@ -61,9 +58,7 @@ class InterPodAffinity(PluginBase):
 
     def __init__(self, args: InterPodAffinityArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
-        if not isinstance(self.args, InterPodAffinityArgs):
-            raise TypeError(f"want args to be of type InterPodAffinityArgs, got {type(self.args).__name__}")
-        self.args.validate()
+        assert isinstance(self.args, InterPodAffinityArgs)  # checked and validated by PluginBase
         self._a: InterPodAffinityArgs = self.args
         self._terms = PodTermsCache()
         self._index = PodIndex(self._terms)
@@ -113,7 +108,7 @@ class InterPodAffinity(PluginBase):
         try:
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
-            return _error(err)
+            return self.error_status(err)
         s.update_with_pod(pi.pod, self._terms.get(pi.pod), node_info.node, multiplier)
         return None
 
@@ -130,7 +125,7 @@ class InterPodAffinity(PluginBase):
         try:
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
-            return _error(err)
+            return self.error_status(err)
         st = filtering.filter_node(s, node_info)
         return None if st is None else st.with_plugin(self.NAME)
 
@@ -138,7 +133,7 @@ class InterPodAffinity(PluginBase):
         try:
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
-            return BatchFilterResult.uniform(len(nodes), _error(err))
+            return BatchFilterResult.uniform(len(nodes), self.error_status(err))
         return filtering.filter_batch(s, nodes, self._values)
 
     # -- Score ----------------------------------------------------------------------------------
@@ -160,7 +155,7 @@ class InterPodAffinity(PluginBase):
         try:
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
-            return 0, _error(err)
+            return 0, self.error_status(err)
         return scoring.score_node(s, node_info), None
 
     def score_batch(self, state: CycleState, pod: Pod,
@@ -168,7 +163,7 @@ class InterPodAffinity(PluginBase):
         try:
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
-            return np.zeros(len(nodes), dtype=np.int64), _error(err)
+            return np.zeros(len(nodes), dtype=np.int64), self.error_status(err)
         return scoring.score_batch(s, nodes, self._values), None
 
     def score_extensions(self) -> InterPodAffinity:
@@ -179,7 +174,7 @@ class InterPodAffinity(PluginBase):
         try:
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
-            return _error(err)
+            return self.error_status(err)
         scoring.normalize_scores(s, scores)
         return None
 

@@ -55,9 +55,6 @@ __all__ = ["PodTopologySpread"]
 _SKIP = Status.of(Code.SKIP)
 
 
-def _error(err: BaseException) -> Status:
-    return Status.from_error(err).with_plugin(POD_TOPOLOGY_SPREAD)
-
 
 class PodTopologySpread(PluginBase):
     NAME = POD_TOPOLOGY_SPREAD
@@ -65,9 +62,7 @@ class PodTopologySpread(PluginBase):
 
     def __init__(self, args: PodTopologySpreadArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
-        if not isinstance(self.args, PodTopologySpreadArgs):
-            raise TypeError(f"want args to be of type PodTopologySpreadArgs, got {type(self.args).__name__}")
-        self.args.validate()
+        assert isinstance(self.args, PodTopologySpreadArgs)  # checked and validated by PluginBase
         self._a: PodTopologySpreadArgs = self.args
         self.system_defaulted = self._a.defaulting_type == SYSTEM_DEFAULTING
         self.default_constraints = SYSTEM_DEFAULT_CONSTRAINTS if self.system_defaulted \
@@ -149,7 +144,7 @@ class PodTopologySpread(PluginBase):
         try:
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
-            return _error(err)
+            return self.error_status(err)
         s.update_with_pod(pi.pod, pod, node_info, delta, self.enable_node_inclusion_policy)
         return None
 
@@ -166,7 +161,7 @@ class PodTopologySpread(PluginBase):
         try:
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
-            return _error(err)
+            return self.error_status(err)
         st = filtering.filter_node(s, pod, node_info)
         return None if st is None else st.with_plugin(self.NAME)
 
@@ -174,7 +169,7 @@ class PodTopologySpread(PluginBase):
         try:
             s = filtering.get_pre_filter_state(state)
         except (KeyError, TypeError) as err:
-            return BatchFilterResult.uniform(len(nodes), _error(err))
+            return BatchFilterResult.uniform(len(nodes), self.error_status(err))
         return filtering.filter_batch(s, pod, nodes, self._values)
 
     # -- Score ----------------------------------------------------------------------------------
@@ -203,7 +198,7 @@ class PodTopologySpread(PluginBase):
         try:
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
-            return 0, _error(err)
+            return 0, self.error_status(err)
         return scoring.score_node(s, node_info), None
 
     def score_batch(self, state: CycleState, pod: Pod,
@@ -211,7 +206,7 @@ class PodTopologySpread(PluginBase):
         try:
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
-            return np.zeros(len(nodes), dtype=np.int64), _error(err)
+            return np.zeros(len(nodes), dtype=np.int64), self.error_status(err)
         return scoring.score_batch(s, nodes, self._values), None
 
     def score_extensions(self) -> PodTopologySpread:
@@ -222,7 +217,7 @@ class PodTopologySpread(PluginBase):
         try:
             s = scoring.get_pre_score_state(state)
         except (KeyError, TypeError) as err:
-            return _error(err)
+            return self.error_status(err)
         scoring.normalize_scores(s, scores, node_names)
         return None
 

@@ -127,7 +127,7 @@ class TaintToleration(PluginBase):
         try:
             s = self._state(state)
         except (KeyError, TypeError) as exc:
-            return np.zeros(len(nodes), dtype=np.int64), Status.from_error(exc).with_plugin(NAME)
+            return np.zeros(len(nodes), dtype=np.int64), self.error_status(exc)
         cols = nodes.snapshot.columns
         per_set = np.array(
             [
