@@ -143,6 +143,26 @@ def test_kubectl_dump_fixture() -> None:
             id="config in manifests",
         ),
         pytest.param("- a\n- b\n", r"document 0: a manifest must be a mapping", id="not a mapping"),
+        pytest.param(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: 5}\n",
+            r"document 0 \(Pod p\): a field has the wrong type",
+            id="containers not a list",
+        ),
+        pytest.param(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priority: 99999999999999999999}\n",
+            r"document 0 \(Pod p\): spec\.priority: 99999999999999999999 is out of the int32 range",
+            id="priority beyond int32",
+        ),
+        pytest.param(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priority: 1.5}\n",
+            r"document 0 \(Pod p\): spec\.priority: must be an integer, got 1\.5",
+            id="fractional priority",
+        ),
+        pytest.param(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: c}\nvalue: -3000000000\n",
+            r"document 0 \(PriorityClass c\): value: -3000000000 is out of the int32 range",
+            id="priority class value beyond int32",
+        ),
     ],
 )
 def test_bad_input_one_clear_error(text: str, error: str) -> None:

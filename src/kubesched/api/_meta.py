@@ -17,6 +17,26 @@ from ._raw import Path, with_paths
 __all__ = ["ManifestObject", "ObjectMeta", "format_time", "parse_time"]
 
 
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def parse_int32(value: Any, path: str) -> int:
+    """An int32 API field (``spec.priority``, a PriorityClass's ``value``): the API server's
+    JSON decoding refuses anything else (a string, a fraction, or a number out of range, e.g.
+    ``cannot unmarshal number 1e+20 into Go struct field PodSpec.spec.priority of type int32``)."""
+    if isinstance(value, bool) or not isinstance(value, int | str | float):
+        raise ValueError(f"{path}: must be an integer, got {value!r}")
+    try:
+        n = int(value)
+    except ValueError as exc:
+        raise ValueError(f"{path}: must be an integer, got {value!r}") from exc
+    if isinstance(value, float) and value != n:
+        raise ValueError(f"{path}: must be an integer, got {value!r}")
+    if not INT32_MIN <= n <= INT32_MAX:
+        raise ValueError(f"{path}: {n} is out of the int32 range [{INT32_MIN}, {INT32_MAX}]")
+    return n
+
+
 def parse_time(text: Any) -> float | None:
     """RFC 3339 (``2024-01-02T03:04:05Z``, with or without fraction/offset) -> epoch seconds."""
     if text is None or text == "":

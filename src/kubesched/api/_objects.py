@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._meta import ManifestObject, ObjectMeta
+from ._meta import ManifestObject, ObjectMeta, parse_int32
 from ._pod import parse_resource_list
 from ._selectors import LabelSelector, NodeSelector
 
@@ -60,10 +60,7 @@ class PriorityClass(_Object):
     def from_dict(d: Mapping[str, Any]) -> PriorityClass:
         if "value" not in d:
             raise ValueError("value: required")
-        try:
-            value = int(d["value"])
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"value: must be an integer, got {d['value']!r}") from exc
+        value = parse_int32(d["value"], "value")
         policy = d.get("preemptionPolicy") or "PreemptLowerPriority"
         if policy not in ("PreemptLowerPriority", "Never"):
             raise ValueError(f"preemptionPolicy: {policy!r} is not PreemptLowerPriority or Never")

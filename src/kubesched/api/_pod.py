@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ._meta import ManifestObject, ObjectMeta, parse_time
+from ._meta import ManifestObject, ObjectMeta, parse_int32, parse_time
 from ._quantity import parse_quantity, resource_value
 from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
@@ -436,10 +436,7 @@ def _cheap_fields(d: Mapping[str, Any]) -> dict[str, Any]:
     spec = d.get("spec") or {}
     status = d.get("status") or {}
     prio = spec.get("priority")
-    try:
-        priority = int(prio) if prio is not None else None
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"spec.priority: must be an integer, got {prio!r}") from exc
+    priority = parse_int32(prio, "spec.priority") if prio is not None else None
     return {
         "meta": ObjectMeta.from_dict(d.get("metadata") or {}),
         "node_name": str(spec.get("nodeName") or ""),

@@ -262,7 +262,10 @@ def load_documents(text: str, source: str, json_only: bool = False) -> LoadedObj
                 raise
             except (ValueError, TypeError, AttributeError) as exc:
                 desc = _describe_raw(item) if isinstance(item, Mapping) else "object"
-                raise LoadError(f"{where} ({desc}): {exc}") from exc
+                # A TypeError/AttributeError means a field of the wrong shape (a string where a
+                # mapping or a list belongs): say so rather than quoting Python's message alone.
+                why = str(exc) if isinstance(exc, ValueError) else f"a field has the wrong type ({exc})"
+                raise LoadError(f"{where} ({desc}): {why}") from exc
             out._add(obj, where)
     return out
 

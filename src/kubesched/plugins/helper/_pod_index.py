@@ -58,6 +58,8 @@ class PodIndex:
         PodTopologySpread does not)."""
         self._terms = terms
         self._nodes: dict[str, _NodeEntry] = {}
+        # node name -> its labels, for the topology-pair sums over every node of a term
+        self._labels: dict[str, Mapping[str, str]] = {}
         self._group_ids: dict[GroupKey, int] = {}
         # gid -> (a representative pod: namespace and labels, terminating, key); dropped with the group
         self._group_info: dict[int, tuple[Pod, bool, GroupKey]] = {}
@@ -121,12 +123,14 @@ class PodIndex:
                 self._apply(e, -1)
             e = self._read(ni)
             self._nodes[name] = e
+            self._labels[name] = node.labels
             self._by_id[id(ni)] = e
             self._apply(e, 1)
         if len(nodes) != len(self._nodes):
             present = {ni.name for ni in nodes if ni.node is not None}
             for name in [n for n in self._nodes if n not in present]:
                 e = self._nodes.pop(name)
+                self._labels.pop(name, None)
                 self._by_id.pop(id(e.info), None)
                 self._apply(e, -1)
 
@@ -176,6 +180,10 @@ class PodIndex:
     # -- queries ----------------------------------------------------------------------------------
     def node_info(self, name: str) -> NodeInfo:
         return self._nodes[name].info
+
+    def node_labels(self) -> Mapping[str, Mapping[str, str]]:
+        """Node name -> the node's labels, for every indexed node (read-only)."""
+        return self._labels
 
     def matching_pods_per_node(self, pred: Callable[[Pod], bool],
                                skip_terminating: bool = False) -> Iterable[tuple[str, int]]:

@@ -95,12 +95,23 @@ class PreFilterState:
     # batch filter runs on several chunks of nodes per cycle); update_with_pod drops them.
     keyed: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False)
 
+    arrays: dict[tuple[str, str], tuple[list[str], npt.NDArray[np.int64]]] = field(default_factory=dict,
+                                                                                  repr=False)
+
     def by_key(self, which: str) -> dict[str, dict[str, int]]:
         """``which`` (a counts field name) as topology key -> value -> count."""
         out = self.keyed.get(which)
         if out is None:
             out = self.keyed[which] = _by_key(getattr(self, which))
         return out
+
+    def value_array(self, which: str, key: str, values: list[str], vc: ValueCodes) -> npt.NDArray[np.int64]:
+        """The counts of ``which`` for ``key`` per value code of the label column ``values``
+        (ValueCodes.array), kept for the cycle's other node chunks."""
+        hit = self.arrays.get((which, key))
+        if hit is None or hit[0] is not values or len(hit[1]) != len(values) + 1:
+            hit = self.arrays[(which, key)] = (values, vc.array(key, values, self.by_key(which).get(key, {})))
+        return hit[1]
 
     def clone(self) -> PreFilterState:
         return PreFilterState(self.terms, self.pod, self.namespace_labels,
@@ -112,6 +123,7 @@ class PreFilterState:
         if node is None:
             return
         self.keyed.clear()
+        self.arrays.clear()
         update_with_anti_affinity_terms(self.existing_anti_affinity_counts,
                                         other_terms.required_anti_affinity, self.pod, self.namespace_labels,
                                         node, multiplier)
@@ -129,13 +141,10 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
 def _add_pairs(m: TopologyCounts, index: PodIndex, per_node: Iterable[tuple[str, int]], key: str) -> None:
     """Add each node's pod count to the node's (key, value) topology pair (nodes without the
     key count nowhere)."""
-    node_info = index.node_info
+    labels_of = index.node_labels()
     get = m.get
     for node_name, n in per_node:
-        node = node_info(node_name).node
-        if node is None:
-            continue
-        tv = node.labels.get(key)
+        tv = labels_of[node_name].get(key)
         if tv is not None:
             pair = (key, tv)
             m[pair] = get(pair, 0) + n
@@ -229,30 +238,27 @@ def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFi
     cols = nodes.snapshot.columns
     idx = nodes.indices
 
-    def gather(key: str, m: dict[str, dict[str, int]]) -> tuple[npt.NDArray[np.int64], B]:
+    def gather(which: str, key: str) -> tuple[npt.NDArray[np.int64], B]:
         codes, values = cols.label_column(key)
         c = codes[idx]
-        return vc.array(key, values, m.get(key, {}))[c], c >= 0
+        return s.value_array(which, key, values, vc)[c], c >= 0
 
     has_all = np.ones(n, dtype=bool)
     pods_exist = np.ones(n, dtype=bool)
-    aff = s.by_key("affinity_counts")
     for t in s.terms.required_affinity:
-        cnt, has = gather(t.topology_key, aff)
+        cnt, has = gather("affinity_counts", t.topology_key)
         has_all &= has
         pods_exist &= cnt > 0
     fail_aff: B = ~(has_all & (pods_exist | _first_pod_exception(s)))
 
     fail_anti = np.zeros(n, dtype=bool)
     if s.anti_affinity_counts:
-        anti = s.by_key("anti_affinity_counts")
         for t in s.terms.required_anti_affinity:
-            fail_anti |= gather(t.topology_key, anti)[0] > 0
+            fail_anti |= gather("anti_affinity_counts", t.topology_key)[0] > 0
 
     fail_existing = np.zeros(n, dtype=bool)
-    existing = s.by_key("existing_anti_affinity_counts")
-    for key in sorted(existing):
-        fail_existing |= gather(key, existing)[0] > 0
+    for key in sorted(s.by_key("existing_anti_affinity_counts")):
+        fail_existing |= gather("existing_anti_affinity_counts", key)[0] > 0
 
     # First failing check wins, in Filter's order.
     rid = np.where(fail_aff, 1, np.where(fail_anti, 2, np.where(fail_existing, 3, 0))).astype(np.int32)

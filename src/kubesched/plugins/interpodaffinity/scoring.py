@@ -15,7 +15,7 @@ same sums through the snapshot's label codes. NormalizeScore scales min..max to 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,12 +55,18 @@ def get_pre_score_state(state: CycleState) -> PreScoreState:
     return state.read_as(PRE_SCORE_STATE_KEY, PreScoreState)
 
 
-def _add(m: ScoreMap, index: PodIndex, node_name: str, key: str, value: int) -> None:
-    node = index.node_info(node_name).node
-    tv = node.labels.get(key) if node is not None else None
-    if tv is not None:
-        per_key = m.setdefault(key, {})
-        per_key[tv] = per_key.get(tv, 0) + value
+def _add_all(m: ScoreMap, index: PodIndex, per_node: Iterable[tuple[str, int]], key: str,
+             factor: int) -> None:
+    """Add ``factor`` times each node's pod count to the node's value of topology ``key``
+    (nodes without the key count nowhere)."""
+    labels_of = index.node_labels()
+    per_key: dict[str, int] | None = None
+    for node_name, n in per_node:
+        tv = labels_of[node_name].get(key)
+        if tv is not None:
+            if per_key is None:
+                per_key = m.setdefault(key, {})
+            per_key[tv] = per_key.get(tv, 0) + factor * n
 
 
 def compute_topology_score(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, str], index: PodIndex,
@@ -71,8 +77,8 @@ def compute_topology_score(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, st
     # The incoming pod's preferred terms against existing pods (namespace selectors merged).
     for sign, weighted in ((1, terms.preferred_affinity), (-1, terms.preferred_anti_affinity)):
         for w in weighted:
-            for name, n in index.matching_pods_per_node(term_matcher(w.term)):
-                _add(m, index, name, w.term.topology_key, sign * w.weight * n)
+            _add_all(m, index, index.matching_pods_per_node(term_matcher(w.term)), w.term.topology_key,
+                     sign * w.weight)
     # Existing pods' required affinity (hardPodAffinityWeight) and preferred terms against the pod.
     kinds: list[tuple[str, int]] = [("preferred_affinity", 1), ("preferred_anti_affinity", -1)]
     if hard_pod_affinity_weight > 0:
@@ -81,8 +87,7 @@ def compute_topology_score(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, st
         for term, weight, per_node in index.terms(kind):
             if term.matches(pod, ns_labels):
                 tw = hard_pod_affinity_weight if kind == "required_affinity" else weight
-                for name, n in per_node.items():
-                    _add(m, index, name, term.topology_key, sign * tw * n)
+                _add_all(m, index, per_node.items(), term.topology_key, sign * tw)
     return m
 
 
