@@ -18,6 +18,8 @@ from kubesched.cli._simulation import Simulation
 __all__ = [
     "check_capacity",
     "check_filters",
+    "check_pod_affinity",
+    "check_topology_spread",
     "check_pending",
     "check_preemptions",
     "outcome_signature",
@@ -86,6 +88,17 @@ def _violates_anti_affinity(a: Pod, b: Pod, na: Node, nb: Node) -> bool:
     return False
 
 
+WILDCARD_IPS = ("", "0.0.0.0")
+
+
+def _ports_clash(a: Pod, b: Pod) -> bool:
+    """Two pods want the same host port: same protocol and port, and the same IP or either on
+    every address (HostPortInfo.CheckConflict)."""
+    return any(p.protocol == q.protocol and p.host_port == q.host_port
+               and (p.host_ip == q.host_ip or p.host_ip in WILDCARD_IPS or q.host_ip in WILDCARD_IPS)
+               for p in a.host_ports for q in b.host_ports)
+
+
 def check_filters(sim: Simulation) -> list[str]:
     """Every pod this run bound passes, on the final state, the filters nothing later can
     invalidate: node exists, cordon and NoSchedule/NoExecute taints tolerated, node selector and
@@ -117,11 +130,8 @@ def check_filters(sim: Simulation) -> list[str]:
             na, nb = nodes.get(a.node_name), nodes.get(b.node_name)
             if na is None or nb is None:
                 continue
-            if a.node_name == b.node_name and a.key < b.key:
-                clash = {(p.protocol, p.host_ip, p.host_port) for p in a.host_ports} & \
-                        {(p.protocol, p.host_ip, p.host_port) for p in b.host_ports}
-                if clash:
-                    out.append(f"{a.key} and {b.key} share host port(s) {sorted(clash)} on {a.node_name}")
+            if a.node_name == b.node_name and a.key < b.key and _ports_clash(a, b):
+                out.append(f"{a.key} and {b.key} use the same host port on {a.node_name}")
             if _violates_anti_affinity(a, b, na, nb):
                 out.append(f"{a.key} on {a.node_name} has required anti-affinity to {b.key} on {b.node_name}")
     return out
@@ -130,12 +140,21 @@ def check_filters(sim: Simulation) -> list[str]:
 def check_pending(sim: Simulation) -> list[str]:
     """Every pod of our profile left without a node says why: PodScheduled=False with upstream's
     aggregated message over all nodes and a FailedScheduling event; a gated pod says it is
-    gated; another scheduler's pod is left untouched."""
+    gated; another scheduler's pod is left untouched. Every pod this run bound got the
+    ``Scheduled`` event naming its node and lost its nomination (binding clears it, KEP-5278)."""
     out = []
     n = len(sim.store.list("Node"))
-    failed = {(e.involved_namespace, e.involved_name) for e in sim.store.events()
-              if e.reason == "FailedScheduling"}
+    events = sim.store.events()
+    failed = {(e.involved_namespace, e.involved_name) for e in events if e.reason == "FailedScheduling"}
+    assigned = {(e.involved_namespace, e.involved_name): e.message for e in events if e.reason == "Scheduled"}
+    scheduled = _scheduled(sim)
     for pod in sim.store.list("Pod"):
+        if pod.key in scheduled:
+            want = f"Successfully assigned {pod.key} to {pod.node_name}"
+            if assigned.get((pod.namespace, pod.name)) != want:
+                out.append(f"{pod.key}: Scheduled event {assigned.get((pod.namespace, pod.name))!r}, want {want!r}")
+            if pod.nominated_node_name:
+                out.append(f"{pod.key} bound to {pod.node_name} still nominated to {pod.nominated_node_name}")
         if pod.node_name:
             continue
         cond = pod.condition("PodScheduled") or {}
@@ -180,3 +199,76 @@ def outcome_signature(sim: Simulation) -> tuple[Any, ...]:
                    for e in sim.store.events())
     return (tuple((o.pod, o.node, o.status, o.nominated_node, o.message) for o in sim.pods),
             tuple(sim.preemptions), events, sim.end)
+
+
+def _nothing_left(sim: Simulation) -> bool:
+    """No pod left the cluster during the run (no preemption, no graceful termination), so
+    what the final state shows was there when each pod was placed."""
+    return all(o.status not in ("Preempted", "Deleted", "Terminating") for o in sim.pods)
+
+
+def _same_domain(key: str, na: Node, nb: Node) -> bool:
+    return key in na.labels and na.labels.get(key) == nb.labels.get(key)
+
+
+def check_pod_affinity(sim: Simulation) -> list[str]:
+    """When no pod left, every pod this run bound with a required pod affinity term has a pod
+    matching it in its topology domain (or is the first such pod and matches its own term)."""
+    if not _nothing_left(sim):
+        return []
+    out = []
+    nodes = _nodes(sim)
+    scheduled = _scheduled(sim)
+    live = _live_pods(sim)
+    for pod in (p for p in live if p.key in scheduled and p.affinity is not None):
+        for term in pod.affinity.pod_affinity_required if pod.affinity is not None else ():
+            namespaces = term.namespaces or (pod.namespace,)
+            sel = term.label_selector
+            matching = [q for q in live if q is not pod and q.namespace in namespaces
+                        and sel is not None and sel.matches(q.labels)]
+            here = [q for q in matching if _same_domain(term.topology_key, nodes[pod.node_name], nodes[q.node_name])]
+            self_match = pod.namespace in namespaces and sel is not None and sel.matches(pod.labels)
+            if not here and not self_match:
+                out.append(f"{pod.key} on {pod.node_name}: no pod matches its required affinity "
+                           f"in {term.topology_key}")
+    return out
+
+
+def check_topology_spread(sim: Simulation, initial: list[Pod]) -> list[str]:
+    """For a workload whose pods all share one DoNotSchedule constraint and node selection, none
+    bound before the run and none gone since: the final skew is at most maxSkew (each placement
+    kept its domain within maxSkew of the minimum then, and the minimum only grew)."""
+    if not _nothing_left(sim):
+        return []
+    out = []
+    nodes = _nodes(sim)
+    everyone = sim.store.list("Pod")
+    for pod in everyone:
+        for c in pod.topology_spread_constraints:
+            if c.when_unsatisfiable != "DoNotSchedule" or c.label_selector is None:
+                continue
+            sel = c.label_selector
+            group = [q for q in everyone if q.namespace == pod.namespace and sel.matches(q.labels)]
+            same = all(q.topology_spread_constraints == pod.topology_spread_constraints
+                       and q.node_selector == pod.node_selector and q.affinity == pod.affinity for q in group)
+            if not same or any(q.node_name and q.namespace == pod.namespace and sel.matches(q.labels)
+                               for q in initial):
+                continue
+            required = pod.affinity.node_required if pod.affinity is not None else None
+            counts: dict[str, int] = {}
+            for n in nodes.values():
+                if c.topology_key not in n.labels:
+                    continue
+                if any(n.labels.get(k) != v for k, v in pod.node_selector.items()):
+                    continue
+                if required is not None and not required.matches(n.name, n.labels):
+                    continue
+                counts.setdefault(n.labels[c.topology_key], 0)
+            for q in group:
+                if q.node_name and q.node_name in nodes:
+                    domain = nodes[q.node_name].labels.get(c.topology_key)
+                    if domain in counts:
+                        counts[domain] += 1
+            if counts and max(counts.values()) - min(counts.values()) > c.max_skew:
+                out.append(f"{pod.key}'s workload skew on {c.topology_key} exceeds {c.max_skew}: {counts}")
+    return out

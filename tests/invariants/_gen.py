@@ -10,7 +10,8 @@ than builders so that the same input feeds the Python API and the CLI.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -101,8 +102,10 @@ def _selector(app: str) -> Manifest:
     return {"matchLabels": {"app": app}}
 
 
-def _pending_extras(draw: Draw[Any], spec: Manifest, app: str, zones: int) -> None:
-    """Scheduling constraints of a pending pod, each drawn independently."""
+def _constraints(draw: Draw[Any], app: str, zones: int) -> Manifest:
+    """Scheduling constraints of a pod spec (tolerations, node selector, node and pod
+    (anti-)affinity, topology spread), each drawn independently."""
+    spec: Manifest = {}
     if draw(st.integers(0, 2)) == 0:
         spec["tolerations"] = [draw(st.sampled_from([
             {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
@@ -130,40 +133,55 @@ def _pending_extras(draw: Draw[Any], spec: Manifest, app: str, zones: int) -> No
             {"weight": 50, "podAffinityTerm": {"labelSelector": _selector(app), "topologyKey": HOSTNAME}}]}
     if affinity:
         spec["affinity"] = affinity
-    if draw(st.integers(0, 3)) == 0:
-        spec["topologySpreadConstraints"] = [{
+    if draw(st.integers(0, 2)) == 0:
+        constraint: Manifest = {
             "maxSkew": draw(st.integers(1, 2)),
             "topologyKey": draw(st.sampled_from([HOSTNAME, ZONE])),
             "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway"])),
-            "labelSelector": _selector(app)}]
-    if draw(st.integers(0, 15)) == 0:
-        spec["schedulingGates"] = [{"name": "example.com/wait"}]
-    if draw(st.integers(0, 15)) == 0:
-        spec["schedulerName"] = "other-scheduler"
+            "labelSelector": _selector(app)}
+        if constraint["whenUnsatisfiable"] == "DoNotSchedule" and draw(st.integers(0, 3)) == 0:
+            constraint["minDomains"] = draw(st.integers(1, 4))
+        spec["topologySpreadConstraints"] = [constraint]
+    return spec
 
 
-def _pod(draw: Draw[Any], i: int, nodes: list[Manifest], zones: int, bound: bool) -> Manifest:
+def _pod(draw: Draw[Any], i: int, spec_: ClusterSpec, templates: Mapping[str, Manifest], zones: int,
+         bound: bool) -> Manifest:
+    """A pod of one of the apps: most use their app's constraints (replicas of a workload),
+    the others draw their own."""
     app = draw(st.sampled_from(APPS))
     name = f"{'b' if bound else 'p'}{i}-{app}"
     container: Manifest = {"name": "c", "image": draw(st.sampled_from(IMAGES)),
                            "resources": {"requests": _requests(draw)}}
     if draw(st.integers(0, 4)) == 0:
-        container["ports"] = [{"containerPort": 80, "hostPort": draw(st.sampled_from([8080, 9090]))}]
-    spec: Manifest = {"containers": [container], "terminationGracePeriodSeconds": draw(st.sampled_from([0, 5, 30]))}
+        port: Manifest = {"containerPort": 80, "hostPort": draw(st.sampled_from([8080, 9090]))}
+        if draw(st.integers(0, 3)) == 0:
+            port["protocol"] = "UDP"
+        if draw(st.integers(0, 3)) == 0:
+            port["hostIP"] = "127.0.0.1"
+        container["ports"] = [port]
+    own = draw(st.integers(0, 3)) == 0
+    spec: Manifest = {"containers": [container],
+                      "terminationGracePeriodSeconds": draw(st.sampled_from([0, 5, 30])),
+                      **copy.deepcopy(_constraints(draw, app, zones) if own else templates[app])}
     pc = draw(st.sampled_from([None, *(p[0] for p in PRIORITY_CLASSES)]))
     if pc is not None:
         spec["priorityClassName"] = pc
-    meta: Manifest = {"name": name, "namespace": "default", "uid": f"uid-{name}", "labels": {"app": app},
+    namespace = "team" if draw(st.integers(0, 7)) == 0 else "default"
+    meta: Manifest = {"name": name, "namespace": namespace, "uid": f"uid-{name}", "labels": {"app": app},
                       "creationTimestamp": "2026-01-01T00:00:00Z"}
     pod: Manifest = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
     if bound:
-        spec["nodeName"] = draw(st.sampled_from(nodes))["metadata"]["name"]
+        spec["nodeName"] = draw(st.sampled_from(spec_.nodes))["metadata"]["name"]
         pod["status"] = {"phase": "Running", "startTime": f"2026-01-01T00:00:{i:02d}Z",
                          "conditions": [{"type": "Ready", "status": "True"}]}
         if draw(st.integers(0, 7)) == 0:
             meta["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     else:
-        _pending_extras(draw, spec, app, zones)
+        if draw(st.integers(0, 15)) == 0:
+            spec["schedulingGates"] = [{"name": "example.com/wait"}]
+        if draw(st.integers(0, 15)) == 0:
+            spec["schedulerName"] = "other-scheduler"
     return pod
 
 
@@ -185,8 +203,9 @@ def clusters(draw: Draw[Any], max_nodes: int = 12, max_bound: int = 8, max_pendi
         {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name},
          "value": value, "preemptionPolicy": policy}
         for name, value, policy in PRIORITY_CLASSES]
+    templates = {app: _constraints(draw, app, zones) for app in APPS}
     n_bound = draw(st.integers(0, max_bound))
-    spec.pods = [_pod(draw, i, spec.nodes, zones, True) for i in range(n_bound)]
-    spec.pods += [_pod(draw, i, spec.nodes, zones, False) for i in range(draw(st.integers(1, max_pending)))]
+    spec.pods = [_pod(draw, i, spec, templates, zones, True) for i in range(n_bound)]
+    spec.pods += [_pod(draw, i, spec, templates, zones, False) for i in range(draw(st.integers(1, max_pending)))]
     spec.pdbs = [_pdb(draw, app) for app in draw(st.lists(st.sampled_from(APPS), max_size=2, unique=True))]
     return spec

@@ -15,7 +15,15 @@ from kubesched.cli._report import dump_yaml, state_manifests
 from kubesched.cli._simulation import Simulation, Simulator
 from kubesched.scheduler import SchedulerOptions
 
-from ._checks import check_capacity, check_filters, check_pending, check_preemptions, outcome_signature
+from ._checks import (
+    check_capacity,
+    check_filters,
+    check_pending,
+    check_pod_affinity,
+    check_preemptions,
+    check_topology_spread,
+    outcome_signature,
+)
 from ._gen import ClusterSpec, clusters
 
 FUZZ = settings(max_examples=30, derandomize=True, deadline=None, database=None,
@@ -34,15 +42,27 @@ def _simulate(spec: ClusterSpec, seed: int = 0, options: SchedulerOptions | None
     return simulator.run()
 
 
-@FUZZ
-@given(clusters())
-def test_final_state_invariants(spec: ClusterSpec) -> None:
-    simulator = Simulator(spec.loaded(), seed=7)
+def _check_all(spec: ClusterSpec, seed: int) -> None:
+    simulator = Simulator(spec.loaded(), seed=seed)
     initial = list(simulator.initial)
     sim = simulator.run()
     problems = (check_capacity(sim, initial) + check_filters(sim) + check_pending(sim)
-                + check_preemptions(sim, initial))
+                + check_preemptions(sim, initial) + check_pod_affinity(sim)
+                + check_topology_spread(sim, initial))
     assert not problems, "\n".join(problems)
+
+
+@FUZZ
+@given(clusters())
+def test_final_state_invariants(spec: ClusterSpec) -> None:
+    _check_all(spec, 7)
+
+
+@SMALL
+@given(clusters(max_nodes=4, max_bound=10, max_pending=12))
+def test_final_state_invariants_contended(spec: ClusterSpec) -> None:
+    """Few small nodes and many pods: preemption and PDBs at work."""
+    _check_all(spec, 11)
 
 
 @SMALL
