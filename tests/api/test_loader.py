@@ -159,7 +159,8 @@ def test_kubectl_dump_fixture() -> None:
             id="fractional priority",
         ),
         pytest.param(
-            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: c}\nvalue: -3000000000\n",
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: c}\n"
+            "value: -3000000000\n",
             r"document 0 \(PriorityClass c\): value: -3000000000 is out of the int32 range",
             id="priority class value beyond int32",
         ),

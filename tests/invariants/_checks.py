@@ -18,10 +18,10 @@ from kubesched.cli._simulation import Simulation
 __all__ = [
     "check_capacity",
     "check_filters",
-    "check_pod_affinity",
-    "check_topology_spread",
     "check_pending",
+    "check_pod_affinity",
     "check_preemptions",
+    "check_topology_spread",
     "outcome_signature",
 ]
 
@@ -151,8 +151,9 @@ def check_pending(sim: Simulation) -> list[str]:
     for pod in sim.store.list("Pod"):
         if pod.key in scheduled:
             want = f"Successfully assigned {pod.key} to {pod.node_name}"
-            if assigned.get((pod.namespace, pod.name)) != want:
-                out.append(f"{pod.key}: Scheduled event {assigned.get((pod.namespace, pod.name))!r}, want {want!r}")
+            got = assigned.get((pod.namespace, pod.name))
+            if got != want:
+                out.append(f"{pod.key}: Scheduled event {got!r}, want {want!r}")
             if pod.nominated_node_name:
                 out.append(f"{pod.key} bound to {pod.node_name} still nominated to {pod.nominated_node_name}")
         if pod.node_name:
@@ -226,7 +227,8 @@ def check_pod_affinity(sim: Simulation) -> list[str]:
             sel = term.label_selector
             matching = [q for q in live if q is not pod and q.namespace in namespaces
                         and sel is not None and sel.matches(q.labels)]
-            here = [q for q in matching if _same_domain(term.topology_key, nodes[pod.node_name], nodes[q.node_name])]
+            node = nodes[pod.node_name]
+            here = [q for q in matching if _same_domain(term.topology_key, node, nodes[q.node_name])]
             self_match = pod.namespace in namespaces and sel is not None and sel.matches(pod.labels)
             if not here and not self_match:
                 out.append(f"{pod.key} on {pod.node_name}: no pod matches its required affinity "

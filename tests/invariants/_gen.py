@@ -206,6 +206,7 @@ def clusters(draw: Draw[Any], max_nodes: int = 12, max_bound: int = 8, max_pendi
     templates = {app: _constraints(draw, app, zones) for app in APPS}
     n_bound = draw(st.integers(0, max_bound))
     spec.pods = [_pod(draw, i, spec, templates, zones, True) for i in range(n_bound)]
-    spec.pods += [_pod(draw, i, spec, templates, zones, False) for i in range(draw(st.integers(1, max_pending)))]
+    n_pending = draw(st.integers(1, max_pending))
+    spec.pods += [_pod(draw, i, spec, templates, zones, False) for i in range(n_pending)]
     spec.pdbs = [_pdb(draw, app) for app in draw(st.lists(st.sampled_from(APPS), max_size=2, unique=True))]
     return spec

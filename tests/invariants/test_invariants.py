@@ -9,11 +9,12 @@ examples are derandomized and few, so the suite is deterministic and quick.
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kubesched.api.loader import load_documents
 from kubesched.cli._report import dump_yaml, state_manifests
 from kubesched.cli._simulation import Simulation, Simulator
-from kubesched.scheduler import SchedulerOptions
+from kubesched.scheduler import Scheduler, SchedulerOptions, explain
 
 from ._checks import (
     check_capacity,
@@ -26,17 +27,15 @@ from ._checks import (
 )
 from ._gen import ClusterSpec, clusters
 
-FUZZ = settings(max_examples=30, derandomize=True, deadline=None, database=None,
+FUZZ = settings(max_examples=20, derandomize=True, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck), print_blob=False)
-SMALL = settings(FUZZ, max_examples=12)
+SMALL = settings(FUZZ, max_examples=8)
 
 
 def _simulate(spec: ClusterSpec, seed: int = 0, options: SchedulerOptions | None = None) -> Simulation:
     simulator = Simulator(spec.loaded(), seed=seed)
     if options is not None:
         # Rebuild the scheduler with the options on the same admitted store.
-        from kubesched.scheduler import Scheduler
-
         simulator.sched.close()
         simulator.sched = Scheduler(simulator.store, simulator.clock, None, seed=seed, options=options)
     return simulator.run()
@@ -88,3 +87,25 @@ def test_yaml_round_trip_schedules_nothing(spec: ClusterSpec) -> None:
     assert second.count("Scheduled") == 0
     assert second.preemptions == []
     assert dump_yaml(state_manifests(second)) == text
+
+
+@SMALL
+@given(clusters(max_nodes=8, max_pending=8), st.integers(0, 1000))
+def test_explain_agrees_with_the_first_cycle(spec: ClusterSpec, seed: int) -> None:
+    """explain's verdict for a pod is what the scheduler's first cycle decides for it: the
+    same node (same seed), or the same aggregated failure message."""
+    loaded = spec.loaded()
+    simulator = Simulator(loaded, seed=seed)
+    simulator.sched.schedule_one()
+    simulator.clock.run(until=simulator.clock.now)  # the binding cycle, due now
+    events = [e for e in simulator.store.events() if e.reason in ("Scheduled", "FailedScheduling")]
+    simulator.sched.close()
+    assert len(events) <= 1, events
+    if not events:
+        return
+    ev = events[0]
+    x = explain(loaded.objects, ev.involved_namespace, ev.involved_name, seed=seed, now=simulator.start)
+    if ev.reason == "Scheduled":
+        assert ev.message.endswith(f" to {x.selected_node}"), (ev.message, x.selected_node)
+    else:
+        assert x.selected_node is None and ev.message.startswith(x.message), (ev.message, x.message)
