@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kubesched.framework import Code, Status
@@ -94,3 +95,46 @@ def test_node_to_status_absent_default() -> None:
     nts.set("a", Status(Code.UNSCHEDULABLE, ("r",)))
     assert nts.nodes_for_status_code(["a", "b"], Code.UNSCHEDULABLE) == ["a"]
     assert nts.nodes_for_status_code(["a", "b"], Code.UNSCHEDULABLE_AND_UNRESOLVABLE) == ["b"]
+
+
+# -- statuses recorded in bulk by the batch filter pass -------------------------------------------
+def _bulk() -> NodeToStatus:
+    m = NodeToStatus()
+    table = [Status(Code.UNSCHEDULABLE, ("Insufficient cpu",), "NodeResourcesFit"),
+             Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ("node(s) were unschedulable",),
+                    "NodeUnschedulable")]
+    m.set_many(np.array(["n1", "n2", "n3"], dtype=object), np.array([0, 1, 0], dtype=np.intp), table)
+    return m
+
+
+def test_bulk_statuses_read_like_single_ones() -> None:
+    m = _bulk()
+    assert len(m) == 3
+    assert m.get("n2").reasons == ("node(s) were unschedulable",)
+    assert m.get("n1").plugin == "NodeResourcesFit"
+    assert "n3" in m and "n4" not in m
+    assert m.get("n4") is m.absent_nodes_status()
+    assert [name for name, _ in m.items()] == ["n1", "n2", "n3"]
+
+
+def test_bulk_statuses_count_reasons_and_codes_without_a_map() -> None:
+    m = _bulk()
+    assert m.reason_counts() == {"Insufficient cpu": 2, "node(s) were unschedulable": 1}
+    names = ["n0", "n1", "n2", "n3"]
+    assert m.nodes_for_status_code(names, Code.UNSCHEDULABLE) == ["n1", "n3"]
+    # Absent nodes count with the absent status (UnschedulableAndUnresolvable by default).
+    assert m.nodes_for_status_code(names, Code.UNSCHEDULABLE_AND_UNRESOLVABLE) == ["n0", "n2"]
+    m.set_absent_nodes_status(Status(Code.UNSCHEDULABLE))
+    assert m.nodes_for_status_code(names, Code.UNSCHEDULABLE) == ["n0", "n1", "n3"]
+
+
+def test_a_single_status_after_bulk_ones_overrides_and_keeps_the_count() -> None:
+    m = _bulk()
+    m.set("n1", Status(Code.UNSCHEDULABLE, ("x",)))
+    m.set("n9", Status(Code.UNSCHEDULABLE, ("y",)))
+    assert len(m) == 4
+    assert m.get("n1").reasons == ("x",)
+    assert m.reason_counts() == {"x": 1, "y": 1, "Insufficient cpu": 1, "node(s) were unschedulable": 1}
+    table = [Status(Code.UNSCHEDULABLE, ("z",))]
+    m.set_many(np.array(["n2", "n8"], dtype=object), np.array([0, 0], dtype=np.intp), table)
+    assert len(m) == 5 and m.get("n2").reasons == ("z",)

@@ -7,9 +7,11 @@ Kubernetes objects carry RFC 3339 time stamps; the scheduler works in seconds on
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Self, cast
 
 from ._raw import Path, with_paths
@@ -46,6 +48,12 @@ def parse_time(text: Any) -> float | None:
     if isinstance(text, datetime):
         dt = text if text.tzinfo else text.replace(tzinfo=UTC)
         return dt.timestamp()
+    if isinstance(text, str):
+        return _parse_time_str(text)
+    return _parse_time_text(text)
+
+
+def _parse_time_text(text: Any) -> float:
     s = str(text).strip()
     if s.endswith(("Z", "z")):
         s = s[:-1] + "+00:00"
@@ -58,6 +66,11 @@ def parse_time(text: Any) -> float | None:
     return dt.timestamp()
 
 
+# Time stamps repeat (every object written in the same virtual second carries the same one).
+_parse_time_str = lru_cache(maxsize=1024)(_parse_time_text)
+
+
+@lru_cache(maxsize=1024)
 def format_time(seconds: float) -> str:
     """Epoch seconds -> RFC 3339 in UTC, second precision as the API server writes it."""
     return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -100,6 +113,48 @@ class ObjectMeta:
             generation=int(d.get("generation") or 0),
         )
 
+    def updated(self, d: Mapping[str, Any], keys: Collection[str | None]) -> ObjectMeta:
+        """The meta of the edited ``metadata`` dict ``d``, whose ``keys`` changed (None: the
+        whole dict, or something below a key). Scalar fields (resourceVersion, uid, time stamps,
+        generation: what every store write touches) are re-read alone; anything else parses
+        ``d`` again."""
+        values = [getattr(self, f) for f in _META_FIELDS]
+        for key in keys:
+            scalar = _SCALAR_FIELDS.get(key) if key is not None else None
+            if scalar is None:
+                return ObjectMeta.from_dict(d)
+            i, parse = scalar
+            values[i] = parse(d.get(key))  # type: ignore[arg-type]
+        return ObjectMeta(*values)  # dataclasses.replace, without its per-call field checks
+
+
+_META_FIELDS = tuple(f.name for f in dataclasses.fields(ObjectMeta))
+
+
+_SCALAR_FIELDS: dict[str, tuple[int, Callable[[Any], Any]]] = {
+    key: (_META_FIELDS.index(name), parse)
+    for key, name, parse in (
+        ("resourceVersion", "resource_version", lambda v: str(v or "")),
+        ("uid", "uid", lambda v: str(v or "")),
+        ("creationTimestamp", "creation_timestamp", parse_time),
+        ("deletionTimestamp", "deletion_timestamp", parse_time),
+        ("deletionGracePeriodSeconds", "deletion_grace_period_seconds", lambda v: v),
+        ("generation", "generation", lambda v: int(v or 0)),
+    )
+}
+"""metadata keys parsed on their own by :meth:`ObjectMeta.from_dict`: field index, parser."""
+
+
+def changed_keys(changes: Collection[tuple[str, ...]], top: str) -> set[str | None] | None:
+    """The second-level keys of the ``top``-level paths in ``changes`` (None for a path that is
+    ``(top,)`` alone or goes deeper than two levels); None when some path is outside ``top``."""
+    keys: set[str | None] = set()
+    for path in changes:
+        if path[0] != top:
+            return None
+        keys.add(path[1] if len(path) == 2 else None)
+    return keys
+
 
 class ManifestObject:
     """What every API kind shares: identity read from ``meta`` and round trips through ``raw``.
@@ -129,6 +184,13 @@ class ManifestObject:
         return copy.deepcopy(dict(self.raw))
 
     def with_changes(self, changes: Mapping[Path, Any]) -> Self:
-        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied, parsed again;
-        only the dicts along the changed paths are copied."""
-        return cast(Self, self.from_dict(with_paths(self.raw, changes)))  # type: ignore[attr-defined]
+        """A new object with ``changes`` (manifest path -> value or ``DELETE``) applied; only the
+        dicts along the changed paths are copied. Edits of scalar metadata (what a store write
+        stamps: resourceVersion, uid, time stamps) re-read those fields only; any other edit
+        parses the manifest again."""
+        raw = with_paths(self.raw, changes)
+        keys = changed_keys(changes, "metadata")
+        if keys is not None and None not in keys and keys <= _SCALAR_FIELDS.keys():
+            meta = self.meta.updated(raw.get("metadata") or {}, keys)
+            return dataclasses.replace(self, raw=raw, meta=meta)  # type: ignore[type-var]
+        return cast(Self, self.from_dict(raw))  # type: ignore[attr-defined]

@@ -7,8 +7,7 @@ unchanged and every reader sees a consistent object.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -372,14 +371,49 @@ class Pod(ManifestObject):
     def with_changes(self, changes: Mapping[Path, Any]) -> Pod:
         """A new Pod with ``changes`` (manifest path -> value, or ``DELETE``) applied.
 
-        Only dicts along the changed paths are copied (see :func:`with_paths`). When every
-        change is to metadata, status or one of the scalar spec fields that binding and
-        admission write, only those fields are parsed again; other edits re-parse the pod.
+        Only dicts along the changed paths are copied (see :func:`with_paths`). Store writes,
+        binding, admission, default tolerations and status patches touch metadata, status and a
+        few spec fields: only the fields fed by the changed parts are parsed again, and the
+        values derived from the containers (requests, host ports) carry over. Other edits
+        re-parse the pod.
         """
         raw = with_paths(self.raw, changes)
-        if all(p[0] in ("metadata", "status") or p[:2] in _CHEAP_SPEC_PATHS for p in changes):
-            return dataclasses.replace(self, raw=raw, **_cheap_fields(raw))
-        return Pod.from_dict(raw)
+        meta_keys: set[str | None] = set()
+        spec_keys: set[str] = set()
+        status = False
+        for path in changes:
+            top = path[0]
+            if top == "metadata":
+                meta_keys.add(path[1] if len(path) == 2 else None)
+            elif top == "status":
+                status = True
+            elif top == "spec" and len(path) == 2 and path[1] in _SPEC_FIELD_PARSERS:
+                spec_keys.add(path[1])
+            else:
+                return Pod.from_dict(raw)
+        fields: dict[str, Any] = {}
+        if meta_keys:
+            fields["meta"] = self.meta.updated(raw.get("metadata") or {}, meta_keys)
+        if spec_keys:
+            spec = raw.get("spec") or {}
+            for key in spec_keys:
+                fields.update(_SPEC_FIELD_PARSERS[key](spec))
+        if status:
+            fields.update(_status_fields(raw.get("status") or {}))
+        return self._derive(raw, fields)
+
+    def _derive(self, raw: Mapping[str, Any], fields: Mapping[str, Any]) -> Pod:
+        """A copy with ``raw`` and ``fields`` replaced, keeping the cached values derived from
+        the containers (unchanged by the edits :meth:`with_changes` parses alone); the claim
+        names also derive from the pod's name, so they are kept only while it is the same."""
+        new = object.__new__(Pod)
+        state = new.__dict__
+        state.update(self.__dict__)
+        state.update(fields)
+        state["raw"] = raw
+        if state["meta"].name != self.meta.name:
+            state.pop("pvc_names", None)
+        return new
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Pod:
@@ -404,10 +438,7 @@ class Pod(ManifestObject):
             scheduler_name=str(spec.get("schedulerName") or "default-scheduler"),
             node_selector={str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()},
             affinity=Affinity.from_dict(spec.get("affinity"), "spec.affinity"),
-            tolerations=tuple(
-                Toleration.from_dict(t, f"spec.tolerations[{i}]")
-                for i, t in enumerate(spec.get("tolerations") or [])
-            ),
+            **_tolerations_field(spec),
             topology_spread_constraints=tuple(
                 TopologySpreadConstraint.from_dict(t, f"spec.topologySpreadConstraints[{i}]")
                 for i, t in enumerate(spec.get("topologySpreadConstraints") or [])
@@ -425,28 +456,46 @@ class Pod(ManifestObject):
         )
 
 
-# Spec fields that binding, admission and nomination write: cheap to re-parse on their own.
-_CHEAP_SPEC_PATHS = frozenset(
-    {("spec", "nodeName"), ("spec", "priority"), ("spec", "priorityClassName"), ("spec", "preemptionPolicy")}
-)
+def _priority_field(spec: Mapping[str, Any]) -> dict[str, Any]:
+    prio = spec.get("priority")
+    return {"priority": parse_int32(prio, "spec.priority") if prio is not None else None}
+
+
+def _tolerations_field(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {"tolerations": tuple(Toleration.from_dict(t, f"spec.tolerations[{i}]")
+                                 for i, t in enumerate(spec.get("tolerations") or []))}
+
+
+_SPEC_FIELD_PARSERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "nodeName": lambda spec: {"node_name": str(spec.get("nodeName") or "")},
+    "priority": _priority_field,
+    "priorityClassName": lambda spec: {"priority_class_name": str(spec.get("priorityClassName") or "")},
+    "preemptionPolicy": lambda spec: {"preemption_policy": spec.get("preemptionPolicy")},
+    "tolerations": _tolerations_field,
+}
+"""Spec fields that binding, admission, default tolerations and nomination write, each with the
+parser of the Pod fields it feeds (and nothing else does): re-parsed alone by with_changes."""
+
+
+def _status_fields(status: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "phase": str(status.get("phase") or "Pending"),
+        "nominated_node_name": str(status.get("nominatedNodeName") or ""),
+        "conditions": tuple(status.get("conditions") or ()),
+        "start_time": parse_time(status.get("startTime")),
+    }
 
 
 def _cheap_fields(d: Mapping[str, Any]) -> dict[str, Any]:
     """The Pod fields parsed from metadata, status and the scalar spec fields."""
     spec = d.get("spec") or {}
-    status = d.get("status") or {}
-    prio = spec.get("priority")
-    priority = parse_int32(prio, "spec.priority") if prio is not None else None
     return {
         "meta": ObjectMeta.from_dict(d.get("metadata") or {}),
         "node_name": str(spec.get("nodeName") or ""),
-        "priority": priority,
+        **_priority_field(spec),
         "priority_class_name": str(spec.get("priorityClassName") or ""),
         "preemption_policy": spec.get("preemptionPolicy"),
-        "phase": str(status.get("phase") or "Pending"),
-        "nominated_node_name": str(status.get("nominatedNodeName") or ""),
-        "conditions": tuple(status.get("conditions") or ()),
-        "start_time": parse_time(status.get("startTime")),
+        **_status_fields(d.get("status") or {}),
     }
 
 

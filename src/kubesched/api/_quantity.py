@@ -4,6 +4,9 @@ Mirrors k8s.io/apimachinery/pkg/api/resource/quantity.go: a quantity is a decima
 SI number (``100m``, ``1.5Gi``, ``2G``, ``1e3``). The scheduler reads quantities through
 ``Value()`` (rounded up to an integer, away from zero) and ``MilliValue()`` (cpu, rounded up),
 so we keep the exact value as a :class:`fractions.Fraction` and round only at those two doors.
+
+Parsing is memoised on the input (the same few strings, ``"4"``, ``"32Gi"``, ``"100m"``, recur in
+every node and pod of a cluster): results are immutable, so sharing them is safe.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = ["QuantityError", "format_quantity", "milli_value", "parse_quantity", "resource_value", "value"]
 
@@ -40,10 +44,19 @@ _QUANTITY_RE = re.compile(
 )
 
 
+_CACHE_SIZE = 4096
+
+
 def parse_quantity(text: str | int | float) -> Fraction:
     """Parse a quantity to its exact value (``"100m"`` -> 1/10, ``"1.5Gi"`` -> 1610612736)."""
     if isinstance(text, bool):
         raise QuantityError(f"quantity must be a string or number, not {text!r}")
+    if isinstance(text, str | int | float):
+        return _parse_cached(text)
+    return _parse(text)  # not hashable, or an odd type: parse (and fail) without the cache
+
+
+def _parse(text: str | int | float) -> Fraction:
     if isinstance(text, int):
         return Fraction(text)
     if isinstance(text, float):
@@ -66,18 +79,33 @@ def parse_quantity(text: str | int | float) -> Fraction:
     return number * Fraction(10) ** int(suffix[1:])
 
 
+# typed: ``1`` and ``1.0`` are distinct entries (they parse alike, but a float goes through str()).
+_parse_cached = lru_cache(maxsize=_CACHE_SIZE, typed=True)(_parse)
+
+
 def _ceil_away_from_zero(x: Fraction) -> int:
     return math.ceil(x) if x >= 0 else math.floor(x)
 
 
 def value(text: str | int | float) -> int:
     """``Quantity.Value()``: the value rounded up (away from zero) to an integer."""
-    return _ceil_away_from_zero(parse_quantity(text))
+    return _scaled(text, 1)
 
 
 def milli_value(text: str | int | float) -> int:
     """``Quantity.MilliValue()``: the value in thousandths, rounded up (away from zero)."""
-    return _ceil_away_from_zero(parse_quantity(text) * 1000)
+    return _scaled(text, 1000)
+
+
+def _scaled(text: str | int | float, scale: int) -> int:
+    if isinstance(text, str | int | float) and not isinstance(text, bool):
+        return _scaled_cached(text, scale)
+    return _ceil_away_from_zero(parse_quantity(text) * scale)
+
+
+@lru_cache(maxsize=_CACHE_SIZE, typed=True)
+def _scaled_cached(text: str | int | float, scale: int) -> int:
+    return _ceil_away_from_zero(_parse_cached(text) * scale)
 
 
 def resource_value(name: str, text: str | int | float) -> int:

@@ -24,6 +24,12 @@ DELETE: Final = _Delete()
 """A change value that removes the key instead of setting it."""
 
 
+def _copy_dict(old: Any) -> dict[str, Any]:
+    if type(old) is dict:  # the usual case; the Mapping check below is an ABC lookup
+        return old.copy()
+    return dict(old) if isinstance(old, Mapping) else {}
+
+
 def with_paths(raw: Mapping[str, Any], changes: Mapping[Path, Any]) -> dict[str, Any]:
     """A new manifest equal to ``raw`` with each ``path -> value`` of ``changes`` applied.
 
@@ -31,18 +37,26 @@ def with_paths(raw: Mapping[str, Any], changes: Mapping[Path, Any]) -> dict[str,
     else is shared with ``raw``, which is left untouched. ``DELETE`` removes a key.
     """
     out = dict(raw)
-    copied: set[Path] = {()}
+    copied: set[Path] = set()
     for path, value in changes.items():
         if not path:
             raise ValueError("empty path")
         node: dict[str, Any] = out
-        for i, key in enumerate(path[:-1]):
-            prefix = path[: i + 1]
-            if prefix not in copied:
+        if len(path) == 2:  # the usual edit (metadata.x, status.x, spec.x): no prefix loop
+            key = path[0]
+            if path[:1] not in copied:
                 old = node.get(key)
-                node[key] = dict(old) if isinstance(old, Mapping) else {}
-                copied.add(prefix)
+                node[key] = _copy_dict(old)
+                copied.add(path[:1])
             node = node[key]
+        else:
+            for i, key in enumerate(path[:-1]):
+                prefix = path[: i + 1]
+                if prefix not in copied:
+                    old = node.get(key)
+                    node[key] = _copy_dict(old)
+                    copied.add(prefix)
+                node = node[key]
         if value is DELETE:
             node.pop(path[-1], None)
         else:

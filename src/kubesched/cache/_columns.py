@@ -10,10 +10,12 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
 - ``allocatable[N, R]``, ``requested[N, R]`` (int64): sum of pods' requests; the ``pods`` column
   of ``requested`` holds the pod count.
 - ``non_zero_requested[N, R]``: like ``requested`` but cpu/memory with the scoring defaults.
-- ``pod_count[N]``, ``unschedulable[N]`` (bool).
+- ``pod_count[N]``, ``unschedulable[N]`` (bool), ``has_node[N]`` (bool: the NodeInfo has its
+  Node object; false only for node-less infos, which batch filters hand to the per-node rule).
 - ``taint_set_id[N]`` into ``taint_sets`` (distinct taint tuples, ``taint_sets[0]`` is always
-  the empty one; the list may hold sets no node has any more): evaluate tolerations once per
-  distinct set, then gather.
+  the empty one; the list may hold sets no node has any more; it is append-only, so an id names
+  the same set for the lifetime of the list): evaluate tolerations once per distinct set, then
+  gather.
 - ``label_column(key)`` -> (codes[N] int32 with -1 for "no such label", values list): node label
   values encoded per key in first-seen row order; ``values`` holds exactly the values some node
   has. Computed lazily, cached until a node's labels or the node list change.
@@ -61,6 +63,7 @@ class NodeColumns:
         self.non_zero_requested: I64 = np.zeros((n, r), dtype=np.int64)
         self.pod_count: I64 = np.zeros(n, dtype=np.int64)
         self.unschedulable = np.zeros(n, dtype=bool)
+        self.has_node = np.zeros(n, dtype=bool)
         self.taint_set_id = np.zeros(n, dtype=np.int32)
         self.taint_sets: list[tuple[Taint, ...]] = [()]
         self._taint_ids: dict[tuple[Taint, ...], int] = {(): 0}
@@ -104,6 +107,7 @@ class NodeColumns:
         if node is not prev:
             self._row_nodes[i] = node
             self.unschedulable[i] = bool(node and node.unschedulable)
+            self.has_node[i] = node is not None
             taints = node.taints if node else ()
             tid = self._taint_ids.get(taints)
             if tid is None:
@@ -153,6 +157,7 @@ class NodeColumns:
         c.non_zero_requested = gather(self.non_zero_requested)
         c.pod_count = gather(self.pod_count)
         c.unschedulable = gather(self.unschedulable)
+        c.has_node = gather(self.has_node)
         c.taint_set_id = gather(self.taint_set_id)
         c.taint_sets = list(self.taint_sets)
         c._taint_ids = dict(self._taint_ids)

@@ -199,8 +199,13 @@ class HostPortInfo:
 
 
 def _remove_from(lst: list[PodInfo], uid: str) -> PodInfo | None:
-    """removeFromSlice: swap the last element into the removed slot."""
-    for i, pi in enumerate(lst):
+    """removeFromSlice: swap the last element into the removed slot.
+
+    Searched from the end: uids are unique, so the slot found is upstream's, and the pod removed
+    most often (an assumed pod replaced by its bound self) was added last; a node holding
+    thousands of pods (a DaemonSet-style workload) is then not scanned on every bind."""
+    for i in range(len(lst) - 1, -1, -1):
+        pi = lst[i]
         if pi.pod.uid == uid:
             last = lst.pop()
             if i < len(lst):

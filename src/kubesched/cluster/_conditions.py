@@ -7,12 +7,12 @@ replaced only when something (status, reason, message, probe or transition time)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..api import format_time
 
-__all__ = ["update_pod_condition"]
+__all__ = ["update_pod_condition", "update_pod_conditions"]
 
 _COMPARED = ("status", "reason", "message", "lastProbeTime", "lastTransitionTime", "observedGeneration")
 
@@ -21,9 +21,25 @@ def update_pod_condition(
     conditions: Sequence[Mapping[str, Any]], condition: Mapping[str, Any], now: float
 ) -> tuple[list[dict[str, Any]], bool]:
     """``(new conditions, changed)`` after upserting ``condition`` at time ``now``."""
-    new = dict(condition)
-    new["lastTransitionTime"] = format_time(now)
+    return update_pod_conditions(conditions, (condition,), now)
+
+
+def update_pod_conditions(
+    conditions: Sequence[Mapping[str, Any]], updates: Iterable[Mapping[str, Any]], now: float
+) -> tuple[list[dict[str, Any]], bool]:
+    """Upsert each of ``updates`` in turn (as repeated :func:`update_pod_condition` calls would,
+    copying the list once): ``(new conditions, whether any changed)``."""
     out = [dict(c) for c in conditions]
+    changed = False
+    stamp = format_time(now)
+    for condition in updates:
+        changed = _upsert(out, condition, stamp) or changed
+    return out, changed
+
+
+def _upsert(out: list[dict[str, Any]], condition: Mapping[str, Any], stamp: str) -> bool:
+    new = dict(condition)
+    new["lastTransitionTime"] = stamp
     for i, old in enumerate(out):
         if old.get("type") != new.get("type"):
             continue
@@ -33,8 +49,8 @@ def update_pod_condition(
             else:
                 new.pop("lastTransitionTime")
         if all(new.get(k) == old.get(k) for k in _COMPARED):
-            return out, False
+            return False
         out[i] = new
-        return out, True
+        return True
     out.append(new)
-    return out, True
+    return True

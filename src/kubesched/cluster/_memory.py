@@ -50,7 +50,7 @@ from ..api import (
 )
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
-from ._conditions import update_pod_condition
+from ._conditions import update_pod_conditions
 from ._disruption import pdb_selects, pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
 
@@ -173,7 +173,7 @@ class MemoryStore:
             created = current.raw.get("metadata", {}).get("creationTimestamp")
             if created is not None:
                 keep[("metadata", "creationTimestamp")] = created
-            return self._write(kind, key, current, obj.with_changes(keep))
+            return self._write(kind, key, current, obj, keep)
 
     def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:
         with self._lock:
@@ -199,12 +199,11 @@ class MemoryStore:
                 kind,
                 (namespace, name),
                 current,
-                current.with_changes(
-                    {
-                        ("metadata", "deletionTimestamp"): format_time(self._clock.now + grace),
-                        ("metadata", "deletionGracePeriodSeconds"): grace,
-                    }
-                ),
+                current,
+                {
+                    ("metadata", "deletionTimestamp"): format_time(self._clock.now + grace),
+                    ("metadata", "deletionGracePeriodSeconds"): grace,
+                },
             )
             self._schedule_removal(pod, grace)
 
@@ -234,22 +233,21 @@ class MemoryStore:
             if pod.node_name:
                 raise Conflict(f'pod {name} is already assigned to node "{pod.node_name}"')
             now = self._clock.now
-            conditions, _ = update_pod_condition(
-                pod.conditions, {"type": "PodScheduled", "status": "True"}, now
-            )
             changes: dict[Path, Any] = {("spec", "nodeName"): node_name}
+            set_true = ["PodScheduled"]
             if self.simulate_kubelet:
-                for t in ("Initialized", "ContainersReady", "Ready"):
-                    conditions, _ = update_pod_condition(conditions, {"type": t, "status": "True"}, now)
+                set_true += ["Initialized", "ContainersReady", "Ready"]
                 changes[("status", "phase")] = "Running"
                 if pod.start_time is None:
                     changes[("status", "startTime")] = format_time(now)
+            conditions, _ = update_pod_conditions(
+                pod.conditions, ({"type": t, "status": "True"} for t in set_true), now)
             changes[("status", "conditions")] = conditions
             if pod.nominated_node_name and self.clear_nominated_node_name_after_binding:
                 # KEP-5278 (kubernetes PR #132443, feature ClearingNominatedNodeNameAfterBinding,
                 # beta and on by default since 1.35): the binding API clears the nomination.
                 changes[("status", "nominatedNodeName")] = DELETE
-            return self._write("Pod", (namespace, name), pod, pod.with_changes(changes))
+            return self._write("Pod", (namespace, name), pod, pod, changes)
 
     def patch_pod_status(
         self,
@@ -261,18 +259,14 @@ class MemoryStore:
         with self._lock:
             pod: Pod = self.get("Pod", namespace, name)
             changes: dict[Path, Any] = {}
-            current: builtins.list[dict[str, Any]] = [dict(c) for c in pod.conditions]
-            changed = False
-            for c in conditions:
-                current, ch = update_pod_condition(current, c, self._clock.now)
-                changed = changed or ch
+            current, changed = update_pod_conditions(pod.conditions, conditions, self._clock.now)
             if changed:
                 changes[("status", "conditions")] = current
             if nominated_node_name is not None and nominated_node_name != pod.nominated_node_name:
                 changes[("status", "nominatedNodeName")] = nominated_node_name or DELETE
             if not changes:
                 return pod
-            return self._write("Pod", (namespace, name), pod, pod.with_changes(changes))
+            return self._write("Pod", (namespace, name), pod, pod, changes)
 
     def load(self, objects: LoadedObjects | Iterable[ApiObject]) -> builtins.list[Any]:
         """Create everything, admitted, all or nothing: raises one StoreError naming the object
@@ -432,9 +426,7 @@ class MemoryStore:
             changes[("metadata", "uid")] = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{kind}/{key}/{self._rv + 1}"))
         if obj.meta.creation_timestamp is None:
             changes[("metadata", "creationTimestamp")] = format_time(self._clock.now)
-        if changes:
-            obj = obj.with_changes(changes)
-        new = self._write(kind, key, None, obj)
+        new = self._write(kind, key, None, obj, changes)
         if isinstance(new, Pod) and new.is_terminating:
             # A terminating pod from a manifest: the kubelet would remove it by its deletion time
             # stamp; never wait longer than its grace period from now (the clock may start long
@@ -446,9 +438,12 @@ class MemoryStore:
             self._schedule_removal(new, min(max(0.0, due), float(grace)) if new.node_name else 0.0)
         return new
 
-    def _write(self, kind: str, key: _Key, old: ApiObject | None, obj: ApiObject) -> Any:
+    def _write(self, kind: str, key: _Key, old: ApiObject | None, obj: ApiObject,
+               changes: Mapping[Path, Any] | None = None) -> Any:
+        """Store ``obj`` with ``changes`` applied and the next resourceVersion (one derived copy
+        for both), and emit the watch event."""
         self._rv += 1
-        new = obj.with_changes({("metadata", "resourceVersion"): str(self._rv)})
+        new = obj.with_changes({**(changes or {}), ("metadata", "resourceVersion"): str(self._rv)})
         self._bucket(kind)[key] = new
         self._emit(WatchEvent("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
         if kind == "PodDisruptionBudget" and old is None:
@@ -492,7 +487,7 @@ class MemoryStore:
         for key, pdb in pdbs:
             status = pdb_status(pdb, pods)  # type: ignore[arg-type]
             if status != pdb.raw.get("status"):
-                self._write("PodDisruptionBudget", key, pdb, pdb.with_changes({("status",): status}))
+                self._write("PodDisruptionBudget", key, pdb, pdb, {("status",): status})
 
     def _finish_termination(self, namespace: str, name: str, uid: str) -> None:
         with self._lock:

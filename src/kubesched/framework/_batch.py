@@ -37,6 +37,9 @@ class NodeBatch:
 
     def names(self) -> list[str]:
         """The batch's node names, in batch order."""
+        arr = getattr(self.snapshot, "names_array", None)
+        if arr is not None:
+            return list(arr()[self.indices].tolist())
         names = self.snapshot.node_names
         return [names[i] for i in self.indices.tolist()]
 

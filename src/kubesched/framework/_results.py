@@ -111,6 +111,26 @@ class FilterOutcome:
             self._memo[key] = st
         return st
 
+    def status_keys(self, rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], list[Status]]:
+        """The statuses of (failed) batch rows ``rows`` as ``(keys, table)``: row ``rows[i]``
+        has ``table[keys[i]]``. One Status per distinct (plugin, code, reason), built once, so
+        thousands of rejected nodes cost a few array operations."""
+        if rows.size == 0:
+            return np.zeros(0, dtype=np.intp), []
+        k = self._plugin_of[rows].astype(np.int64)
+        local = self._local_of[rows]
+        rid = np.zeros(rows.size, dtype=np.int64)
+        special = k < 0
+        for kk in np.unique(k[~special]).tolist():
+            m = k == kk
+            rid[m] = self._results[kk][1].reason_ids[local[m]]
+        key = ((k * 8 + self.codes[rows]) << 32) + rid
+        if special.any():  # per-node statuses: one key each
+            key[special] = -1 - rows[special]
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        table = [self.status(int(rows[i])) for i in first.tolist()]
+        return inv.reshape(-1).astype(np.intp, copy=False), table
+
     def failed_statuses(self) -> dict[str, Status]:
         """Node name -> Status for every node that did not pass (the diagnosis map)."""
         infos = self.batch.snapshot.node_info_list

@@ -17,13 +17,15 @@ come from ``duration_clock`` (perf_counter by default): they are measurements, n
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
@@ -65,6 +67,39 @@ def _filter_batch(pl: Any, state: CycleState, pod: Pod, nodes: NodeBatch) -> Bat
     if fb is not None:
         return fb(state, pod, nodes)
     return BatchFilterResult.from_statuses([pl.filter(state, pod, ni) for ni in nodes.node_infos()])
+
+
+class _Timed:
+    """The observer's timer around one extension point (a class: cheaper than a generator
+    context manager on a path taken about twenty times per pod)."""
+
+    __slots__ = ("_box", "_fwk", "_point", "_t0")
+
+    def __init__(self, fwk: Framework, point: str, box: list[Status]) -> None:
+        self._fwk, self._point, self._box = fwk, point, box
+        self._t0 = 0.0
+
+    def __enter__(self) -> None:
+        self._t0 = self._fwk._duration_clock()
+
+    def __exit__(self, *exc: object) -> None:
+        fwk = self._fwk
+        assert fwk.observer is not None
+        fwk.observer(self._point, str(self._box[0].code), fwk.profile_name,
+                     fwk._duration_clock() - self._t0)
+
+
+_NULL_CONTEXT: contextlib.nullcontext[None] = contextlib.nullcontext()
+
+
+@dataclass(frozen=True, slots=True)
+class _ScorePlan:
+    plugins: list[Any]
+    names: list[str]
+    weights: list[int]
+    weight_vector: npt.NDArray[np.int64]
+    batch_fns: list[Callable[..., Any] | None]
+    exts: list[Any]
 
 
 def _ok(st: Status | None) -> bool:
@@ -117,6 +152,7 @@ class Framework:
         lists = build_plugin_lists(profile, registry, self)
         self.plugins_map: dict[str, Any] = lists.plugins
         self.score_weights: dict[str, int] = lists.score_weights
+        self._score_plans: dict[frozenset[str], _ScorePlan] = {}
         bp = lists.by_point
         self.pre_enqueue_plugins = bp["preEnqueue"]
         self.queue_sort_plugins = bp["queueSort"]
@@ -218,16 +254,11 @@ class Framework:
         return out
 
     # -- timing -----------------------------------------------------------------------------
-    @contextmanager
-    def _timed(self, point: str, box: list[Status]) -> Iterator[None]:
+    def _timed(self, point: str, box: list[Status]) -> _Timed | contextlib.nullcontext[None]:
+        """Time one extension point run for the observer; ``box[0]`` holds its final status."""
         if self.observer is None:
-            yield
-            return
-        t0 = self._duration_clock()
-        try:
-            yield
-        finally:
-            self.observer(point, str(box[0].code), self.profile_name, self._duration_clock() - t0)
+            return _NULL_CONTEXT
+        return _Timed(self, point, box)
 
     def _call(self, state: CycleState | None, point: str, pl: Any, fn: Callable[..., Any], *args: Any) -> Any:
         """Run one plugin method, timing it in sampled cycles (runXPlugin)."""
@@ -512,9 +543,12 @@ class Framework:
             box[0] = st
             return res, st
 
-    def _as_batch(self, nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[NodeBatch | None, list[NodeInfo]]:
+    def _as_batch(self, nodes: NodeBatch | Sequence[NodeInfo]
+                  ) -> tuple[NodeBatch | None, list[NodeInfo] | None]:
+        """The nodes as a batch of snapshot rows when they are the snapshot's own NodeInfos,
+        and as a list when given as one (None: build it from the batch only if needed)."""
         if isinstance(nodes, NodeBatch):
-            return nodes, nodes.node_infos()
+            return nodes, None
         infos = list(nodes)
         snap = self.snapshot()
         row_of = getattr(snap, "row_of_id", None)
@@ -536,50 +570,66 @@ class Framework:
     def _score_error(pl: Any, st: Status) -> Status:
         return _err(f'running Score plugins: plugin "{pl.name()}" failed with: {error_text(st)}')
 
+    def _score_plan(self, skip: set[str]) -> _ScorePlan:
+        """The score plugins not skipped, their names, weights, batch methods and normalizers
+        (fixed for a profile: computed once per set of skipped plugins)."""
+        key = frozenset(skip)
+        plan = self._score_plans.get(key)
+        if plan is None:
+            plugins = [pl for pl in self.score_plugins if pl.name() not in skip]
+            names = [pl.name() for pl in plugins]
+            weights = [self.score_weights[n] for n in names]
+            batch_fns = [getattr(pl, "score_batch", None) for pl in plugins]
+            exts = [pl.score_extensions() for pl in plugins]
+            plan = _ScorePlan(plugins, names, weights, np.asarray(weights, dtype=np.int64), batch_fns, exts)
+            self._score_plans[key] = plan
+        return plan
+
     def _score(self, state: CycleState, pod: Pod,
                nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
-        batch, infos = self._as_batch(nodes)
-        names = batch.names() if batch is not None else [ni.name for ni in infos]
-        plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
-        n = len(infos)
+        batch, given = self._as_batch(nodes)
+        names = batch.names() if batch is not None else [ni.name for ni in given or ()]
+        plan = self._score_plan(state.skip_score_plugins)
+        plugins = plan.plugins
+        n = len(names)
+        infos: list[NodeInfo] | None = given
         raw = np.zeros((len(plugins), n), dtype=np.int64)
+        call = self._call
         for k, pl in enumerate(plugins):
-            use_batch = batch is not None and not self.per_node and hasattr(pl, "score_batch")
-            if use_batch:
-                arr, st = self._call(state, "Score", pl, pl.score_batch, state, pod, batch)
-                if not _ok(st):
+            fn = plan.batch_fns[k]
+            if fn is not None and batch is not None and not self.per_node:
+                arr, st = call(state, "Score", pl, fn, state, pod, batch)
+                if st is not None and st.code != Code.SUCCESS:
                     return None, self._score_error(pl, st)
-                raw[k, :] = np.asarray(arr, dtype=np.int64)
+                raw[k] = arr
                 continue
+            if infos is None:
+                infos = batch.node_infos() if batch is not None else []
             for j, ni in enumerate(infos):
-                s, st = self._call(state, "Score", pl, pl.score, state, pod, ni)
+                s, st = call(state, "Score", pl, pl.score, state, pod, ni)
                 if not _ok(st):
                     return None, self._score_error(pl, st)
                 raw[k, j] = s
         normalized = raw.copy()
-        for k, pl in enumerate(plugins):
-            ext = pl.score_extensions()
+        for k, ext in enumerate(plan.exts):
             if ext is None:
                 continue
-            row = normalized[k]
-            st = self._call(state, "ScoreExtensionNormalize", pl,
-                            ext.normalize_score, state, pod, row, names)
+            pl = plugins[k]
+            st = call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
+                      normalized[k], names)
             if not _ok(st):
                 return None, _err(f'running Normalize on Score plugins: plugin "{pl.name()}" failed with: '
                                   f"{error_text(st)}")
-        bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
-        if bad.any():
+        if n and plugins and (normalized.min() < MIN_NODE_SCORE or normalized.max() > MAX_NODE_SCORE):
+            bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
             col = int(np.nonzero(bad.any(axis=0))[0][0])
             k = int(np.nonzero(bad[:, col])[0][0])
             return None, _err(
                 f'applying score defaultWeights on Score plugins: plugin "{plugins[k].name()}" returns an '
                 f"invalid score {int(normalized[k, col])}, it should in the range of "
                 f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
-        weights = [self.score_weights[pl.name()] for pl in plugins]
-        result = ScoreResult(names, [pl.name() for pl in plugins], weights, raw, normalized,
-                             np.zeros(n, dtype=np.int64))
-        result.totals = result.weighted().sum(axis=0, dtype=np.int64) if plugins else result.totals
-        return result, Status.success()
+        totals = plan.weight_vector @ normalized if plugins else np.zeros(n, dtype=np.int64)
+        return ScoreResult(names, plan.names, plan.weights, raw, normalized, totals), Status.success()
 
     # -- Reserve / Permit ---------------------------------------------------------------------
     def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:

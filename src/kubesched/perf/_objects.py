@@ -13,6 +13,7 @@ Go templating, so a node template can set ``kubernetes.io/hostname`` to the node
 from __future__ import annotations
 
 import copy
+import datetime
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -43,6 +44,8 @@ def resolve_template(path: str, base_dir: Path) -> Path:
 
 
 def _render(value: Any, name: str, index: int) -> Any:
+    """A fresh copy of the template tree (new dicts and lists, which callers may edit; the
+    leaves are immutable scalars) with ``{{.Name}}``/``{{.Index}}`` rendered."""
     if isinstance(value, str):
         if "{{" in value:
             return value.replace("{{.Name}}", name).replace("{{.Index}}", str(index))
@@ -51,7 +54,11 @@ def _render(value: Any, name: str, index: int) -> Any:
         return [_render(v, name, index) for v in value]
     if isinstance(value, dict):
         return {k: _render(v, name, index) for k, v in value.items()}
-    return value
+    return value if isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
+
+
+_IMMUTABLE = (int, float, type(None), datetime.date, bytes)
+"""Leaf types YAML yields that need no copy (bool is an int; datetime a date)."""
 
 
 class ObjectFactory:
@@ -87,7 +94,7 @@ class ObjectFactory:
         ``{{.Name}}``/``{{.Index}}`` rendered and, for namespaced kinds, the namespace set."""
         meta = dict(tmpl.get("metadata") or {})
         name = self._name(meta, fallback)
-        doc = _render(copy.deepcopy(dict(tmpl)), name, index)
+        doc = _render(dict(tmpl), name, index)
         meta = dict(doc.get("metadata") or {})
         meta.pop("generateName", None)
         meta["name"] = name

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..api import Pod
@@ -28,6 +28,7 @@ from ..framework import (
 from ._events import is_wildcard, matches
 
 __all__ = [
+    "HintIndex",
     "QueueingHintEntry",
     "QueueingHintMap",
     "QueueingStrategy",
@@ -96,6 +97,50 @@ def build_queueing_hint_map(profiles: Mapping[str, Iterable[Plugin]]) -> dict[st
     return out
 
 
+class HintIndex(Mapping[str, Sequence[QueueingHintEntry]]):
+    """A hint map (it is one: profile -> registrations) that also answers, per incoming event,
+    whether any profile cares (isEventOfInterest) and which registrations of a profile match it,
+    in registration order. Both answers are computed once per distinct event and kept: events
+    come from a small fixed set, while they are asked about for every store write and every
+    parked pod. The map must not change after construction (the queue builds it once)."""
+
+    def __init__(self, hint_map: QueueingHintMap) -> None:
+        self._map = hint_map
+        self._interest: dict[ClusterEvent, bool] = {}
+        self._matching: dict[tuple[str, ClusterEvent], tuple[QueueingHintEntry, ...] | None] = {}
+
+    def __getitem__(self, profile: str) -> Sequence[QueueingHintEntry]:
+        return self._map[profile]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._map)
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+    def is_event_of_interest(self, event: ClusterEvent) -> bool:
+        known = self._interest.get(event)
+        if known is None:
+            known = self._interest[event] = is_wildcard(event) or any(
+                matches(e.event, event) for entries in self._map.values() for e in entries)
+        return known
+
+    def matching(self, profile: str, event: ClusterEvent) -> tuple[QueueingHintEntry, ...] | None:
+        """The profile's registrations matching ``event``; None for an unknown profile."""
+        key = (profile, event)
+        try:
+            return self._matching[key]
+        except KeyError:
+            entries = self._map.get(profile)
+            found = None if entries is None else tuple(e for e in entries if matches(e.event, event))
+            self._matching[key] = found
+            return found
+
+
+def _index(hint_map: QueueingHintMap) -> HintIndex:
+    return hint_map if isinstance(hint_map, HintIndex) else HintIndex(hint_map)
+
+
 def rejector_plugins(p: QueuedPodInfo) -> set[str]:
     """UnschedulablePlugins ∪ PendingPlugins."""
     return (p.unschedulable_plugins or set()) | (p.pending_plugins or set())
@@ -125,13 +170,13 @@ def is_pod_worth_requeuing(hint_map: QueueingHintMap, p: QueuedPodInfo, event: C
         if new_obj is not None and (not isinstance(new_obj, Pod) or new_obj.uid != p.pod.uid):
             return QueueingStrategy.QUEUE_SKIP
         return QueueingStrategy.QUEUE_AFTER_BACKOFF
-    entries = hint_map.get(p.pod.scheduler_name)
+    entries = _index(hint_map).matching(p.pod.scheduler_name, event)
     if entries is None:
         return QueueingStrategy.QUEUE_AFTER_BACKOFF
     pending = p.pending_plugins or set()
     strategy = QueueingStrategy.QUEUE_SKIP
     for entry in entries:
-        if entry.plugin not in rejectors or not matches(entry.event, event):
+        if entry.plugin not in rejectors:
             continue
         if _run_hint(entry, p.pod, old_obj, new_obj) == QueueingHint.QUEUE_SKIP:
             continue
@@ -145,9 +190,7 @@ def is_pod_worth_requeuing(hint_map: QueueingHintMap, p: QueuedPodInfo, event: C
 
 def is_event_of_interest(hint_map: QueueingHintMap, event: ClusterEvent) -> bool:
     """isEventOfInterest: a wildcard, or an event some profile's plugin registered."""
-    if is_wildcard(event):
-        return True
-    return any(matches(e.event, event) for entries in hint_map.values() for e in entries)
+    return _index(hint_map).is_event_of_interest(event)
 
 
 def plugin_events(hint_map: QueueingHintMap) -> dict[str, tuple[ClusterEvent, ...]]:

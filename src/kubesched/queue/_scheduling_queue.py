@@ -25,7 +25,7 @@ import functools
 import math
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from ..api import Pod
 from ..cache import PodInfo
@@ -57,9 +57,9 @@ from ._events import (
     pod_scheduling_properties_change,
 )
 from ._hints import (
+    HintIndex,
     QueueingHintMap,
     QueueingStrategy,
-    is_event_of_interest,
     is_pod_worth_requeuing,
     plugin_events,
     rejector_plugins,
@@ -100,8 +100,7 @@ def _locked(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 
     @functools.wraps(fn)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        self = args[0]
-        assert isinstance(self, PriorityQueue)
+        self = cast(PriorityQueue, args[0])
         with self._lock:
             try:
                 return fn(*args, **kwargs)
@@ -139,7 +138,7 @@ class PriorityQueue:
         self._clock = clock
         self._lock = threading.RLock()
         self._pre_enqueue = {k: list(v) for k, v in (pre_enqueue_plugins or {}).items()}
-        self._hint_map: QueueingHintMap = queueing_hint_map or {}
+        self._hint_map = HintIndex(queueing_hint_map or {})
         self._plugin_events = plugin_events(self._hint_map)
         self._max_in_unschedulable = pod_max_in_unschedulable_pods_duration
         self.pop_from_backoff_q = pop_from_backoff_q
@@ -201,7 +200,9 @@ class PriorityQueue:
     def _arm(self) -> None:
         if not self._started:
             return
-        wake = self.next_wakeup()
+        # Nothing in backoffQ or unschedulablePods: no flush can move a pod (the usual case
+        # when pods schedule at once; computing the wakeup on every queue call was measurable).
+        wake = self.next_wakeup() if len(self._backoff_q) or len(self._unschedulable) else None
         current = self._timer
         if current is not None and not current.cancelled and wake is not None and current.when <= wake:
             return  # an earlier timer fires first and re-arms
@@ -486,14 +487,15 @@ class PriorityQueue:
 
     def _move_all(self, event: ClusterEvent, old_obj: Any, new_obj: Any,
                   pre_check: PreEnqueueCheck | None) -> None:
-        if not is_event_of_interest(self._hint_map, event):
+        if not self._hint_map.is_event_of_interest(event):
             return
         pods = [p for p in self._unschedulable if pre_check is None or pre_check(p.pod)]
         self._move_pods(pods, event, old_obj, new_obj)
 
     def _move_pods(self, pods: list[QueuedPodInfo], event: ClusterEvent, old_obj: Any, new_obj: Any) -> None:
-        """movePodsToActiveOrBackoffQueue; the event is also recorded for in-flight pods."""
-        if not is_event_of_interest(self._hint_map, event):
+        """movePodsToActiveOrBackoffQueue; the event is also recorded for in-flight pods (even
+        when no pod is parked: a pod in flight may fail and be judged on it)."""
+        if not self._hint_map.is_event_of_interest(event):
             return
         for p in pods:
             if p.gated and not match_any(event, p.gating_plugin_events):

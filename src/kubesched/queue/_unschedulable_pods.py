@@ -44,7 +44,10 @@ class UnschedulablePods:
         return None
 
     def delete(self, key: str) -> QueuedPodInfo | None:
-        return self._pods.pop(key, None)
+        p = self._pods.pop(key, None)
+        if not self._pods:
+            self._by_time.clear()  # every entry is stale now
+        return p
 
     def get(self, key: str) -> QueuedPodInfo | None:
         return self._pods.get(key)

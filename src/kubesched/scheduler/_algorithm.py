@@ -4,8 +4,12 @@ Mirrors pkg/scheduler/schedule_one.go (master 2026): ``schedulePod`` -> ``findNo
 (PreFilter, the nominated-node fast path, ``findNodesThatPassFilters`` with
 ``numFeasibleNodesToFind`` and the ``nextStartNodeIndex`` rotation, extender filters) ->
 ``prioritizeNodes`` (PreScore, Score, extender priorities) -> the highest total score, ties broken
-by a per-node random number from the scheduler's seeded RNG (upstream's ``nodeScoreHeap`` with
-``Randomizer``), which picks uniformly among the tied nodes.
+by one draw from the scheduler's seeded RNG among the tied nodes (uniform, as upstream's
+``nodeScoreHeap`` with ``Randomizer`` and older releases' reservoir sampling intend).
+
+The batch path keeps node sets as snapshot rows (numpy) from filtering to host selection: the
+feasible rows go to scoring as a :class:`NodeBatch`, rejected nodes go to the diagnosis as one
+status table per filter pass (``NodeToStatus.set_many``), and the totals stay an array.
 
 Filtering is sequential in rotation order and stops at the ``numNodesToFind``-th feasible node,
 as upstream's parallel search does with one worker; nodes where a nominated pod of equal or
@@ -17,10 +21,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..framework import MAX_NODE_SCORE, Code, CycleState, NodeBatch, Status
 from ._diagnosis import EXTENDER_NAME, Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
@@ -63,7 +68,15 @@ class ScheduleResult:
     suggested_host: str = ""
     evaluated_nodes: int = 0
     feasible_nodes: int = 0
-    scores: list[tuple[str, int]] = field(default_factory=list)  # (node, total) of scored nodes
+    scored_nodes: Sequence[str] = ()  # the nodes scored, aligned with ``totals``
+    totals: npt.NDArray[np.int64] | None = None
+
+    @property
+    def scores(self) -> list[tuple[str, int]]:
+        """(node, total score) of the scored nodes."""
+        if self.totals is None:
+            return []
+        return list(zip(self.scored_nodes, self.totals.tolist(), strict=True))
 
 
 class ScheduleAlgorithm:
@@ -81,6 +94,9 @@ class ScheduleAlgorithm:
         self.next_start_node_index = 0
         self._snapshot: Snapshot | None = None
         self._last_feasible = 0
+        # Snapshot rows of the last batch filter pass's feasible nodes (aligned with the list it
+        # returned), so that scoring reuses them instead of looking every node up again.
+        self._feasible_rows: npt.NDArray[np.int64] | None = None
 
     # -- schedulePod ------------------------------------------------------------------------
     def schedule_pod(self, fwk: Any, state: CycleState, pod: Pod, snapshot: Snapshot) -> ScheduleResult:
@@ -93,9 +109,10 @@ class ScheduleAlgorithm:
             raise FitError(pod, snapshot.num_nodes(), diagnosis)
         if len(feasible) == 1:
             return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status), 1)
-        scores = self.prioritize_nodes(fwk, state, pod, feasible)
-        host = self.select_host(scores)
-        return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible), scores)
+        names, totals = self._prioritize(fwk, state, pod, feasible)
+        host = self.select_host_of(names, totals)
+        return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible),
+                              names, totals)
 
     def find_nodes_that_fit_pod(self, fwk: Any, state: CycleState, pod: Pod,
                                 snapshot: Snapshot) -> tuple[list[NodeInfo], Diagnosis]:
@@ -128,7 +145,8 @@ class ScheduleAlgorithm:
             # Nodes named by PreFilter that do not exist are dropped; snapshot order is kept
             # (upstream iterates a Go set, in random order).
             names = pre_res.node_names or frozenset()
-            nodes = [ni for ni in all_nodes if ni.name in names]
+            index = snapshot.node_index
+            nodes = [all_nodes[i] for i in sorted(index[n] for n in names if n in index)]
             diagnosis.node_to_status.set_absent_nodes_status(Status(
                 Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
                 (f"node(s) didn't satisfy plugin(s) {_go_set_list(diagnosis.unschedulable_plugins)}",)))
@@ -164,6 +182,7 @@ class ScheduleAlgorithm:
         (The nominated-node check passes a single node; upstream rotates it too, a no-op.)"""
         n = len(nodes)
         self._last_feasible = 0
+        self._feasible_rows = None
         if n == 0:
             return []
         # The framework's percentage is the profile's, else the global one (0: adaptive).
@@ -209,17 +228,18 @@ class ScheduleAlgorithm:
         two-pass check inside it); the statuses equal the per-node path's."""
         n = len(nodes)
         infos = snap.node_info_list
-        if nodes is infos:
-            rows = np.arange(n, dtype=np.int64)
-        else:
+        rows: npt.NDArray[np.int64] | None = None  # None: the whole snapshot, row i is node i
+        if nodes is not infos:
             index = snap.node_index
             rows = np.fromiter((index[ni.name] for ni in nodes), dtype=np.int64, count=n)
-        order = np.roll(rows, -start) if start else rows
-        feasible: list[NodeInfo] = []
-        pos, chunk = 0, max(to_find, 64)
+        feasible_rows: list[npt.NDArray[np.int64]] = []
+        found, pos, chunk = 0, 0, max(to_find, 64)
+        statuses = diagnosis.node_to_status
         try:
-            while pos < n and len(feasible) < to_find:
-                part = order[pos:pos + chunk]
+            while pos < n and found < to_find:
+                part = (np.arange(pos, min(pos + chunk, n), dtype=np.int64) + start) % n
+                if rows is not None:
+                    part = rows[part]
                 batch = NodeBatch(snap, part)
                 if self._any_nominated is not None and not self._any_nominated():
                     outcome = fwk.run_filter_plugins_batch(state, pod, batch)  # nothing to add
@@ -227,24 +247,30 @@ class ScheduleAlgorithm:
                     outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, batch)
                 codes = outcome.codes
                 ok_rows = np.flatnonzero(codes == 0)
-                need = to_find - len(feasible)
+                need = to_find - found
                 cut = int(ok_rows[need - 1]) + 1 if ok_rows.size >= need else len(part)
                 err_rows = np.flatnonzero(codes[:cut] == int(Code.ERROR))
                 if err_rows.size:
                     cut = int(err_rows[0])
-                for row in np.flatnonzero(codes[:cut]).tolist():
-                    st = outcome.status(row)
-                    diagnosis.node_to_status.set(infos[int(part[row])].name, st)
-                    diagnosis.add_plugin_status(st)
-                feasible.extend(infos[int(part[r])] for r in ok_rows[ok_rows < cut].tolist())
+                rejected = np.flatnonzero(codes[:cut])
+                if rejected.size:
+                    keys, table = outcome.status_keys(rejected)
+                    statuses.set_many(snap.names_array()[part[rejected]], keys, table)
+                    for st in table:
+                        diagnosis.add_plugin_status(st)
+                ok = part[ok_rows[ok_rows < cut]]
+                feasible_rows.append(ok)
+                found += ok.size
                 if err_rows.size:
                     st = outcome.status(int(err_rows[0]))
                     raise st.as_error() or RuntimeError(st.message())
                 pos += len(part)
                 chunk *= 2
         finally:
-            self._last_feasible = len(feasible)
-        return feasible
+            self._last_feasible = found
+        rows_found = feasible_rows[0] if len(feasible_rows) == 1 else np.concatenate(feasible_rows)
+        self._feasible_rows = rows_found
+        return list(snap.infos_array()[rows_found].tolist())
 
     def find_nodes_that_pass_extenders(self, pod: Pod, feasible: list[NodeInfo],
                                        statuses: NodeToStatus) -> list[NodeInfo]:
@@ -273,17 +299,30 @@ class ScheduleAlgorithm:
     # -- scoring ---------------------------------------------------------------------------
     def prioritize_nodes(self, fwk: Any, state: CycleState, pod: Pod,
                          nodes: list[NodeInfo]) -> list[tuple[str, int]]:
-        """prioritizeNodes -> [(node name, total score)] in ``nodes`` order.
+        """prioritizeNodes -> [(node name, total score)] in ``nodes`` order."""
+        names, totals = self._prioritize(fwk, state, pod, nodes)
+        return list(zip(names, totals.tolist(), strict=True))
+
+    def _prioritize(self, fwk: Any, state: CycleState, pod: Pod,
+                    nodes: list[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
+        """prioritizeNodes as (node names, total scores) aligned with ``nodes``.
 
         No score plugins and no extenders: every node scores 1."""
         if not self.extenders and not fwk.has_score_plugins():
-            return [(ni.name, 1) for ni in nodes]
+            return [ni.name for ni in nodes], np.ones(len(nodes), dtype=np.int64)
         st = fwk.run_pre_score_plugins(state, pod, nodes)
         if st is not None and not st.is_success():
             raise st.as_error() or RuntimeError(st.message())
-        result, st = fwk.run_score_plugins(state, pod, nodes)
+        rows, snap = self._feasible_rows, self._snapshot
+        target: Any = nodes
+        if rows is not None and snap is not None and rows.size == len(nodes) and not self.per_node:
+            target = NodeBatch(snap, rows)  # the filter pass's rows: no lookup per node
+        result, st = fwk.run_score_plugins(state, pod, target)
         if st is not None and not st.is_success():
             raise st.as_error() or RuntimeError(st.message())
+        names = getattr(result, "node_names", None)
+        if names is None or len(names) != len(nodes):
+            names = [ni.name for ni in nodes]
         totals = _totals(result, nodes)
         if self.extenders:
             ext_totals: dict[str, int] = {}
@@ -298,49 +337,53 @@ class ScheduleAlgorithm:
                 for host, score in prioritized:
                     final = score * weight * (MAX_NODE_SCORE // MAX_EXTENDER_PRIORITY)
                     ext_totals[host] = ext_totals.get(host, 0) + final
-            totals = [t + ext_totals.get(ni.name, 0) for t, ni in zip(totals, nodes, strict=True)]
-        return [(ni.name, t) for ni, t in zip(nodes, totals, strict=True)]
+            totals = totals + np.fromiter((ext_totals.get(n, 0) for n in names), dtype=np.int64,
+                                          count=len(names))
+        return names, totals
 
     def select_host(self, scores: Sequence[tuple[str, int]]) -> str:
-        """The highest total; among equal totals the highest per-node random number
-        (``Randomizer``), i.e. a uniform choice driven by the seeded RNG.
-
-        Newest upstream pops a heap ordered by (TotalScore, Randomizer) (sortedNodeScores in
-        schedule_one.go) but draws ``Randomizer`` only for nodes an extender scored, so without
-        extenders ties fall to heap order over the (parallel, unordered) filter results; older
-        releases' selectHost sampled ties uniformly (reservoir sampling). We draw for every node:
-        the uniform, seed-reproducible choice both intend."""
+        """selectHost over ``[(node, total)]``; see :meth:`select_host_of`."""
         if not scores:
             raise ValueError("empty priorityList")
-        best_name, best_key = "", (-1 << 63, -1)
-        for name, total in scores:
-            key = (total, self.rng.getrandbits(62))
-            if key > best_key:
-                best_name, best_key = name, key
-        return best_name
+        names = [n for n, _ in scores]
+        return self.select_host_of(names, np.fromiter((t for _, t in scores), dtype=np.int64,
+                                                      count=len(scores)))
+
+    def select_host_of(self, names: Sequence[str], totals: npt.NDArray[np.int64]) -> str:
+        """The highest total; among equal totals one node chosen uniformly by one draw from the
+        scheduler's seeded RNG (none when the top is unique).
+
+        Older upstream selectHost sampled ties uniformly (reservoir sampling); newest upstream
+        pops a heap ordered by (TotalScore, Randomizer) (sortedNodeScores in schedule_one.go)
+        but draws ``Randomizer`` only for nodes an extender scored, so without extenders ties
+        fall to heap order over the (parallel, unordered) filter results. Both intend a uniform
+        choice among the best; we make it seed-reproducible."""
+        if len(names) == 0:
+            raise ValueError("empty priorityList")
+        tied = np.flatnonzero(totals == totals.max())
+        if tied.size == 1:
+            return names[int(tied[0])]
+        return names[int(tied[self.rng.randrange(tied.size)])]
 
 
 def _ok(st: Status | None) -> Status:
     return st if st is not None else Status.success()
 
 
-def _totals(result: Any, nodes: Sequence[NodeInfo]) -> list[int]:
+def _totals(result: Any, nodes: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:
     """Total scores aligned with ``nodes`` from the runtime's result: an array of totals, a
     list of per-node results with ``total_score``, or a mapping node name -> total."""
     if result is None:
-        return [0] * len(nodes)
+        return np.zeros(len(nodes), dtype=np.int64)
     if isinstance(result, dict):
-        return [int(result.get(ni.name, 0)) for ni in nodes]
+        return np.fromiter((int(result.get(ni.name, 0)) for ni in nodes), dtype=np.int64,
+                           count=len(nodes))
     if isinstance(result, np.ndarray):
-        return [int(x) for x in result.tolist()]
+        return result.astype(np.int64, copy=False)
     totals = getattr(result, "totals", None)
     if totals is not None:
-        return [int(x) for x in np.asarray(totals).tolist()]
-    out = []
-    for r in result:
-        total = getattr(r, "total_score", r)
-        out.append(int(total))
-    return out
+        return np.asarray(totals, dtype=np.int64)
+    return np.fromiter((int(getattr(r, "total_score", r)) for r in result), dtype=np.int64)
 
 
 def _go_set_list(s: set[str]) -> str:

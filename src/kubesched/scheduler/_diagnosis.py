@@ -15,6 +15,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
+
 from ..framework import Code, Status
 
 if TYPE_CHECKING:
@@ -48,30 +51,77 @@ class NodeToStatus:
     """framework.NodeToStatus: explicit statuses of rejected nodes and the status of absent ones.
 
     Nodes that passed Filter are not in the map. The absent status defaults to
-    UnschedulableAndUnresolvable with no reason (NewDefaultNodeToStatus)."""
+    UnschedulableAndUnresolvable with no reason (NewDefaultNodeToStatus).
 
-    __slots__ = ("_absent", "_map")
+    The batch filter rejects thousands of nodes per cycle with a handful of distinct statuses,
+    so it records them as chunks (node names, an index per node into a small status table);
+    the name -> Status map is built only when someone asks for one node. The reason histogram
+    of the FitError message and ``nodes_for_status_code`` read the chunks directly."""
+
+    __slots__ = ("_absent", "_chunks", "_map", "_pending")
 
     def __init__(self) -> None:
         self._map: dict[str, Status] = {}
         self._absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+        self._chunks: list[tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]] = []
+        self._pending = 0
+
+    def _materialize(self) -> None:
+        if not self._chunks:
+            return
+        m = self._map
+        for names, keys, table in self._chunks:
+            m.update(zip(names.tolist(), [table[k] for k in keys.tolist()], strict=True))
+        self._chunks.clear()
+        self._pending = 0
 
     def get(self, node_name: str) -> Status:
         """The node's status, or the absent-nodes status when it has none of its own."""
+        self._materialize()
         return self._map.get(node_name, self._absent)
 
     def set(self, node_name: str, status: Status) -> None:
+        self._materialize()
         self._map[node_name] = status
 
+    def set_many(self, node_names: npt.NDArray[np.object_], keys: npt.NDArray[np.intp],
+                 table: list[Status]) -> None:
+        """``node_names[i]`` gets ``table[keys[i]]``; the names must be distinct and new (one
+        filter pass over distinct nodes), which keeps ``len`` exact without building the map."""
+        if not len(node_names):
+            return
+        if self._map:
+            self._materialize()
+            self._map.update(zip(node_names.tolist(), [table[k] for k in keys.tolist()], strict=True))
+            return
+        self._chunks.append((node_names, keys, table))
+        self._pending += len(node_names)
+
     def __len__(self) -> int:
-        return len(self._map)
+        return len(self._map) + self._pending
 
     def __contains__(self, node_name: object) -> bool:
+        self._materialize()
         return node_name in self._map
 
     def items(self) -> Iterator[tuple[str, Status]]:
         """ForEachExplicitNode."""
+        self._materialize()
         return iter(self._map.items())
+
+    def reason_counts(self) -> Counter[str]:
+        """How many explicit nodes carry each reason (the FitError histogram), without building
+        the map."""
+        out: Counter[str] = Counter()
+        for _names, keys, table in self._chunks:
+            for k, count in enumerate(np.bincount(keys, minlength=len(table)).tolist()):
+                if count:
+                    for r in table[k].reasons:
+                        out[r] += count
+        for st in self._map.values():
+            for r in st.reasons:
+                out[r] += 1
+        return out
 
     def absent_nodes_status(self) -> Status:
         return self._absent
@@ -82,7 +132,20 @@ class NodeToStatus:
     def nodes_for_status_code(self, node_names: list[str], code: Code) -> list[str]:
         """NodesForStatusCode: the given nodes (snapshot order) whose status has ``code``;
         absent nodes count with the absent status."""
-        return [n for n in node_names if self.get(n).code == code]
+        if self._chunks and not self._map:
+            # Read the chunks: which explicit nodes have the code, which have another one.
+            hit: set[str] = set()
+            miss: set[str] = set()
+            for names, keys, table in self._chunks:
+                codes = np.fromiter((int(t.code) for t in table), dtype=np.int8, count=len(table))
+                sel = codes[keys] == int(code)
+                hit.update(names[sel].tolist())
+                miss.update(names[~sel].tolist())
+            if self._absent.code == code:
+                return [n for n in node_names if n not in miss]
+            return [n for n in node_names if n in hit]
+        m, absent = self._map, self._absent
+        return [n for n in node_names if m.get(n, absent).code == code]
 
 
 @dataclass
@@ -130,10 +193,7 @@ class FitError(Exception):
         if d.pre_filter_msg:
             msg += f" {d.pre_filter_msg}."
         else:
-            reasons: Counter[str] = Counter()
-            for _, st in d.node_to_status.items():
-                for r in st.reasons:
-                    reasons[r] += 1
+            reasons = d.node_to_status.reason_counts()
             absent = self.num_all_nodes - len(d.node_to_status)
             if absent > 0:
                 for r in d.node_to_status.absent_nodes_status().reasons:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from kubesched.api import Pod
-from kubesched.cache import NodeInfo
+from kubesched.cache import NodeInfo, Snapshot
 from kubesched.framework import Code, CycleState, QueueingHint
 from kubesched.plugins.nodeunschedulable import (
     ERR_REASON_UNKNOWN_CONDITION,
@@ -53,6 +53,31 @@ def test_filter(unschedulable: bool, pod: Pod, want: tuple[Code, tuple[str, ...]
 def test_node_info_without_node() -> None:
     st = NodeUnschedulable().filter(CycleState(), make_pod().name("p").obj(), NodeInfo())
     assert simple(st) == (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNKNOWN_CONDITION,))
+
+
+UNKNOWN = (Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_UNKNOWN_CONDITION,))
+
+
+@pytest.mark.parametrize(
+    ("pod", "want"),
+    [
+        pytest.param(make_pod().name("p").obj(), [UNKNOWN, UNSCHED, OK], id="plain pod"),
+        pytest.param(
+            make_pod().name("p").toleration(KEY, effect="NoSchedule").obj(),
+            [UNKNOWN, OK, OK],
+            id="tolerating pod",
+        ),
+    ],
+)
+def test_batch_node_less_rows(pod: Pod, want: list[tuple[Code, tuple[str, ...]]]) -> None:
+    # The batch path reads the has_node column: a NodeInfo without its Node gets the per-node
+    # answer, whatever the pod tolerates (filter_all checks both paths agree).
+    snap = Snapshot([
+        NodeInfo(),
+        NodeInfo.of(make_node().name("a").unschedulable().obj()),
+        NodeInfo.of(make_node().name("b").obj()),
+    ])
+    assert [simple(s) for s in filter_all(NodeUnschedulable(), pod, snap).statuses] == want
 
 
 def test_hints() -> None:

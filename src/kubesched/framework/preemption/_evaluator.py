@@ -137,33 +137,48 @@ class Evaluator:
 
         if not all_nodes:
             raise RuntimeError("no nodes available")
-        names = [ni.name for ni in all_nodes]
-        wanted = set(m.nodes_for_status_code(names, Code.UNSCHEDULABLE))
-        potential = [ni for ni in all_nodes if ni.name in wanted]
+        snap = self.handle.snapshot()
+        if snap.node_info_list is all_nodes:
+            # The snapshot's own list: its names and index are kept aligned with it.
+            names, index = snap.node_names, snap.node_index
+        else:
+            names = [ni.name for ni in all_nodes]
+            index = {name: i for i, name in enumerate(names)}
+        potential = [all_nodes[index[name]] for name in m.nodes_for_status_code(names, Code.UNSCHEDULABLE)]
         if not potential:
             return [], NodeToStatus(), []
         pdbs = list_pdbs(self.handle.store)
         offset, num_candidates = self.interface.get_offset_and_num_candidates(len(potential))
-        return self.dry_run_preemption(state, pod, potential, pdbs, offset, num_candidates)
+        return self.dry_run_preemption(state, pod, potential, pdbs, offset, num_candidates, m)
 
     def dry_run_preemption(self, state: CycleState, pod: Pod, potential_nodes: Sequence[NodeInfo],
                            pdbs: Sequence[PodDisruptionBudget], offset: int,
-                           num_candidates: int) -> tuple[list[Candidate], Any, list[BaseException]]:
+                           num_candidates: int, node_statuses: Any = None,
+                           ) -> tuple[list[Candidate], Any, list[BaseException]]:
         """DryRunPreemption: SelectVictimsOnNode on a copy of each node (and of the cycle state)
         from ``offset`` on, wrapping around. Non-violating candidates come first in the result.
-        Nodes that are no candidate get their status in the returned NodeToStatus."""
+        Nodes that are no candidate get their status in the returned NodeToStatus.
+
+        ``node_statuses`` (the Filter phase's NodeToStatus) lets a plugin with the optional
+        ``prepare_dry_run`` hook decide nodes without copying them; it answers None for a node
+        it leaves to ``select_victims_on_node``."""
         from ...scheduler._diagnosis import NodeToStatus
 
         non_violating = _CandidateList(num_candidates)
         violating = _CandidateList(num_candidates)
         statuses = NodeToStatus()
         errs: list[BaseException] = []
+        prepare = getattr(self.interface, "prepare_dry_run", None)
+        fast = prepare(state, pod, pdbs, node_statuses) if prepare is not None else None
         n = len(potential_nodes)
         for i in range(n):
-            node_copy = potential_nodes[(offset + i) % n].snapshot_copy()
-            name = node_copy.name
-            pods, num_violations, status = self.interface.select_victims_on_node(
-                state.clone(), pod, node_copy, pdbs)
+            ni = potential_nodes[(offset + i) % n]
+            res = fast(ni) if fast is not None else None
+            if res is None:
+                ni = ni.snapshot_copy()
+                res = self.interface.select_victims_on_node(state.clone(), pod, ni, pdbs)
+            name = ni.name
+            pods, num_violations, status = res
             if status.is_success() and pods:
                 c = Candidate(name, Victims(list(pods), num_violations))
                 (non_violating if num_violations == 0 else violating).add(c)

@@ -50,6 +50,7 @@ from kubesched.framework.preemption import (
 from kubesched.plugins.names import DEFAULT_PREEMPTION
 
 from ._args import DefaultPreemptionArgs
+from ._resource_victims import ResourceVictimSelector, VictimsResult, importance_sorter
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
@@ -133,8 +134,9 @@ class DefaultPreemption(PluginBase):
         self.executor = Executor(handle)
         self.evaluator = Evaluator(NAME, handle, self, self.executor, self.enable_async_preemption)
         # Default policy hooks, replaceable as upstream's exported fields.
-        self.is_eligible_pod: IsEligiblePodFn = lambda node_info, victim, preemptor: True
+        self.is_eligible_pod: IsEligiblePodFn = _eligible_always
         self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
+        self._default_more_important_pod = self.more_important_pod
 
     @property
     def fh(self) -> Handle:
@@ -226,6 +228,22 @@ class DefaultPreemption(PluginBase):
                         return False, NOT_ELIGIBLE_TERMINATING
         return True, ""
 
+    def prepare_dry_run(self, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
+                        node_statuses: Any) -> Callable[[NodeInfo], VictimsResult | None] | None:
+        """An optional Evaluator hook: a faster SelectVictimsOnNode for this preemption, which
+        returns None for a node it cannot decide (the Evaluator then runs
+        :meth:`select_victims_on_node` on a copy). See :mod:`._resource_victims`."""
+        if (self.handle is None or "select_victims_on_node" in vars(self)
+                or type(self).select_victims_on_node is not DefaultPreemption.select_victims_on_node):
+            return None  # a replaced SelectVictimsOnNode is the policy: run it
+        is_eligible = None if self.is_eligible_pod is _eligible_always else self.is_eligible_pod
+        importance = importance_sorter(self.more_important_pod,
+                                       self.more_important_pod is self._default_more_important_pod,
+                                       self._now())
+        selector = ResourceVictimSelector.prepare(self.handle, state, pod, pdbs, node_statuses,
+                                                  is_eligible, importance, filter_pods_with_pdb_violation)
+        return selector.select if selector is not None else None
+
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: Sequence[PodDisruptionBudget]) -> tuple[list[Pod], int, Status]:
         """SelectVictimsOnNode (``state`` and ``node_info`` are this node's copies)."""
@@ -283,6 +301,11 @@ class DefaultPreemption(PluginBase):
         if violating and non_violating:
             victims.sort(key=key)
         return [pi.pod for pi in victims], num_violating, Status.success()
+
+
+def _eligible_always(node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
+    """The default IsEligiblePod hook: every lower-priority pod may be preempted."""
+    return True
 
 
 def _importance_key(more_important: MoreImportantPodFn) -> Any:

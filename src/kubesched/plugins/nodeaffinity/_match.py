@@ -10,7 +10,7 @@ expressions nor fields, or an empty term list, matches nothing).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,11 +23,12 @@ from kubesched.api import (
     Pod,
     WeightedNodeSelectorTerm,
 )
-from kubesched.cache import NodeColumns
+from kubesched.cache import NodeColumns, Snapshot
 from kubesched.framework import NodeBatch
 
 __all__ = [
     "BatchView",
+    "NodeMasks",
     "RequiredNodeAffinity",
     "preferred_score",
     "preferred_score_batch",
@@ -38,66 +39,114 @@ __all__ = [
 Mask = npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True, slots=True)
-class BatchView:
-    """What the mask functions read: the label columns and the node names of a batch."""
+class NodeMasks:
+    """One bool per snapshot node for a requirement, memoized across cycles by the object it was
+    computed from: a label column (``columns.label_column`` returns a new tuple whenever a
+    node's labels or the node list change) or the names array (rebuilt when the node list
+    changes). A hit needs that very object, which the memo holds so that its identity cannot be
+    reused; a batch then costs one gather per requirement."""
 
-    columns: NodeColumns
-    indices: npt.NDArray[np.int64]
-    names: npt.NDArray[np.object_]
+    _LIMIT = 512  # distinct requirements remembered at once
+
+    def __init__(self) -> None:
+        self._memo: dict[Hashable, tuple[object, Mask]] = {}
+
+    def get(self, key: Hashable, source: object, compute: Callable[[], Mask]) -> Mask:
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is source:
+            return hit[1]
+        if len(self._memo) >= self._LIMIT:
+            self._memo.clear()
+        mask = compute()
+        self._memo[key] = (source, mask)
+        return mask
+
+
+class BatchView:
+    """What the mask functions read: the snapshot columns, the batch rows, the batch's node
+    names (built only when a matchFields requirement asks) and the memo of node masks."""
+
+    __slots__ = ("columns", "indices", "masks", "snapshot")
+
+    def __init__(self, snapshot: Snapshot, indices: npt.NDArray[np.int64], masks: NodeMasks | None = None):
+        self.snapshot = snapshot
+        self.columns: NodeColumns = snapshot.columns
+        self.indices = indices
+        self.masks = masks if masks is not None else NodeMasks()
 
     @staticmethod
-    def of(nodes: NodeBatch) -> BatchView:
-        lst = nodes.snapshot.node_info_list
-        names = np.array([lst[i].name for i in nodes.indices.tolist()], dtype=object)
-        return BatchView(nodes.snapshot.columns, nodes.indices, names)
+    def of(nodes: NodeBatch, masks: NodeMasks | None = None) -> BatchView:
+        return BatchView(nodes.snapshot, nodes.indices, masks)
 
     def __len__(self) -> int:
         return len(self.indices)
 
 
 def _requirement_mask(req: NodeSelectorRequirement, view: BatchView) -> Mask:
-    codes, values = view.columns.label_column(req.key)
-    per_value = np.array(
-        [req.matches_value(True, v) for v in values] + [req.matches_value(False, "")], dtype=bool
-    )
-    c = codes[view.indices]
-    return per_value[np.where(c < 0, len(values), c)]
+    col = view.columns.label_column(req.key)
+
+    def compute() -> Mask:
+        codes, values = col
+        # the "label absent" answer goes last, where code -1 picks it
+        per_value = np.array(
+            [req.matches_value(True, v) for v in values] + [req.matches_value(False, "")], dtype=bool
+        )
+        return per_value[codes]
+
+    return view.masks.get(("label", req), col, compute).take(view.indices)
 
 
 def _field_mask(req: NodeSelectorRequirement, view: BatchView) -> Mask:
     # matchFields supports metadata.name with In / NotIn only (validated when parsed).
-    inside = np.isin(view.names, np.array(req.values, dtype=object))
-    return ~inside if req.operator == "NotIn" else inside
+    names = view.snapshot.names_array()
+
+    def compute() -> Mask:
+        inside = np.isin(names, np.array(req.values, dtype=object))
+        return ~inside if req.operator == "NotIn" else inside
+
+    return view.masks.get(("field", req), names, compute).take(view.indices)
+
+
+def _all(masks: Sequence[Mask]) -> Mask:
+    """AND of fresh masks (the first is combined in place)."""
+    out = masks[0]
+    for m in masks[1:]:
+        out &= m
+    return out
 
 
 def term_mask(term: NodeSelectorTerm, view: BatchView) -> Mask:
     """NodeSelectorTerm over a batch: expressions and fields ANDed; an empty term matches none."""
     if not term.match_expressions and not term.match_fields:
         return np.zeros(len(view), dtype=bool)
-    out = np.ones(len(view), dtype=bool)
-    for r in term.match_expressions:
-        out &= _requirement_mask(r, view)
-    for r in term.match_fields:
-        out &= _field_mask(r, view)
-    return out
+    return _all(
+        [_requirement_mask(r, view) for r in term.match_expressions]
+        + [_field_mask(r, view) for r in term.match_fields]
+    )
 
 
 def selector_mask(sel: NodeSelector, view: BatchView) -> Mask:
     """NodeSelector over a batch: terms ORed."""
-    out = np.zeros(len(view), dtype=bool)
-    for t in sel.terms:
+    if not sel.terms:
+        return np.zeros(len(view), dtype=bool)
+    out = term_mask(sel.terms[0], view)
+    for t in sel.terms[1:]:
         out |= term_mask(t, view)
     return out
 
 
 def _labels_mask(selector: Mapping[str, str], view: BatchView) -> Mask:
-    out = np.ones(len(view), dtype=bool)
+    """A nodeSelector (every label equal) over a batch; empty matches all."""
+    masks = []
     for k, v in selector.items():
-        codes, values = view.columns.label_column(k)
-        want = values.index(v) if v in values else -2
-        out &= codes[view.indices] == want
-    return out
+        col = view.columns.label_column(k)
+
+        def compute(col: tuple[npt.NDArray[np.int32], list[str]] = col, v: str = v) -> Mask:
+            codes, values = col
+            return codes == (values.index(v) if v in values else -2)
+
+        masks.append(view.masks.get(("selector", k, v), col, compute).take(view.indices))
+    return _all(masks) if masks else np.ones(len(view), dtype=bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +168,11 @@ class RequiredNodeAffinity:
         return self.node_selector is None or self.node_selector.matches(node_name, labels)
 
     def mask(self, view: BatchView) -> Mask:
-        out = _labels_mask(self.label_selector, view) if self.label_selector else np.ones(len(view), bool)
-        if self.node_selector is not None:
-            out &= selector_mask(self.node_selector, view)
+        if self.node_selector is None:
+            return _labels_mask(self.label_selector or {}, view)
+        out = selector_mask(self.node_selector, view)
+        if self.label_selector:
+            out &= _labels_mask(self.label_selector, view)
         return out
 
 

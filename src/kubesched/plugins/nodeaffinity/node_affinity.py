@@ -15,7 +15,7 @@ Mirrors pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (master 20
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +44,14 @@ from kubesched.framework import (
 from kubesched.plugins.helper import default_normalize_score
 from kubesched.plugins.names import NODE_AFFINITY
 
-from ._match import BatchView, RequiredNodeAffinity, preferred_score, preferred_score_batch, selector_mask
+from ._match import (
+    BatchView,
+    NodeMasks,
+    RequiredNodeAffinity,
+    preferred_score,
+    preferred_score_batch,
+    selector_mask,
+)
 
 __all__ = [
     "ERR_REASON_CONFLICT",
@@ -129,9 +136,9 @@ def _has_required_affinity(pod: Pod) -> bool:
     return pod.affinity is not None and pod.affinity.node_required is not None
 
 
-def _labels(ni: NodeInfo) -> tuple[str, dict[str, str]]:
+def _labels(ni: NodeInfo) -> tuple[str, Mapping[str, str]]:
     node = ni.node
-    return (node.name, dict(node.labels)) if node is not None else ("", {})
+    return (node.name, node.labels) if node is not None else ("", {})
 
 
 class NodeAffinity(PluginBase):
@@ -143,6 +150,7 @@ class NodeAffinity(PluginBase):
         assert isinstance(self.args, NodeAffinityArgs)
         self.added_node_selector, added_pref = self.args.parsed()
         self.added_pref_sched_terms: tuple[WeightedNodeSelectorTerm, ...] | None = added_pref or None
+        self._masks = NodeMasks()  # per-requirement node masks, shared by Filter and Score
 
     # -- PreFilter ---------------------------------------------------------------------------
     def pre_filter(
@@ -189,13 +197,13 @@ class NodeAffinity(PluginBase):
         return None
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
-        view = BatchView.of(nodes)
-        enforced_ok = (
-            selector_mask(self.added_node_selector, view)
-            if self.added_node_selector is not None
-            else np.ones(len(view), dtype=bool)
-        )
+        view = BatchView.of(nodes, self._masks)
         pod_ok = self._required(state, pod).mask(view)
+        if self.added_node_selector is None:
+            if np.count_nonzero(pod_ok) == len(view):
+                return BatchFilterResult.all_success(len(view))
+            return BatchFilterResult.from_mask(~pod_ok, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_POD)
+        enforced_ok = selector_mask(self.added_node_selector, view)
         reason_ids = np.where(~enforced_ok, 1, np.where(~pod_ok, 2, 0)).astype(np.int32)
         codes = np.where(reason_ids > 0, np.int8(int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)), np.int8(0))
         return BatchFilterResult(
@@ -222,7 +230,7 @@ class NodeAffinity(PluginBase):
     def score_batch(
         self, state: CycleState, pod: Pod, nodes: NodeBatch
     ) -> tuple[npt.NDArray[np.int64], Status | None]:
-        return preferred_score_batch(self._preferred(state, pod), BatchView.of(nodes)), None
+        return preferred_score_batch(self._preferred(state, pod), BatchView.of(nodes, self._masks)), None
 
     def score_extensions(self) -> NodeAffinity:
         return self
@@ -246,7 +254,7 @@ class NodeAffinity(PluginBase):
         """Queue when the node now matches the pod's required affinity and did not before."""
         if not isinstance(new_obj, Node):
             return QueueingHint.QUEUE
-        labels = dict(new_obj.labels)
+        labels = new_obj.labels
         if self.added_node_selector is not None and not self.added_node_selector.matches(
             new_obj.name, labels
         ):
@@ -256,6 +264,6 @@ class NodeAffinity(PluginBase):
             return QueueingHint.QUEUE_SKIP
         if not isinstance(old_obj, Node):
             return QueueingHint.QUEUE
-        if not required.match(old_obj.name, dict(old_obj.labels)):
+        if not required.match(old_obj.name, old_obj.labels):
             return QueueingHint.QUEUE
         return QueueingHint.QUEUE_SKIP

@@ -38,11 +38,10 @@ from kubesched.framework import (
     PluginBase,
     Status,
 )
-from kubesched.plugins.helper import go_div_array
 from kubesched.plugins.names import NODE_RESOURCES_BALANCED_ALLOCATION
 
 from ._args import NodeResourcesBalancedAllocationArgs
-from .resource_allocation import Matrix, ResourceAllocationScorer, pod_request_list
+from .resource_allocation import I64, NodeUsage, ResourceAllocationScorer, pod_request_list
 
 __all__ = ["NAME", "BalancedAllocation", "balanced_resource_score", "balanced_resource_scorer"]
 
@@ -50,45 +49,63 @@ NAME = NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 
 
-def balanced_resource_score(requested: Matrix, allocatable: Matrix) -> npt.NDArray[np.int64]:
-    """balancedResourceScore for each row: ``int64((1 - std) * MaxNodeScore)``."""
-    n, r = requested.shape
-    valid = allocatable != 0
-    safe = np.where(valid, allocatable, 1).astype(np.float64)
-    fractions = np.minimum(requested.astype(np.float64) / safe, 1.0)
-    count = valid.sum(axis=1)
-    total = np.zeros(n, dtype=np.float64)
-    first = np.zeros(n, dtype=np.float64)
-    second = np.zeros(n, dtype=np.float64)
-    seen = np.zeros(n, dtype=np.int64)
-    for j in range(r):  # Go's loop order, for identical float sums
-        f = fractions[:, j]
-        v = valid[:, j]
-        total = np.where(v, total + f, total)
-        first = np.where(v & (seen == 0), f, first)
-        second = np.where(v & (seen == 1), f, second)
-        seen = seen + v
-    mean = total / np.where(count == 0, 1, count)
-    sq = np.zeros(n, dtype=np.float64)
-    for j in range(r):
-        d = fractions[:, j] - mean
-        sq = np.where(valid[:, j], sq + d * d, sq)
+def balanced_resource_score(usage: I64, divisor: I64, present: bool | npt.NDArray[np.bool_]) -> I64:
+    """balancedResourceScore over usage matrices [..., K, n] (resources on the second-to-last
+    axis): ``int64((1 - std) * MaxNodeScore)`` over the fractions (capped at 1) of the resources
+    present on the node, in Go's order so that float sums are identical. When every resource is
+    present on every node (the usual case) the count is the same everywhere and the formula
+    needs no masks."""
+    f = np.minimum(usage / divisor, 1.0)
+    count = f.shape[-2]
+    if present is True:
+        if count < 2:
+            return np.full(f.shape[:-2] + f.shape[-1:], MAX_NODE_SCORE, dtype=np.int64)  # std 0
+        if count == 2:
+            std = np.abs((f[..., 0, :] - f[..., 1, :]) / 2)
+        else:
+            total = f[..., 0, :]
+            for k in range(1, count):
+                total = total + f[..., k, :]
+            mean = total / count
+            sq = (f[..., 0, :] - mean) * (f[..., 0, :] - mean)
+            for k in range(1, count):
+                sq = sq + (f[..., k, :] - mean) * (f[..., k, :] - mean)
+            std = np.sqrt(sq / count)
+        return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)  # Go's int64() truncates
+    # Some node lacks some resource: per-node counts, Go's loop with masks.
+    shape = f.shape[:-2] + f.shape[-1:]
+    total = np.zeros(shape, dtype=np.float64)
+    first = np.zeros(shape, dtype=np.float64)
+    second = np.zeros(shape, dtype=np.float64)
+    seen = np.zeros(shape, dtype=np.int64)
+    for k in range(count):
+        fk, ok = f[..., k, :], present[k]
+        total = np.where(ok, total + fk, total)
+        first = np.where(ok & (seen == 0), fk, first)
+        second = np.where(ok & (seen == 1), fk, second)
+        seen = seen + ok
+    safe_count = np.where(seen == 0, 1, seen)
+    mean = total / safe_count
+    sq = np.zeros(shape, dtype=np.float64)
+    for k in range(count):
+        d = f[..., k, :] - mean
+        sq = np.where(present[k], sq + d * d, sq)
     std = np.where(
-        count == 2,
+        seen == 2,
         np.abs((first - second) / 2),
-        np.where(count > 2, np.sqrt(sq / np.where(count == 0, 1, count)), 0.0),
+        np.where(seen > 2, np.sqrt(sq / safe_count), 0.0),
     )
-    return np.trunc((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
+    return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
 
 
-def balanced_resource_scorer(
-    requested: Matrix, allocated: Matrix, allocatable: Matrix
-) -> npt.NDArray[np.int64]:
-    """balancedResourceScorer (PR #135573): the improvement in balance, mapped to [50, 100]."""
-    with_pod = balanced_resource_score(requested, allocatable)
-    without_pod = balanced_resource_score(allocated, allocatable)
+def balanced_resource_scorer(u: NodeUsage) -> I64:
+    """balancedResourceScorer (PR #135573): the improvement in balance, mapped to [50, 100].
+    Both balances come from one pass over the [2, K, n] usage (with the pod, without it); each
+    lies in [50, 100] (a std of fractions in [0, 1] is at most 1/2), so the halved numerator is
+    non-negative and floor division is Go's."""
+    balance = balanced_resource_score(u.usage, u.divisor, u.present)
     half = MAX_NODE_SCORE // 2
-    return (half + go_div_array(half + with_pod - without_pod, 2)).astype(np.int64)
+    return half + (half + balance[0] - balance[1]) // 2
 
 
 @dataclass(frozen=True, slots=True)

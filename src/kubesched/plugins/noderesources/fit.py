@@ -71,6 +71,11 @@ def insufficient_reason(name: str) -> str:
     return f"Insufficient {name}"
 
 
+def _reason(name: str) -> str:
+    """The reason fitsRequest gives for a failed check of ``name``."""
+    return REASON_TOO_MANY_PODS if name == "pods" else insufficient_reason(name)
+
+
 @dataclass(frozen=True, slots=True)
 class InsufficientResource:
     resource_name: str
@@ -201,47 +206,57 @@ class Fit(PluginBase):
         return _status(fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups))
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+        """fitsRequest over the batch: one row gather per matrix, then one comparison per
+        checked resource ("pods" first, wanting one more pod); nodes that fit every check need
+        no further work, and the reason combinations are encoded only when some node fails."""
         try:
             s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)
         except (KeyError, TypeError) as exc:
             return BatchFilterResult.uniform(len(nodes), Status.from_error(exc))
         cols = nodes.snapshot.columns
         idx = nodes.indices
-        n = len(nodes)
-        pods_col = cols.resource_index["pods"]
-        names: list[str] = ["pods"]
-        fails: list[npt.NDArray[np.bool_]] = [cols.pod_count[idx] + 1 > cols.allocatable[idx, pods_col]]
-        unresolvable = np.zeros(n, dtype=bool)
+        n = len(idx)
+        names = ["pods"]
         if not s.is_empty():
-            for name in _checked(s, self.ignored_resources, self.ignored_resource_groups):
-                want = s.requests[name]
-                c = cols.resource_col(name)
-                alloc = cols.allocatable[idx, c] if c is not None else np.zeros(n, dtype=np.int64)
-                used = cols.requested[idx, c] if c is not None else np.zeros(n, dtype=np.int64)
-                fail = want > alloc - used
-                names.append(name)
-                fails.append(fail)
-                unresolvable |= fail & (want > alloc)
-        # Encode each node's failure combination as a bit pattern; one reason tuple per pattern.
+            names += _checked(s, self.ignored_resources, self.ignored_resource_groups)
+        alloc_rows = cols.allocatable.take(idx, axis=0)
+        used_rows = cols.requested.take(idx, axis=0)
+        failing: list[tuple[int, npt.NDArray[np.bool_]]] = []
+        unresolvable: npt.NDArray[np.bool_] | None = None
+        for k, name in enumerate(names):
+            want = 1 if k == 0 else s.requests[name]
+            c = cols.resource_index.get(name)
+            if c is None:  # no node has any: every node lacks it, beyond preemption's help
+                fail = np.ones(n, dtype=bool)
+                unres = fail if k else None
+            else:
+                alloc = alloc_rows[:, c]
+                fail = want > alloc - used_rows[:, c]
+                if not np.count_nonzero(fail):
+                    continue
+                unres = fail & (want > alloc) if k else None  # "Too many pods" stays resolvable
+            failing.append((k, fail))
+            if unres is not None:
+                unresolvable = unres if unresolvable is None else unresolvable | unres
+        if not failing:
+            return BatchFilterResult.all_success(n)
+        unresolvable_code = int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+        if len(failing) == 1:
+            k, fail = failing[0]
+            code = np.where(unresolvable, unresolvable_code, int(Code.UNSCHEDULABLE)) if (
+                unresolvable is not None) else int(Code.UNSCHEDULABLE)
+            codes = np.where(fail, code, 0).astype(np.int8)
+            return BatchFilterResult(codes, fail.astype(np.int32), [(), (_reason(names[k]),)])
+        # Several resources fail somewhere: one reason tuple per combination of failures.
         bits = np.zeros(n, dtype=np.int64)
-        for k, f in enumerate(fails):
+        for k, f in failing:
             bits |= f.astype(np.int64) << k
         patterns, inverse = np.unique(bits, return_inverse=True)
-        table: list[tuple[str, ...]] = []
-        for p in patterns.tolist():
-            table.append(
-                tuple(
-                    REASON_TOO_MANY_PODS if names[k] == "pods" else insufficient_reason(names[k])
-                    for k in range(len(names))
-                    if p >> k & 1
-                )
-            )
-        codes = np.where(
-            bits == 0,
-            0,
-            np.where(unresolvable, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), int(Code.UNSCHEDULABLE)),
-        ).astype(np.int8)
-        return BatchFilterResult(codes, inverse.astype(np.int32).reshape(-1), table)
+        table = [tuple(_reason(names[k]) for k in range(len(names)) if p >> k & 1) for p in patterns.tolist()]
+        codes = np.where(bits == 0, 0, int(Code.UNSCHEDULABLE))
+        if unresolvable is not None:
+            codes = np.where(unresolvable, unresolvable_code, codes)
+        return BatchFilterResult(codes.astype(np.int8), inverse.astype(np.int32).reshape(-1), table)
 
     # -- Score -------------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:

@@ -10,37 +10,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from kubesched.framework import MAX_NODE_SCORE
-from kubesched.plugins.helper import go_div_array
 
 from ._args import ResourceSpec
-from .resource_allocation import Matrix, Scorer
+from .resource_allocation import I64, NodeUsage, Scorer, weighted_mean
 
 __all__ = ["least_requested_score", "least_resource_scorer"]
 
 
-def least_requested_score(requested: Matrix, capacity: Matrix) -> Matrix:
-    """leastRequestedScore, element-wise (0 where capacity is 0 or exceeded)."""
-    raw = go_div_array((capacity - requested) * MAX_NODE_SCORE, capacity)
-    return np.where((capacity == 0) | (requested > capacity), 0, raw).astype(np.int64)
-
-
-def weighted_mean(
-    scores: Matrix, allocatable: Matrix, weights: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """Sum of score*weight over resources with capacity, divided by the sum of their weights."""
-    w = np.where(allocatable != 0, weights[None, :], 0)
-    node_score = (scores * w).sum(axis=1)
-    weight_sum = w.sum(axis=1)
-    return np.where(weight_sum == 0, 0, go_div_array(node_score, weight_sum)).astype(np.int64)
+def least_requested_score(requested: I64, divisor: I64) -> I64:
+    """leastRequestedScore, element-wise: ``(capacity - requested) * 100 / capacity``, 0 when
+    the request exceeds the capacity. ``divisor`` is the capacity with zeros replaced by 1
+    (those entries are dropped by the caller). Where ``requested <= capacity`` the numerator is
+    non-negative and floor division is Go's; where it exceeds it the quotient is negative and
+    the clamp at 0 gives upstream's 0."""
+    return np.maximum((divisor - requested) * MAX_NODE_SCORE // divisor, 0)
 
 
 def least_resource_scorer(resources: Sequence[ResourceSpec]) -> Scorer:
-    weights = np.array([r.weight for r in resources], dtype=np.int64)
+    weights = [r.weight for r in resources]
 
-    def scorer(requested: Matrix, allocated: Matrix, allocatable: Matrix) -> npt.NDArray[np.int64]:
-        return weighted_mean(least_requested_score(requested, allocatable), allocatable, weights)
+    def scorer(u: NodeUsage) -> I64:
+        return weighted_mean(least_requested_score(u.usage[0], u.divisor), u, weights)
 
     return scorer

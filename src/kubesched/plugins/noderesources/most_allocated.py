@@ -10,28 +10,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from kubesched.framework import MAX_NODE_SCORE
-from kubesched.plugins.helper import go_div_array
 
 from ._args import ResourceSpec
-from .least_allocated import weighted_mean
-from .resource_allocation import Matrix, Scorer
+from .resource_allocation import I64, NodeUsage, Scorer, weighted_mean
 
 __all__ = ["most_requested_score", "most_resource_scorer"]
 
 
-def most_requested_score(requested: Matrix, capacity: Matrix) -> Matrix:
-    """mostRequestedScore, element-wise."""
-    capped = np.minimum(requested, capacity)
-    return np.where(capacity == 0, 0, go_div_array(capped * MAX_NODE_SCORE, capacity)).astype(np.int64)
+def most_requested_score(requested: I64, divisor: I64) -> I64:
+    """mostRequestedScore, element-wise: ``min(requested, capacity) * 100 / capacity``.
+    ``divisor`` is the capacity with zeros replaced by 1 (those entries are dropped by the
+    caller); requests are non-negative, where floor division is Go's."""
+    return np.minimum(requested, divisor) * MAX_NODE_SCORE // divisor
 
 
 def most_resource_scorer(resources: Sequence[ResourceSpec]) -> Scorer:
-    weights = np.array([r.weight for r in resources], dtype=np.int64)
+    weights = [r.weight for r in resources]
 
-    def scorer(requested: Matrix, allocated: Matrix, allocatable: Matrix) -> npt.NDArray[np.int64]:
-        return weighted_mean(most_requested_score(requested, allocatable), allocatable, weights)
+    def scorer(u: NodeUsage) -> I64:
+        return weighted_mean(most_requested_score(u.usage[0], u.divisor), u, weights)
 
     return scorer

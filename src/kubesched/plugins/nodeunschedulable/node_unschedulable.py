@@ -55,19 +55,26 @@ class NodeUnschedulable(PluginBase):
         return None
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
-        failed = nodes.snapshot.columns.unschedulable[nodes.indices]
-        if tolerates_unschedulable(pod):
-            failed = np.zeros(len(nodes), dtype=bool)
+        """Filter over the ``unschedulable`` column; node-less rows (``has_node`` false) take the
+        per-node answer. Most batches hold neither: two reads, then all-success."""
+        cols = nodes.snapshot.columns
+        idx = nodes.indices
+        failed = np.zeros(len(nodes), dtype=bool) if tolerates_unschedulable(pod) else cols.unschedulable[idx]
+        has_node = cols.has_node[idx]
+        if has_node.all():
+            if not failed.any():
+                return BatchFilterResult.all_success(len(nodes))
+            return BatchFilterResult.from_mask(
+                failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE
+            )
         res = BatchFilterResult.from_mask(
-            failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE
+            failed & has_node, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE
         )
-        infos = nodes.snapshot.node_info_list
-        for i, idx in enumerate(nodes.indices.tolist()):
-            if infos[idx].node is None:  # rare: fall back to the per-node answer
-                st = self.filter(state, pod, infos[idx])
-                res.codes[i] = int(st.code) if st else 0
-                res.reason_ids[i] = len(res.reason_table)
-                res.reason_table.append(st.reasons if st else ())
+        missing = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNKNOWN_CONDITION)
+        rows = np.flatnonzero(~has_node)
+        res.codes[rows] = int(missing.code)
+        res.reason_ids[rows] = len(res.reason_table)
+        res.reason_table.append(missing.reasons)
         return res
 
     def events_to_register(self) -> list[ClusterEventWithHint]:

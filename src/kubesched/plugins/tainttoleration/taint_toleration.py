@@ -10,14 +10,16 @@ Mirrors pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go (mas
   effect is PreferNoSchedule or empty; NormalizeScore reverses it (fewer is better).
 
 The batch path evaluates each distinct taint set once (``columns.taint_sets``) and gathers the
-answer through ``columns.taint_set_id``: clusters have few distinct taint sets.
+answer through ``columns.taint_set_id``: clusters have few distinct taint sets. The per-set
+answers are memoized per tolerations across cycles (:class:`_PerTaintSet`), and when no set
+fails (no set scores) the batch answer is all-success (all zero) without reading any row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +36,7 @@ from kubesched.framework import (
     CycleState,
     EventResource,
     NodeBatch,
+    PluginArgs,
     PluginBase,
     QueueingHint,
     Status,
@@ -80,12 +83,54 @@ class _PreScoreState:
         return self
 
 
+_T = TypeVar("_T", bound=np.generic)
+
+
+class _PerTaintSet(Generic[_T]):
+    """``rule(taint_set, tolerations)`` for every distinct taint set of the columns, memoized
+    per tolerations tuple. ``columns.taint_sets`` only ever grows (a new set is appended), so the
+    answers stay valid while the same list object has the same length; a new list (new columns)
+    or a longer one starts afresh. Holding the list keeps its identity from being reused."""
+
+    _LIMIT = 256  # distinct tolerations remembered at once
+
+    def __init__(self, rule: Callable[[tuple[Taint, ...], tuple[Toleration, ...]], Any], dtype: type[_T]):
+        self._rule = rule
+        self._dtype = dtype
+        self._sets: list[tuple[Taint, ...]] | None = None
+        self._len = 0
+        self._memo: dict[tuple[Toleration, ...], tuple[npt.NDArray[_T], bool]] = {}
+
+    def get(
+        self, sets: list[tuple[Taint, ...]], tolerations: tuple[Toleration, ...]
+    ) -> tuple[npt.NDArray[_T], bool]:
+        """(answer per set, whether any answer is non-zero)."""
+        if sets is not self._sets or len(sets) != self._len:
+            self._sets, self._len, self._memo = sets, len(sets), {}
+        hit = self._memo.get(tolerations)
+        if hit is None:
+            if len(self._memo) >= self._LIMIT:
+                self._memo.clear()
+            arr = np.array([self._rule(ts, tolerations) for ts in sets], dtype=self._dtype)
+            hit = self._memo[tolerations] = (arr, bool(np.count_nonzero(arr)))
+        return hit
+
+
+def _untolerated(taints: tuple[Taint, ...], tolerations: tuple[Toleration, ...]) -> bool:
+    return untolerated_do_not_schedule_taint(taints, tolerations) is not None
+
+
 def _node_taints(node_info: NodeInfo) -> tuple[Taint, ...]:
     return node_info.node.taints if node_info.node is not None else ()
 
 
 class TaintToleration(PluginBase):
     NAME = NAME
+
+    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+        super().__init__(args, handle)
+        self._untolerated = _PerTaintSet(_untolerated, np.bool_)
+        self._intolerable = _PerTaintSet(count_intolerable_prefer_no_schedule, np.int64)
 
     # -- Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
@@ -95,11 +140,10 @@ class TaintToleration(PluginBase):
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         cols = nodes.snapshot.columns
-        per_set = np.array(
-            [untolerated_do_not_schedule_taint(ts, pod.tolerations) is not None for ts in cols.taint_sets],
-            dtype=bool,
-        )
-        failed = per_set[cols.taint_set_id[nodes.indices]] if len(per_set) else np.zeros(len(nodes), bool)
+        per_set, any_failed = self._untolerated.get(cols.taint_sets, pod.tolerations)
+        if not any_failed:
+            return BatchFilterResult.all_success(len(nodes))
+        failed = per_set[cols.taint_set_id[nodes.indices]]
         return BatchFilterResult.from_mask(
             failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNTOLERATED
         )
@@ -129,14 +173,8 @@ class TaintToleration(PluginBase):
         except (KeyError, TypeError) as exc:
             return np.zeros(len(nodes), dtype=np.int64), self.error_status(exc)
         cols = nodes.snapshot.columns
-        per_set = np.array(
-            [
-                count_intolerable_prefer_no_schedule(ts, s.tolerations_prefer_no_schedule)
-                for ts in cols.taint_sets
-            ],
-            dtype=np.int64,
-        )
-        if not len(per_set):
+        per_set, any_counted = self._intolerable.get(cols.taint_sets, s.tolerations_prefer_no_schedule)
+        if not any_counted:
             return np.zeros(len(nodes), dtype=np.int64), None
         return per_set[cols.taint_set_id[nodes.indices]], None
 

@@ -1,0 +1,222 @@
+"""SelectVictimsOnNode without re-running the filter chain, when only resources can change.
+
+Upstream's ``SelectVictimsOnNode`` (default_preemption.go) removes every lower-priority pod
+from a copy of the node, runs ``RunFilterPluginsWithNominatedPods`` once, then adds the
+victims back one at a time (PDB-violating ones first, most important first), running the whole
+filter chain after each. For most preemptors, though, every Filter plugin that is not skipped
+in this cycle is either
+
+- *node-static*: its verdict reads only the node object and the cycle state written in
+  PreFilter, never the pods on the node (NodeUnschedulable, NodeName, TaintToleration,
+  NodeAffinity), and it has no PreFilter extensions; or
+- NodeResourcesFit, whose verdict reads only the node's allocatable, the summed requests of the
+  pods on it and their number, and which is monotone: fewer pods never fit worse.
+
+Then each filter run of the dry run is decided by Fit alone, on a node whose pods are known
+without copying it: the static plugins passed on this node in the Filter phase (the node's
+status came from Fit itself; those plugins reject with UnschedulableAndUnresolvable, which
+would have kept the node out of preemption), and they read nothing that the dry run changes.
+Nominated pods of equal or higher priority count as upstream's first pass; by monotonicity the
+second pass (without them) passes whenever the first does, so one check decides.
+
+:class:`ResourceVictimSelector` does exactly that: it keeps a small usage record (allocatable,
+requested sums, pod list) per node and asks Fit's own ``filter`` about it, so the statuses,
+reasons and victims are the ones the generic path computes. Anything outside that shape (other
+plugins active, a node whose status came from another plugin, the per-node reference mode of
+the decision check) returns None and the Evaluator runs the generic path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from kubesched.framework import Code, CycleState, Status
+from kubesched.framework.preemption import get_pod_start_time, more_important_pod
+from kubesched.plugins.nodeaffinity import NodeAffinity
+from kubesched.plugins.nodename import NodeName
+from kubesched.plugins.noderesources import Fit
+from kubesched.plugins.nodeunschedulable import NodeUnschedulable
+from kubesched.plugins.tainttoleration import TaintToleration
+
+if TYPE_CHECKING:
+    from kubesched.api import Pod, PodDisruptionBudget
+    from kubesched.cache import NodeInfo, PodInfo
+
+__all__ = ["NODE_STATIC_FILTERS", "ResourceVictimSelector", "VictimsResult"]
+
+NODE_STATIC_FILTERS: tuple[type, ...] = (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity)
+"""In-tree Filter plugins whose verdict does not depend on the pods on the node (by class, so
+that an out-of-tree plugin registered under the same name is not mistaken for them)."""
+
+VictimsResult = tuple[list["Pod"], int, Status]
+"""(victims, number of PDB violations, status): SelectVictimsOnNode's result."""
+
+
+class _Usage:
+    """What Fit's ``fitsRequest`` reads of a NodeInfo: allocatable, requested, pods."""
+
+    __slots__ = ("allocatable", "pods", "requested")
+
+    def __init__(self, allocatable: dict[str, int], requested: dict[str, int], pods: list[PodInfo]) -> None:
+        self.allocatable = allocatable
+        self.requested = requested
+        self.pods = pods
+
+    def add(self, pi: PodInfo) -> None:
+        req = self.requested
+        for k, v in pi.resource.items():
+            req[k] = req.get(k, 0) + v
+        self.pods.append(pi)
+
+    def remove_last(self, pi: PodInfo) -> None:
+        req = self.requested
+        for k, v in pi.resource.items():
+            req[k] = req.get(k, 0) - v
+        self.pods.pop()
+
+
+class ResourceVictimSelector:
+    """The resource-only dry run of one preemption (one pod, one cycle state)."""
+
+    __slots__ = ("_fit", "_fit_name", "_importance", "_is_eligible", "_nominated", "_pdbs",
+                 "_pod", "_split", "_state", "_statuses")
+
+    def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
+                 statuses: Any, nominated: Callable[[str], list[PodInfo]],
+                 is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
+                 importance: Callable[[list[PodInfo]], None],
+                 split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
+                                 tuple[list[PodInfo], list[PodInfo]]]) -> None:
+        self._fit = fit
+        self._fit_name = fit.name()
+        self._state = state
+        self._pod = pod
+        self._pdbs = pdbs
+        self._statuses = statuses
+        self._nominated = nominated
+        self._is_eligible = is_eligible
+        self._importance = importance
+        self._split = split
+
+    @staticmethod
+    def prepare(fh: Any, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
+                statuses: Any, is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
+                importance: Callable[[list[PodInfo]], None],
+                split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
+                                tuple[list[PodInfo], list[PodInfo]]]) -> ResourceVictimSelector | None:
+        """A selector when this cycle's active Filter plugins have the shape above, else None.
+
+        ``is_eligible`` is the plugin's IsEligiblePod hook (besides lower priority), None when it
+        admits every pod; ``importance`` sorts pod infos most important first; ``split`` is
+        filterPodsWithPDBViolation."""
+        if statuses is None or getattr(fh, "per_node", True):
+            return None
+        filter_plugins = getattr(fh, "filter_plugins", None)
+        pre_filter_plugins = getattr(fh, "pre_filter_plugins", None)
+        if filter_plugins is None or pre_filter_plugins is None:
+            return None
+        skip = state.skip_filter_plugins
+        fit: Fit | None = None
+        for pl in filter_plugins:
+            if pl.name() in skip:
+                continue
+            if type(pl) is Fit and fit is None:
+                fit = pl
+            elif type(pl) not in NODE_STATIC_FILTERS:
+                return None
+        if fit is None:
+            return None
+        # No PreFilter extension may run (AddPod/RemovePod could fail or feed another filter).
+        for pl in pre_filter_plugins:
+            if pl.name() not in skip and pl.pre_filter_extensions() is not None:
+                return None
+        nom = fh.nominator()
+        nominated: Callable[[str], list[PodInfo]] = (
+            nom.nominated_pods_for_node if nom is not None else (lambda _name: []))
+        return ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
+                                      importance, split)
+
+    def _fit_status(self, usage: _Usage) -> Status | None:
+        """Fit's own Filter on the usage record; None when the pod fits."""
+        st = self._fit.filter(self._state, self._pod, cast("NodeInfo", usage))
+        if st is None or st.code == Code.SUCCESS:
+            return None
+        return st
+
+    def select(self, node_info: NodeInfo) -> VictimsResult | None:
+        """SelectVictimsOnNode for ``node_info`` (not modified), or None for the generic path."""
+        st = self._statuses.get(node_info.name)
+        if st.plugin != self._fit_name:
+            return None
+        pod = self._pod
+        prio = pod.priority_value
+        potential: list[PodInfo] = []
+        remaining: list[PodInfo] = []
+        is_eligible = self._is_eligible
+        for pi in node_info.pods:
+            if pi.pod.priority_value < prio and (is_eligible is None or is_eligible(node_info, pi, pod)):
+                potential.append(pi)
+            else:
+                remaining.append(pi)
+        if not potential:
+            return None  # the generic path's "no victims" status, cheap there
+        req = dict(node_info.requested)
+        for pi in potential:
+            for k, v in pi.resource.items():
+                req[k] = req.get(k, 0) - v
+        usage = _Usage(node_info.allocatable, req, remaining)
+        uid = pod.uid
+        for pi in self._nominated(node_info.name):
+            if pi.pod.priority_value >= prio and pi.pod.uid != uid:
+                usage.add(pi)
+        st0 = self._fit_status(usage)
+        if st0 is not None:
+            if not st0.is_rejected():
+                return None
+            return [], 0, st0.with_plugin(self._fit_name)
+
+        self._importance(potential)
+        violating, non_violating = self._split(potential, self._pdbs) if self._pdbs else ([], potential)
+        victims: list[PodInfo] = []
+        num_violating = 0
+        for group, counts in ((violating, True), (non_violating, False)):
+            for pi in group:
+                usage.add(pi)
+                if self._fit_status(usage) is not None:
+                    usage.remove_last(pi)
+                    victims.append(pi)
+                    if counts:
+                        num_violating += 1
+        if violating and non_violating:
+            self._importance(victims)
+        return [pi.pod for pi in victims], num_violating, Status.success()
+
+
+def importance_sorter(more_important: Callable[[Pod, Pod], bool], default: bool,
+                      now: float) -> Callable[[list[PodInfo]], None]:
+    """Sorts pod infos most important first, in place and stably.
+
+    With the default MoreImportantPod (higher priority, then earlier start time) a key sort is
+    the same order as the comparison sort, and much cheaper."""
+    if default:
+        def by_key(pis: list[PodInfo]) -> None:
+            pis.sort(key=lambda pi: (-pi.pod.priority_value, get_pod_start_time(pi.pod, now)))
+        return by_key
+    import functools
+
+    def cmp(a: PodInfo, b: PodInfo) -> int:
+        if more_important(a.pod, b.pod):
+            return -1
+        if more_important(b.pod, a.pod):
+            return 1
+        return 0
+
+    key = functools.cmp_to_key(cmp)
+
+    def by_cmp(pis: list[PodInfo]) -> None:
+        pis.sort(key=key)
+    return by_cmp
+
+
+_ = more_important_pod  # the comparison ``importance_sorter`` reproduces with a key
