@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -56,3 +57,44 @@ def test_pods_with_volumes_get_their_own_bound_pv_and_pvc() -> None:
     assert pod.namespace == "ns" and pod.pvc_names == (pvc.name,)
     assert pvc.raw["spec"]["volumeName"] == pv.name
     assert pv.raw["spec"]["claimRef"] == {"namespace": "ns", "name": pvc.name}
+
+
+def test_instantiated_objects_share_no_mutable_part_with_the_template() -> None:
+    tmpl = {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"generateName": "p-", "labels": {"a": "{{.Name}}"}},
+            "spec": {"containers": [{"name": "c", "ports": [{"containerPort": 80}]}], "volumes": []}}
+    factory = ObjectFactory(random.Random(0))
+    first = factory.instantiate(tmpl, 0, "ns")
+    first["spec"]["containers"][0]["ports"].append({"containerPort": 81})
+    first["spec"]["volumes"].append({"name": "v"})
+    second = factory.instantiate(tmpl, 1, "ns")
+    assert second["spec"] == {"containers": [{"name": "c", "ports": [{"containerPort": 80}]}], "volumes": []}
+    assert second["metadata"] == {"labels": {"a": "p-1"}, "name": "p-1", "namespace": "ns"}
+    assert tmpl["metadata"] == {"generateName": "p-", "labels": {"a": "{{.Name}}"}}
+
+
+def test_pods_derived_from_the_first_equal_pods_parsed_one_by_one(tmp_path: Path) -> None:
+    # Only metadata is templated: the factory parses the first pod and derives the others.
+    shared = tmp_path / "shared.yaml"
+    shared.write_text("apiVersion: v1\nkind: Pod\n"
+                      "metadata:\n  generateName: s-\n  labels: {app: '{{.Name}}'}\n"
+                      "spec:\n  containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n"
+                      "  volumes: [{name: scratch, ephemeral: {}}]\n")
+    # The spec is templated too: every pod is parsed on its own.
+    indexed = tmp_path / "indexed.yaml"
+    indexed.write_text("apiVersion: v1\nkind: Pod\nmetadata: {generateName: x-}\n"
+                       "spec: {containers: [{name: c}], nodeSelector: {slot: '{{.Index}}'}}\n")
+    for path in (shared, indexed):
+        op = Op("createPods", 0, {"count": 3, "podTemplatePath": str(path)}, tmp_path)
+        pods = ObjectFactory(random.Random(0)).pods(op, "ns")
+        again = ObjectFactory(random.Random(0))
+        tmpl = again.template(op, "podTemplatePath")
+        for i, pod in enumerate(pods):
+            want = Pod.from_dict(again.instantiate(tmpl, i, "ns", fallback="pod-"))
+            assert isinstance(pod, Pod)
+            assert pod.raw == want.raw
+            assert {f.name: getattr(pod, f.name) for f in dataclasses.fields(pod)} == \
+                {f.name: getattr(want, f.name) for f in dataclasses.fields(want)}
+            assert (pod.requests, pod.pvc_names) == (want.requests, want.pvc_names)
+    assert [p.name for p in pods] == ["x-0", "x-1", "x-2"]
+    assert [p.node_selector for p in pods] == [{"slot": "0"}, {"slot": "1"}, {"slot": "2"}]

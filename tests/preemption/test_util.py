@@ -4,12 +4,16 @@ upstream's case names (TestPickOneNodeForPreemption, default_preemption_test.go)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import Pod
 from kubesched.framework.preemption import (
     Victims,
+    default_ordered_score_funcs,
     get_earliest_pod_start_time,
     more_important_pod,
     pick_one_node_for_preemption,
@@ -104,3 +108,18 @@ def test_earliest_pod_start_time_among_highest_priority_victims() -> None:
     assert get_earliest_pod_start_time(v, NOW) == 350.0
     assert get_earliest_pod_start_time(Victims(), NOW) is None
     assert get_earliest_pod_start_time(victims((1, None)), NOW) == NOW
+
+
+victims_st = st.lists(st.tuples(st.integers(-3, 3), st.one_of(st.none(), st.integers(0, 3).map(float))),
+                      min_size=1, max_size=3)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(victims_st, st.integers(0, 1)), min_size=1, max_size=6))
+def test_default_pick_is_the_criterion_by_criterion_pick(nodes: list[tuple[list[Any], int]]) -> None:
+    """With the default functions the one-pass pick equals applying them one after the other
+    (the path any custom function list takes)."""
+    m = {f"node{i}": victims(*sorted(vs, key=lambda v: -v[0]), pdb_violations=viol)
+         for i, (vs, viol) in enumerate(nodes)}
+    assert pick_one_node_for_preemption(m, None, NOW) == pick_one_node_for_preemption(
+        m, default_ordered_score_funcs(m, NOW), NOW)

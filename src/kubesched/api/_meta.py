@@ -145,7 +145,7 @@ _SCALAR_FIELDS: dict[str, tuple[int, Callable[[Any], Any]]] = {
 """metadata keys parsed on their own by :meth:`ObjectMeta.from_dict`: field index, parser."""
 
 
-def changed_keys(changes: Collection[tuple[str, ...]], top: str) -> set[str | None] | None:
+def _changed_keys(changes: Collection[tuple[str, ...]], top: str) -> set[str | None] | None:
     """The second-level keys of the ``top``-level paths in ``changes`` (None for a path that is
     ``(top,)`` alone or goes deeper than two levels); None when some path is outside ``top``."""
     keys: set[str | None] = set()
@@ -189,7 +189,7 @@ class ManifestObject:
         stamps: resourceVersion, uid, time stamps) re-read those fields only; any other edit
         parses the manifest again."""
         raw = with_paths(self.raw, changes)
-        keys = changed_keys(changes, "metadata")
+        keys = _changed_keys(changes, "metadata")
         if keys is not None and None not in keys and keys <= _SCALAR_FIELDS.keys():
             meta = self.meta.updated(raw.get("metadata") or {}, keys)
             return dataclasses.replace(self, raw=raw, meta=meta)  # type: ignore[type-var]

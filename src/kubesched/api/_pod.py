@@ -438,7 +438,6 @@ class Pod(ManifestObject):
             scheduler_name=str(spec.get("schedulerName") or "default-scheduler"),
             node_selector={str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()},
             affinity=Affinity.from_dict(spec.get("affinity"), "spec.affinity"),
-            **_tolerations_field(spec),
             topology_spread_constraints=tuple(
                 TopologySpreadConstraint.from_dict(t, f"spec.topologySpreadConstraints[{i}]")
                 for i, t in enumerate(spec.get("topologySpreadConstraints") or [])
@@ -487,16 +486,12 @@ def _status_fields(status: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _cheap_fields(d: Mapping[str, Any]) -> dict[str, Any]:
-    """The Pod fields parsed from metadata, status and the scalar spec fields."""
+    """The Pod fields parsed from metadata, status and the spec fields of _SPEC_FIELD_PARSERS."""
     spec = d.get("spec") or {}
-    return {
-        "meta": ObjectMeta.from_dict(d.get("metadata") or {}),
-        "node_name": str(spec.get("nodeName") or ""),
-        **_priority_field(spec),
-        "priority_class_name": str(spec.get("priorityClassName") or ""),
-        "preemption_policy": spec.get("preemptionPolicy"),
-        **_status_fields(d.get("status") or {}),
-    }
+    fields = {"meta": ObjectMeta.from_dict(d.get("metadata") or {}), **_status_fields(d.get("status") or {})}
+    for parse in _SPEC_FIELD_PARSERS.values():
+        fields.update(parse(spec))
+    return fields
 
 
 def _pod_level_requests(

@@ -474,6 +474,8 @@ class MemoryStore:
         new versions), only the PDBs selecting one of them are recomputed."""
         if not self.simulate_disruption_controller or self._loading:
             return
+        if not self._objects["PodDisruptionBudget"]:
+            return  # no PDB at all: nothing to recompute (the usual case, on every pod write)
         pdbs = [
             (k, v)
             for k, v in self._objects["PodDisruptionBudget"].items()

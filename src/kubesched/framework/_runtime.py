@@ -392,16 +392,20 @@ class Framework:
                     out.set_status(row, self.run_filter_plugins(state, pod, ni))
                 return out
             alive = np.arange(len(batch), dtype=np.int64)
+            sub = batch
             skip = state.skip_filter_plugins
             for pl in self.filter_plugins:
-                if alive.size == 0:
-                    break
                 if skip and pl.name() in skip:
                     continue
-                sub = batch if alive.size == len(batch) else NodeBatch(batch.snapshot, batch.indices[alive])
                 res = self._call(state, "Filter", pl, _filter_batch, pl, state, pod, sub)
+                codes = res.codes
+                if not codes.any():
+                    continue  # every node passed: nothing to record, the same nodes go on
                 out.record(pl.name(), res, alive)
-                alive = alive[res.codes == 0]
+                alive = alive[codes == 0]
+                if alive.size == 0:
+                    break
+                sub = NodeBatch(batch.snapshot, batch.indices[alive])
             box[0] = out.first_error() or box[0]
             return out
 
@@ -470,8 +474,9 @@ class Framework:
             if not nominated:
                 return self.run_filter_plugins_batch(state, pod, batch)
             index = batch.snapshot.node_index
-            wanted = {index[n] for n in nominated if n in index}
-            rows = [(row, idx) for row, idx in rows if idx in wanted]
+            wanted = np.fromiter((index[n] for n in nominated if n in index), dtype=np.int64)
+            hit = np.flatnonzero(np.isin(batch.indices, wanted))
+            rows = zip(hit.tolist(), batch.indices[hit].tolist(), strict=True)
         special = [row for row, idx in rows
                    if any(pi.pod.priority_value >= prio and pi.pod.uid != uid
                           for pi in nom.nominated_pods_for_node(infos[idx].name))]

@@ -61,6 +61,16 @@ _IMMUTABLE = (int, float, type(None), datetime.date, bytes)
 """Leaf types YAML yields that need no copy (bool is an int; datetime a date)."""
 
 
+def _has_placeholder(value: Any) -> bool:
+    if isinstance(value, str):
+        return "{{" in value
+    if isinstance(value, list):
+        return any(_has_placeholder(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_placeholder(v) for v in value.values())
+    return False
+
+
 class ObjectFactory:
     """Makes the objects of one workload run; ``rng`` drives LabelNodePrepareStrategy's
     random label values, as upstream's ``rand.Intn`` does, from the run's seed."""
@@ -88,18 +98,25 @@ class ObjectFactory:
         self._counters[prefix] = n + 1
         return f"{prefix}{n}"
 
-    def instantiate(self, tmpl: Mapping[str, Any], index: int, namespace: str | None = None,
-                    fallback: str = "obj-") -> dict[str, Any]:
-        """A copy of ``tmpl`` with a name (generated when the template has ``generateName``),
+    def _metadata(self, tmpl: Mapping[str, Any], index: int, namespace: str | None,
+                  fallback: str) -> dict[str, Any]:
+        """The instance's metadata: a name (generated when the template has ``generateName``),
         ``{{.Name}}``/``{{.Index}}`` rendered and, for namespaced kinds, the namespace set."""
         meta = dict(tmpl.get("metadata") or {})
         name = self._name(meta, fallback)
-        doc = _render(dict(tmpl), name, index)
-        meta = dict(doc.get("metadata") or {})
+        meta = _render(meta, name, index)
         meta.pop("generateName", None)
         meta["name"] = name
         if namespace is not None:
             meta["namespace"] = namespace
+        return meta
+
+    def instantiate(self, tmpl: Mapping[str, Any], index: int, namespace: str | None = None,
+                    fallback: str = "obj-") -> dict[str, Any]:
+        """A copy of ``tmpl`` with its metadata made by :meth:`_metadata` and the rest of
+        ``{{.Name}}``/``{{.Index}}`` rendered."""
+        meta = self._metadata(tmpl, index, namespace, fallback)
+        doc = {k: meta if k == "metadata" else _render(v, meta["name"], index) for k, v in tmpl.items()}
         doc["metadata"] = meta
         return doc
 
@@ -162,7 +179,16 @@ class ObjectFactory:
         pvc_tmpl = self.template(op, "persistentVolumeClaimTemplatePath") \
             if op.get("persistentVolumeClaimTemplatePath") else None
         out: list[Pod | PersistentVolume | PersistentVolumeClaim] = []
+        # Pods of one template differ only in metadata unless something else is templated or
+        # gets a volume: parse the first, derive the others with their own metadata (their
+        # manifests share the unchanged parts, which nothing mutates).
+        shared = pv_tmpl is None and not _has_placeholder([v for k, v in tmpl.items() if k != "metadata"])
+        first: Pod | None = None
         for i in range(op.count if count is None else count):
+            if shared and first is not None:
+                meta = self._metadata(tmpl, i, namespace, "pod-")
+                out.append(first.with_changes({("metadata",): meta}))
+                continue
             doc = self.instantiate(tmpl, i, namespace, fallback="pod-")
             if pv_tmpl is not None and pvc_tmpl is not None:
                 pv_doc = self.instantiate(pv_tmpl, i, fallback="pv-")
@@ -177,7 +203,8 @@ class ObjectFactory:
                                    {"name": "vol", "persistentVolumeClaim": {"claimName": pvc_name}}]
                 out.append(PersistentVolume.from_dict(pv_doc))
                 out.append(PersistentVolumeClaim.from_dict(pvc_doc))
-            out.append(Pod.from_dict(doc))
+            first = Pod.from_dict(doc)
+            out.append(first)
         return out
 
     def any(self, tmpl: Mapping[str, Any], index: int, namespace: str) -> Any:

@@ -202,7 +202,7 @@ class PriorityQueue:
             return
         # Nothing in backoffQ or unschedulablePods: no flush can move a pod (the usual case
         # when pods schedule at once; computing the wakeup on every queue call was measurable).
-        wake = self.next_wakeup() if len(self._backoff_q) or len(self._unschedulable) else None
+        wake = self.next_wakeup() if self._backoff_q or self._unschedulable else None
         current = self._timer
         if current is not None and not current.cancelled and wake is not None and current.when <= wake:
             return  # an earlier timer fires first and re-arms

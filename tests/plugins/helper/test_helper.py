@@ -45,6 +45,28 @@ def test_go_div_truncates_toward_zero(a: int, b: int, q: int) -> None:
     assert go_mod(a, b) == a - q * b
 
 
+@pytest.mark.parametrize(
+    ("b", "q"),
+    [
+        pytest.param(0, [0, 0, 0], id="int-zero"),
+        pytest.param(np.int64(0), [0, 0, 0], id="numpy-scalar-zero"),
+        pytest.param(np.array([2, 0, -2]), [3, 0, -4], id="zero-entries"),
+        pytest.param(np.int64(-2), [-3, 3, -4], id="numpy-scalar"),
+    ],
+)
+def test_go_div_array_zero_divisor_entries_are_zero(b: int | np.ndarray, q: list[int]) -> None:
+    # callers guard these entries; the helper must not raise or warn on them
+    assert go_div_array(np.array([7, -7, 9]), b).tolist() == q
+
+
+@settings(derandomize=True)
+@given(st.integers(-(10**15), 10**15), st.integers(-(10**6), 10**6))
+def test_go_div_array_broadcasts_like_int(a: int, b: int) -> None:
+    want = go_div(a, b) if b else 0
+    assert go_div_array(np.array([a, -a]), np.array([b, b])).tolist() == [want, -want]
+    assert go_div_array(a, b).tolist() == want
+
+
 @settings(derandomize=True)
 @given(st.integers(-(10**12), 10**12), st.integers(-(10**6), 10**6).filter(bool))
 def test_go_div_array_agrees_with_int(a: int, b: int) -> None:

@@ -379,6 +379,20 @@ def test_pre_filter_state_add_remove_pod() -> None:
     assert run_filter(pl, incoming, s, state) == before
 
 
+def test_batch_filter_follows_add_pod_on_the_same_state() -> None:
+    """The batch result kept for a cycle's later node chunks is dropped when AddPod changes the
+    state it was computed from."""
+    s = snap(zone_nodes(), [p("e1", foo="bar").node("nodeA").obj()])
+    incoming = p("in", foo="bar").pod_anti_affinity("zone", {"foo": "bar"}).obj()
+    pl = InterPodAffinity()
+    state = CycleState()
+    pl.pre_filter(state, incoming, s.node_info_list)
+    assert run_filter(pl, incoming, s, state) == [ANTI, None, None]
+    added = PodInfo(p("e2", foo="bar").node("nodeB").obj())
+    assert pl.pre_filter_extensions().add_pod(state, incoming, added, s.node_info_list[1]) is None
+    assert run_filter(pl, incoming, s, state) == [ANTI, ANTI, None]
+
+
 def test_namespace_selector_without_a_store_selects_nothing() -> None:
     """Without namespaces to list, a non-empty namespace selector resolves to no namespace."""
     s = snap([node1()], [p("e", service="securityscan").namespace("team1").node("node1").obj()])

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 from kubesched.api import Node, Pod
+from kubesched.cache import Cache, Snapshot
+from kubesched.clock import VirtualClock
 from kubesched.framework import ArgsError, Code, PreFilterResult, QueueingHint
 from kubesched.plugins.nodeaffinity import (
     ERR_REASON_CONFLICT,
@@ -463,3 +465,41 @@ def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
     )
     filter_all(added, p, snap)
     score_all(added, p, snap)
+
+
+def test_memoized_node_masks_follow_label_and_node_list_changes() -> None:
+    # The batch path memoizes one node mask per requirement across cycles (keyed by the label
+    # column / names array it came from); label updates and added nodes must show at once.
+    args = NodeAffinityArgs.from_dict({"addedAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchExpressions": [expr("pool", "Exists")]}]},
+        "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 2, "preference": {"matchExpressions": [expr("disk", "In", "ssd")]}}],
+    }})
+    pl = NodeAffinity(args)
+    p = (
+        make_pod().name("p")
+        .node_selector({"pool": "a"})
+        .node_affinity_term({"matchExpressions": [expr("zone", "In", "z1")]})
+        .node_affinity_term({"matchFields": [name_in("n2")]})
+        .preferred_node_affinity(5, {"matchExpressions": [expr("zone", "In", "z2")]})
+        .obj()
+    )
+    cache = Cache(VirtualClock())
+    n0, n1 = node("n0", pool="a", zone="z1"), node("n1", zone="z1", disk="ssd")
+    cache.add_node(n0)
+    cache.add_node(n1)
+    snap = Snapshot()
+
+    def cycle() -> tuple[list[tuple[Code, tuple[str, ...]]], list[int] | None]:
+        cache.update_snapshot(snap)
+        return [simple(s) for s in filter_all(pl, p, snap).statuses], score_all(pl, p, snap, normalize=False)
+
+    assert cycle() == ([OK, FAIL_ENFORCED], [0, 2])
+    n1b = node("n1", pool="a", zone="z2", disk="ssd")
+    cache.update_node(n1, n1b)
+    assert cycle() == ([OK, FAIL_POD], [0, 7])
+    cache.add_node(node("n2", pool="a", zone="z3"))  # matched by its name only
+    assert cycle() == ([OK, FAIL_POD, OK], [0, 7, 0])
+    cache.update_node(n0, node("n0", pool="b", zone="z1"))
+    assert cycle() == ([FAIL_POD, FAIL_POD, OK], [0, 7, 0])

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import Node, Pod
 from kubesched.plugins.noderesources import BalancedAllocation, NodeResourcesBalancedAllocationArgs
+from kubesched.plugins.noderesources.balanced_allocation import balanced_resource_score
 from kubesched.testing import make_node, make_pod, snapshot_of
 
 from .._harness import score_all
@@ -128,3 +132,24 @@ def test_uses_plain_requests_not_scoring_defaults() -> None:
     assert score_all(
         BalancedAllocation(), pod(1000, 2000), snapshot_of([node("node1", 4000, 10000)], [existing])
     ) == [73]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda k: st.tuples(
+            st.lists(st.lists(st.integers(0, 10**12), min_size=k, max_size=k), min_size=1, max_size=6),
+            st.lists(st.lists(st.integers(1, 10**12), min_size=k, max_size=k), min_size=1, max_size=6),
+        )
+    )
+)
+def test_unmasked_fast_path_equals_masked_loop(data: tuple[list[list[int]], list[list[int]]]) -> None:
+    # When every resource is present on every node the score takes a mask-free path; it must
+    # give bit-for-bit what Go's per-node loop (the masked path, here with nothing masked) gives.
+    used, caps = data
+    n = min(len(used), len(caps))
+    usage = np.array(used[:n], dtype=np.int64).T[None]  # [1, K, n]
+    divisor = np.array(caps[:n], dtype=np.int64).T
+    fast = balanced_resource_score(usage, divisor, None)
+    masked = balanced_resource_score(usage, divisor, np.zeros(divisor.shape, dtype=bool))
+    assert fast.tolist() == masked.tolist()

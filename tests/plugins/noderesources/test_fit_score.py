@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from kubesched.api import Node, Pod
+from kubesched.cache import Cache, Snapshot
+from kubesched.clock import VirtualClock
 from kubesched.plugins.noderesources import Fit, NodeResourcesFitArgs
 from kubesched.testing import make_node, make_pod, snapshot_of
 
@@ -154,6 +156,29 @@ def test_extended_resource_bypassed_when_not_requested() -> None:
     assert score_all(strategy("MostAllocated", resources), pod(*CPU_AND_MEMORY[:1]), snapshot_of(nodes)) == [
         22
     ]
+
+
+def test_column_plan_follows_new_resources_and_nodes() -> None:
+    # The batch path memoizes, per pod requests, which snapshot columns to read; a resource
+    # first seen on an updated node (a column added in place) and added nodes (new columns)
+    # must show at once.
+    resources = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}, {"name": GPU, "weight": 3}]
+    fit = strategy("MostAllocated", resources)
+    p = pod(*CPU_AND_MEMORY[:1], gpu=2)
+    cache = Cache(VirtualClock())
+    plain = node("node1", 4000, 10000)
+    cache.add_node(plain)
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    # no node has the gpu resource: only cpu 25 and memory 20 count -> 45/2 = 22
+    assert score_all(fit, p, snap) == [22]
+    cache.update_node(plain, node("node1", 4000, 10000, gpu=4))
+    cache.update_snapshot(snap)
+    # cpu 25, memory 20, gpu 2*100/4 = 50 with weight 3 -> (25 + 20 + 150) / 5 = 39
+    assert score_all(fit, p, snap) == [39]
+    cache.add_node(node("node2", 4000, 10000))
+    cache.update_snapshot(snap)
+    assert score_all(fit, p, snap) == [39, 22]
 
 
 RTCR = [

@@ -376,3 +376,20 @@ def test_batch_agrees_with_per_node(
     pods = [_pod(f"e{j}", *claims, node=f"n{n}") for j, (n, claims) in enumerate(placed)]
     nodes = [make_node().name(f"n{i}").obj() for i in range(3)]
     run_filter(lambda: CSILimits(handle=FakeHandle(store=store)), _pod("p", *incoming), nodes, pods)
+
+
+def test_missing_claim_beside_csi_claims_is_unresolvable_on_every_path() -> None:
+    """The incoming pod's volumes are resolved once for all nodes when they do not depend on
+    the node (CSI PVs): a missing claim after a CSI one gives the same status on every node."""
+    objs = _objects(None)
+    objs += [make_csinode(f"n{i}", {EBS: 1}) for i in range(2)]
+    store = store_of(*objs)
+    nodes = [make_node().name(f"n{i}").obj() for i in range(2)]
+    pods = [_pod("e0", ebs(1), node="n0")]
+    def plugin() -> CSILimits:
+        return CSILimits(handle=FakeHandle(store=store))
+
+    run = run_filter(plugin, _pod("p", ebs(0), "nope"), nodes, pods)
+    assert run.codes() == [Code.UNSCHEDULABLE_AND_UNRESOLVABLE] * 2
+    run = run_filter(plugin, _pod("p", ebs(0)), nodes, pods)
+    assert run.statuses == [EXCEEDED, ok()]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kubesched.api import Node, Pod
-from kubesched.framework import CycleState
+from kubesched.framework import CycleState, NodeBatch
 from kubesched.plugins.podtopologyspread import PodTopologySpread, PodTopologySpreadArgs
 from kubesched.plugins.podtopologyspread.scoring import go_round
 from kubesched.testing import make_node, make_pod
@@ -219,3 +219,19 @@ def test_normalize_all_ignored() -> None:
     scores = np.array([0], dtype=np.int64)
     assert pl.normalize_score(state, pod, scores, ["node-a"]) is None
     assert scores.tolist() == [0]
+
+
+def test_hostname_counts_of_another_snapshot_are_read_by_node_name() -> None:
+    """PreScore keeps hostname counts per row of its snapshot; a batch over an equal snapshot
+    whose rows are in another order reads them by node name."""
+    nodes = [node("node-a"), node("node-b")]
+    pods = on("node-a", 2)
+    s = snap(nodes, pods)
+    pl = PodTopologySpread(handle=FakeHandle(s))
+    state = CycleState()
+    pod = soft((HOSTNAME, 1))
+    assert pl.pre_score(state, pod, s.node_info_list) is None
+    other = snap(list(reversed(nodes)), pods)
+    per_node = [pl.score(state, pod, ni)[0] for ni in other.node_info_list]
+    batch, st = pl.score_batch(state, pod, NodeBatch.all(other))
+    assert st is None and batch.tolist() == per_node and per_node[0] < per_node[1]

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 from kubesched.api import Node, Pod
+from kubesched.cache import Cache, Snapshot
+from kubesched.clock import VirtualClock
 from kubesched.framework import Code, QueueingHint
 from kubesched.plugins.tainttoleration import ERR_REASON_UNTOLERATED, TaintToleration
 from kubesched.testing import make_node, make_pod, snapshot_of
@@ -203,3 +205,30 @@ def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
     snap = cluster.snapshot()
     filter_all(TaintToleration(), p, snap)
     score_all(TaintToleration(), p, snap)
+
+
+def test_memoized_taint_sets_follow_node_updates() -> None:
+    # The batch path memoizes per-taint-set answers across cycles; a node gaining or losing a
+    # taint (a new taint set, or new columns after a node is added) must show at once.
+    pl = TaintToleration()
+    cache = Cache(VirtualClock())
+    plain, other = node("n0"), node("n1")
+    cache.add_node(plain)
+    cache.add_node(other)
+    snap = Snapshot()
+    p = pod()
+
+    def cycle() -> tuple[list[tuple[Code, tuple[str, ...]]], list[int] | None]:
+        cache.update_snapshot(snap)
+        return [simple(s) for s in filter_all(pl, p, snap).statuses], score_all(pl, p, snap)
+
+    assert cycle() == ([OK, OK], [100, 100])
+    tainted = node("n1", ("dedicated", "x", "NoSchedule"))
+    cache.update_node(other, tainted)
+    assert cycle() == ([OK, FAIL], [100, 100])
+    preferred = node("n0", ("spot", "", "PreferNoSchedule"))
+    cache.update_node(plain, preferred)
+    assert cycle() == ([OK, FAIL], [0, 100])
+    cache.update_node(tainted, other)
+    cache.add_node(node("n2", ("dedicated", "x", "NoSchedule")))
+    assert cycle() == ([OK, OK, FAIL], [0, 100, 100])

@@ -470,3 +470,43 @@ def test_batch_agrees_with_per_node(claims: list[tuple[str, int]], pvs: list[tup
     ]
     store = store_of(*objs)
     run_filter(_plugin(store), _pod(*[f"c{i}" for i in range(len(claims))]), _nodes())
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(pvs=st_.lists(st_.tuples(st_.sampled_from(("zone-a", "zone-b", None)), st_.booleans()), min_size=1,
+                     max_size=4))
+def test_bound_claims_batch_agrees_with_per_node(pvs: list[tuple[str | None, bool]]) -> None:
+    """Bound claims only (checkBoundClaims): the batch path looks each PV up once; statuses
+    (node conflict before a missing PV, in claim order) and the per-node decisions it records
+    are the per-node path's."""
+    objs: list[Any] = [*_base()]
+    for i, (zone, exists) in enumerate(pvs):
+        objs.append(make_pvc(f"c{i}", sc=WAIT_SC, volume=f"v{i}"))
+        if exists:
+            objs.append(make_pv(f"v{i}", sc=WAIT_SC, affinity={ZONE: [zone]} if zone else None,
+                                claim=("default", f"c{i}")))
+    store = store_of(*objs)
+    pod = _pod(*[f"c{i}" for i in range(len(pvs))])
+    per_node = run_filter(_plugin(store), pod, _nodes())
+    plugin = _plugin(store)()
+    state = CycleState()
+    snap = snapshot_of(_nodes(), [])
+    plugin.pre_filter(state, pod, snap.node_info_list)
+    res = plugin.filter_batch(state, pod, NodeBatch.all(snap))
+    assert [res.status(i).code for i in range(2)] == per_node.codes()
+    assert sorted(state.read(STATE_KEY).pod_volumes_by_node) == sorted(
+        per_node.state.read(STATE_KEY).pod_volumes_by_node)
+
+
+def test_bound_claim_with_missing_pv_after_conflict() -> None:
+    """checkBoundClaims stops at the first failing claim, on every path: on node-b the first
+    claim's PV conflicts and the second claim (PV missing) is not reached; on node-a the first
+    fits and the second's PV is missing."""
+    store = store_of(*_base(), make_pvc("c0", sc=WAIT_SC, volume="v0"),
+                     make_pvc("c1", sc=WAIT_SC, volume="v1"),
+                     make_pv("v0", sc=WAIT_SC, affinity={ZONE: ["zone-a"]}, claim=("default", "c0")))
+    run = run_filter(_plugin(store), _pod("c0", "c1"), _nodes())
+    assert run.statuses == [
+        st(UNRES, "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"),
+        st(UNRES, "node(s) had volume node affinity conflict"),
+    ]

@@ -15,7 +15,10 @@ Mirrors Evaluator.Preempt and its helpers in pkg/scheduler/framework/preemption/
 5. Prepare it (evict victims, clear lower-priority nominations), now or asynchronously.
 
 Upstream dry-runs nodes in parallel; we check them one by one in offset order and stop at the
-same condition, which gives the same candidates upstream finds with one worker. Cross-node
+same condition, which gives the same candidates upstream finds with one worker. A plugin may
+offer a faster SelectVictimsOnNode through the optional ``prepare_dry_run`` hook (DefaultPreemption
+answers many nodes at once with array operations when only resources decide); nodes it does not
+answer go through ``select_victims_on_node`` on a copy, as upstream. Cross-node
 preemption (evicting pods on another node to satisfy e.g. anti-affinity) is not supported, as
 upstream: victims are always on the candidate node.
 """
@@ -160,29 +163,39 @@ class Evaluator:
         Nodes that are no candidate get their status in the returned NodeToStatus.
 
         ``node_statuses`` (the Filter phase's NodeToStatus) lets a plugin with the optional
-        ``prepare_dry_run`` hook decide nodes without copying them; it answers None for a node
-        it leaves to ``select_victims_on_node``."""
+        hook ``prepare_dry_run(state, pod, pdbs, node_statuses, nodes_in_visiting_order,
+        num_candidates)`` decide nodes without copying them: the hook returns None or a
+        function ``(i, node_info)`` answering for the i-th visited node, or None to leave that
+        node to ``select_victims_on_node``."""
         from ...scheduler._diagnosis import NodeToStatus
 
         non_violating = _CandidateList(num_candidates)
         violating = _CandidateList(num_candidates)
         statuses = NodeToStatus()
         errs: list[BaseException] = []
-        prepare = getattr(self.interface, "prepare_dry_run", None)
-        fast = prepare(state, pod, pdbs, node_statuses) if prepare is not None else None
         n = len(potential_nodes)
+        prepare = getattr(self.interface, "prepare_dry_run", None)
+        fast = None
+        if prepare is not None:
+            visit = [*potential_nodes[offset % n:], *potential_nodes[:offset % n]] if n else []
+            fast = prepare(state, pod, pdbs, node_statuses, visit, num_candidates)
+        good, bad = non_violating.items, violating.items  # appended directly: the hot loop
         for i in range(n):
             ni = potential_nodes[(offset + i) % n]
-            res = fast(ni) if fast is not None else None
+            res = fast(i, ni) if fast is not None else None
             if res is None:
                 ni = ni.snapshot_copy()
                 res = self.interface.select_victims_on_node(state.clone(), pod, ni, pdbs)
             name = ni.name
             pods, num_violations, status = res
-            if status.is_success() and pods:
+            if pods and status.code == Code.SUCCESS:
                 c = Candidate(name, Victims(list(pods), num_violations))
-                (non_violating if num_violations == 0 else violating).add(c)
-                if len(non_violating) > 0 and len(non_violating) + len(violating) >= num_candidates:
+                if num_violations == 0:
+                    if len(good) < num_candidates:
+                        good.append(c)
+                elif len(bad) < num_candidates:
+                    bad.append(c)
+                if good and len(good) + len(bad) >= num_candidates:
                     break
                 continue
             if status.is_success():

@@ -109,6 +109,8 @@ def pick_one_node_for_preemption(nodes_to_victims: Mapping[str, Victims],
     start time of the highest-priority victims). Ties after the last: the first remaining."""
     if not nodes_to_victims:
         return ""
+    if not score_funcs and all(v.pods for v in nodes_to_victims.values()):
+        return _pick_with_default_funcs(nodes_to_victims, now)
     candidates = list(nodes_to_victims)
     funcs = list(score_funcs) if score_funcs else default_ordered_score_funcs(nodes_to_victims, now)
     for f in funcs:
@@ -125,3 +127,30 @@ def pick_one_node_for_preemption(nodes_to_victims: Mapping[str, Victims],
             return selected[0]
         candidates = selected
     return candidates[0]
+
+
+def _pick_with_default_funcs(nodes_to_victims: Mapping[str, Victims], now: float) -> str:
+    """pickOneNodeForPreemption with the default functions, in one pass: keeping the best
+    nodes criterion by criterion is the lexicographic maximum of the score tuples, first in
+    candidate order on a tie. The start-time criterion, the costliest, is computed only for the
+    nodes still tied after the first four. Every candidate has at least one victim."""
+    best_key: tuple[int, int, int, int] | None = None
+    tied: list[str] = []
+    offset = _MAX_INT32 + 1
+    for node, v in nodes_to_victims.items():
+        pods = v.pods
+        prios = [p.priority or 0 for p in pods]  # Pod.priority_value, without the call
+        key = (-v.num_pdb_violations, -prios[0], -(sum(prios) + offset * len(pods)), -len(pods))
+        if best_key is None or key > best_key:
+            best_key, tied = key, [node]
+        elif key == best_key:
+            tied.append(node)
+    if len(tied) == 1:
+        return tied[0]
+    best, chosen = _MIN_INT64, tied[0]
+    for node in tied:
+        earliest = get_earliest_pod_start_time(nodes_to_victims[node], now)
+        score = _MIN_INT64 if earliest is None else round(earliest * 1e9)
+        if score > best:
+            best, chosen = score, node
+    return chosen

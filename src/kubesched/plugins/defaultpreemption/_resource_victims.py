@@ -53,6 +53,10 @@ VictimsResult = tuple[list["Pod"], int, Status]
 """(victims, number of PDB violations, status): SelectVictimsOnNode's result."""
 
 
+def _no_pods(_node_name: str) -> list[PodInfo]:
+    return []
+
+
 class _Usage:
     """What Fit's ``fitsRequest`` reads of a NodeInfo: allocatable, requested, pods."""
 
@@ -79,8 +83,8 @@ class _Usage:
 class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
-    __slots__ = ("_fit", "_fit_name", "_importance", "_is_eligible", "_nominated", "_pdbs",
-                 "_pod", "_split", "_state", "_statuses")
+    __slots__ = ("_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name", "nominated_for",
+                 "pod", "state", "statuses")
 
     def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
                  statuses: Any, nominated: Callable[[str], list[PodInfo]],
@@ -88,13 +92,13 @@ class ResourceVictimSelector:
                  importance: Callable[[list[PodInfo]], None],
                  split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
                                  tuple[list[PodInfo], list[PodInfo]]]) -> None:
-        self._fit = fit
-        self._fit_name = fit.name()
-        self._state = state
-        self._pod = pod
+        self.fit = fit
+        self.fit_name = fit.name()
+        self.state = state
+        self.pod = pod
         self._pdbs = pdbs
-        self._statuses = statuses
-        self._nominated = nominated
+        self.statuses = statuses
+        self.nominated_for = nominated
         self._is_eligible = is_eligible
         self._importance = importance
         self._split = split
@@ -132,24 +136,32 @@ class ResourceVictimSelector:
             if pl.name() not in skip and pl.pre_filter_extensions() is not None:
                 return None
         nom = fh.nominator()
-        nominated: Callable[[str], list[PodInfo]] = (
-            nom.nominated_pods_for_node if nom is not None else (lambda _name: []))
+        nominated: Callable[[str], list[PodInfo]] = _no_pods
+        if nom is not None:
+            nominated = nom.nominated_pods_for_node
+            names_fn = getattr(nom, "nominated_node_names", None)
+            if names_fn is not None:
+                # Most nodes have no nominated pod: ask the queue once, not once per node.
+                names = set(names_fn())
+
+                def nominated(name: str) -> list[PodInfo]:
+                    return nom.nominated_pods_for_node(name) if name in names else []
         return ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
                                       importance, split)
 
     def _fit_status(self, usage: _Usage) -> Status | None:
         """Fit's own Filter on the usage record; None when the pod fits."""
-        st = self._fit.filter(self._state, self._pod, cast("NodeInfo", usage))
+        st = self.fit.filter(self.state, self.pod, cast("NodeInfo", usage))
         if st is None or st.code == Code.SUCCESS:
             return None
         return st
 
     def select(self, node_info: NodeInfo) -> VictimsResult | None:
         """SelectVictimsOnNode for ``node_info`` (not modified), or None for the generic path."""
-        st = self._statuses.get(node_info.name)
-        if st.plugin != self._fit_name:
+        st = self.statuses.get(node_info.name)
+        if st.plugin != self.fit_name:
             return None
-        pod = self._pod
+        pod = self.pod
         prio = pod.priority_value
         potential: list[PodInfo] = []
         remaining: list[PodInfo] = []
@@ -167,14 +179,14 @@ class ResourceVictimSelector:
                 req[k] = req.get(k, 0) - v
         usage = _Usage(node_info.allocatable, req, remaining)
         uid = pod.uid
-        for pi in self._nominated(node_info.name):
+        for pi in self.nominated_for(node_info.name):
             if pi.pod.priority_value >= prio and pi.pod.uid != uid:
                 usage.add(pi)
         st0 = self._fit_status(usage)
         if st0 is not None:
             if not st0.is_rejected():
                 return None
-            return [], 0, st0.with_plugin(self._fit_name)
+            return [], 0, st0.with_plugin(self.fit_name)
 
         self._importance(potential)
         violating, non_violating = self._split(potential, self._pdbs) if self._pdbs else ([], potential)

@@ -15,6 +15,11 @@ supplies upstream's default policy:
   before the others, keeping each that still lets the pod fit;
 - node choice: pickOneNodeForPreemption's defaults.
 
+When every Filter plugin active for the preemptor is NodeResourcesFit or one that ignores the
+pods on the node, the dry run does not re-run the filter chain on node copies: the same victims
+and statuses follow from the nodes' resource columns (:mod:`._resource_victims`,
+:mod:`._batch_victims`); the generic path stays the reference (and the per-node mode's path).
+
 With asynchronous preemption (feature SchedulerAsyncPreemption, on by default as upstream) the
 plugin is also a PreEnqueue plugin that keeps a preemptor out of activeQ while its API calls are
 pending. Pod-group (workload-aware) preemption of newest upstream is out of scope.
@@ -50,6 +55,7 @@ from kubesched.framework.preemption import (
 from kubesched.plugins.names import DEFAULT_PREEMPTION
 
 from ._args import DefaultPreemptionArgs
+from ._batch_victims import BatchVictimSelector, NodePodArrays
 from ._resource_victims import ResourceVictimSelector, VictimsResult, importance_sorter
 
 if TYPE_CHECKING:
@@ -137,6 +143,7 @@ class DefaultPreemption(PluginBase):
         self.is_eligible_pod: IsEligiblePodFn = _eligible_always
         self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
         self._default_more_important_pod = self.more_important_pod
+        self._pod_arrays = NodePodArrays()  # victims' arrays per node generation (dry runs)
 
     @property
     def fh(self) -> Handle:
@@ -229,10 +236,12 @@ class DefaultPreemption(PluginBase):
         return True, ""
 
     def prepare_dry_run(self, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                        node_statuses: Any) -> Callable[[NodeInfo], VictimsResult | None] | None:
-        """An optional Evaluator hook: a faster SelectVictimsOnNode for this preemption, which
-        returns None for a node it cannot decide (the Evaluator then runs
-        :meth:`select_victims_on_node` on a copy). See :mod:`._resource_victims`."""
+                        node_statuses: Any, nodes: Sequence[NodeInfo], num_candidates: int,
+                        ) -> Callable[[int, NodeInfo], VictimsResult | None] | None:
+        """An optional Evaluator hook: a faster SelectVictimsOnNode for this preemption, asked
+        about ``nodes[i]`` in the Evaluator's visiting order; it returns None for a node it
+        cannot decide (the Evaluator then runs :meth:`select_victims_on_node` on a copy). See
+        :mod:`._resource_victims` and :mod:`._batch_victims`."""
         if (self.handle is None or "select_victims_on_node" in vars(self)
                 or type(self).select_victims_on_node is not DefaultPreemption.select_victims_on_node):
             return None  # a replaced SelectVictimsOnNode is the policy: run it
@@ -242,7 +251,16 @@ class DefaultPreemption(PluginBase):
                                        self._now())
         selector = ResourceVictimSelector.prepare(self.handle, state, pod, pdbs, node_statuses,
                                                   is_eligible, importance, filter_pods_with_pdb_violation)
-        return selector.select if selector is not None else None
+        if selector is None:
+            return None
+        if pdbs or is_eligible is not None or self.more_important_pod is not self._default_more_important_pod:
+            one = selector.select
+            return lambda _i, ni: one(ni)
+        snap = self.handle.snapshot()
+        if len(self._pod_arrays) > 2 * len(snap.node_names):
+            self._pod_arrays.forget_missing(set(snap.node_names))
+        return BatchVictimSelector(selector, nodes, snap, self._pod_arrays, self._now(),
+                                   num_candidates).select
 
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: Sequence[PodDisruptionBudget]) -> tuple[list[Pod], int, Status]:

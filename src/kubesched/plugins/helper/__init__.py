@@ -8,15 +8,18 @@ from ._affinity_terms import (
     PodTerms,
     PodTermsCache,
     WeightedAffinityTerm,
+    match_key,
     merge_label_requirements,
     pod_matches_all_terms,
     term_matcher,
 )
 from ._features import feature_enabled
 from ._gomath import go_div, go_div_array, go_mod
+from ._index_views import per_value_sums
 from ._normalize_score import default_normalize_score
 from ._pod_index import NodeView, PodIndex, TermKind, ValueCodes, cycle_snapshot
 from ._shape_score import FunctionShapePoint, broken_linear, build_broken_linear_function
+from ._topology_counts import TopologyValueCounts
 
 __all__ = [
     "AffinityTerm",
@@ -26,6 +29,7 @@ __all__ = [
     "PodTerms",
     "PodTermsCache",
     "TermKind",
+    "TopologyValueCounts",
     "ValueCodes",
     "WeightedAffinityTerm",
     "broken_linear",
@@ -36,7 +40,9 @@ __all__ = [
     "go_div",
     "go_div_array",
     "go_mod",
+    "match_key",
     "merge_label_requirements",
+    "per_value_sums",
     "pod_matches_all_terms",
     "term_matcher",
 ]

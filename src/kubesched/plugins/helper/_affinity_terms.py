@@ -13,7 +13,7 @@ same selector semantics).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ...api import LabelSelector, LabelSelectorRequirement, Namespace, Pod, PodAffinityTerm
@@ -23,6 +23,7 @@ __all__ = [
     "PodTerms",
     "PodTermsCache",
     "WeightedAffinityTerm",
+    "match_key",
     "merge_label_requirements",
     "pod_matches_all_terms",
     "term_matcher",
@@ -102,6 +103,13 @@ def term_matcher(term: AffinityTerm) -> Callable[[Pod], bool]:
     """``term.matches(pod, None)`` as a one-argument predicate (for the incoming pod's terms,
     whose namespace selectors are merged)."""
     return lambda pod: term.matches(pod, None)
+
+
+def match_key(pod: Pod, ns_labels: Mapping[str, str] | None) -> Hashable:
+    """Everything ``AffinityTerm.matches(pod, ns_labels)`` reads of its arguments: pods with equal
+    keys are matched by the same terms (the pod index keys its term views by it)."""
+    return (pod.namespace, frozenset(pod.labels.items()),
+            None if ns_labels is None else frozenset(ns_labels.items()))
 
 
 def pod_matches_all_terms(terms: tuple[AffinityTerm, ...], pod: Pod) -> bool:

@@ -6,13 +6,15 @@ share this index instead: pods are grouped by (namespace, labels, terminating) -
 workload fall into one group - and existing pods' affinity terms are grouped by term. A rule is
 then evaluated once per group and the per-node counts of the matching groups are summed, which
 gives exactly the counts of the per-pod scan. The index follows the nodes incrementally: a node
-is re-read only when its NodeInfo ``generation`` changed.
+is re-read only when its NodeInfo ``generation`` changed. Rules asked for again and again are
+answered from materialized per-row count arrays (:mod:`._index_views`) that move with the deltas
+of the re-read nodes.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +24,7 @@ import numpy.typing as npt
 from ...api import Pod
 from ...cache import NodeInfo
 from ._affinity_terms import AffinityTerm, PodTermsCache
+from ._index_views import GroupView, TermKey, TermView, ViewCache
 
 __all__ = ["NodeView", "PodIndex", "TermKind", "ValueCodes", "cycle_snapshot"]
 
@@ -30,7 +33,7 @@ TermKind = str
 _KINDS = ("required_affinity", "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity")
 
 GroupKey = tuple[str, frozenset[tuple[str, str]], bool]
-TermKey = tuple[AffinityTerm, int]  # (term, weight); required terms have weight 0
+_PREFERRED = frozenset({"preferred_affinity", "preferred_anti_affinity"})
 
 
 @dataclass
@@ -39,6 +42,18 @@ class _NodeEntry:
     info: NodeInfo
     groups: dict[int, int] = field(default_factory=dict)
     terms: dict[TermKind, dict[TermKey, int]] = field(default_factory=dict)
+    # id(pod) -> (the pod, its group, its term keys): a re-read reuses what it read of the pods
+    # the node already had (the pod is kept so that its id stays its own)
+    pods: dict[int, tuple[Pod, int, list[tuple[TermKind, TermKey]]]] = field(default_factory=dict)
+
+
+def _diff(old: Mapping[Any, int], new: Mapping[Any, int]) -> dict[Any, int]:
+    """new - old, nonzero entries only."""
+    d = {k: n - old.get(k, 0) for k, n in new.items()}
+    for k, n in old.items():
+        if k not in new:
+            d[k] = -n
+    return {k: n for k, n in d.items() if n}
 
 
 def _add(target: dict[Any, dict[str, int]], key: Any, node: str, n: int) -> None:
@@ -69,6 +84,13 @@ class PodIndex:
         self._by_id: dict[int, _NodeEntry] = {}  # id(NodeInfo) -> entry, for the cheap walk
         self._snap_ref: weakref.ref[Any] | None = None
         self._fp: tuple[int, int, int] | None = None
+        # node name -> row of the node list last synced (the snapshot's node_index when synced
+        # with a snapshot's list); the views' arrays are aligned with it.
+        self._layout: Mapping[str, int] = {}
+        self._layout_names: list[str] | None = None  # the names, for layouts not from a snapshot
+        self._nrows = 0
+        self._group_views: ViewCache[GroupView] = ViewCache(64)
+        self._term_views: ViewCache[TermView] = ViewCache(16)
 
     # -- maintenance ----------------------------------------------------------------------------
     def sync(self, nodes: Sequence[NodeInfo], snapshot: Any = None) -> None:
@@ -77,6 +99,7 @@ class PodIndex:
         When ``nodes`` is the node list of a snapshot the cache keeps up to date (its
         ``generation`` is set by Cache.update_snapshot), an unchanged (snapshot, generation, node
         tree version) pair means nothing changed since the last sync and the walk is skipped."""
+        self._set_layout(nodes, snapshot)
         fp = None
         if snapshot is not None and snapshot.node_info_list is nodes and snapshot.generation > 0:
             fp = (snapshot.generation, getattr(snapshot, "tree_version", 0), len(nodes))
@@ -96,6 +119,25 @@ class PodIndex:
         else:
             self._snap_ref = None
 
+    def _set_layout(self, nodes: Sequence[NodeInfo], snapshot: Any) -> None:
+        """Adopt the rows of ``nodes``; a different layout drops every view."""
+        self._nrows = len(nodes)
+        if snapshot is not None and snapshot.node_info_list is nodes:
+            layout = snapshot.node_index
+            if layout is self._layout:
+                return
+            self._layout, self._layout_names = layout, None
+        else:
+            names = [ni.name for ni in nodes]
+            if names == self._layout_names:
+                return
+            self._layout, self._layout_names = {n: j for j, n in enumerate(names)}, names
+        self._drop_views()
+
+    def _drop_views(self) -> None:
+        self._group_views.clear()
+        self._term_views.clear()
+
     def _sync_nodes(self, nodes: Sequence[NodeInfo], candidates: Sequence[NodeInfo]) -> None:
         """Re-read those of ``candidates`` whose entry is missing or stale."""
         by_id = self._by_id
@@ -113,26 +155,53 @@ class PodIndex:
             if node is None:
                 continue
             name = node.name
-            e = self._nodes.get(name)
-            if e is not None:
-                self._by_id.pop(id(e.info), None)
-                if e.generation == ni.generation:
-                    e.info = ni  # a snapshot copy of an unchanged node: same generation, same contents
-                    self._by_id[id(ni)] = e
+            old = self._nodes.get(name)
+            if old is not None:
+                self._by_id.pop(id(old.info), None)
+                if old.generation == ni.generation:
+                    old.info = ni  # a snapshot copy of an unchanged node: same generation, same contents
+                    self._by_id[id(ni)] = old
                     continue
-                self._apply(e, -1)
-            e = self._read(ni)
+            e = self._read(ni, old)
+            self._update_views(name, old, e)
             self._nodes[name] = e
             self._labels[name] = node.labels
             self._by_id[id(ni)] = e
+            # The new counts first: a group only on this node must not vanish in between.
             self._apply(e, 1)
+            if old is not None:
+                self._apply(old, -1)
         if len(nodes) != len(self._nodes):
             present = {ni.name for ni in nodes if ni.node is not None}
             for name in [n for n in self._nodes if n not in present]:
                 e = self._nodes.pop(name)
                 self._labels.pop(name, None)
                 self._by_id.pop(id(e.info), None)
+                self._update_views(name, e, None)
                 self._apply(e, -1)
+
+    def _update_views(self, name: str, old: _NodeEntry | None, new: _NodeEntry | None) -> None:
+        """Move the views by the difference between a node's old and new entries."""
+        gviews, tviews = self._group_views.values(), self._term_views.values()
+        if not gviews and not tviews:
+            return
+        row = self._layout.get(name)
+        if row is None:  # not in the layout the views were built for: rebuild them when asked
+            self._drop_views()
+            return
+        if gviews:
+            deltas = _diff(old.groups if old is not None else {}, new.groups if new is not None else {})
+            if deltas:
+                for gv in gviews:
+                    gv.apply(row, deltas, self._group_info)
+        term_deltas: dict[TermKind, dict[Any, int]] = {}
+        for tv in tviews:
+            tdeltas = term_deltas.get(tv.kind)
+            if tdeltas is None:
+                tdeltas = term_deltas[tv.kind] = _diff(old.terms.get(tv.kind, {}) if old is not None else {},
+                                                      new.terms.get(tv.kind, {}) if new is not None else {})
+            if tdeltas:
+                tv.apply(row, tdeltas)
 
     def _group(self, pod: Pod) -> int:
         terminating = pod.meta.deletion_timestamp is not None
@@ -144,26 +213,34 @@ class PodIndex:
             self._group_info[gid] = (pod, terminating, key)
         return gid
 
-    def _read(self, ni: NodeInfo) -> _NodeEntry:
+    def _term_keys(self, pod: Pod) -> list[tuple[TermKind, TermKey]]:
+        if self._terms is None or pod.affinity is None:
+            return []
+        t = self._terms.get(pod)
+        return [*(("required_affinity", (x, 0)) for x in t.required_affinity),
+                *(("required_anti_affinity", (x, 0)) for x in t.required_anti_affinity),
+                *(("preferred_affinity", (w.term, w.weight)) for w in t.preferred_affinity),
+                *(("preferred_anti_affinity", (w.term, w.weight)) for w in t.preferred_anti_affinity)]
+
+    def _read(self, ni: NodeInfo, old: _NodeEntry | None = None) -> _NodeEntry:
+        """The node's groups and terms. Pods ``old`` (the node's previous entry, still applied,
+        so its group ids are alive) already read are not read again."""
         e = _NodeEntry(ni.generation, ni)
-        groups = e.groups
+        groups, terms, pods = e.groups, e.terms, e.pods
+        known = old.pods if old is not None else {}
         for pi in ni.pods:
-            gid = self._group(pi.pod)
+            pod = pi.pod
+            hit = known.get(id(pod))
+            if hit is None or hit[0] is not pod:
+                hit = (pod, self._group(pod), self._term_keys(pod))
+            pods[id(pod)] = hit
+            gid = hit[1]
             groups[gid] = groups.get(gid, 0) + 1
-        if self._terms is None or not ni.pods_with_affinity:
-            return e
-        terms = e.terms
-        for pi in ni.pods_with_affinity:
-            t = self._terms.get(pi.pod)
-            for kind, keys in (("required_affinity", [(x, 0) for x in t.required_affinity]),
-                               ("required_anti_affinity", [(x, 0) for x in t.required_anti_affinity]),
-                               ("preferred_affinity", [(w.term, w.weight) for w in t.preferred_affinity]),
-                               ("preferred_anti_affinity",
-                                [(w.term, w.weight) for w in t.preferred_anti_affinity])):
-                if keys:
-                    d = terms.setdefault(kind, {})
-                    for k in keys:
-                        d[k] = d.get(k, 0) + 1
+            for kind, k in hit[2]:
+                d = terms.get(kind)
+                if d is None:
+                    d = terms[kind] = {}
+                d[k] = d.get(k, 0) + 1
         return e
 
     def _apply(self, e: _NodeEntry, sign: int) -> None:
@@ -173,6 +250,8 @@ class PodIndex:
             if gid not in self._group_nodes:  # no node holds the group any more
                 _, _, key = self._group_info.pop(gid)
                 del self._group_ids[key]
+                for gv in self._group_views.values():
+                    gv.member.pop(gid, None)
         for kind, counts in e.terms.items():
             for k, n in counts.items():
                 _add(self._term_nodes[kind], k, name, sign * n)
@@ -195,6 +274,34 @@ class PodIndex:
             if pred(pod):
                 yield from per_node.items()
 
+    def group_rows(self, key: Hashable, pred: Callable[[Pod], bool],
+                   skip_terminating: bool = False) -> npt.NDArray[np.int64]:
+        """Per row of the last synced node list, the number of pods whose namespace and labels
+        satisfy ``pred`` (``matching_pods_per_node`` as an array). ``key`` names the rule: equal
+        keys must mean the same ``pred``. The array is the index's own and moves with later
+        syncs: read it, do not keep or change it."""
+        full_key = (key, skip_terminating)
+        v = self._group_views.get(full_key)
+        if v is None:
+            v = GroupView(pred, skip_terminating, self._nrows)
+            v.fill(self._group_nodes, self._group_info, self._layout)
+            self._group_views.put(full_key, v)
+        return v.rows
+
+    def term_rows(self, kind: TermKind, key: Hashable,
+                  pred: Callable[[AffinityTerm], bool]) -> Mapping[str, npt.NDArray[np.int64]]:
+        """Per topology key, per row of the last synced node list: the existing pods' terms of
+        ``kind`` that satisfy ``pred``, each counted ``weight`` times per pod carrying it
+        (once for required terms). Keys no such term uses are absent. ``key`` names ``pred``;
+        the arrays are the index's own (read, do not keep)."""
+        full_key = (kind, key)
+        v = self._term_views.get(full_key)
+        if v is None:
+            v = TermView(kind, pred, kind in _PREFERRED, self._nrows)
+            v.fill(self._term_nodes[kind], self._layout)
+            self._term_views.put(full_key, v)
+        return v.rows
+
     def terms(self, kind: TermKind) -> Iterable[tuple[AffinityTerm, int, dict[str, int]]]:
         """Existing pods' terms of ``kind``: (term, weight, pods per node carrying it)."""
         for (term, weight), per_node in self._term_nodes[kind].items():
@@ -209,8 +316,11 @@ class NodeView:
     def __init__(self, nodes: Sequence[NodeInfo], snapshot: Any = None) -> None:
         self.nodes = nodes
         same = snapshot is not None and snapshot.node_info_list is nodes
+        # the snapshot whose rows the view's rows are (None: rows of ``nodes`` only)
+        self.snapshot: Any = snapshot if same else None
         self._columns = snapshot.columns if same else None
         self._pos: dict[str, int] | None = snapshot.node_index if same else None
+        self._row_of_id: dict[int, int] | None = snapshot.row_of_id if same else None
         self._cache: dict[str, tuple[npt.NDArray[np.int32], list[str]]] = {}
 
     def __len__(self) -> int:
@@ -243,6 +353,12 @@ class NodeView:
         """The rows of ``subset``'s nodes (a subset of ``nodes``), in no particular order."""
         if len(subset) == len(self.nodes):
             return np.arange(len(self.nodes), dtype=np.int64)
+        if self._row_of_id is not None:
+            try:  # the snapshot's own NodeInfos: rows by identity, without reading names
+                return np.fromiter(map(self._row_of_id.__getitem__, map(id, subset)), dtype=np.int64,
+                                   count=len(subset))
+            except KeyError:
+                pass
         pos = self.positions()
         return np.fromiter((pos[ni.name] for ni in subset if ni.node is not None), dtype=np.int64)
 

@@ -9,14 +9,17 @@ counts, per topology pair (key, value):
   (getIncomingAffinityAntiAffinityCounts);
 - ``anti_affinity_counts``: existing pods matching each of its required anti-affinity terms.
 
-Filter then only looks up the node's pairs. The batch path turns each topology key's counts into
-an array over the snapshot's label-value codes (``label_column``) and gathers it per node.
+The counts come from the pod index's per-node arrays summed per label value (upstream walks every
+pod of every node), and stay arrays over the snapshot's label-value codes (``label_column``)
+until a per-node read or AddPod/RemovePod needs a pair. Filter then only looks up the node's
+pairs; the batch path evaluates every snapshot row once per cycle and gathers each node chunk.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +27,18 @@ import numpy.typing as npt
 from ...api import Node, Pod
 from ...cache import NodeInfo
 from ...framework import BatchFilterResult, Code, CycleState, NodeBatch, Status
-from ..helper import AffinityTerm, PodIndex, PodTerms, ValueCodes, pod_matches_all_terms, term_matcher
+from ..helper import (
+    AffinityTerm,
+    NodeView,
+    PodIndex,
+    PodTerms,
+    TopologyValueCounts,
+    ValueCodes,
+    match_key,
+    per_value_sums,
+    pod_matches_all_terms,
+    term_matcher,
+)
 
 __all__ = [
     "ERR_REASON_AFFINITY_RULES_NOT_MATCH",
@@ -32,7 +46,6 @@ __all__ = [
     "ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH",
     "PRE_FILTER_STATE_KEY",
     "PreFilterState",
-    "TopologyCounts",
     "compute_pre_filter_state",
     "filter_batch",
     "filter_node",
@@ -51,31 +64,23 @@ _AFFINITY_STATUS = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_AFF
 _ANTI_STATUS = Status.of(Code.UNSCHEDULABLE, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
 _EXISTING_STATUS = Status.of(Code.UNSCHEDULABLE, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
 
-TopologyCounts = dict[tuple[str, str], int]
 
-
-def _update(m: TopologyCounts, node: Node, key: str, value: int) -> None:
+def _update(m: TopologyValueCounts, node: Node, key: str, value: int) -> None:
     """topologyToMatchedTermCount.update: entries that drop to zero are deleted."""
     tv = node.labels.get(key)
-    if tv is None:
-        return
-    pair = (key, tv)
-    n = m.get(pair, 0) + value
-    if n == 0:
-        m.pop(pair, None)
-    else:
-        m[pair] = n
+    if tv is not None:
+        m.add(key, tv, value)
 
 
-def update_with_affinity_terms(m: TopologyCounts, terms: tuple[AffinityTerm, ...], pod: Pod, node: Node,
-                               value: int) -> None:
+def update_with_affinity_terms(m: TopologyValueCounts, terms: tuple[AffinityTerm, ...], pod: Pod,
+                               node: Node, value: int) -> None:
     """updateWithAffinityTerms: counts only when the pod matches ALL terms."""
     if pod_matches_all_terms(terms, pod):
         for t in terms:
             _update(m, node, t.topology_key, value)
 
 
-def update_with_anti_affinity_terms(m: TopologyCounts, terms: tuple[AffinityTerm, ...], pod: Pod,
+def update_with_anti_affinity_terms(m: TopologyValueCounts, terms: tuple[AffinityTerm, ...], pod: Pod,
                                     ns_labels: Mapping[str, str] | None, node: Node, value: int) -> None:
     """updateWithAntiAffinityTerms: each matching term counts on its own."""
     for t in terms:
@@ -88,42 +93,23 @@ class PreFilterState:
     terms: PodTerms  # the incoming pod's terms, namespace selectors merged
     pod: Pod
     namespace_labels: Mapping[str, str]
-    existing_anti_affinity_counts: TopologyCounts = field(default_factory=dict)
-    affinity_counts: TopologyCounts = field(default_factory=dict)
-    anti_affinity_counts: TopologyCounts = field(default_factory=dict)
-    # The counts regrouped by topology key for the batch filter, built once per state (the
-    # batch filter runs on several chunks of nodes per cycle); update_with_pod drops them.
-    keyed: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False)
-
-    arrays: dict[tuple[str, str], tuple[list[str], npt.NDArray[np.int64]]] = field(default_factory=dict,
-                                                                                  repr=False)
-
-    def by_key(self, which: str) -> dict[str, dict[str, int]]:
-        """``which`` (a counts field name) as topology key -> value -> count."""
-        out = self.keyed.get(which)
-        if out is None:
-            out = self.keyed[which] = _by_key(getattr(self, which))
-        return out
-
-    def value_array(self, which: str, key: str, values: list[str], vc: ValueCodes) -> npt.NDArray[np.int64]:
-        """The counts of ``which`` for ``key`` per value code of the label column ``values``
-        (ValueCodes.array), kept for the cycle's other node chunks."""
-        hit = self.arrays.get((which, key))
-        if hit is None or hit[0] is not values or len(hit[1]) != len(values) + 1:
-            hit = self.arrays[(which, key)] = (values, vc.array(key, values, self.by_key(which).get(key, {})))
-        return hit[1]
+    existing_anti_affinity_counts: TopologyValueCounts = field(default_factory=TopologyValueCounts)
+    affinity_counts: TopologyValueCounts = field(default_factory=TopologyValueCounts)
+    anti_affinity_counts: TopologyValueCounts = field(default_factory=TopologyValueCounts)
+    # (snapshot, its columns, its generation, reason id per row): filter_batch's result for every
+    # row, built on the first chunk of a cycle; update_with_pod drops it.
+    batch_rows: tuple[Any, Any, int, npt.NDArray[np.int32]] | None = field(default=None, repr=False)
 
     def clone(self) -> PreFilterState:
         return PreFilterState(self.terms, self.pod, self.namespace_labels,
-                              dict(self.existing_anti_affinity_counts), dict(self.affinity_counts),
-                              dict(self.anti_affinity_counts))
+                              self.existing_anti_affinity_counts.copy(), self.affinity_counts.copy(),
+                              self.anti_affinity_counts.copy())
 
     def update_with_pod(self, other: Pod, other_terms: PodTerms, node: Node | None, multiplier: int) -> None:
         """preFilterState.updateWithPod (AddPod/RemovePod)."""
         if node is None:
             return
-        self.keyed.clear()
-        self.arrays.clear()
+        self.batch_rows = None
         update_with_anti_affinity_terms(self.existing_anti_affinity_counts,
                                         other_terms.required_anti_affinity, self.pod, self.namespace_labels,
                                         node, multiplier)
@@ -138,36 +124,33 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
     return state.read_as(PRE_FILTER_STATE_KEY, PreFilterState)
 
 
-def _add_pairs(m: TopologyCounts, index: PodIndex, per_node: Iterable[tuple[str, int]], key: str) -> None:
-    """Add each node's pod count to the node's (key, value) topology pair (nodes without the
-    key count nowhere)."""
-    labels_of = index.node_labels()
-    get = m.get
-    for node_name, n in per_node:
-        tv = labels_of[node_name].get(key)
-        if tv is not None:
-            pair = (key, tv)
-            m[pair] = get(pair, 0) + n
+def _add_rows(m: TopologyValueCounts, view: NodeView, rows: npt.NDArray[np.int64], key: str) -> None:
+    """Add each node's count in ``rows`` to the node's (key, value) topology pair (nodes without
+    the key count nowhere)."""
+    codes, values = view.codes(key)
+    m.add_array(key, values, per_value_sums(rows, codes, len(values)))
 
 
 def compute_pre_filter_state(pod: Pod, terms: PodTerms, ns_labels: Mapping[str, str],
-                             index: PodIndex) -> PreFilterState:
+                             index: PodIndex, view: NodeView) -> PreFilterState:
     """The counting half of PreFilter (getExistingAntiAffinityCounts and
-    getIncomingAffinityAntiAffinityCounts), over the synced pod index: each distinct term or pod
-    group is matched once and its per-node pod counts are added to the node's topology pair."""
+    getIncomingAffinityAntiAffinityCounts), over the pod index synced with ``view``'s nodes:
+    each distinct term or pod group is matched once (its per-node counts are kept up to date
+    by the index), then the per-node counts are summed per topology pair."""
     s = PreFilterState(terms, pod, ns_labels)
-    for term, _, per_node in index.terms("required_anti_affinity"):
-        if term.matches(pod, ns_labels):
-            _add_pairs(s.existing_anti_affinity_counts, index, per_node.items(), term.topology_key)
+    anti_of_existing = index.term_rows("required_anti_affinity", match_key(pod, ns_labels),
+                                       lambda t: t.matches(pod, ns_labels))
+    for key in sorted(anti_of_existing):
+        _add_rows(s.existing_anti_affinity_counts, view, anti_of_existing[key], key)
     aff = terms.required_affinity
     if aff:
-        matching = list(index.matching_pods_per_node(lambda p: pod_matches_all_terms(aff, p)))
+        matching = index.group_rows(("all", aff), lambda p: pod_matches_all_terms(aff, p))
         for t in aff:
-            _add_pairs(s.affinity_counts, index, matching, t.topology_key)
+            _add_rows(s.affinity_counts, view, matching, t.topology_key)
     for t in terms.required_anti_affinity:
         # The incoming pod's namespace selectors are merged: no namespace labels needed.
-        _add_pairs(s.anti_affinity_counts, index, index.matching_pods_per_node(term_matcher(t)),
-                   t.topology_key)
+        _add_rows(s.anti_affinity_counts, view, index.group_rows(("term", t), term_matcher(t)),
+                  t.topology_key)
     return s
 
 
@@ -185,7 +168,7 @@ def _satisfy_pod_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
         tv = labels.get(t.topology_key)
         if tv is None:
             return False  # all topology labels must exist on the node
-        if s.affinity_counts.get((t.topology_key, tv), 0) <= 0:
+        if s.affinity_counts.get(t.topology_key, tv) <= 0:
             pods_exist = False
     return pods_exist or _first_pod_exception(s)
 
@@ -194,15 +177,16 @@ def _satisfy_pod_anti_affinity(s: PreFilterState, labels: Mapping[str, str]) -> 
     if s.anti_affinity_counts:
         for t in s.terms.required_anti_affinity:
             tv = labels.get(t.topology_key)
-            if tv is not None and s.anti_affinity_counts.get((t.topology_key, tv), 0) > 0:
+            if tv is not None and s.anti_affinity_counts.get(t.topology_key, tv) > 0:
                 return False
     return True
 
 
 def _satisfy_existing_pods_anti_affinity(s: PreFilterState, labels: Mapping[str, str]) -> bool:
-    if s.existing_anti_affinity_counts:
+    m = s.existing_anti_affinity_counts
+    if m:
         for k, v in labels.items():
-            if s.existing_anti_affinity_counts.get((k, v), 0) > 0:
+            if m.get(k, v) > 0:
                 return False
     return True
 
@@ -226,27 +210,28 @@ def filter_node(s: PreFilterState, node_info: NodeInfo) -> Status | None:
 B = npt.NDArray[np.bool_]
 
 
-def _by_key(m: TopologyCounts) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {}
-    for (k, v), c in m.items():
-        out.setdefault(k, {})[v] = c
-    return out
+_CODE_OF = np.array([0, int(_AFFINITY_STATUS.code), int(_ANTI_STATUS.code), int(_EXISTING_STATUS.code)],
+                    dtype=np.int8)
+_REASONS = [(), _AFFINITY_STATUS.reasons, _ANTI_STATUS.reasons, _EXISTING_STATUS.reasons]
 
 
-def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFilterResult:
-    n = len(nodes)
-    cols = nodes.snapshot.columns
-    idx = nodes.indices
+def _reason_ids(s: PreFilterState, snapshot: Any, vc: ValueCodes) -> npt.NDArray[np.int32]:
+    """The failing check (0: none, 1..3 in Filter's order) for every row of the snapshot,
+    computed once per state and snapshot: the algorithm filters the nodes in several chunks."""
+    cols = snapshot.columns
+    hit = s.batch_rows
+    if hit is not None and hit[0] is snapshot and hit[1] is cols and hit[2] == snapshot.generation:
+        return hit[3]
+    n = len(snapshot.node_info_list)
 
-    def gather(which: str, key: str) -> tuple[npt.NDArray[np.int64], B]:
+    def gather(m: TopologyValueCounts, key: str) -> tuple[npt.NDArray[np.int64], B]:
         codes, values = cols.label_column(key)
-        c = codes[idx]
-        return s.value_array(which, key, values, vc)[c], c >= 0
+        return m.per_code(key, values, vc)[codes], codes >= 0
 
     has_all = np.ones(n, dtype=bool)
     pods_exist = np.ones(n, dtype=bool)
     for t in s.terms.required_affinity:
-        cnt, has = gather("affinity_counts", t.topology_key)
+        cnt, has = gather(s.affinity_counts, t.topology_key)
         has_all &= has
         pods_exist &= cnt > 0
     fail_aff: B = ~(has_all & (pods_exist | _first_pod_exception(s)))
@@ -254,15 +239,18 @@ def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFi
     fail_anti = np.zeros(n, dtype=bool)
     if s.anti_affinity_counts:
         for t in s.terms.required_anti_affinity:
-            fail_anti |= gather("anti_affinity_counts", t.topology_key)[0] > 0
+            fail_anti |= gather(s.anti_affinity_counts, t.topology_key)[0] > 0
 
     fail_existing = np.zeros(n, dtype=bool)
-    for key in sorted(s.by_key("existing_anti_affinity_counts")):
-        fail_existing |= gather("existing_anti_affinity_counts", key)[0] > 0
+    for key in s.existing_anti_affinity_counts.nonzero_keys():
+        fail_existing |= gather(s.existing_anti_affinity_counts, key)[0] > 0
 
     # First failing check wins, in Filter's order.
     rid = np.where(fail_aff, 1, np.where(fail_anti, 2, np.where(fail_existing, 3, 0))).astype(np.int32)
-    code_of = np.array([0, int(_AFFINITY_STATUS.code), int(_ANTI_STATUS.code), int(_EXISTING_STATUS.code)],
-                       dtype=np.int8)
-    return BatchFilterResult(code_of[rid], rid,
-                             [(), _AFFINITY_STATUS.reasons, _ANTI_STATUS.reasons, _EXISTING_STATUS.reasons])
+    s.batch_rows = (snapshot, cols, snapshot.generation, rid)
+    return rid
+
+
+def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFilterResult:
+    rid = _reason_ids(s, nodes.snapshot, vc)[nodes.indices]
+    return BatchFilterResult(_CODE_OF[rid], rid, list(_REASONS))

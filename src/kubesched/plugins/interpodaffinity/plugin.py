@@ -32,6 +32,7 @@ from ...framework import (
 )
 from ..helper import (
     AffinityTerm,
+    NodeView,
     PodIndex,
     PodTerms,
     PodTermsCache,
@@ -92,9 +93,16 @@ class InterPodAffinity(PluginBase):
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
         terms = self._merged_terms(pod)
+        snapshot = self._snapshot()
+        no_terms = not terms.required_affinity and not terms.required_anti_affinity
+        if no_terms and snapshot is not None and snapshot.node_info_list is nodes \
+                and not snapshot.have_pods_with_required_anti_affinity_list:
+            # Upstream counts existing anti-affinity over HavePodsWithRequiredAntiAffinityList:
+            # with no such pod and no terms of its own the pod's state would be empty (Skip).
+            return None, _SKIP
         ns_labels = self._namespaces.labels(pod.namespace)
-        self._index.sync(nodes, self._snapshot())
-        s = filtering.compute_pre_filter_state(pod, terms, ns_labels, self._index)
+        self._index.sync(nodes, snapshot)
+        s = filtering.compute_pre_filter_state(pod, terms, ns_labels, self._index, NodeView(nodes, snapshot))
         if not s.existing_anti_affinity_counts and not terms.required_affinity \
                 and not terms.required_anti_affinity:
             return None, _SKIP
@@ -141,14 +149,19 @@ class InterPodAffinity(PluginBase):
         terms = self._merged_terms(pod)
         if self._a.ignore_preferred_terms_of_existing_pods and not terms.has_preferred:
             return _SKIP
-        ns_labels = self._namespaces.labels(pod.namespace)
         snapshot = self._snapshot()
-        self._index.sync(snapshot.node_info_list if snapshot is not None else nodes, snapshot)
-        ts = scoring.compute_topology_score(pod, terms, ns_labels, self._index,
-                                            self._a.hard_pod_affinity_weight)
-        if not ts:
+        if not terms.has_preferred and snapshot is not None and not snapshot.have_pods_with_affinity_list:
+            # Without preferred terms of its own only existing pods' terms score, and upstream
+            # reads those from HavePodsWithAffinityList: none there, an empty map (Skip).
             return _SKIP
-        state.write(scoring.PRE_SCORE_STATE_KEY, scoring.PreScoreState(ts))
+        ns_labels = self._namespaces.labels(pod.namespace)
+        all_nodes = snapshot.node_info_list if snapshot is not None else nodes
+        self._index.sync(all_nodes, snapshot)
+        ps = scoring.compute_topology_score(pod, terms, ns_labels, self._index, NodeView(all_nodes, snapshot),
+                                            self._a.hard_pod_affinity_weight)
+        if not ps.topology_keys:
+            return _SKIP
+        state.write(scoring.PRE_SCORE_STATE_KEY, ps)
         return None
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:

@@ -10,7 +10,7 @@ expressions nor fields, or an empty term list, matches nothing).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,32 +39,61 @@ __all__ = [
 Mask = npt.NDArray[np.bool_]
 
 
-class NodeMasks:
-    """One bool per snapshot node for a requirement, memoized across cycles by the object it was
-    computed from: a label column (``columns.label_column`` returns a new tuple whenever a
-    node's labels or the node list change) or the names array (rebuilt when the node list
-    changes). A hit needs that very object, which the memo holds so that its identity cannot be
-    reused; a batch then costs one gather per requirement."""
+_Column = tuple[npt.NDArray[np.int32], list[str]]
 
-    _LIMIT = 512  # distinct requirements remembered at once
+
+class NodeMasks:
+    """Per label column, memoized across cycles by the column object (``columns.label_column``
+    returns a new tuple whenever a node's labels or the node list change; holding it keeps its
+    identity from being reused): the value -> code lookup, and per requirement the answer for
+    each distinct value plus "label absent" (last). A batch then costs two gathers per
+    requirement, and a requirement seen before costs no Python work per value."""
+
+    _LIMIT = 512  # requirements remembered at once
 
     def __init__(self) -> None:
-        self._memo: dict[Hashable, tuple[object, Mask]] = {}
+        self._lookups: dict[str, tuple[_Column, dict[str, int]]] = {}
+        self._per_value: dict[Hashable, tuple[_Column, Mask]] = {}
 
-    def get(self, key: Hashable, source: object, compute: Callable[[], Mask]) -> Mask:
-        hit = self._memo.get(key)
-        if hit is not None and hit[0] is source:
+    def lookup(self, key: str, col: _Column) -> dict[str, int]:
+        hit = self._lookups.get(key)
+        if hit is not None and hit[0] is col:
             return hit[1]
-        if len(self._memo) >= self._LIMIT:
-            self._memo.clear()
-        mask = compute()
-        self._memo[key] = (source, mask)
+        table = {v: i for i, v in enumerate(col[1])}
+        self._lookups[key] = (col, table)
+        return table
+
+    def per_value(self, req: NodeSelectorRequirement, col: _Column) -> Mask:
+        hit = self._per_value.get(req)
+        if hit is not None and hit[0] is col:
+            return hit[1]
+        if len(self._per_value) >= self._LIMIT:
+            self._per_value.clear()
+        mask = _per_value(req, col, self.lookup(req.key, col))
+        self._per_value[req] = (col, mask)
         return mask
 
 
+def _per_value(req: NodeSelectorRequirement, col: _Column, lookup: dict[str, int]) -> Mask:
+    """``req.matches_value`` for each value of the column, then for an absent label (last, where
+    code -1 picks it). Set operators mark the named values through the lookup; the rest (Gt,
+    Lt) ask the rule value by value."""
+    values = col[1]
+    op = req.operator
+    if op in ("In", "NotIn"):
+        out = np.zeros(len(values) + 1, dtype=bool)
+        out[[lookup[v] for v in req.values if v in lookup]] = True
+        return ~out if op == "NotIn" else out  # NotIn: unnamed values and absent labels match
+    if op in ("Exists", "DoesNotExist"):
+        out = np.ones(len(values) + 1, dtype=bool)
+        out[-1] = False
+        return ~out if op == "DoesNotExist" else out
+    return np.array([req.matches_value(True, v) for v in values] + [req.matches_value(False, "")], dtype=bool)
+
+
 class BatchView:
-    """What the mask functions read: the snapshot columns, the batch rows, the batch's node
-    names (built only when a matchFields requirement asks) and the memo of node masks."""
+    """What the mask functions read: the snapshot columns, the batch rows, and the memo of
+    per-value answers."""
 
     __slots__ = ("columns", "indices", "masks", "snapshot")
 
@@ -81,30 +110,23 @@ class BatchView:
     def __len__(self) -> int:
         return len(self.indices)
 
+    def codes(self, key: str) -> tuple[_Column, npt.NDArray[np.int32]]:
+        """The label column of ``key`` and its codes for the batch rows."""
+        col = self.columns.label_column(key)
+        return col, col[0].take(self.indices)
+
 
 def _requirement_mask(req: NodeSelectorRequirement, view: BatchView) -> Mask:
-    col = view.columns.label_column(req.key)
-
-    def compute() -> Mask:
-        codes, values = col
-        # the "label absent" answer goes last, where code -1 picks it
-        per_value = np.array(
-            [req.matches_value(True, v) for v in values] + [req.matches_value(False, "")], dtype=bool
-        )
-        return per_value[codes]
-
-    return view.masks.get(("label", req), col, compute).take(view.indices)
+    col, codes = view.codes(req.key)
+    return view.masks.per_value(req, col).take(codes)
 
 
 def _field_mask(req: NodeSelectorRequirement, view: BatchView) -> Mask:
-    # matchFields supports metadata.name with In / NotIn only (validated when parsed).
-    names = view.snapshot.names_array()
-
-    def compute() -> Mask:
-        inside = np.isin(names, np.array(req.values, dtype=object))
-        return ~inside if req.operator == "NotIn" else inside
-
-    return view.masks.get(("field", req), names, compute).take(view.indices)
+    # matchFields supports metadata.name with In / NotIn only (validated when parsed). Names
+    # differ per pod (DaemonSet pods name their node), so this is computed on the batch alone.
+    names = view.snapshot.names_array().take(view.indices)
+    inside = np.isin(names, np.array(req.values, dtype=object))
+    return ~inside if req.operator == "NotIn" else inside
 
 
 def _all(masks: Sequence[Mask]) -> Mask:
@@ -139,13 +161,8 @@ def _labels_mask(selector: Mapping[str, str], view: BatchView) -> Mask:
     """A nodeSelector (every label equal) over a batch; empty matches all."""
     masks = []
     for k, v in selector.items():
-        col = view.columns.label_column(k)
-
-        def compute(col: tuple[npt.NDArray[np.int32], list[str]] = col, v: str = v) -> Mask:
-            codes, values = col
-            return codes == (values.index(v) if v in values else -2)
-
-        masks.append(view.masks.get(("selector", k, v), col, compute).take(view.indices))
+        col, codes = view.codes(k)
+        masks.append(codes == view.masks.lookup(k, col).get(v, -2))
     return _all(masks) if masks else np.ones(len(view), dtype=bool)
 
 

@@ -49,15 +49,15 @@ NAME = NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 
 
-def balanced_resource_score(usage: I64, divisor: I64, present: bool | npt.NDArray[np.bool_]) -> I64:
+def balanced_resource_score(usage: I64, divisor: I64, absent: npt.NDArray[np.bool_] | None) -> I64:
     """balancedResourceScore over usage matrices [..., K, n] (resources on the second-to-last
     axis): ``int64((1 - std) * MaxNodeScore)`` over the fractions (capped at 1) of the resources
-    present on the node, in Go's order so that float sums are identical. When every resource is
-    present on every node (the usual case) the count is the same everywhere and the formula
-    needs no masks."""
+    present on the node (``absent``: [K, n], None when all are), in Go's order so that float
+    sums are identical. When every resource is present on every node (the usual case) the count
+    is the same everywhere and the formula needs no masks."""
     f = np.minimum(usage / divisor, 1.0)
     count = f.shape[-2]
-    if present is True:
+    if absent is None:
         if count < 2:
             return np.full(f.shape[:-2] + f.shape[-1:], MAX_NODE_SCORE, dtype=np.int64)  # std 0
         if count == 2:
@@ -78,6 +78,7 @@ def balanced_resource_score(usage: I64, divisor: I64, present: bool | npt.NDArra
     first = np.zeros(shape, dtype=np.float64)
     second = np.zeros(shape, dtype=np.float64)
     seen = np.zeros(shape, dtype=np.int64)
+    present = ~absent
     for k in range(count):
         fk, ok = f[..., k, :], present[k]
         total = np.where(ok, total + fk, total)
@@ -103,7 +104,7 @@ def balanced_resource_scorer(u: NodeUsage) -> I64:
     Both balances come from one pass over the [2, K, n] usage (with the pod, without it); each
     lies in [50, 100] (a std of fractions in [0, 1] is at most 1/2), so the halved numerator is
     non-negative and floor division is Go's."""
-    balance = balanced_resource_score(u.usage, u.divisor, u.present)
+    balance = balanced_resource_score(u.usage, u.divisor, u.absent)
     half = MAX_NODE_SCORE // 2
     return half + (half + balance[0] - balance[1]) // 2
 

@@ -15,6 +15,10 @@ Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go (master 2026):
   RequestedToCapacityRatio) over ``scoringStrategy.resources`` with the non-zero requests.
 - Events: a deleted assigned (or nominated) pod, a scaled-down pod that frees a resource the pod
   wants, a node added or with more allocatable that now fits the pod.
+
+The batch Filter compares the gathered allocatable and requested rows once per checked resource
+and returns all-success at once when no node fails; the reasons of failing nodes are encoded
+per combination of failed checks (``BatchFilterResult``), never as a Status per node.
 """
 
 from __future__ import annotations

@@ -13,16 +13,16 @@ with kubernetes PR #135573, v1.36, which hands scorers both the node's usage *wi
 - a scalar resource the pod does not request is bypassed (PR #103169), as is any resource the
   node has no allocatable of: scorers skip it.
 
-Scorers read a :class:`NodeUsage`: one int64 column over the nodes per scored resource, so the
-per-node path (columns of length one) and the batch path (gathered from the snapshot columns
-with one ``take`` per matrix) run the same scorer code, with a handful of numpy operations per
-resource and no [nodes x resources] temporaries.
+Scorers read a :class:`NodeUsage`: [resources x nodes] int64 matrices (nodes on the last axis,
+where numpy's inner loops run), so the per-node path (one column) and the batch path (gathered
+from the snapshot columns with one ``take`` per matrix) run the same scorer code, a handful of
+numpy operations per plugin whatever the number of nodes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -37,10 +37,8 @@ from ._args import ResourceSpec
 __all__ = ["I64", "NodeUsage", "ResourceAllocationScorer", "Scorer", "pod_request_list"]
 
 I64 = npt.NDArray[np.int64]
-_NATIVE_SCORED = ("cpu", "memory", "ephemeral-storage")
-
-
 Mask = npt.NDArray[np.bool_]
+_NATIVE_SCORED = ("cpu", "memory", "ephemeral-storage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,32 +49,40 @@ class NodeUsage:
 
     ``allocatable`` is [K, n]; ``usage`` is [2, K, n]: ``usage[0]`` the nodes' usage with the
     pod ("requested"), ``usage[1]`` without it ("allocated"), built with one broadcast add so
-    that scorers needing both (BalancedAllocation) process them in one operation. ``present``
-    is ``True`` when every node has some allocatable of every resource (the usual case), else a
-    [K, n] bool matrix; ``divisor`` is ``allocatable`` with zeros replaced by 1, so scorers can
-    divide everywhere and drop the entries that are not present."""
+    that scorers needing both (BalancedAllocation) process them in one operation. ``absent`` is
+    ``None`` when every node has some allocatable of every resource (the usual case: no masks),
+    else the [K, n] bool matrix of entries without; ``divisor`` is ``allocatable`` with zeros
+    replaced by 1, so scorers can divide everywhere and drop the absent entries."""
 
     n: int
     index: tuple[int, ...]
     allocatable: I64
     usage: I64
-    present: bool | Mask
+    absent: Mask | None
     divisor: I64
 
     @staticmethod
-    def build(index: Sequence[int], allocatable: I64, allocated: I64, pod_requests: Sequence[int]) -> NodeUsage:
-        """From [K, n] allocatable and allocated matrices (rows in ``index`` order)."""
+    def offsets(index: Sequence[int], pod_requests: Sequence[int]) -> I64:
+        """[2, K, 1]: the pod's requests (row 0) and nothing (row 1), to add to the allocated."""
+        out = np.zeros((2, len(index), 1), dtype=np.int64)
+        out[0, :, 0] = [pod_requests[j] for j in index]
+        out.flags.writeable = False
+        return out
+
+    @staticmethod
+    def build(index: Sequence[int], allocatable: I64, allocated: I64, offsets: I64) -> NodeUsage:
+        """From [K, n] allocatable and allocated matrices (rows in ``index`` order) and the
+        pod's :meth:`offsets`."""
         k, n = allocatable.shape
-        offsets = np.zeros((2, k, 1), dtype=np.int64)
-        offsets[0, :, 0] = [pod_requests[j] for j in index]
         usage = allocated[None] + offsets
         if np.count_nonzero(allocatable) == k * n:
-            return NodeUsage(n, tuple(index), allocatable, usage, True, allocatable)
-        ok = allocatable != 0
-        return NodeUsage(n, tuple(index), allocatable, usage, ok, np.where(ok, allocatable, 1))
+            return NodeUsage(n, tuple(index), allocatable, usage, None, allocatable)
+        absent = allocatable == 0
+        return NodeUsage(n, tuple(index), allocatable, usage, absent, np.where(absent, 1, allocatable))
 
     def present_row(self, k: int) -> bool | Mask:
-        return True if self.present is True else self.present[k]
+        """Whether resource row ``k`` counts, per node (``True``: on every node)."""
+        return True if self.absent is None else ~self.absent[k]
 
 
 Scorer = Callable[[NodeUsage], I64]
@@ -90,13 +96,13 @@ def weighted_mean(scores: I64, usage: NodeUsage, weights: Sequence[int]) -> I64:
     w = [weights[j] for j in usage.index]
     if not w:
         return np.zeros(usage.n, dtype=np.int64)
-    if usage.present is True:
+    if usage.absent is None:
         num = scores[0] if w[0] == 1 else scores[0] * w[0]
         for k in range(1, len(w)):
             num = num + (scores[k] if w[k] == 1 else scores[k] * w[k])
         total = sum(w)
         return num if total == 1 else num // total
-    wk = np.where(usage.present, np.array(w, dtype=np.int64)[:, None], 0)
+    wk = np.where(usage.absent, 0, np.array(w, dtype=np.int64)[:, None])
     num = (scores * wk).sum(axis=0)
     wsum = wk.sum(axis=0)
     return np.where(wsum == 0, 0, num // np.where(wsum == 0, 1, wsum))
@@ -113,12 +119,21 @@ def _scored(name: str) -> bool:
     return name in _NATIVE_SCORED or is_scalar_resource_name(name)
 
 
+_Plan = tuple[tuple[int, ...], slice | list[int], I64]
+"""(scored resources, their columns in the snapshot matrices, the pod's usage offsets)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ResourceAllocationScorer:
     name: str
     scorer: Scorer
     resources: tuple[ResourceSpec, ...]
     use_requested: bool = False
+    # pod requests -> (resource_index it was made for, its length, plan): a columns' resource
+    # index only grows (names keep their column), so the plan holds while both are unchanged.
+    _plans: dict[tuple[int, ...], tuple[dict[str, int], int, _Plan]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def _kept(self, pod_requests: Sequence[int]) -> list[int]:
         """Configured resources scored for this pod: not bypassed (a scalar resource the pod
@@ -143,27 +158,41 @@ class ResourceAllocationScorer:
             kept,
             np.array(alloc, dtype=np.int64).reshape(len(kept), 1),
             np.array(used, dtype=np.int64).reshape(len(kept), 1),
-            pod_requests,
+            NodeUsage.offsets(kept, pod_requests),
         )
+
+    def _plan(self, cols: NodeColumns, pod_requests: Sequence[int]) -> _Plan:
+        """Which columns the batch reads for this pod, memoized per requests and columns."""
+        key = tuple(pod_requests)
+        index = cols.resource_index
+        hit = self._plans.get(key)
+        if hit is not None and hit[0] is index and hit[1] == len(index):
+            return hit[2]
+        kept = tuple(j for j in self._kept(pod_requests) if self.resources[j].name in index)
+        cix = [index[self.resources[j].name] for j in kept]
+        pick: slice | list[int] = cix
+        if cix and cix == list(range(cix[0], cix[0] + len(cix))):
+            pick = slice(cix[0], cix[0] + len(cix))
+        plan = (kept, pick, NodeUsage.offsets(kept, pod_requests))
+        if len(self._plans) >= 64:
+            self._plans.clear()
+        self._plans[key] = (index, len(index), plan)
+        return plan
 
     def usage_batch(self, nodes: NodeBatch, pod_requests: Sequence[int]) -> NodeUsage:
         """The batch's usage from the snapshot columns: one row gather per matrix, then the
-        resource columns (a view when they are adjacent, as cpu and memory are).
+        scored resource columns, transposed.
 
         ``non_zero_requested`` equals ``requested`` outside cpu and memory (column contract), so
         one matrix serves every resource."""
         cols: NodeColumns = nodes.snapshot.columns
         idx = nodes.indices
-        kept = [j for j in self._kept(pod_requests) if self.resources[j].name in cols.resource_index]
-        cix = [cols.resource_index[self.resources[j].name] for j in kept]
+        kept, pick, offsets = self._plan(cols, pod_requests)
         basis = cols.requested if self.use_requested else cols.non_zero_requested
-        alloc_rows = cols.allocatable.take(idx, axis=0).T
-        used_rows = basis.take(idx, axis=0).T
-        if cix and cix == list(range(cix[0], cix[0] + len(cix))):
-            pick: slice | list[int] = slice(cix[0], cix[0] + len(cix))
-        else:
-            pick = cix
-        return NodeUsage.build(kept, alloc_rows[pick], used_rows[pick], pod_requests)
+        # [K, n] C-contiguous: numpy iterates the last axis, which must be the long one.
+        alloc = np.ascontiguousarray(cols.allocatable.take(idx, axis=0)[:, pick].T)
+        used = np.ascontiguousarray(basis.take(idx, axis=0)[:, pick].T)
+        return NodeUsage.build(kept, alloc, used, offsets)
 
     def score(self, node_info: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
         """resourceAllocationScorer.score for one node."""

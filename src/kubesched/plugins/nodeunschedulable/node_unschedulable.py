@@ -59,11 +59,12 @@ class NodeUnschedulable(PluginBase):
         per-node answer. Most batches hold neither: two reads, then all-success."""
         cols = nodes.snapshot.columns
         idx = nodes.indices
-        failed = np.zeros(len(nodes), dtype=bool) if tolerates_unschedulable(pod) else cols.unschedulable[idx]
-        has_node = cols.has_node[idx]
-        if has_node.all():
-            if not failed.any():
-                return BatchFilterResult.all_success(len(nodes))
+        n = len(idx)
+        failed = np.zeros(n, dtype=bool) if tolerates_unschedulable(pod) else cols.unschedulable.take(idx)
+        has_node = cols.has_node.take(idx)
+        if np.count_nonzero(has_node) == n:
+            if not np.count_nonzero(failed):
+                return BatchFilterResult.all_success(n)
             return BatchFilterResult.from_mask(
                 failed, Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_UNSCHEDULABLE
             )

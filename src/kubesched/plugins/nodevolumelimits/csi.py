@@ -184,12 +184,11 @@ class CSILimits(PluginBase):
 
     # -- Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-        if not pod.volumes:
-            return None
-        node = node_info.node
-        if node is None:
-            return Status.from_error(RuntimeError("node not found"))
-        csi_node = self.listers.csi_node(node.name)
+        return self._filter(pod, node_info, None)
+
+    def _new_volumes(self, pod: Pod, csi_node: CSINode | None) -> dict[str, str] | Status:
+        """The incoming pod's attachable volumes on a node with ``csi_node``, or the status
+        their resolution fails with."""
         new_volumes: dict[str, str] = {}
         try:
             self._attachable_volumes(pod, csi_node, True, new_volumes)
@@ -197,8 +196,48 @@ class CSILimits(PluginBase):
             return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, str(exc))
         except ValueError as exc:
             return Status.from_error(exc)
-        if not new_volumes:
+        return new_volumes
+
+    def _resolves_without_csi_node(self, pod: Pod) -> bool:
+        """Whether the pod's attachable volumes are the same on every node: every volume is a
+        claim (or an ephemeral one) whose PV has a CSI source, or a missing claim (the same
+        error everywhere); inline volumes, unbound claims and in-tree PVs consult the node's
+        CSINode (migration, StorageClass provisioner)."""
+        refs = iter(pod_claim_refs(pod))
+        for v in pod.volumes:
+            if v.get("persistentVolumeClaim") is None and v.get("ephemeral") is None:
+                if inline_plugin(v) is not None:
+                    return False
+                continue
+            ref = next(refs, None)
+            if ref is None or not ref.claim_name:
+                continue
+            pvc = self.listers.pvc(pod.namespace, ref.claim_name)
+            if pvc is None:
+                continue
+            if not pvc.volume_name:
+                return False
+            pv = self.listers.pv(pvc.volume_name)
+            if pv is None or not isinstance(pv.source.get("csi"), Mapping):
+                return False
+        return True
+
+    def _filter(self, pod: Pod, node_info: NodeInfo,
+                shared_new_volumes: dict[str, str] | Status | None) -> Status | None:
+        """Filter on one node; ``shared_new_volumes`` is the pod's attachable volumes when they
+        do not depend on the node (computed once per batch), None to resolve them here."""
+        if not pod.volumes:
             return None
+        node = node_info.node
+        if node is None:
+            return Status.from_error(RuntimeError("node not found"))
+        csi_node = self.listers.csi_node(node.name)
+        resolved = self._new_volumes(pod, csi_node) if shared_new_volumes is None else shared_new_volumes
+        if isinstance(resolved, Status):
+            return resolved
+        if not resolved:
+            return None
+        new_volumes = dict(resolved)
         limits = volume_limits(node_info.allocatable, csi_node)
         if not limits:
             return None
@@ -223,10 +262,14 @@ class CSILimits(PluginBase):
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         """Pods without attachable volumes: O(1) success (PreFilter skips them). Otherwise the
-        per-node rule on each node: counts depend on the node's pods and CSINode."""
+        per-node rule on each node (counts depend on the node's pods and CSINode), with the
+        incoming pod's volumes resolved once when they do not depend on the node."""
         if not pod.volumes or not self._has_attachable(pod):
             return BatchFilterResult.all_success(len(nodes))
-        return BatchFilterResult.from_statuses([self.filter(state, pod, ni) for ni in nodes.node_infos()])
+        shared = self._new_volumes(pod, None) if self._resolves_without_csi_node(pod) else None
+        if isinstance(shared, dict) and not shared:
+            return BatchFilterResult.all_success(len(nodes))  # nothing attachable anywhere
+        return BatchFilterResult.from_statuses([self._filter(pod, ni, shared) for ni in nodes.node_infos()])
 
 
 def volume_limits(allocatable: Mapping[str, int], csi_node: CSINode | None) -> dict[str, int]:

@@ -130,7 +130,8 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
 def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
                cache: dict[object, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
     """countPodsMatchSelector for every node of ``view`` (pods in the pod's namespace, not
-    terminating, matching the selector; an empty selector counts nothing), memoized per selector."""
+    terminating, matching the selector; an empty selector counts nothing), memoized per selector.
+    ``index`` must have been synced with ``view``'s nodes; the array is read-only."""
     hit = cache.get(c.selector)
     if hit is not None:
         return hit
@@ -138,8 +139,8 @@ def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
     if sel is None or sel.is_empty:
         out = np.zeros(len(view), dtype=np.int64)
     else:
-        out = view.count_array(index.matching_pods_per_node(
-            lambda p: p.namespace == ns and sel.matches(p.labels), skip_terminating=True))
+        out = index.group_rows(("spread", ns, sel), lambda p: p.namespace == ns and sel.matches(p.labels),
+                               skip_terminating=True)
     cache[c.selector] = out
     return out
 

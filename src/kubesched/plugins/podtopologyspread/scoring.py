@@ -65,6 +65,10 @@ class PreScoreState:
     topology_normalizing_weight: list[float] = field(default_factory=list)
     namespace: str = ""
     host_counts: list[dict[str, int]] = field(default_factory=list)  # hostname constraints: per node
+    # Hostname constraints, when PreScore read the snapshot's own node list: the counts per
+    # snapshot row (``host_counts`` is then left empty; the batch path gathers from the rows).
+    host_rows: list[npt.NDArray[np.int64] | None] = field(default_factory=list)
+    snapshot: object = None
 
     def clone(self) -> PreScoreState:
         return self
@@ -80,7 +84,7 @@ def compute_pre_score_state(pod: Pod, constraints: list[Constraint], filtered: S
     """initPreScoreState plus the counting loop of PreScore. ``view`` holds all nodes; a node
     missing a key (allowed only under system defaulting) falls in the ``""`` domain, as
     upstream's ``node.Labels[key]`` lookup does."""
-    s = PreScoreState(constraints, namespace=pod.namespace)
+    s = PreScoreState(constraints, namespace=pod.namespace, snapshot=view.snapshot)
     if not constraints:
         return s
     rows = view.rows_of(filtered)
@@ -99,14 +103,22 @@ def compute_pre_score_state(pod: Pod, constraints: list[Constraint], filtered: S
             # per-node counts are taken in Score; the domains are the scored nodes
             weights.append(topology_normalizing_weight(len(filtered) - len(ignored)))
             per_node = pod_counts(pod, c, view, index, memo)
-            nz = np.flatnonzero(per_node).tolist()
-            s.host_counts.append({view.nodes[j].name: int(per_node[j]) for j in nz})
+            if view.snapshot is not None:
+                s.host_rows.append(per_node.copy())  # the index's array moves with later syncs
+                s.host_counts.append({})
+            else:
+                nz = np.flatnonzero(per_node).tolist()
+                s.host_counts.append({view.nodes[j].name: int(per_node[j]) for j in nz})
+                s.host_rows.append(None)
             continue
         s.host_counts.append({})
+        s.host_rows.append(None)
         codes, values = view.codes(c.topology_key)
         dom_idx: dict[str, int] = {}
         dom_of = np.full(len(values) + 1, -1, dtype=np.int64)  # last slot: code -1 (no such label)
-        for k in np.unique(codes[rows]).tolist():
+        # the codes present among the rows, ascending (-1, no such label, first): np.unique's order
+        present = np.bincount(codes[rows] + 1, minlength=len(values) + 1) > 0
+        for k in (np.flatnonzero(present) - 1).tolist():
             dom_of[k] = dom_idx.setdefault(values[k] if k >= 0 else "", len(dom_idx))
         if "" in dom_idx:  # a node labelled "" and a node without the key share the "" domain
             dom_of[-1] = dom_idx[""]
@@ -158,10 +170,17 @@ def score_batch(s: PreScoreState, nodes: NodeBatch, vc: ValueCodes) -> npt.NDArr
         codes_all, values = cols.label_column(c.topology_key)
         codes = codes_all[nodes.indices]
         if c.topology_key == LABEL_HOSTNAME:
-            if names is None:
-                names = [lst[j].name for j in nodes.indices.tolist()]
-            hc = s.host_counts[i]
-            cnt = np.fromiter((hc.get(name, 0) for name in names), dtype=np.float64, count=n)
+            rows = s.host_rows[i]
+            if rows is not None and nodes.snapshot is s.snapshot:
+                cnt = rows[nodes.indices].astype(np.float64)
+            else:
+                if names is None:
+                    names = [lst[j].name for j in nodes.indices.tolist()]
+                hc = s.host_counts[i]
+                if rows is not None:  # counts per row of another snapshot: by name
+                    pos = s.snapshot.node_index  # type: ignore[attr-defined]
+                    hc = {nm: int(rows[j]) for nm, j in pos.items() if rows[j]}
+                cnt = np.fromiter((hc.get(name, 0) for name in names), dtype=np.float64, count=n)
         else:
             per_value = vc.array(c.topology_key, values, s.topology_value_to_pod_counts[i])
             cnt = per_value[codes].astype(np.float64)

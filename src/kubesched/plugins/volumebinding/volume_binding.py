@@ -36,12 +36,25 @@ from ...framework import (
 )
 from ..helper import FunctionShapePoint, build_broken_linear_function
 from ..names import VOLUME_BINDING
-from .binder import PodVolumeClaims, PodVolumes, VolumeBinder, VolumeBindingError
+from .binder import (
+    ERR_REASON_NODE_CONFLICT,
+    ERR_REASON_PV_NOT_EXIST,
+    PodVolumeClaims,
+    PodVolumes,
+    VolumeBinder,
+    VolumeBindingError,
+)
 from .listers import VolumeListers, not_found
-from .storage_helpers import ANN_MIGRATED_PLUGINS, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
+from .storage_helpers import (
+    ANN_MIGRATED_PLUGINS,
+    check_node_affinity,
+    ephemeral_owner_error,
+    pod_claim_refs,
+    pod_uses_claim,
+)
 
 if TYPE_CHECKING:
-    from ...api import Pod
+    from ...api import PersistentVolume, Pod
     from ...cache import NodeInfo
     from ...framework import Handle
 
@@ -53,6 +66,8 @@ ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 MAX_UTILIZATION = 100
 MAX_CUSTOM_PRIORITY_SCORE = 10
 FEATURE_STORAGE_CAPACITY_SCORING = "StorageCapacityScoring"
+_NODE_CONFLICT = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_NODE_CONFLICT)
+_PV_NOT_EXIST = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, ERR_REASON_PV_NOT_EXIST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +317,45 @@ class VolumeBinding(PluginBase):
         per-node rule, node by node, since Filter records each node's decisions."""
         if not pod_claim_refs(pod):
             return BatchFilterResult.all_success(len(nodes))
-        return BatchFilterResult.from_statuses([self.filter(state, pod, ni) for ni in nodes.node_infos()])
+        infos = nodes.node_infos()
+        fast = self._filter_bound_only(state, infos)
+        if fast is not None:
+            return fast
+        return BatchFilterResult.from_statuses([self.filter(state, pod, ni) for ni in infos])
+
+    def _filter_bound_only(self, state: CycleState, infos: list[NodeInfo]) -> BatchFilterResult | None:
+        """Filter for a pod whose claims are all bound (the common case): checkBoundClaims
+        looks each PV up once for all nodes, and only PVs with a required node affinity are
+        matched per node; every passing node gets empty decisions, as ``filter`` records them.
+        None when the per-node rule must run (unbound claims, a node-less NodeInfo, no state)."""
+        s = state.get(STATE_KEY)
+        if not isinstance(s, _StateData) or s.pod_volume_claims is None:
+            return None
+        claims = s.pod_volume_claims
+        if claims.unbound_claims_delay_binding or any(ni.node is None for ni in infos):
+            return None
+        pvs: list[PersistentVolume] = []
+        pvs_found = True
+        for pvc in claims.bound_claims:  # checkBoundClaims' order: stop at the first missing PV
+            pv = self.binder.pv_cache.get_pv(pvc.volume_name)
+            if pv is None:
+                pvs_found = False
+                break
+            pvs.append(pv)
+        with_affinity = [pv for pv in pvs if pv.node_affinity is not None]
+        statuses: list[Status | None] = []
+        by_node = s.pod_volumes_by_node
+        for ni in infos:
+            node = ni.node
+            assert node is not None
+            if with_affinity and not all(check_node_affinity(pv, node.labels) for pv in with_affinity):
+                statuses.append(_NODE_CONFLICT)
+            elif not pvs_found:
+                statuses.append(_PV_NOT_EXIST)
+            else:
+                statuses.append(None)
+                by_node[node.name] = PodVolumes()
+        return BatchFilterResult.from_statuses(statuses)
 
     # -- PreScore / Score -------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:

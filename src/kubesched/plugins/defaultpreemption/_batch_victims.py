@@ -1,0 +1,281 @@
+"""The resource-only dry run of :mod:`._resource_victims`, over many nodes at once.
+
+Same model, same answers, but with array operations: the nodes the Evaluator is about to visit
+are taken in chunks (in its visiting order, so that it never pays for nodes beyond the point
+where upstream's DryRunPreemption stops), and for a chunk
+
+1. the lower-priority pods of each node are summed per resource and taken off the node's
+   requested row (``NodeColumns``), nominated pods of equal or higher priority added;
+2. NodeResourcesFit's own ``filter_batch`` runs on those rows (through a view of the columns
+   restricted to the chunk), which gives each node's status exactly as its per-node Filter;
+3. the victims are reprieved one rank at a time across all nodes (most important first: higher
+   priority, then earlier start), ``filter_batch`` deciding each step.
+
+Only used when there are no PodDisruptionBudgets (no violating/non-violating split) and the
+plugin's IsEligiblePod / MoreImportantPod hooks are the defaults; a node the model cannot take
+(status from another plugin, a nominated pod with a resource the columns do not have) is
+answered per node by :class:`~._resource_victims.ResourceVictimSelector`.
+
+Each node's pods are turned into arrays once per node generation (``NodeInfo.generation``
+changes with every pod added or removed) and cached across preemptions in a
+:class:`NodePodArrays` cache owned by the plugin.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from kubesched.framework import NodeBatch, Status
+
+from ._resource_victims import ResourceVictimSelector, VictimsResult
+
+if TYPE_CHECKING:
+    from kubesched.api import Pod
+    from kubesched.cache import NodeInfo, PodInfo, Snapshot
+    from kubesched.cache._columns import NodeColumns
+
+__all__ = ["BatchVictimSelector", "NodePodArrays"]
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+_MIN_CHUNK = 64
+
+
+class _PodArrays:
+    """One node's pods as arrays: priority, start time (NaN: not started), requests by column
+    (the ``pods`` column is 1 per pod, as in ``NodeColumns.requested``)."""
+
+    __slots__ = ("generation", "layout", "pods", "prio", "req", "start")
+
+    def __init__(self, ni: NodeInfo, resource_index: dict[str, int]) -> None:
+        pods = ni.pods
+        self.generation = ni.generation
+        self.pods = pods
+        self.layout = tuple(resource_index)
+        width = len(self.layout)
+        k = len(pods)
+        self.prio: I64 = np.fromiter((pi.pod.priority_value for pi in pods), dtype=np.int64, count=k)
+        self.start: F64 = np.fromiter(
+            (np.nan if pi.pod.start_time is None else pi.pod.start_time for pi in pods),
+            dtype=np.float64, count=k)
+        req = np.zeros((k, width), dtype=np.int64)
+        pods_col = resource_index["pods"]
+        for row, pi in enumerate(pods):
+            for name, v in pi.resource.items():
+                req[row, resource_index[name]] = v
+            req[row, pods_col] = 1
+        self.req: I64 = req
+
+
+class NodePodArrays:
+    """Node name -> its pods as arrays, rebuilt when the node's generation, pod list or the
+    column layout (resource names in column order) changes. Kept by the plugin across cycles."""
+
+    __slots__ = ("_by_node",)
+
+    def __init__(self) -> None:
+        self._by_node: dict[str, _PodArrays] = {}
+
+    def get(self, ni: NodeInfo, resource_index: dict[str, int]) -> _PodArrays:
+        name = ni.name
+        a = self._by_node.get(name)
+        if (a is None or a.generation != ni.generation or a.pods is not ni.pods
+                or a.layout != tuple(resource_index)):
+            a = self._by_node[name] = _PodArrays(ni, resource_index)
+        return a
+
+    def cached(self, name: str) -> _PodArrays | None:
+        """The arrays last built for ``name``, current or not (callers check)."""
+        return self._by_node.get(name)
+
+    def forget_missing(self, names: set[str]) -> None:
+        """Drop nodes no longer in the snapshot (bounded memory under node churn)."""
+        for name in [n for n in self._by_node if n not in names]:
+            del self._by_node[name]
+
+    def __len__(self) -> int:
+        return len(self._by_node)
+
+
+def _columns_view(cols: NodeColumns, rows: I64, requested: I64) -> NodeColumns:
+    """The columns restricted to ``rows`` (every per-node array gathered), with ``requested``
+    (and the pod counts it implies) in place of the cached rows."""
+    view = copy.copy(cols)
+    n = len(cols.pod_count)
+    for attr, value in vars(cols).items():
+        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n:
+            setattr(view, attr, value[rows])
+    view.requested = requested
+    view.pod_count = requested[:, cols.resource_index["pods"]].copy()
+    if hasattr(view, "_label_cache"):
+        view._label_cache = {}
+    return view
+
+
+class _SnapshotView:
+    """What a batch filter reads of a Snapshot: its columns."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: NodeColumns) -> None:
+        self.columns = columns
+
+
+class BatchVictimSelector:
+    """Answers SelectVictimsOnNode for the Evaluator's i-th node, computing chunks on demand."""
+
+    __slots__ = ("_arrays", "_chunk", "_done", "_nodes", "_now", "_one", "_results", "_snapshot")
+
+    def __init__(self, one: ResourceVictimSelector, nodes: Sequence[NodeInfo], snapshot: Snapshot,
+                 arrays: NodePodArrays, now: float, chunk: int) -> None:
+        self._one = one
+        self._nodes = nodes
+        self._snapshot = snapshot
+        self._arrays = arrays
+        self._now = now
+        # Upstream stops once enough candidates are found: ask for a little more than that
+        # first, then twice as many nodes each time the search goes on.
+        self._chunk = max(chunk + chunk // 4, _MIN_CHUNK)
+        self._done = 0
+        self._results: list[VictimsResult | None] = []
+
+    def select(self, i: int, ni: NodeInfo) -> VictimsResult | None:
+        while i >= self._done:
+            end = min(len(self._nodes), self._done + self._chunk)
+            self._results.extend(self._run(self._nodes[self._done:end]))
+            self._done = end
+            self._chunk *= 2
+        res = self._results[i]
+        if res is None:
+            return self._one.select(ni)
+        return res
+
+    def _run(self, infos: Sequence[NodeInfo]) -> list[VictimsResult | None]:
+        one = self._one
+        snap = self._snapshot
+        cols = snap.columns
+        ridx = cols.resource_index
+        index = snap.node_index
+        fit_name = one.fit_name
+        statuses = one.statuses
+        prio = one.pod.priority_value
+        out: list[VictimsResult | None] = [None] * len(infos)
+
+        # Nodes the model takes: the Filter status came from Fit, and the node is this
+        # snapshot's own row.
+        take: list[int] = []
+        rows: list[int] = []
+        arrs: list[_PodArrays] = []
+        infos_list = snap.node_info_list
+        index_get, status_get = index.get, statuses.get
+        cached_get = self._arrays.cached
+        layout = tuple(ridx)
+        width = len(layout)
+        for j, ni in enumerate(infos):
+            node = ni.node
+            if node is None:
+                continue
+            name = node.meta.name
+            row = index_get(name, -1)
+            if row < 0 or infos_list[row] is not ni or status_get(name).plugin != fit_name:
+                continue
+            a = cached_get(name)
+            if a is None or a.generation != ni.generation or a.pods is not ni.pods or a.layout != layout:
+                a = self._arrays.get(ni, ridx)
+            take.append(j)
+            rows.append(row)
+            arrs.append(a)
+        if not take:
+            return out
+        rows_a = np.asarray(rows, dtype=np.int64)
+        sizes = np.fromiter((len(a.prio) for a in arrs), dtype=np.int64, count=len(arrs))
+        if sizes.sum() == 0:
+            return out  # no pods at all: "no victims" on every node, generic path
+        node_of = np.repeat(np.arange(len(arrs)), sizes)
+        pprio = np.concatenate([a.prio for a in arrs])
+        pstart = np.concatenate([a.start for a in arrs])
+        preq = np.concatenate([a.req for a in arrs]).reshape(-1, width)
+        victim = pprio < prio
+        nvict = np.bincount(node_of[victim], minlength=len(arrs))
+
+        # 1) Requested without every lower-priority pod, with equal-or-higher nominated pods.
+        csum = np.zeros((len(preq) + 1, width), dtype=np.int64)
+        np.cumsum(preq * victim[:, None], axis=0, out=csum[1:])
+        ends = np.cumsum(sizes)
+        starts = ends - sizes
+        used = cols.requested[rows_a] - (csum[ends] - csum[starts])
+        ok = nvict > 0  # no victims: the generic path says so
+        uid = one.pod.uid
+        nominated_for = one.nominated_for
+        for k, j in enumerate(take):
+            if not ok[k]:
+                continue
+            for pi in nominated_for(infos[j].name):
+                if (pi.pod.priority_value >= prio and pi.pod.uid != uid
+                        and not _add_into(used[k], pi, ridx)):
+                    ok[k] = False
+                    break
+        sel = np.flatnonzero(ok)
+        if sel.size == 0:
+            return out
+        res0 = self._fit_batch(cols, rows_a[sel], used[sel])
+        fails = res0.codes != 0
+        for s, k in enumerate(sel.tolist()):
+            if fails[s]:
+                st = res0.status(s, fit_name)
+                if st.is_rejected():
+                    out[take[k]] = ([], 0, st)
+
+        # 2) Reprieve, most important first, one rank per step across the nodes that fit.
+        alive = sel[~fails]
+        if alive.size == 0:
+            return out
+        start = np.where(np.isnan(pstart), self._now, pstart)
+        flat = np.flatnonzero(victim & np.isin(node_of, alive))
+        order = flat[np.lexsort((flat, start[flat], -pprio[flat], node_of[flat]))]
+        owner = node_of[order]
+        first = np.searchsorted(owner, alive)
+        rank = np.arange(len(order)) - first[np.searchsorted(alive, owner)]
+        evicted = np.zeros(len(order), dtype=bool)
+        cur = used  # rows of ``used`` advance as pods are kept
+        for r in range(int(nvict[alive].max())):
+            step = np.flatnonzero(rank == r)
+            if step.size == 0:
+                break
+            nodes_k = owner[step]
+            trial = cur[nodes_k] + preq[order[step]]
+            res = self._fit_batch(cols, rows_a[nodes_k], trial)
+            keep = res.codes == 0
+            cur[nodes_k[keep]] = trial[keep]
+            evicted[step[~keep]] = True
+        by_node: dict[int, list[Pod]] = {k: [] for k in alive.tolist()}
+        ev = order[evicted]
+        owners = node_of[ev]
+        for k, local in zip(owners.tolist(), (ev - starts[owners]).tolist(), strict=True):
+            by_node[k].append(arrs[k].pods[local].pod)
+        success = Status.success()
+        for k, victims in by_node.items():
+            out[take[k]] = (victims, 0, success)
+        return out
+
+    def _fit_batch(self, cols: NodeColumns, rows: I64, requested: I64) -> Any:
+        one = self._one
+        view = _SnapshotView(_columns_view(cols, rows, requested))
+        batch = NodeBatch(cast("Snapshot", view), np.arange(len(rows), dtype=np.int64))
+        return one.fit.filter_batch(one.state, one.pod, batch)
+
+
+def _add_into(row: I64, pi: PodInfo, ridx: dict[str, int]) -> bool:
+    """Add a pod's requests to a requested row; False when a resource has no column."""
+    for name, v in pi.resource.items():
+        c = ridx.get(name)
+        if c is None:
+            return False
+        row[c] += v
+    row[ridx["pods"]] += 1
+    return True

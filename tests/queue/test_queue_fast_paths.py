@@ -1,0 +1,102 @@
+"""The queue's shortcuts answer as the long way round would.
+
+HintIndex memoises, per incoming event, isEventOfInterest and the registrations that match;
+the flush timer is not recomputed while backoffQ and unschedulablePods are empty. Each test
+checks the shortcut against the plain computation or against the clock's timers.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from queue_helpers import NODE_ADD, fail, make_pod, new_queue
+
+from kubesched.clock import VirtualClock
+from kubesched.framework import ActionType, ClusterEvent, EventResource, QueuedPodInfo
+from kubesched.queue import QueueingHintEntry, QueueingStrategy
+from kubesched.queue._events import matches
+from kubesched.queue._hints import HintIndex, is_event_of_interest, is_pod_worth_requeuing
+from kubesched.queue._unschedulable_pods import UnschedulablePods
+
+_RESOURCES = [EventResource.POD, EventResource.ASSIGNED_POD, EventResource.UNSCHEDULED_POD,
+              EventResource.NODE, EventResource.PERSISTENT_VOLUME_CLAIM, EventResource.WILDCARD]
+_ACTIONS = [ActionType.ADD, ActionType.DELETE, ActionType.UPDATE_NODE_LABEL, ActionType.UPDATE_POD_LABEL,
+            ActionType.UPDATE, ActionType.ALL, ActionType.ADD | ActionType.UPDATE_NODE_TAINT]
+_EVENTS = st.builds(ClusterEvent, st.sampled_from(_RESOURCES), st.sampled_from(_ACTIONS))
+_PLUGINS = ["A", "B", "C"]
+_ENTRIES = st.lists(st.builds(QueueingHintEntry, _EVENTS, st.sampled_from(_PLUGINS), st.none()), max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["p1", "p2"]), _ENTRIES, max_size=2), st.lists(_EVENTS, max_size=6))
+def test_hint_index_matches_the_plain_scan(hint_map: dict[str, list[QueueingHintEntry]],
+                                           events: list[ClusterEvent]) -> None:
+    index = HintIndex(hint_map)
+    for event in events + events:  # the second round is answered from the memo
+        plain = (event.resource == EventResource.WILDCARD and event.action == ActionType.ALL) or any(
+            matches(e.event, event) for entries in hint_map.values() for e in entries)
+        assert index.is_event_of_interest(event) == plain == is_event_of_interest(hint_map, event)
+        for profile in ("p1", "p2"):
+            want = None if profile not in hint_map else tuple(
+                e for e in hint_map[profile] if matches(e.event, event))
+            assert index.matching(profile, event) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ENTRIES, _EVENTS, st.sets(st.sampled_from(_PLUGINS)), st.sets(st.sampled_from(_PLUGINS)))
+def test_requeue_strategy_same_with_index_or_plain_map(entries: list[QueueingHintEntry], event: ClusterEvent,
+                                                       rejectors: set[str], pending: set[str]) -> None:
+    hint_map = {"default-scheduler": entries}
+    p = QueuedPodInfo(make_pod("p"), unschedulable_plugins=rejectors, pending_plugins=pending)
+    plain = _plain_strategy(entries, p, event)
+    assert is_pod_worth_requeuing(HintIndex(hint_map), p, event, None, None) == plain
+    assert is_pod_worth_requeuing(hint_map, p, event, None, None) == plain
+
+
+def _plain_strategy(entries: list[QueueingHintEntry], p: QueuedPodInfo,
+                    event: ClusterEvent) -> QueueingStrategy:
+    """isPodWorthRequeuing spelled out over every registration (hints are all Queue here)."""
+    rejectors = (p.unschedulable_plugins or set()) | (p.pending_plugins or set())
+    if not rejectors or (event.resource == EventResource.WILDCARD and event.action == ActionType.ALL):
+        return QueueingStrategy.QUEUE_AFTER_BACKOFF
+    strategy = QueueingStrategy.QUEUE_SKIP
+    for e in entries:
+        if e.plugin in rejectors and matches(e.event, event):
+            if e.plugin in (p.pending_plugins or set()):
+                return QueueingStrategy.QUEUE_IMMEDIATELY
+            strategy = QueueingStrategy.QUEUE_AFTER_BACKOFF
+    return strategy
+
+
+def test_flush_timer_dropped_when_the_last_parked_pod_leaves_and_armed_again() -> None:
+    clock = VirtualClock()
+    q = new_queue(clock, [QueueingHintEntry(NODE_ADD, "fooPlugin")])
+    q.start()
+    a = make_pod("a")
+    q.add(a)
+    fail(q, a, "barPlugin")  # parked: only the 5-minute flush can move it
+    assert q.next_wakeup() is not None and clock.peek() == q.next_wakeup()
+    q.delete(a)
+    assert q.next_wakeup() is None and clock.peek() == math.inf  # no timer keeps the clock busy
+    clock.advance(7.0)
+    b = make_pod("b")
+    q.add(b)
+    fail(q, b, "barPlugin")
+    # Parked at t=7: moved at the first 30-second tick after t=307.
+    assert clock.peek() == q.next_wakeup() == 330.0
+
+
+def test_unschedulable_pods_oldest_timestamp_after_emptying() -> None:
+    pods = UnschedulablePods()
+    a = QueuedPodInfo(make_pod("a"), timestamp=1.0)
+    pods.add_or_update(a)
+    pods.delete(a.pod.key)
+    assert pods.oldest_timestamp(lambda _: True) is None
+    b = QueuedPodInfo(make_pod("b"), timestamp=5.0)
+    pods.add_or_update(b)
+    pods.add_or_update(a)  # a re-enters with its old timestamp
+    assert pods.oldest_timestamp(lambda _: True) == 1.0
+    pods.delete(a.pod.key)
+    assert pods.oldest_timestamp(lambda _: True) == 5.0
