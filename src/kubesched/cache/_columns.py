@@ -18,11 +18,14 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
   gather.
 - ``label_column(key)`` -> (codes[N] int32 with -1 for "no such label", values list): node label
   values encoded per key in first-seen row order; ``values`` holds exactly the values some node
-  has. Computed lazily, cached until a node's labels or the node list change.
+  has. Computed lazily, cached until a node's labels or the node list change; a recomputed
+  column is a new tuple and a returned one is never modified, so callers may memoize answers
+  per column by identity.
 
 Between cycles the cache rewrites changed rows in place (:meth:`NodeColumns.fill_row`) and
 rebuilds the arrays by gathering old rows when nodes are added or removed
-(:meth:`NodeColumns.regather`); a batch plugin must not keep arrays across cycles.
+(:meth:`NodeColumns.regather`); a batch plugin must not keep row arrays across cycles (answers
+derived from a label column or from ``taint_sets`` may be kept, checked by identity as above).
 """
 
 from __future__ import annotations

@@ -398,3 +398,23 @@ def test_namespace_selector_without_a_store_selects_nothing() -> None:
     s = snap([node1()], [p("e", service="securityscan").namespace("team1").node("node1").obj()])
     pod = p("in").pod_affinity("region", sec_in("securityscan"), namespace_selector={"team": "team1"}).obj()
     assert run_filter(InterPodAffinity(), pod, s) == [AFF]
+
+
+@pytest.mark.parametrize(
+    ("existing", "skip"),
+    [
+        pytest.param(p("e", foo="bar").node("nodeA"), True, id="no pod with required anti-affinity"),
+        pytest.param(p("e", foo="bar").node("nodeA").pod_anti_affinity("zone", {"foo": "bar"}), False,
+                     id="an existing pod's required anti-affinity matches"),
+        pytest.param(p("e", foo="bar").node("nodeA").pod_anti_affinity("zone", {"foo": "bar"},
+                                                                       kind="preferred"),
+                     True, id="preferred anti-affinity does not count in PreFilter"),
+    ],
+)
+def test_pre_filter_without_terms_reads_pods_with_required_anti_affinity(existing: Any, skip: bool) -> None:
+    """Without required terms of its own, the pod's PreFilter state holds only existing pods'
+    anti-affinity (HavePodsWithRequiredAntiAffinityList upstream): Skip when there is none."""
+    s = snap(zone_nodes(), [existing.obj()])
+    _, st = InterPodAffinity(handle=FakeHandle(s)).pre_filter(CycleState(), p("in", foo="bar").obj(),
+                                                               s.node_info_list)
+    assert (st is not None and st.code == Code.SKIP) == skip

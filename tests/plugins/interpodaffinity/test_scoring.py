@@ -147,3 +147,22 @@ def test_normalize_all_equal_scores_to_zero() -> None:
     scores = np.array([5, 5, 5], dtype=np.int64)
     assert pl.normalize_score(state, pod("in").obj(), scores, ["machine1", "machine2", "machine3"]) is None
     assert scores.tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("existing", "skip"),
+    [
+        pytest.param(make_pod().name("e").label("foo", "bar").node("n1"), True, id="no pod with affinity"),
+        pytest.param(make_pod().name("e").label("foo", "bar").node("n1").pod_affinity(
+            "zone", {"foo": "bar"}, kind="preferred", weight=5), False,
+            id="an existing pod's preferred affinity matches"),
+    ],
+)
+def test_pre_score_without_preferred_terms_reads_pods_with_affinity(existing: Any, skip: bool) -> None:
+    """Without preferred terms of its own only existing pods' terms score (HavePodsWithAffinityList
+    upstream): Skip when no pod has affinity."""
+    nodes = [make_node().name(n).label("zone", z).obj() for n, z in (("n1", "z1"), ("n2", "z2"))]
+    s = snap(nodes, [existing.obj()])
+    incoming = make_pod().name("in").label("foo", "bar").obj()
+    st = InterPodAffinity(handle=FakeHandle(s)).pre_score(CycleState(), incoming, s.node_info_list)
+    assert (st is not None and st.is_skip()) == skip

@@ -393,3 +393,24 @@ def test_missing_claim_beside_csi_claims_is_unresolvable_on_every_path() -> None
     assert run.codes() == [Code.UNSCHEDULABLE_AND_UNRESOLVABLE] * 2
     run = run_filter(plugin, _pod("p", ebs(0)), nodes, pods)
     assert run.statuses == [EXCEEDED, ok()]
+
+
+def test_limits_follow_csinode_updates() -> None:
+    """The plugin keeps each node's limits while its allocatable and CSINode objects are the
+    same: a CSINode update (a new object) must be seen by the next Filter."""
+    from kubesched.testing import snapshot_of
+
+    objs = _objects(None)
+    objs.append(make_csinode("n0", {EBS: 1}))
+    store = store_of(*objs)
+    pl = CSILimits(handle=FakeHandle(store=store))
+    snap = snapshot_of([make_node().name("n0").obj()], [_pod("e0", ebs(1), node="n0")])
+    ni = snap.node_info_list[0]
+    pod = _pod("p", ebs(0))
+    state = CycleState()
+    assert pl.filter(state, pod, ni) == EXCEEDED
+    assert pl.filter(state, pod, ni) == EXCEEDED  # cached limits, same answer
+    csinode = store.try_get("CSINode", "", "n0")
+    store.update(make_csinode("n0", {EBS: 2}).with_changes(
+        {("metadata", "resourceVersion"): csinode.meta.resource_version}))
+    assert pl.filter(state, pod, ni) is None

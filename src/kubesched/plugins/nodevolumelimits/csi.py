@@ -67,6 +67,8 @@ class CSILimits(PluginBase):
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         self.listers = VolumeListers(handle.store if handle is not None else None)
+        # node name -> (allocatable, CSINode, limits): see _volume_limits.
+        self._limits: dict[str, tuple[Mapping[str, int], CSINode | None, dict[str, int]]] = {}
 
     # -- events ---------------------------------------------------------------------------
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -186,6 +188,17 @@ class CSILimits(PluginBase):
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         return self._filter(pod, node_info, None)
 
+    def _volume_limits(self, node_name: str, allocatable: Mapping[str, int],
+                       csi_node: CSINode | None) -> dict[str, int]:
+        """volume_limits, kept per node while the node's allocatable and CSINode are the same
+        objects (both are replaced, never changed in place, when they change). Read-only."""
+        hit = self._limits.get(node_name)
+        if hit is not None and hit[0] is allocatable and hit[1] is csi_node:
+            return hit[2]
+        limits = volume_limits(allocatable, csi_node)
+        self._limits[node_name] = (allocatable, csi_node, limits)
+        return limits
+
     def _new_volumes(self, pod: Pod, csi_node: CSINode | None) -> dict[str, str] | Status:
         """The incoming pod's attachable volumes on a node with ``csi_node``, or the status
         their resolution fails with."""
@@ -238,7 +251,7 @@ class CSILimits(PluginBase):
         if not resolved:
             return None
         new_volumes = dict(resolved)
-        limits = volume_limits(node_info.allocatable, csi_node)
+        limits = self._volume_limits(node.name, node_info.allocatable, csi_node)
         if not limits:
             return None
         attached: dict[str, str] = {}
