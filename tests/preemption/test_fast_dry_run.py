@@ -62,12 +62,6 @@ def assert_same(got: list[Any], want: list[Any]) -> int:
     return given_
 
 
-def with_victims(want: list[Any]) -> int:
-    """Nodes the model answers for: all but those without lower-priority pods (the generic
-    path's cheap "no victims" answer)."""
-    return sum(1 for w in want if w[2].reasons != (NO_VICTIMS_REASON,))
-
-
 node_spec = st.tuples(st.sampled_from([2, 4, 8]), st.sampled_from([3, 110]), st.booleans())
 pod_spec = st.tuples(st.integers(0, 5), st.integers(1, 3), st.integers(0, 4), st.integers(0, 20),
                      st.one_of(st.none(), st.integers(0, 3)), st.booleans())
@@ -114,7 +108,7 @@ def test_fast_dry_run_matches_select_victims_on_node(
     pod = make_pod().name("incoming").uid("incoming").priority(priority).req(
         {"cpu": str(cpu), "memory": f"{mem_gi}Gi"}).obj()
     got, want = dry_run_both(s, pod, pdbs)
-    assert assert_same(got, want) == with_victims(want)  # this profile is all resource-only
+    assert assert_same(got, want) == len(got)  # this profile is all resource-only
 
 
 def full_nodes(s: Sim, n: int = 6) -> None:
@@ -128,9 +122,12 @@ def full_nodes(s: Sim, n: int = 6) -> None:
 def test_chunks_answer_every_node_in_visiting_order() -> None:
     s = Sim(plugins=PLUGINS)
     full_nodes(s, 150)  # more nodes than the first chunk
+    for i in range(150, 160):  # nodes whose pods all outrank the preemptor: no victims
+        s.node(f"n{i}", cpu="4")
+        s.pod(f"top{i}", cpu="2", priority=500, node=f"n{i}")
     got, want = dry_run_both(s, make_pod().name("hi").uid("hi").priority(100).req({"cpu": "3"}).obj())
-    assert len(got) == 150
-    assert assert_same(got, want) == with_victims(want) == 150
+    assert assert_same(got, want) == len(got) == 160
+    assert sum(1 for w in want if w[2].reasons == (NO_VICTIMS_REASON,)) == 10
 
 
 def test_cached_pod_arrays_follow_pod_changes() -> None:
@@ -140,7 +137,7 @@ def test_cached_pod_arrays_follow_pod_changes() -> None:
     full_nodes(s)
     pod = make_pod().name("hi").uid("hi").priority(100).req({"cpu": "3"}).obj()
     got, want = dry_run_both(s, pod)
-    assert assert_same(got, want) == with_victims(want) > 0
+    assert assert_same(got, want) == len(got) > 0
     s.store.delete("Pod", "default", "low0-0")
     s.pod("late", cpu="1", priority=200, node="n1")
     s.store.delete("Pod", "default", "low2-1")
@@ -148,7 +145,7 @@ def test_cached_pod_arrays_follow_pod_changes() -> None:
     s.run(until=1)
     assert s.get("low0-0") is None and s.get("low2-1") is None
     got, want = dry_run_both(s, pod)
-    assert assert_same(got, want) == with_victims(want) > 0
+    assert assert_same(got, want) == len(got) > 0
     victims = {p.name for g in got if g is not None for p in g[0]}
     assert victims and not victims & {"low0-0", "low2-1", "low2-1b", "late"}
     # A new extended resource adds a column: cached arrays of the old layout are rebuilt.
@@ -157,7 +154,7 @@ def test_cached_pod_arrays_follow_pod_changes() -> None:
     s.store.create(make_pod().name("g0").priority(1).req({"cpu": "2", "example.com/gpu": "1"}).obj())
     s.store.bind("default", "g0", "gpu")
     got, want = dry_run_both(s, pod)
-    assert assert_same(got, want) == with_victims(want) > 0
+    assert assert_same(got, want) == len(got) > 0
 
 
 def test_other_active_filters_leave_every_node_to_the_generic_path() -> None:

@@ -237,7 +237,9 @@ class ScheduleAlgorithm:
         statuses = diagnosis.node_to_status
         try:
             while pos < n and found < to_find:
-                part = (np.arange(pos, min(pos + chunk, n), dtype=np.int64) + start) % n
+                lo, hi = start + pos, start + min(pos + chunk, n)
+                part = (np.arange(lo, hi, dtype=np.int64) if hi <= n
+                        else np.arange(lo, hi, dtype=np.int64) % n)
                 if rows is not None:
                     part = rows[part]
                 batch = NodeBatch(snap, part)
@@ -246,8 +248,15 @@ class ScheduleAlgorithm:
                 else:
                     outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, batch)
                 codes = outcome.codes
-                ok_rows = np.flatnonzero(codes == 0)
                 need = to_find - found
+                if not codes.any():  # every node fits: take the first ``need``
+                    ok = part[:need]
+                    feasible_rows.append(ok)
+                    found += ok.size
+                    pos += len(part)
+                    chunk *= 2
+                    continue
+                ok_rows = np.flatnonzero(codes == 0)
                 cut = int(ok_rows[need - 1]) + 1 if ok_rows.size >= need else len(part)
                 err_rows = np.flatnonzero(codes[:cut] == int(Code.ERROR))
                 if err_rows.size:

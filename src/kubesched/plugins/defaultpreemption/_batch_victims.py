@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from kubesched.framework import NodeBatch, Status
 
-from ._resource_victims import ResourceVictimSelector, VictimsResult
+from ._resource_victims import ResourceVictimSelector, VictimsResult, no_victims_result
 
 if TYPE_CHECKING:
     from kubesched.api import Pod
@@ -195,7 +195,9 @@ class BatchVictimSelector:
         rows_a = np.asarray(rows, dtype=np.int64)
         sizes = np.fromiter((len(a.prio) for a in arrs), dtype=np.int64, count=len(arrs))
         if sizes.sum() == 0:
-            return out  # no pods at all: "no victims" on every node, generic path
+            for j in take:
+                out[j] = no_victims_result()
+            return out
         node_of = np.repeat(np.arange(len(arrs)), sizes)
         pprio = np.concatenate([a.prio for a in arrs])
         pstart = np.concatenate([a.start for a in arrs])
@@ -209,7 +211,9 @@ class BatchVictimSelector:
         ends = np.cumsum(sizes)
         starts = ends - sizes
         used = cols.requested[rows_a] - (csum[ends] - csum[starts])
-        ok = nvict > 0  # no victims: the generic path says so
+        ok = nvict > 0
+        for k in np.flatnonzero(~ok).tolist():
+            out[take[k]] = no_victims_result()
         uid = one.pod.uid
         nominated_for = one.nominated_for
         for k, j in enumerate(take):

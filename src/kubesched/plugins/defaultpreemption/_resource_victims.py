@@ -43,7 +43,11 @@ if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
     from kubesched.cache import NodeInfo, PodInfo
 
-__all__ = ["NODE_STATIC_FILTERS", "ResourceVictimSelector", "VictimsResult"]
+__all__ = ["NODE_STATIC_FILTERS", "NO_VICTIMS_REASON", "ResourceVictimSelector", "VictimsResult",
+           "no_victims_result"]
+
+NO_VICTIMS_REASON = "No preemption victims found for incoming pod"
+_NO_VICTIMS = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
 
 NODE_STATIC_FILTERS: tuple[type, ...] = (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity)
 """In-tree Filter plugins whose verdict does not depend on the pods on the node (by class, so
@@ -51,6 +55,11 @@ that an out-of-tree plugin registered under the same name is not mistaken for th
 
 VictimsResult = tuple[list["Pod"], int, Status]
 """(victims, number of PDB violations, status): SelectVictimsOnNode's result."""
+
+
+def no_victims_result() -> VictimsResult:
+    """SelectVictimsOnNode's answer for a node without lower-priority (eligible) pods."""
+    return [], 0, _NO_VICTIMS
 
 
 def _no_pods(_node_name: str) -> list[PodInfo]:
@@ -172,7 +181,7 @@ class ResourceVictimSelector:
             else:
                 remaining.append(pi)
         if not potential:
-            return None  # the generic path's "no victims" status, cheap there
+            return no_victims_result()
         req = dict(node_info.requested)
         for pi in potential:
             for k, v in pi.resource.items():

@@ -56,7 +56,7 @@ from kubesched.plugins.names import DEFAULT_PREEMPTION
 
 from ._args import DefaultPreemptionArgs
 from ._batch_victims import BatchVictimSelector, NodePodArrays
-from ._resource_victims import ResourceVictimSelector, VictimsResult, importance_sorter
+from ._resource_victims import NO_VICTIMS_REASON, ResourceVictimSelector, VictimsResult, importance_sorter
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
@@ -76,7 +76,6 @@ __all__ = [
 
 NAME = DEFAULT_PREEMPTION
 ASYNC_PREEMPTION_FEATURE = "SchedulerAsyncPreemption"
-NO_VICTIMS_REASON = "No preemption victims found for incoming pod"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 WAITING_FOR_PREEMPTION = "waiting for the preemption for this pod to be finished"

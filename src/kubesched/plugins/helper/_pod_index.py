@@ -14,7 +14,7 @@ of the re-read nodes.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,8 +73,6 @@ class PodIndex:
         PodTopologySpread does not)."""
         self._terms = terms
         self._nodes: dict[str, _NodeEntry] = {}
-        # node name -> its labels, for the topology-pair sums over every node of a term
-        self._labels: dict[str, Mapping[str, str]] = {}
         self._group_ids: dict[GroupKey, int] = {}
         # gid -> (a representative pod: namespace and labels, terminating, key); dropped with the group
         self._group_info: dict[int, tuple[Pod, bool, GroupKey]] = {}
@@ -165,7 +163,6 @@ class PodIndex:
             e = self._read(ni, old)
             self._update_views(name, old, e)
             self._nodes[name] = e
-            self._labels[name] = node.labels
             self._by_id[id(ni)] = e
             # The new counts first: a group only on this node must not vanish in between.
             self._apply(e, 1)
@@ -175,7 +172,6 @@ class PodIndex:
             present = {ni.name for ni in nodes if ni.node is not None}
             for name in [n for n in self._nodes if n not in present]:
                 e = self._nodes.pop(name)
-                self._labels.pop(name, None)
                 self._by_id.pop(id(e.info), None)
                 self._update_views(name, e, None)
                 self._apply(e, -1)
@@ -257,27 +253,10 @@ class PodIndex:
                 _add(self._term_nodes[kind], k, name, sign * n)
 
     # -- queries ----------------------------------------------------------------------------------
-    def node_info(self, name: str) -> NodeInfo:
-        return self._nodes[name].info
-
-    def node_labels(self) -> Mapping[str, Mapping[str, str]]:
-        """Node name -> the node's labels, for every indexed node (read-only)."""
-        return self._labels
-
-    def matching_pods_per_node(self, pred: Callable[[Pod], bool],
-                               skip_terminating: bool = False) -> Iterable[tuple[str, int]]:
-        """(node name, number of its pods whose namespace and labels satisfy ``pred``)."""
-        for gid, per_node in self._group_nodes.items():
-            pod, terminating, _ = self._group_info[gid]
-            if skip_terminating and terminating:
-                continue
-            if pred(pod):
-                yield from per_node.items()
-
     def group_rows(self, key: Hashable, pred: Callable[[Pod], bool],
                    skip_terminating: bool = False) -> npt.NDArray[np.int64]:
         """Per row of the last synced node list, the number of pods whose namespace and labels
-        satisfy ``pred`` (``matching_pods_per_node`` as an array). ``key`` names the rule: equal
+        satisfy ``pred``. ``key`` names the rule: equal
         keys must mean the same ``pred``. The array is the index's own and moves with later
         syncs: read it, do not keep or change it."""
         full_key = (key, skip_terminating)
@@ -301,11 +280,6 @@ class PodIndex:
             v.fill(self._term_nodes[kind], self._layout)
             self._term_views.put(full_key, v)
         return v.rows
-
-    def terms(self, kind: TermKind) -> Iterable[tuple[AffinityTerm, int, dict[str, int]]]:
-        """Existing pods' terms of ``kind``: (term, weight, pods per node carrying it)."""
-        for (term, weight), per_node in self._term_nodes[kind].items():
-            yield term, weight, per_node
 
 
 class NodeView:
@@ -366,16 +340,6 @@ class NodeView:
         if self._pos is None:
             self._pos = {ni.name: j for j, ni in enumerate(self.nodes)}
         return self._pos
-
-    def count_array(self, per_node: Iterable[tuple[str, int]]) -> npt.NDArray[np.int64]:
-        """Per-node counts (by name) as an array aligned with ``nodes``."""
-        out = np.zeros(len(self.nodes), dtype=np.int64)
-        pos = self.positions()
-        for name, n in per_node:
-            j = pos.get(name)
-            if j is not None:
-                out[j] += n
-        return out
 
 
 class ValueCodes:
