@@ -527,10 +527,16 @@ class PriorityQueue:
     def delete_nominated_pod_if_exists(self, pod: Pod) -> None:
         self.nominator.delete_nominated_pod_if_exists(pod)
 
-    @_locked
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
-        """NominatedPodsForNode: the pods nominated to the node, as the queue knows them now."""
-        return [PodInfo(self._latest(pod)) for pod in self.nominator.nominated_pods(node_name)]
+        """NominatedPodsForNode: the pods nominated to the node, as the queue knows them now.
+
+        Read-only, so no flush timer to re-arm; asked for every node a preemption dry run or a
+        filter pass looks at, so a node without nominated pods costs one lookup."""
+        with self._lock:
+            pods = self.nominator.nominated_pods(node_name)
+            if not pods:
+                return []
+            return [PodInfo(self._latest(pod)) for pod in pods]
 
     def nominated_node_names(self) -> set[str]:
         """The nodes that have nominated pods (read-only: no timer to re-arm)."""
