@@ -224,6 +224,15 @@ def importance_sorter(more_important: Callable[[Pod, Pod], bool], default: bool,
         def by_key(pis: list[PodInfo]) -> None:
             pis.sort(key=lambda pi: (-pi.pod.priority_value, get_pod_start_time(pi.pod, now)))
         return by_key
+    key = importance_key(more_important)
+
+    def by_cmp(pis: list[PodInfo]) -> None:
+        pis.sort(key=key)
+    return by_cmp
+
+
+def importance_key(more_important: Callable[[Pod, Pod], bool]) -> Any:
+    """A sort key over PodInfos putting the most important pods first (stable for equal ones)."""
     import functools
 
     def cmp(a: PodInfo, b: PodInfo) -> int:
@@ -233,11 +242,7 @@ def importance_sorter(more_important: Callable[[Pod, Pod], bool], default: bool,
             return 1
         return 0
 
-    key = functools.cmp_to_key(cmp)
-
-    def by_cmp(pis: list[PodInfo]) -> None:
-        pis.sort(key=key)
-    return by_cmp
+    return functools.cmp_to_key(cmp)
 
 
 _ = more_important_pod  # the comparison ``importance_sorter`` reproduces with a key

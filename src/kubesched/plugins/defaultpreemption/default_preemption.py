@@ -56,7 +56,13 @@ from kubesched.plugins.names import DEFAULT_PREEMPTION
 
 from ._args import DefaultPreemptionArgs
 from ._batch_victims import BatchVictimSelector, NodePodArrays
-from ._resource_victims import NO_VICTIMS_REASON, ResourceVictimSelector, VictimsResult, importance_sorter
+from ._resource_victims import (
+    NO_VICTIMS_REASON,
+    ResourceVictimSelector,
+    VictimsResult,
+    importance_key,
+    importance_sorter,
+)
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
@@ -293,7 +299,7 @@ class DefaultPreemption(PluginBase):
         if not status.is_success():
             return [], 0, status
 
-        key = _importance_key(self.more_important_pod)
+        key = importance_key(self.more_important_pod)
         potential.sort(key=key)
         violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
         victims: list[PodInfo] = []
@@ -325,15 +331,3 @@ def _eligible_always(node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bo
     return True
 
 
-def _importance_key(more_important: MoreImportantPodFn) -> Any:
-    """A sort key putting the most important pods first (stable for equal ones)."""
-    import functools
-
-    def cmp(a: PodInfo, b: PodInfo) -> int:
-        if more_important(a.pod, b.pod):
-            return -1
-        if more_important(b.pod, a.pod):
-            return 1
-        return 0
-
-    return functools.cmp_to_key(cmp)
