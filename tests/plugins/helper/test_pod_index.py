@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kubesched.api import Node, Pod
+from kubesched.api import Pod
 from kubesched.cache import Cache, Snapshot
 from kubesched.clock import VirtualClock
 from kubesched.plugins.helper import (
@@ -28,8 +28,7 @@ from kubesched.plugins.helper import (
 )
 from kubesched.testing import make_node, make_pod
 
-from ..interpodaffinity._strategies import affinity_pods
-from ..strategies import node_manifests
+from .._random_cluster import RandomCluster
 
 KINDS = ("required_affinity", "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity")
 
@@ -93,56 +92,19 @@ OPS = st.lists(st.tuples(st.sampled_from(["add_pod", "add_pod", "remove_pod", "r
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(ops=OPS, data=st.data())
 def test_views_follow_cache_changes(ops: list[tuple[str, int]], data: st.DataObject) -> None:
-    cache = Cache(VirtualClock())
+    cluster = RandomCluster(data)
     snap = Snapshot()
     index = PodIndex(PodTermsCache())
-    nodes: dict[str, Node] = {}
-    pods: list[Pod] = []
-    for k in range(3):
-        n = Node.from_dict(data.draw(node_manifests(f"n{k}")))
-        nodes[n.name] = n
-        cache.add_node(n)
-    cache.update_snapshot(snap)
-    check(index, snap)
-    for step, (op, r) in enumerate(ops):
-        names = sorted(nodes)
-        if op == "add_pod" and names:
-            p = data.draw(affinity_pods(f"p{step}", node_name=names[r % len(names)]))
-            pods.append(p)
-            cache.add_pod(p)
-        elif op == "remove_pod" and pods:
-            cache.remove_pod(pods.pop(r % len(pods)))
-        elif op in ("relabel_pod", "terminate") and pods:
-            i = r % len(pods)
-            old = pods[i]
-            b = make_pod().name(old.name).uid(old.uid).namespace(old.namespace).node(old.node_name)
-            b = b.labels({"app": "ab"[r % 2]} if op == "relabel_pod" else old.labels)
-            new = (b.terminating() if op == "terminate" else b).obj()
-            pods[i] = new
-            cache.update_pod(old, new)
-        elif op == "assume_forget" and names:
-            p = data.draw(affinity_pods(f"a{step}", node_name=names[r % len(names)]))
-            cache.assume_pod(p)
-            cache.update_snapshot(snap)
-            check(index, snap)  # the assumed pod counts while assumed ...
-            cache.forget_pod(p)  # ... and no more once forgotten
-        elif op == "add_node":
-            n = Node.from_dict(data.draw(node_manifests(f"m{step}")))
-            nodes[n.name] = n
-            cache.add_node(n)
-        elif op == "remove_node" and len(names) > 1:
-            gone = nodes.pop(names[r % len(names)])
-            for p in [p for p in pods if p.node_name == gone.name]:
-                pods.remove(p)
-                cache.remove_pod(p)
-            cache.remove_node(gone)
-        elif op == "relabel_node" and names:
-            old_node = nodes[names[r % len(names)]]
-            new_node = Node.from_dict(data.draw(node_manifests(old_node.name)))
-            nodes[old_node.name] = new_node
-            cache.update_node(old_node, new_node)
-        cache.update_snapshot(snap)
+
+    def check_now() -> None:
+        cluster.cache.update_snapshot(snap)
         check(index, snap)
+
+    check_now()
+    for step, (op, r) in enumerate(ops):
+        # an assumed pod counts while assumed, and no more once forgotten
+        cluster.apply(op, r, step, while_assumed=check_now)
+        check_now()
 
 
 def test_view_of_a_group_only_on_a_rewritten_node_survives_the_rewrite() -> None:
