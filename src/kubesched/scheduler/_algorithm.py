@@ -71,13 +71,6 @@ class ScheduleResult:
     scored_nodes: Sequence[str] = ()  # the nodes scored, aligned with ``totals``
     totals: npt.NDArray[np.int64] | None = None
 
-    @property
-    def scores(self) -> list[tuple[str, int]]:
-        """(node, total score) of the scored nodes."""
-        if self.totals is None:
-            return []
-        return list(zip(self.scored_nodes, self.totals.tolist(), strict=True))
-
 
 class ScheduleAlgorithm:
     """schedulePod and its state (``nextStartNodeIndex``); one per scheduler, shared by profiles.
@@ -109,7 +102,7 @@ class ScheduleAlgorithm:
             raise FitError(pod, snapshot.num_nodes(), diagnosis)
         if len(feasible) == 1:
             return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status), 1)
-        names, totals = self._prioritize(fwk, state, pod, feasible)
+        names, totals = self.prioritize_nodes(fwk, state, pod, feasible)
         host = self.select_host_of(names, totals)
         return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible),
                               names, totals)
@@ -307,13 +300,7 @@ class ScheduleAlgorithm:
 
     # -- scoring ---------------------------------------------------------------------------
     def prioritize_nodes(self, fwk: Any, state: CycleState, pod: Pod,
-                         nodes: list[NodeInfo]) -> list[tuple[str, int]]:
-        """prioritizeNodes -> [(node name, total score)] in ``nodes`` order."""
-        names, totals = self._prioritize(fwk, state, pod, nodes)
-        return list(zip(names, totals.tolist(), strict=True))
-
-    def _prioritize(self, fwk: Any, state: CycleState, pod: Pod,
-                    nodes: list[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
+                         nodes: list[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
         """prioritizeNodes as (node names, total scores) aligned with ``nodes``.
 
         No score plugins and no extenders: every node scores 1."""
