@@ -604,7 +604,7 @@ class Framework:
             fn = plan.batch_fns[k]
             if fn is not None and batch is not None and not self.per_node:
                 arr, st = call(state, "Score", pl, fn, state, pod, batch)
-                if st is not None and st.code != Code.SUCCESS:
+                if not _ok(st):
                     return None, self._score_error(pl, st)
                 raw[k] = arr
                 continue

@@ -20,7 +20,7 @@ the batch path, which gives identical statuses.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -79,9 +79,8 @@ class ScheduleAlgorithm:
     (optional) offers ``nominated_pods_for_node(node_name)``."""
 
     def __init__(self, extenders: Sequence[HTTPExtender], rng: random.Random,
-                 per_node: bool = False, any_nominated: Callable[[], bool] | None = None) -> None:
+                 per_node: bool = False) -> None:
         self.extenders = list(extenders)
-        self._any_nominated = any_nominated
         self.rng = rng
         self.per_node = per_node
         self.next_start_node_index = 0
@@ -235,36 +234,29 @@ class ScheduleAlgorithm:
                         else np.arange(lo, hi, dtype=np.int64) % n)
                 if rows is not None:
                     part = rows[part]
-                batch = NodeBatch(snap, part)
-                if self._any_nominated is not None and not self._any_nominated():
-                    outcome = fwk.run_filter_plugins_batch(state, pod, batch)  # nothing to add
-                else:
-                    outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, batch)
+                outcome = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch(snap, part))
                 codes = outcome.codes
                 need = to_find - found
+                first_error = -1
                 if not codes.any():  # every node fits: take the first ``need``
                     ok = part[:need]
-                    feasible_rows.append(ok)
-                    found += ok.size
-                    pos += len(part)
-                    chunk *= 2
-                    continue
-                ok_rows = np.flatnonzero(codes == 0)
-                cut = int(ok_rows[need - 1]) + 1 if ok_rows.size >= need else len(part)
-                err_rows = np.flatnonzero(codes[:cut] == int(Code.ERROR))
-                if err_rows.size:
-                    cut = int(err_rows[0])
-                rejected = np.flatnonzero(codes[:cut])
-                if rejected.size:
-                    keys, table = outcome.status_keys(rejected)
-                    statuses.set_many(snap.names_array()[part[rejected]], keys, table)
-                    for st in table:
-                        diagnosis.add_plugin_status(st)
-                ok = part[ok_rows[ok_rows < cut]]
+                else:
+                    ok_rows = np.flatnonzero(codes == 0)
+                    cut = int(ok_rows[need - 1]) + 1 if ok_rows.size >= need else len(part)
+                    err_rows = np.flatnonzero(codes[:cut] == int(Code.ERROR))
+                    if err_rows.size:
+                        first_error = cut = int(err_rows[0])
+                    rejected = np.flatnonzero(codes[:cut])
+                    if rejected.size:
+                        keys, table = outcome.status_keys(rejected)
+                        statuses.set_many(snap.names_array()[part[rejected]], keys, table)
+                        for st in table:
+                            diagnosis.add_plugin_status(st)
+                    ok = part[ok_rows[ok_rows < cut]]
                 feasible_rows.append(ok)
                 found += ok.size
-                if err_rows.size:
-                    st = outcome.status(int(err_rows[0]))
+                if first_error >= 0:
+                    st = outcome.status(first_error)
                     raise st.as_error() or RuntimeError(st.message())
                 pos += len(part)
                 chunk *= 2

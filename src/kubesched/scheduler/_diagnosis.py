@@ -58,13 +58,12 @@ class NodeToStatus:
     the name -> Status map is built only when someone asks for one node. The reason histogram
     of the FitError message and ``nodes_for_status_code`` read the chunks directly."""
 
-    __slots__ = ("_absent", "_chunks", "_map", "_pending")
+    __slots__ = ("_absent", "_chunks", "_map")
 
     def __init__(self) -> None:
         self._map: dict[str, Status] = {}
         self._absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
         self._chunks: list[tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]] = []
-        self._pending = 0
 
     def _materialize(self) -> None:
         if not self._chunks:
@@ -73,7 +72,6 @@ class NodeToStatus:
         for names, keys, table in self._chunks:
             m.update(zip(names.tolist(), [table[k] for k in keys.tolist()], strict=True))
         self._chunks.clear()
-        self._pending = 0
 
     def get(self, node_name: str) -> Status:
         """The node's status, or the absent-nodes status when it has none of its own."""
@@ -90,15 +88,12 @@ class NodeToStatus:
         filter pass over distinct nodes), which keeps ``len`` exact without building the map."""
         if not len(node_names):
             return
-        if self._map:
-            self._materialize()
-            self._map.update(zip(node_names.tolist(), [table[k] for k in keys.tolist()], strict=True))
-            return
         self._chunks.append((node_names, keys, table))
-        self._pending += len(node_names)
+        if self._map:  # the names may repeat explicit ones: merge now so that ``len`` stays exact
+            self._materialize()
 
     def __len__(self) -> int:
-        return len(self._map) + self._pending
+        return len(self._map) + sum(len(names) for names, _, _ in self._chunks)
 
     def __contains__(self, node_name: object) -> bool:
         self._materialize()

@@ -151,8 +151,7 @@ class Scheduler(ScheduleOneMixin):
             _attach(fwk, "set_nominator", _NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
-                                           per_node=self.options.per_node_filters,
-                                           any_nominated=lambda: len(self.queue.nominator) > 0)
+                                           per_node=self.options.per_node_filters)
         self.handlers = EventHandlers(self)
         self._lock = threading.RLock()
         self._initial_sync()
