@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from kubesched.framework import Code, CycleState, Status
-from kubesched.framework.preemption import get_pod_start_time, more_important_pod
+from kubesched.framework.preemption import get_pod_start_time
 from kubesched.plugins.nodeaffinity import NodeAffinity
 from kubesched.plugins.nodename import NodeName
 from kubesched.plugins.noderesources import Fit
@@ -243,6 +243,3 @@ def importance_key(more_important: Callable[[Pod, Pod], bool]) -> Any:
         return 0
 
     return functools.cmp_to_key(cmp)
-
-
-_ = more_important_pod  # the comparison ``importance_sorter`` reproduces with a key
