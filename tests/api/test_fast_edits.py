@@ -44,6 +44,7 @@ def _fields(obj: Any) -> dict[str, Any]:
 def _assert_same_pod(got: Pod, want: Pod) -> None:
     assert got.raw == want.raw
     assert _fields(got) == _fields(want)
+    assert got.meta.key == want.meta.key  # a cached key carried over must still be right
     for name in _POD_CACHES:
         assert getattr(got, name) == getattr(want, name), name
 
@@ -85,7 +86,29 @@ def test_pod_with_changes_equals_parsing_the_edited_manifest(changes: dict[Any, 
     pod = _pod()
     for name in _POD_CACHES:  # fill the caches that a shortcut could carry over
         getattr(pod, name)
+    assert pod.meta.key == "ns/p"
     _assert_same_pod(pod.with_changes(changes), Pod.from_dict(with_paths(pod.raw, changes)))
+
+
+@pytest.mark.parametrize("changes", _EDITS)
+def test_memoised_edit_plans_hold_for_other_values(changes: dict[Any, Any]) -> None:
+    """with_changes memoises what an edit re-parses by its set of paths: a second edit of the
+    same paths with other values (and of the same paths after the first) is still exact."""
+    pod = _pod()
+    first = pod.with_changes(changes)
+    other = {path: (DELETE if value is DELETE else _other(value)) for path, value in changes.items()}
+    for base in (pod, first):
+        _assert_same_pod(base.with_changes(other), Pod.from_dict(with_paths(base.raw, other)))
+        _assert_same_pod(base.with_changes(changes), Pod.from_dict(with_paths(base.raw, changes)))
+
+
+def _other(value: Any) -> Any:
+    """Another value of the same shape."""
+    if isinstance(value, str):
+        return "2025-05-06T07:08:09Z" if value[:2] == "20" else value + "x"
+    if isinstance(value, int):
+        return value + 1
+    return value
 
 
 def test_pod_with_changes_carries_container_caches() -> None:

@@ -100,3 +100,33 @@ def test_unschedulable_pods_oldest_timestamp_after_emptying() -> None:
     assert pods.oldest_timestamp(lambda _: True) == 1.0
     pods.delete(a.pod.key)
     assert pods.oldest_timestamp(lambda _: True) == 5.0
+
+
+
+def test_move_all_with_nothing_parked_or_in_flight_changes_nothing() -> None:
+    """The early return of MoveAllToActiveOrBackoffQueue: no pod to move, no event kept. Once
+    a pod is in flight the event is recorded again (and helps it when it fails); a parked pod
+    is moved by it."""
+    clock = VirtualClock()
+    q = new_queue(clock, [QueueingHintEntry(NODE_ADD, "fooPlugin")])
+    q.start()
+    q.move_all_to_active_or_backoff_queue(NODE_ADD, None, None)
+    assert q.in_flight_events() == [] and sum(q.pending_pod_counts().values()) == 0
+    a = make_pod("a")
+    q.add(a)
+    p = q.pop()
+    assert p is not None
+    q.move_all_to_active_or_backoff_queue(NODE_ADD, None, None)  # a is in flight: recorded
+    assert len(q.in_flight_events()) == 2  # the pod and the event
+    p.unschedulable_plugins = {"fooPlugin"}
+    assert q.add_unschedulable_if_not_present(p, q.scheduling_cycle) is None
+    assert q.unschedulable_pods() == []  # requeued on the recorded NodeAdd, not parked
+
+    q2 = new_queue(clock, [QueueingHintEntry(NODE_ADD, "fooPlugin")])
+    q2.start()
+    b = make_pod("b")
+    q2.add(b)
+    fail(q2, b, "fooPlugin")
+    assert [x.name for x in q2.unschedulable_pods()] == ["b"]
+    q2.move_all_to_active_or_backoff_queue(NODE_ADD, None, None)  # parked: moved
+    assert q2.unschedulable_pods() == []

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Self, cast
 
 from ._raw import Path, with_paths
@@ -41,7 +41,9 @@ def parse_int32(value: Any, path: str) -> int:
 
 def parse_time(text: Any) -> float | None:
     """RFC 3339 (``2024-01-02T03:04:05Z``, with or without fraction/offset) -> epoch seconds."""
-    if text is None or text == "":
+    if type(text) is str:  # the usual case first: one memoised lookup
+        return _parse_time_str(text) if text else None
+    if text is None:
         return None
     if isinstance(text, int | float):
         return float(text)
@@ -76,9 +78,13 @@ def format_time(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ObjectMeta:
-    """metav1.ObjectMeta: the fields the scheduler reads."""
+    """metav1.ObjectMeta: the fields the scheduler reads.
+
+    Not slotted: every store write stamps a new resourceVersion, and :meth:`updated` derives
+    the new meta by copying ``__dict__`` (one C call) instead of re-running the frozen
+    ``__init__`` field by field."""
 
     name: str
     namespace: str = ""
@@ -92,9 +98,11 @@ class ObjectMeta:
     owner_references: tuple[Mapping[str, Any], ...] = ()
     generation: int = 0
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """``namespace/name`` for namespaced objects, ``name`` otherwise (cache.MetaNamespaceKeyFunc)."""
+        """``namespace/name`` for namespaced objects, ``name`` otherwise (cache.MetaNamespaceKeyFunc).
+        Cached: the queue and the store key every pod operation by it; :meth:`updated` carries
+        it over, as it re-reads only fields other than name and namespace."""
         return f"{self.namespace}/{self.name}" if self.namespace else self.name
 
     @staticmethod
@@ -118,21 +126,20 @@ class ObjectMeta:
         whole dict, or something below a key). Scalar fields (resourceVersion, uid, time stamps,
         generation: what every store write touches) are re-read alone; anything else parses
         ``d`` again."""
-        values = [getattr(self, f) for f in _META_FIELDS]
+        new = object.__new__(ObjectMeta)  # dataclasses.replace, without its per-call field checks
+        state = new.__dict__
+        state.update(self.__dict__)
         for key in keys:
             scalar = _SCALAR_FIELDS.get(key) if key is not None else None
             if scalar is None:
                 return ObjectMeta.from_dict(d)
-            i, parse = scalar
-            values[i] = parse(d.get(key))  # type: ignore[arg-type]
-        return ObjectMeta(*values)  # dataclasses.replace, without its per-call field checks
+            name, parse = scalar
+            state[name] = parse(d.get(key))  # type: ignore[arg-type]
+        return new
 
 
-_META_FIELDS = tuple(f.name for f in dataclasses.fields(ObjectMeta))
-
-
-_SCALAR_FIELDS: dict[str, tuple[int, Callable[[Any], Any]]] = {
-    key: (_META_FIELDS.index(name), parse)
+_SCALAR_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    key: (name, parse)
     for key, name, parse in (
         ("resourceVersion", "resource_version", lambda v: str(v or "")),
         ("uid", "uid", lambda v: str(v or "")),
@@ -142,7 +149,7 @@ _SCALAR_FIELDS: dict[str, tuple[int, Callable[[Any], Any]]] = {
         ("generation", "generation", lambda v: int(v or 0)),
     )
 }
-"""metadata keys parsed on their own by :meth:`ObjectMeta.from_dict`: field index, parser."""
+"""metadata keys parsed on their own by :meth:`ObjectMeta.from_dict`: field name, parser."""
 
 
 def _changed_keys(changes: Collection[tuple[str, ...]], top: str) -> set[str | None] | None:

@@ -378,19 +378,10 @@ class Pod(ManifestObject):
         re-parse the pod.
         """
         raw = with_paths(self.raw, changes)
-        meta_keys: set[str | None] = set()
-        spec_keys: set[str] = set()
-        status = False
-        for path in changes:
-            top = path[0]
-            if top == "metadata":
-                meta_keys.add(path[1] if len(path) == 2 else None)
-            elif top == "status":
-                status = True
-            elif top == "spec" and len(path) == 2 and path[1] in _SPEC_FIELD_PARSERS:
-                spec_keys.add(path[1])
-            else:
-                return Pod.from_dict(raw)
+        plan = _edit_plan(tuple(changes))
+        if plan is None:
+            return Pod.from_dict(raw)
+        meta_keys, spec_keys, status = plan
         fields: dict[str, Any] = {}
         if meta_keys:
             fields["meta"] = self.meta.updated(raw.get("metadata") or {}, meta_keys)
@@ -474,6 +465,42 @@ _SPEC_FIELD_PARSERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = 
 }
 """Spec fields that binding, admission, default tolerations and nomination write, each with the
 parser of the Pod fields it feeds (and nothing else does): re-parsed alone by with_changes."""
+
+
+_EditPlan = tuple[frozenset[str | None], tuple[str, ...], bool]
+_EDIT_PLANS: dict[tuple[Path, ...], _EditPlan | None] = {}
+_EDIT_PLANS_MAX = 256
+
+
+def _edit_plan(paths: tuple[Path, ...]) -> _EditPlan | None:
+    """What :meth:`Pod.with_changes` re-parses for an edit of ``paths``: the metadata keys, the
+    spec fields of _SPEC_FIELD_PARSERS, whether status changed; None when the pod must be
+    parsed again. Memoized: the store writes the same few path sets (bind, status patches,
+    resourceVersion stamps) over and over."""
+    plan = _EDIT_PLANS.get(paths, False)
+    if plan is not False:
+        return plan  # type: ignore[return-value]
+    plan = _make_edit_plan(paths)
+    if len(_EDIT_PLANS) < _EDIT_PLANS_MAX:
+        _EDIT_PLANS[paths] = plan
+    return plan
+
+
+def _make_edit_plan(paths: tuple[Path, ...]) -> _EditPlan | None:
+    meta_keys: set[str | None] = set()
+    spec_keys: dict[str, None] = {}  # (each parser feeds fields of its own: order is free)
+    status = False
+    for path in paths:
+        top = path[0]
+        if top == "metadata":
+            meta_keys.add(path[1] if len(path) == 2 else None)
+        elif top == "status":
+            status = True
+        elif top == "spec" and len(path) == 2 and path[1] in _SPEC_FIELD_PARSERS:
+            spec_keys[path[1]] = None
+        else:
+            return None
+    return frozenset(meta_keys), tuple(spec_keys), status
 
 
 def _status_fields(status: Mapping[str, Any]) -> dict[str, Any]:

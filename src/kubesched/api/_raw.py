@@ -38,27 +38,31 @@ def with_paths(raw: Mapping[str, Any], changes: Mapping[Path, Any]) -> dict[str,
     """
     out = dict(raw)
     copied: set[Path] = set()
+    tops: set[str] = set()  # top-level keys already copied (copied's one-element prefixes)
     for path, value in changes.items():
-        if not path:
-            raise ValueError("empty path")
-        node: dict[str, Any] = out
         if len(path) == 2:  # the usual edit (metadata.x, status.x, spec.x): no prefix loop
-            key = path[0]
-            if path[:1] not in copied:
-                old = node.get(key)
-                node[key] = _copy_dict(old)
+            key, leaf = path
+            if key in tops:
+                node = out[key]
+            else:
+                node = out[key] = _copy_dict(out.get(key))
+                tops.add(key)
                 copied.add(path[:1])
-            node = node[key]
+        elif not path:
+            raise ValueError("empty path")
         else:
+            node = out
             for i, key in enumerate(path[:-1]):
                 prefix = path[: i + 1]
                 if prefix not in copied:
-                    old = node.get(key)
-                    node[key] = _copy_dict(old)
+                    node[key] = _copy_dict(node.get(key))
                     copied.add(prefix)
+                    if i == 0:
+                        tops.add(key)
                 node = node[key]
+            leaf = path[-1]
         if value is DELETE:
-            node.pop(path[-1], None)
+            node.pop(leaf, None)
         else:
-            node[path[-1]] = value
+            node[leaf] = value
     return out

@@ -130,7 +130,7 @@ class Cache:
         with self._lock:
             state = self._pod_states.get(key)
             if state is not None and key in self._assumed:
-                self._update_pod(state.pod, pod)
+                self._confirm(state, pod)
             elif state is None:
                 self._add_pod(pod, assume=False)
             else:
@@ -229,6 +229,26 @@ class Cache:
         self._pod_states[pod.uid] = _PodState(pod)
         if assume:
             self._assumed.add(pod.uid)
+
+    def _confirm(self, state: _PodState, pod: Pod) -> None:
+        """AddPod of an assumed pod: ``_update_pod(assumed, pod)``. Bound where it was assumed
+        (the usual case) the NodeInfo swaps the pod in place (NodeInfo.replace_pod, same end
+        state as removePod + addPod); otherwise the two steps run as they are."""
+        old = state.pod
+        name = pod.node_name
+        ni = self._nodes.get(name) if old.node_name == name else None
+        if ni is None or ni.node is None or not ni.replace_pod(old, pod):
+            self._update_pod(old, pod)
+            return
+        nodes = self._nodes
+        nodes.move_to_end(name)
+        if state.timer is not None:
+            state.timer.cancel()
+        uid = old.uid
+        states = self._pod_states
+        del states[uid]  # removePod, then addPod: the state moves to the end
+        self._assumed.discard(uid)
+        states[pod.uid] = _PodState(pod)
 
     def _update_pod(self, old: Pod, new: Pod) -> None:
         self._remove_pod(old)
@@ -363,7 +383,9 @@ class Cache:
 
         Walks nodes from the most recently updated and stops at the first whose generation
         the snapshot already has; each changed node is copied into the snapshot's NodeInfo
-        object (identity kept, so lists need no rebuild) and its column row rewritten. The node
+        object (identity kept, so lists need no rebuild; a node with many pods replays its
+        logged pod-list changes onto the snapshot's own list, NodeInfo.update_into) and its
+        column row rewritten. The node
         list (and column order) is rebuilt only when the node tree changed; a node that gained
         or lost pods with affinity is inserted into / removed from the affinity lists in place
         (upstream re-scans every node).
@@ -398,7 +420,7 @@ class Cache:
                         snapshot.add_pvc_counts(existing.pvc_ref_counts, -1)
                 if self._images.version != self._image_version.get(name):
                     self._refresh_images(name, ni)
-                ni.copy_into(existing)
+                ni.update_into(existing)
                 if existing.pvc_ref_counts:
                     snapshot.add_pvc_counts(existing.pvc_ref_counts, 1)
                 if had != (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),

@@ -12,7 +12,9 @@ Mirrors pkg/scheduler/framework/types.go NodeInfo (master 2026):
   whose topologyKey is not ``kubernetes.io/hostname`` (InterPodAffinityHostnameFastPath).
 - Removing a pod swaps the last pod into its slot (``removeFromSlice``), so pod order matches
   upstream's after removals.
-- ``generation`` increases on every change so the snapshot copies only changed nodes.
+- ``generation`` increases on every change so the snapshot copies only changed nodes; a node
+  holding many pods also logs the changes to its pod list, so that the snapshot's copy of it is
+  brought up to date by replaying them rather than by copying every pod (``_PodLog``).
 """
 
 from __future__ import annotations
@@ -106,6 +108,29 @@ class PodInfo:
     def __repr__(self) -> str:
         return f"PodInfo({self.pod.key})"
 
+    def rebound(self, pod: Pod) -> PodInfo:
+        """``PodInfo(pod)`` for ``pod`` derived from ``self.pod`` by edits that re-parse none of
+        what a PodInfo reads (binding: nodeName, status, resourceVersion). When ``pod`` carries
+        the very same parsed containers, overhead, pod-level requests, volumes and affinity (and
+        the same affinity manifest, name and namespace), every value computed for ``self.pod``
+        is its value; otherwise they are computed afresh."""
+        old = self.pod
+        if (pod.containers is not old.containers or pod.init_containers is not old.init_containers
+                or pod.overhead is not old.overhead or pod.pod_level_requests is not old.pod_level_requests
+                or pod.volumes is not old.volumes or pod.affinity is not old.affinity
+                or (pod.affinity is not None and _affinity_raw(pod) is not _affinity_raw(old))
+                or pod.meta.name != old.meta.name or pod.meta.namespace != old.meta.namespace):
+            return PodInfo(pod)
+        new = PodInfo.__new__(PodInfo)
+        new.pod = pod
+        new.resource = self.resource
+        new.non0 = self.non0
+        new.pvc_keys = self.pvc_keys
+        new.has_affinity = self.has_affinity
+        new.has_required_anti_affinity = self.has_required_anti_affinity
+        new.has_required_non_host_scoped_anti_affinity = self.has_required_non_host_scoped_anti_affinity
+        return new
+
     @property
     def required_affinity_terms(self) -> tuple[PodAffinityTerm, ...]:
         a = self.pod.affinity
@@ -198,20 +223,76 @@ class HostPortInfo:
         return c
 
 
-def _remove_from(lst: list[PodInfo], uid: str) -> PodInfo | None:
-    """removeFromSlice: swap the last element into the removed slot.
+def _index_of(lst: list[PodInfo], uid: str) -> int:
+    """The slot of ``uid`` in ``lst``, or -1.
 
     Searched from the end: uids are unique, so the slot found is upstream's, and the pod removed
     most often (an assumed pod replaced by its bound self) was added last; a node holding
     thousands of pods (a DaemonSet-style workload) is then not scanned on every bind."""
     for i in range(len(lst) - 1, -1, -1):
-        pi = lst[i]
-        if pi.pod.uid == uid:
-            last = lst.pop()
-            if i < len(lst):
-                lst[i] = last
-            return pi
-    return None
+        if lst[i].pod.uid == uid:
+            return i
+    return -1
+
+
+def _remove_at(lst: list[PodInfo], i: int) -> PodInfo:
+    """removeFromSlice: swap the last element into the removed slot."""
+    pi = lst[i]
+    last = lst.pop()
+    if i < len(lst):
+        lst[i] = last
+    return pi
+
+
+def _remove_from(lst: list[PodInfo], uid: str) -> PodInfo | None:
+    """removeFromSlice by uid (see :func:`_index_of`); None when absent."""
+    i = _index_of(lst, uid)
+    return None if i < 0 else _remove_at(lst, i)
+
+
+_APPEND = -1
+"""The slot of a pod-list log entry that appends (see :class:`_PodLog`)."""
+
+_LOG_MIN_PODS = 64
+"""Nodes with fewer pods keep no log: copying their pod list is as cheap as replaying."""
+
+_LOG_KEEP = 32
+"""Entries kept when a log is trimmed; a snapshot older than those copies the whole list."""
+
+
+class _PodLog:
+    """The changes to a cached NodeInfo's ``pods`` list since generation ``base``: entries
+    ``(generation after the change, slot removed or _APPEND, PodInfo appended)``.
+
+    UpdateSnapshot clones the pod slice of every changed node (cheap in Go); here a node holding
+    tens of thousands of pods (SchedulingDaemonset) would copy them all every cycle. Replaying
+    the few changes made since the snapshot's copy onto the snapshot's own list gives the same
+    list (same order: removals replay removeFromSlice's swap) in time proportional to the changes.
+    The snapshot's list is never shared with the cache, so it stays isolated from later changes."""
+
+    __slots__ = ("base", "entries")
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self.entries: list[tuple[int, int, PodInfo | None]] = []
+
+    def record(self, generation: int, slot: int, pi: PodInfo | None) -> None:
+        entries = self.entries
+        entries.append((generation, slot, pi))
+        if len(entries) > 2 * _LOG_KEEP:
+            self.base = entries[-_LOG_KEEP - 1][0]
+            del entries[:-_LOG_KEEP]
+
+    def since(self, generation: int) -> list[tuple[int, int, PodInfo | None]] | None:
+        """The entries after ``generation`` (a generation this log's node had), or None when
+        some were trimmed."""
+        if generation < self.base:
+            return None
+        entries = self.entries
+        i = len(entries)
+        while i > 0 and entries[i - 1][0] > generation:
+            i -= 1
+        return entries[i:]
 
 
 @dataclass(eq=False)
@@ -229,6 +310,10 @@ class NodeInfo:
     pvc_ref_counts: dict[str, int] = field(default_factory=dict)  # "ns/claim" -> pods using it
     generation: int = field(default_factory=next_generation)
     pods_with_required_non_host_scoped_anti_affinity: list[PodInfo] = field(default_factory=list)
+    # Changes to ``pods`` (kept once the node holds many pods) and, on a snapshot copy, the log
+    # of the NodeInfo it was copied from: see _PodLog and update_into.
+    _log: _PodLog | None = field(default=None, repr=False)
+    _log_src: _PodLog | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -251,7 +336,8 @@ class NodeInfo:
 
     def add_pod_info(self, pi: PodInfo) -> None:
         """NodeInfo.AddPodInfo."""
-        self.pods.append(pi)
+        pods = self.pods
+        pods.append(pi)
         if pi.has_affinity:
             self.pods_with_affinity.append(pi)
             if pi.has_required_anti_affinity:
@@ -259,6 +345,11 @@ class NodeInfo:
                 if pi.has_required_non_host_scoped_anti_affinity:
                     self.pods_with_required_non_host_scoped_anti_affinity.append(pi)
         self._update(pi, 1)
+        log = self._log
+        if log is not None:
+            log.record(self.generation, _APPEND, pi)
+        elif len(pods) >= _LOG_MIN_PODS:
+            self._log = _PodLog(self.generation)
 
     def remove_pod(self, pod: Pod) -> bool:
         """NodeInfo.RemovePod, by uid. The affinity lists are filtered according to ``pod``'s
@@ -272,10 +363,49 @@ class NodeInfo:
                 _remove_from(self.pods_with_required_anti_affinity, uid)
             if probe.has_required_non_host_scoped_anti_affinity:
                 _remove_from(self.pods_with_required_non_host_scoped_anti_affinity, uid)
-        removed = _remove_from(self.pods, uid)
-        if removed is None:
+        i = _index_of(self.pods, uid)
+        if i < 0:
             return False
-        self._update(removed, -1)
+        self._update(_remove_at(self.pods, i), -1)
+        log = self._log
+        if log is not None:
+            log.record(self.generation, i, None)
+        return True
+
+    def replace_pod(self, old: Pod, new: Pod) -> bool:
+        """``remove_pod(old)`` then ``add_pod(new)`` (the cache confirming an assumed pod),
+        with the same end state: the slot swap, the append, two generations. When both count
+        the same (requests, no affinity, ports or claims: the bound copy of an assumed pod) the
+        sums are left as they are instead of being subtracted and added back, and the PodInfo
+        is derived from the old one (PodInfo.rebound). False when ``old`` is not on this node
+        (nothing changed)."""
+        pods = self.pods
+        i = len(pods) - 1
+        if i < 0 or pods[i].pod is not old:  # (the assumed pod was usually added last)
+            i = _index_of(pods, old.uid)
+            if i < 0:
+                return False
+        prev = pods[i]
+        pi = prev.rebound(new) if prev.pod is old else PodInfo(new)
+        # (the same non0 object: rebound reused everything, host ports included)
+        if (pi.has_affinity or prev.has_affinity or prev.pvc_keys or pi.pvc_keys
+                or (self.pods_with_affinity and old.affinity is not None) or prev.pod.host_ports
+                or (pi.non0 is not prev.non0
+                    and (prev.non0 != pi.non0 or prev.resource != pi.resource or pi.pod.host_ports))):
+            self.remove_pod(old)
+            self.add_pod_info(pi)
+            return True
+        _remove_at(pods, i)
+        log = self._log
+        self.generation = next_generation()
+        if log is not None:
+            log.record(self.generation, i, None)
+        pods.append(pi)
+        self.generation = next_generation()
+        if log is not None:
+            log.record(self.generation, _APPEND, pi)
+        elif len(pods) >= _LOG_MIN_PODS:
+            self._log = _PodLog(self.generation)
         return True
 
     def _update(self, pi: PodInfo, sign: int) -> None:
@@ -309,8 +439,33 @@ class NodeInfo:
     def copy_into(self, dst: NodeInfo) -> None:
         """Overwrite ``dst`` with a snapshot copy of this NodeInfo, keeping ``dst``'s identity
         (UpdateSnapshot's ``*existing = *clone``). ``image_states`` is shared (never mutated)."""
-        dst.node = self.node
         dst.pods = list(self.pods)
+        self._copy_rest_into(dst)
+
+    def update_into(self, dst: NodeInfo) -> None:
+        """:meth:`copy_into` for ``dst`` holding an earlier copy of this NodeInfo (a snapshot's
+        node): its own ``pods`` list is brought up to date by replaying the logged changes since
+        ``dst.generation`` when there are few, instead of being copied whole."""
+        log = self._log
+        if log is not None and dst._log_src is log:
+            changes = log.since(dst.generation)
+            pods = dst.pods
+            if changes is not None and pods is not self.pods:
+                for _, slot, pi in changes:
+                    if slot == _APPEND:
+                        pods.append(pi)  # type: ignore[arg-type]
+                    else:
+                        _remove_at(pods, slot)
+                if len(pods) == len(self.pods):
+                    self._copy_rest_into(dst)
+                    return
+        self.copy_into(dst)
+
+    def _copy_rest_into(self, dst: NodeInfo) -> None:
+        """copy_into without the pod list."""
+        dst.node = self.node
+        dst._log = None
+        dst._log_src = self._log
         dst.pods_with_affinity = list(self.pods_with_affinity)
         dst.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
         dst.pods_with_required_non_host_scoped_anti_affinity = list(

@@ -33,24 +33,32 @@ def update_pod_conditions(
     changed = False
     stamp = format_time(now)
     for condition in updates:
-        changed = _upsert(out, condition, stamp) or changed
+        if out:
+            changed = _upsert(out, condition, stamp) or changed
+        else:  # nothing to compare with (a new pod's first write): append
+            new = dict(condition)
+            new["lastTransitionTime"] = stamp
+            out.append(new)
+            changed = True
     return out, changed
 
 
 def _upsert(out: list[dict[str, Any]], condition: Mapping[str, Any], stamp: str) -> bool:
     new = dict(condition)
     new["lastTransitionTime"] = stamp
+    typ = new.get("type")
     for i, old in enumerate(out):
-        if old.get("type") != new.get("type"):
+        if old.get("type") != typ:
             continue
         if new.get("status") == old.get("status"):
             if "lastTransitionTime" in old:
                 new["lastTransitionTime"] = old["lastTransitionTime"]
             else:
                 new.pop("lastTransitionTime")
-        if all(new.get(k) == old.get(k) for k in _COMPARED):
-            return False
-        out[i] = new
-        return True
+        for k in _COMPARED:
+            if new.get(k) != old.get(k):
+                out[i] = new
+                return True
+        return False
     out.append(new)
     return True

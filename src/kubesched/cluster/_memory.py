@@ -71,6 +71,12 @@ _PLURAL = {
 }
 
 
+# The conditions binding sets True (update_pod_conditions copies each, so they are shared).
+_SCHEDULED_TRUE: tuple[Mapping[str, Any], ...] = ({"type": "PodScheduled", "status": "True"},)
+_SCHEDULED_AND_RUNNING_TRUE: tuple[Mapping[str, Any], ...] = (
+    *_SCHEDULED_TRUE, *({"type": t, "status": "True"} for t in ("Initialized", "ContainersReady", "Ready")))
+
+
 class Expired(StoreError):
     """A watch asked to resume from a resourceVersion older than the kept history (HTTP 410)."""
 
@@ -99,6 +105,8 @@ class MemoryStore:
         self._given_pdb_status: set[_Key] = set()
         self._objects: dict[str, dict[_Key, ApiObject]] = {k: {} for k in KINDS}
         self._rv = 0
+        # kind -> resourceVersion of its last write (caches of derived data check one kind)
+        self._kind_rv: dict[str, int] = {}
         self._history: list[WatchEvent] = []
         self._subscribers: list[Callable[[WatchEvent], None]] = []
         self._pending: deque[WatchEvent] = deque()
@@ -128,6 +136,11 @@ class MemoryStore:
     @property
     def resource_version(self) -> int:
         return self._rv
+
+    def kind_version(self, kind: str) -> int:
+        """The resourceVersion of the last create, update or delete of a ``kind`` object (0 if
+        none): unchanged means no object of that kind changed."""
+        return self._kind_rv.get(kind, 0)
 
     def get(self, kind: str, namespace: str, name: str) -> Any:
         with self._lock:
@@ -234,14 +247,13 @@ class MemoryStore:
                 raise Conflict(f'pod {name} is already assigned to node "{pod.node_name}"')
             now = self._clock.now
             changes: dict[Path, Any] = {("spec", "nodeName"): node_name}
-            set_true = ["PodScheduled"]
+            set_true = _SCHEDULED_TRUE
             if self.simulate_kubelet:
-                set_true += ["Initialized", "ContainersReady", "Ready"]
+                set_true = _SCHEDULED_AND_RUNNING_TRUE
                 changes[("status", "phase")] = "Running"
                 if pod.start_time is None:
                     changes[("status", "startTime")] = format_time(now)
-            conditions, _ = update_pod_conditions(
-                pod.conditions, ({"type": t, "status": "True"} for t in set_true), now)
+            conditions, _ = update_pod_conditions(pod.conditions, set_true, now)
             changes[("status", "conditions")] = conditions
             if pod.nominated_node_name and self.clear_nominated_node_name_after_binding:
                 # KEP-5278 (kubernetes PR #132443, feature ClearingNominatedNodeNameAfterBinding,
@@ -371,19 +383,8 @@ class MemoryStore:
             key = (kind, meta.namespace, meta.name, meta.uid, type, reason, message, action)
             now = self._clock.now
             old = self._events.get(key)
-            ev = Event(
-                kind,
-                meta.namespace,
-                meta.name,
-                meta.uid,
-                type,
-                reason,
-                message,
-                count=old.count + 1 if old else 1,
-                first_timestamp=old.first_timestamp if old else now,
-                last_timestamp=now,
-                action=action,
-            )
+            ev = Event._make(kind, meta.namespace, meta.name, meta.uid, type, reason, message,
+                             old.count + 1 if old else 1, old.first_timestamp if old else now, now, action)
             self._events[key] = ev
             return ev
 
@@ -443,6 +444,7 @@ class MemoryStore:
         """Store ``obj`` with ``changes`` applied and the next resourceVersion (one derived copy
         for both), and emit the watch event."""
         self._rv += 1
+        self._kind_rv[kind] = self._rv
         new = obj.with_changes({**(changes or {}), ("metadata", "resourceVersion"): str(self._rv)})
         self._bucket(kind)[key] = new
         self._emit(WatchEvent("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
@@ -464,6 +466,7 @@ class MemoryStore:
         if timer is not None:
             timer.cancel()
         self._rv += 1
+        self._kind_rv[kind] = self._rv
         self._emit(WatchEvent("DELETED", kind, old, None, self._rv))
         if kind == "Pod":
             self._sync_pdbs(key[0], old)

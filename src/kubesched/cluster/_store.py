@@ -75,9 +75,12 @@ class WatchEvent:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Event:
-    """A core/v1 Event as the scheduler's recorder writes it; repeats raise ``count``."""
+    """A core/v1 Event as the scheduler's recorder writes it; repeats raise ``count``.
+
+    Not slotted, so that the store records one per binding through :meth:`_make` (one
+    ``__dict__`` update instead of the frozen ``__init__``'s twelve checked assignments)."""
 
     involved_kind: str
     involved_namespace: str
@@ -91,6 +94,19 @@ class Event:
     last_timestamp: float
     reporting_controller: str = "default-scheduler"
     action: str = ""
+
+    @staticmethod
+    def _make(involved_kind: str, involved_namespace: str, involved_name: str, involved_uid: str,
+              type: str, reason: str, message: str, count: int, first_timestamp: float,
+              last_timestamp: float, action: str) -> Event:
+        """``Event(...)`` with the default reporting controller, built without ``__init__``."""
+        ev = object.__new__(Event)
+        ev.__dict__.update(
+            involved_kind=involved_kind, involved_namespace=involved_namespace, involved_name=involved_name,
+            involved_uid=involved_uid, type=type, reason=reason, message=message, count=count,
+            first_timestamp=first_timestamp, last_timestamp=last_timestamp,
+            reporting_controller="default-scheduler", action=action)
+        return ev
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a core/v1 Event manifest (without metadata name)."""

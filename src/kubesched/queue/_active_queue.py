@@ -139,6 +139,10 @@ class ActiveQueue:
             return p, from_backoff
 
     # -- in flight --------------------------------------------------------------
+    def has_in_flight(self) -> bool:
+        """Whether any pod is in flight (events are recorded only then)."""
+        return bool(self._in_flight_pods)
+
     def is_in_flight(self, uid: str) -> bool:
         return uid in self._in_flight_pods
 

@@ -478,12 +478,21 @@ class PriorityQueue:
         else:
             self._move_pods(self._pods_with_cross_topology_term(new_pod), event, old_pod, new_pod)
 
-    @_locked
     def move_all_to_active_or_backoff_queue(self, event: ClusterEvent, old_obj: Any, new_obj: Any,
                                             pre_check: PreEnqueueCheck | None = None) -> None:
         """MoveAllToActiveOrBackoffQueue: offer ``event`` to every parked pod (passing
-        ``pre_check``); the rejecting plugins' hints decide which move."""
-        self._move_all(event, old_obj, new_obj, pre_check)
+        ``pre_check``); the rejecting plugins' hints decide which move.
+
+        With no pod parked and none in flight there is nothing to move and no one to record the
+        event for: the call changes nothing, so the flush timer needs no re-arming either (the
+        usual case on every binding when pods schedule at once)."""
+        with self._lock:
+            if not len(self._unschedulable) and not self._active_q.has_in_flight():
+                return
+            try:
+                self._move_all(event, old_obj, new_obj, pre_check)
+            finally:
+                self._arm()
 
     def _move_all(self, event: ClusterEvent, old_obj: Any, new_obj: Any,
                   pre_check: PreEnqueueCheck | None) -> None:

@@ -1,0 +1,78 @@
+"""The store's shortcuts give what the long way round gives: events built without their
+``__init__`` and condition upserts with an early exit and an append-only first write."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kubesched.api import format_time
+from kubesched.cluster import MemoryStore
+from kubesched.cluster._conditions import update_pod_conditions
+from kubesched.cluster._store import Event
+from kubesched.testing.wrappers import make_pod
+
+_COMPARED = ("status", "reason", "message", "lastProbeTime", "lastTransitionTime", "observedGeneration")
+
+
+def _reference(conditions: list[dict[str, Any]], updates: list[dict[str, Any]],
+               now: float) -> tuple[list[dict[str, Any]], bool]:
+    """podutil.UpdatePodCondition applied in turn, spelled out."""
+    out = [dict(c) for c in conditions]
+    changed = False
+    for cond in updates:
+        new = {**cond, "lastTransitionTime": format_time(now)}
+        idx = next((i for i, c in enumerate(out) if c.get("type") == new.get("type")), None)
+        if idx is None:
+            out.append(new)
+            changed = True
+            continue
+        old = out[idx]
+        if new.get("status") == old.get("status"):
+            if "lastTransitionTime" in old:
+                new["lastTransitionTime"] = old["lastTransitionTime"]
+            else:
+                del new["lastTransitionTime"]
+        if any(new.get(k) != old.get(k) for k in _COMPARED):
+            out[idx] = new
+            changed = True
+    return out, changed
+
+
+_CONDITION = st.fixed_dictionaries(
+    {"type": st.sampled_from(["PodScheduled", "Ready", "Initialized"]),
+     "status": st.sampled_from(["True", "False"])},
+    optional={"reason": st.sampled_from(["A", "B"]),
+              "lastTransitionTime": st.sampled_from(["2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z"])})
+
+
+@given(st.lists(_CONDITION, max_size=4), st.lists(_CONDITION, max_size=4), st.sampled_from([0.0, 1e9]))
+def test_update_pod_conditions_equals_repeated_upserts(conditions: list[dict[str, Any]],
+                                                      updates: list[dict[str, Any]], now: float) -> None:
+    before = [dict(c) for c in conditions]
+    assert update_pod_conditions(conditions, updates, now) == _reference(conditions, updates, now)
+    assert conditions == before  # the input is not edited
+
+
+def test_event_make_equals_the_constructor_and_stays_frozen() -> None:
+    args = ("Pod", "ns", "p", "u", "Normal", "Scheduled", "msg", 2, 1.0, 3.0)
+    ev = Event._make(*args, "Binding")
+    assert ev == Event(*args, action="Binding")
+    assert dataclasses.asdict(ev) == dataclasses.asdict(Event(*args, action="Binding"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ev.count = 3  # type: ignore[misc]
+
+
+def test_recorded_events_aggregate() -> None:
+    store = MemoryStore()
+    pod = store.create(make_pod().name("p").obj())
+    first = store.record_event(pod, "Scheduled", "m")
+    store.clock.advance(5.0)  # type: ignore[attr-defined]
+    again = store.record_event(pod, "Scheduled", "m")
+    assert (again.count, again.first_timestamp, again.last_timestamp) == (2, first.first_timestamp,
+                                                                          first.first_timestamp + 5.0)
+    assert again.reporting_controller == "default-scheduler" and store.events() == [again]
