@@ -264,3 +264,23 @@ def test_batch_agrees_with_per_node(
     ]
     nodes = [make_node().name(f"n{i}").obj() for i in range(4)]
     run_filter(_plugin, pod, nodes, pods)  # asserts agreement
+
+
+@pytest.mark.parametrize("users", [(), ("n0",), ("n1",), ("n0", "n1")])
+def test_claim_use_read_from_the_cycle_snapshot_equals_the_node_scan(users: tuple[str, ...]) -> None:
+    """IsPVCUsedByPods: when PreFilter is given the cycle snapshot's nodes, the snapshot's set of
+    used claims answers; otherwise the nodes' own counts do. Both give the same count."""
+    nodes = [make_node().name(n).obj() for n in ("n0", "n1")]
+    placed = [_pod(f"q{i}", claims=("claim-with-rwop-1",), node=n) for i, n in enumerate(users)]
+    snap = snapshot_of(nodes, placed)
+    pod = _pod("p", claims=("claim-with-rwop-1", "claim-with-rwop-2"))
+    got = []
+    for handle_snap in (snap, snapshot_of(nodes)):  # the cycle's snapshot; another one
+        pl = VolumeRestrictions(handle=FakeHandle(snap=handle_snap, store=_store()))
+        state = CycleState()
+        _, status = pl.pre_filter(state, pod, snap.node_info_list)
+        if status is not None:  # nothing to check: Skip
+            got.append(status.code)
+        else:
+            got.append([pl.filter(state, pod, ni) for ni in snap.node_info_list])
+    assert got[0] == got[1] == ([RWOP, RWOP] if users else Code.SKIP)

@@ -8,14 +8,21 @@ their CSI drivers when the node has a CSINode) plus the unique volumes already u
 must stay within ``CSINode.spec.drivers[].allocatable.count`` (or the node's
 ``attachable-volumes-csi-<driver>`` allocatable): else Unschedulable ErrReasonMaxVolumeCountExceeded.
 
+Upstream recounts every filtered node's volumes in each cycle; the per-node ``filter`` here does
+the same (it is the reference), while ``filter_batch`` reads the counts from an index kept across
+cycles and refreshed only for nodes whose pods changed or after a storage write
+(_node_volumes.py), which gives the same statuses.
+
 Not modelled: VolumeAttachment objects (volumes attached to a node by pods already gone) and
 the VolumeLimitScaling feature (CSIDriver ``preventPodSchedulingIfMissing``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
 
 from ...framework import (
     ActionType,
@@ -32,14 +39,15 @@ from ...framework import (
     Status,
 )
 from ..names import NODE_VOLUME_LIMITS
-from ..volumebinding.listers import PVC, VolumeListers, not_found
+from ..volumebinding.listers import CSI_NODE, PV, PVC, SC, VolumeListers, not_found
 from ..volumebinding.storage_helpers import claim_class, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
+from ._node_volumes import NodeVolumeIndex, NodeVolumes, PodVolumes
 from .csi_translation import (
     ATTACHABLE_VOLUMES_PREFIX,
     csi_attach_limit_key,
     csi_driver_for_provisioner,
     inline_plugin,
-    is_csi_migration_on,
+    migration_on,
     pv_plugin,
 )
 
@@ -69,6 +77,9 @@ class CSILimits(PluginBase):
         self.listers = VolumeListers(handle.store if handle is not None else None)
         # node name -> (allocatable, CSINode, limits): see _volume_limits.
         self._limits: dict[str, tuple[Mapping[str, int], CSINode | None, dict[str, int]]] = {}
+        # The batch path's per-node counts, kept across cycles (see _node_volumes.py).
+        self._index = NodeVolumeIndex(self._read_node)
+        self._uncached = 0
 
     # -- events ---------------------------------------------------------------------------
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -124,22 +135,23 @@ class CSILimits(PluginBase):
         return None, Status.of(Code.SKIP)
 
     # -- volume resolution ------------------------------------------------------------------
-    def _driver_info(self, csi_node: CSINode | None, pvc: PersistentVolumeClaim) -> tuple[str, str]:
-        """getCSIDriverInfo: (driver, volume handle) of a claim, ("", "") when not countable."""
+    def _driver_info(self, csi: bool, pvc: PersistentVolumeClaim) -> tuple[str, str]:
+        """getCSIDriverInfo: (driver, volume handle) of a claim, ("", "") when not countable.
+        ``csi``: the node has a CSINode (all isCSIMigrationOn reads of it)."""
         if not pvc.volume_name:
-            return self._driver_info_from_sc(csi_node, pvc)
+            return self._driver_info_from_sc(csi, pvc)
         pv = self.listers.pv(pvc.volume_name)
         if pv is None:
-            return self._driver_info_from_sc(csi_node, pvc)
-        csi = pv.source.get("csi")
-        if isinstance(csi, Mapping):
-            return str(csi.get("driver") or ""), str(csi.get("volumeHandle") or "")
+            return self._driver_info_from_sc(csi, pvc)
+        src = pv.source.get("csi")
+        if isinstance(src, Mapping):
+            return str(src.get("driver") or ""), str(src.get("volumeHandle") or "")
         migrated = pv_plugin(pv)
-        if migrated is None or not is_csi_migration_on(csi_node, migrated[0].plugin_name):
+        if migrated is None or not migration_on(csi, migrated[0].plugin_name):
             return "", ""
         return migrated[0].csi_driver, migrated[1]
 
-    def _driver_info_from_sc(self, csi_node: CSINode | None, pvc: PersistentVolumeClaim) -> tuple[str, str]:
+    def _driver_info_from_sc(self, csi: bool, pvc: PersistentVolumeClaim) -> tuple[str, str]:
         """getCSIDriverInfoFromSC: the class's provisioner and a synthetic handle per claim."""
         sc_name = claim_class(pvc)
         if not sc_name:
@@ -150,19 +162,18 @@ class CSILimits(PluginBase):
         handle = f"{UNBOUND_VOLUME_ID_PREFIX}-{pvc.namespace}/{pvc.name}"
         driver = csi_driver_for_provisioner(sc.provisioner)
         if driver is not None:
-            if not is_csi_migration_on(csi_node, sc.provisioner):
+            if not migration_on(csi, sc.provisioner):
                 return "", ""
             return driver, handle
         return sc.provisioner, handle
 
-    def _attachable_volumes(self, pod: Pod, csi_node: CSINode | None, new_pod: bool,
-                            result: dict[str, str]) -> None:
+    def _attachable_volumes(self, pod: Pod, csi: bool, new_pod: bool, result: dict[str, str]) -> None:
         """filterAttachableVolumes: unique name ``<driver>/<handle>`` -> limit key."""
         refs = iter(pod_claim_refs(pod))
         for v in pod.volumes:
             if v.get("persistentVolumeClaim") is None and v.get("ephemeral") is None:
                 inline = inline_plugin(v)
-                if inline is not None and is_csi_migration_on(csi_node, inline[0].plugin_name):
+                if inline is not None and migration_on(csi, inline[0].plugin_name):
                     driver = inline[0].csi_driver
                     result[f"{driver}/{inline[1]}"] = csi_attach_limit_key(driver)
                 continue
@@ -179,32 +190,42 @@ class CSILimits(PluginBase):
                 err = ephemeral_owner_error(pod, pvc)
                 if err:
                     raise ValueError(err)
-            driver, handle = self._driver_info(csi_node, pvc)
+            driver, handle = self._driver_info(csi, pvc)
             if not driver or not handle:
                 continue
             result[f"{driver}/{handle}"] = csi_attach_limit_key(driver)
 
+    def _existing_pod_volumes(self, pod: Pod, csi: bool) -> PodVolumes:
+        """An already placed pod's attachable volumes, or the error resolving them fails with."""
+        out: dict[str, str] = {}
+        try:
+            self._attachable_volumes(pod, csi, False, out)
+        except ValueError as exc:
+            return exc
+        return out
+
     # -- Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
-        return self._filter(pod, node_info, None)
+        return self._filter(pod, node_info)
 
     def _volume_limits(self, node_name: str, allocatable: Mapping[str, int],
                        csi_node: CSINode | None) -> dict[str, int]:
-        """volume_limits, kept per node while the node's allocatable and CSINode are the same
-        objects (both are replaced, never changed in place, when they change). Read-only."""
+        """volume_limits, kept per node while the node's allocatable is equal (a copy is kept:
+        snapshot updates copy it) and its CSINode the same object (replaced, never changed in
+        place, when it changes). Read-only."""
         hit = self._limits.get(node_name)
-        if hit is not None and hit[0] is allocatable and hit[1] is csi_node:
+        if hit is not None and hit[1] is csi_node and hit[0] == allocatable:
             return hit[2]
         limits = volume_limits(allocatable, csi_node)
-        self._limits[node_name] = (allocatable, csi_node, limits)
+        self._limits[node_name] = (dict(allocatable), csi_node, limits)
         return limits
 
-    def _new_volumes(self, pod: Pod, csi_node: CSINode | None) -> dict[str, str] | Status:
-        """The incoming pod's attachable volumes on a node with ``csi_node``, or the status
-        their resolution fails with."""
+    def _new_volumes(self, pod: Pod, csi: bool) -> dict[str, str] | Status:
+        """The incoming pod's attachable volumes on a node with (``csi``) or without a CSINode,
+        or the status their resolution fails with."""
         new_volumes: dict[str, str] = {}
         try:
-            self._attachable_volumes(pod, csi_node, True, new_volumes)
+            self._attachable_volumes(pod, csi, True, new_volumes)
         except _Unresolvable as exc:
             return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, str(exc))
         except ValueError as exc:
@@ -235,54 +256,202 @@ class CSILimits(PluginBase):
                 return False
         return True
 
-    def _filter(self, pod: Pod, node_info: NodeInfo,
-                shared_new_volumes: dict[str, str] | Status | None) -> Status | None:
-        """Filter on one node; ``shared_new_volumes`` is the pod's attachable volumes when they
-        do not depend on the node (computed once per batch), None to resolve them here."""
+    def _filter(self, pod: Pod, node_info: NodeInfo) -> Status | None:
+        """CSILimits.Filter on one node, recounting the node's volumes: the reference the batch
+        path's kept counts must agree with."""
         if not pod.volumes:
             return None
         node = node_info.node
         if node is None:
             return Status.from_error(RuntimeError("node not found"))
         csi_node = self.listers.csi_node(node.name)
-        resolved = self._new_volumes(pod, csi_node) if shared_new_volumes is None else shared_new_volumes
+        resolved = self._new_volumes(pod, csi_node is not None)
         if isinstance(resolved, Status):
             return resolved
         if not resolved:
             return None
-        new_volumes = dict(resolved)
         limits = self._volume_limits(node.name, node_info.allocatable, csi_node)
         if not limits:
             return None
         attached: dict[str, str] = {}
         try:
             for pi in node_info.pods:
-                self._attachable_volumes(pi.pod, csi_node, False, attached)
+                self._attachable_volumes(pi.pod, csi_node is not None, False, attached)
         except ValueError as exc:
             return Status.from_error(exc)
-        attached_count: dict[str, int] = {}
-        for unique, key in attached.items():
-            new_volumes.pop(unique, None)  # a volume shared with a pod on the node counts once
-            attached_count[key] = attached_count.get(key, 0) + 1
-        new_count: dict[str, int] = {}
-        for key in new_volumes.values():
-            new_count[key] = new_count.get(key, 0) + 1
-        for key, count in new_count.items():
-            limit = limits.get(key)
-            if limit is not None and attached_count.get(key, 0) + count > limit:
-                return Status.of(Code.UNSCHEDULABLE, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
-        return None
+        return _check_counts(resolved, attached, _count(attached), limits)
+
+    # -- batch Filter -----------------------------------------------------------------------
+    def _storage_version(self) -> Hashable:
+        """What every kept resolution depends on besides the nodes' pods: the versions of the
+        kinds the listers read (any change of the store when it only has a global one; a fresh
+        value each call when it has neither, which disables the reuse)."""
+        store = self.listers.store
+        if store is None:
+            return 0
+        kind_version = getattr(store, "kind_version", None)
+        if kind_version is not None:
+            return (kind_version(PVC), kind_version(PV), kind_version(SC), kind_version(CSI_NODE))
+        rv = getattr(store, "resource_version", None)
+        if isinstance(rv, int):
+            return rv
+        self._uncached += 1
+        return ("uncached", self._uncached)
+
+    def _read_node(self, node_info: NodeInfo, old: NodeVolumes | None) -> NodeVolumes:
+        """The NodeVolumes of a node with its Node object; ``old`` (same storage version) lends
+        the volumes of the pods it already had."""
+        node = node_info.node
+        assert node is not None
+        csi_node = self.listers.csi_node(node.name)
+        csi = csi_node is not None
+        memo = old.pods if old is not None else {}
+        pods: dict[str, tuple[Pod, PodVolumes]] = {}
+        attached: dict[str, str] = {}
+        error: ValueError | None = None
+        for pi in node_info.pods:
+            p = pi.pod
+            hit = memo.get(p.uid)
+            if hit is not None and _same_volumes(hit[0], p):
+                vols = hit[1]
+            else:
+                vols = self._existing_pod_volumes(p, csi)
+            pods[p.uid] = (p, vols)
+            if error is not None:
+                continue
+            if isinstance(vols, ValueError):
+                error = vols
+            else:
+                attached.update(vols)
+        limits = self._volume_limits(node.name, node_info.allocatable, csi_node)
+        return NodeVolumes(node_info.generation, csi, limits, attached, _count(attached), error, pods)
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         """Pods without attachable volumes: O(1) success (PreFilter skips them). Otherwise the
-        per-node rule on each node (counts depend on the node's pods and CSINode), with the
-        incoming pod's volumes resolved once when they do not depend on the node."""
+        pod's volumes are resolved once per CSINode presence, and each node's attached counts
+        come from the index kept across cycles (_node_volumes.py): a node passes at once when
+        every limit key has room for all the pod's volumes of that key; only the others (and
+        node-less infos) take the exact check, volumes shared with the node counting once."""
         if not pod.volumes or not self._has_attachable(pod):
             return BatchFilterResult.all_success(len(nodes))
-        shared = self._new_volumes(pod, None) if self._resolves_without_csi_node(pod) else None
-        if isinstance(shared, dict) and not shared:
+        without = self._new_volumes(pod, False)
+        with_csi = without if self._resolves_without_csi_node(pod) else self._new_volumes(pod, True)
+        if (isinstance(without, dict) and not without and isinstance(with_csi, dict) and not with_csi
+                and _all_have_nodes(nodes)):
             return BatchFilterResult.all_success(len(nodes))  # nothing attachable anywhere
-        return BatchFilterResult.from_statuses([self._filter(pod, ni, shared) for ni in nodes.node_infos()])
+        index = self._index
+        index.sync(nodes.snapshot, self._storage_version())
+        rows = nodes.indices
+        index.refresh(nodes.snapshot, rows)
+        out = _SparseResult(len(nodes))
+        if with_csi is without:  # one resolution for every node
+            self._check_rows(pod, nodes, without, None, out)
+        else:
+            has_csi = index.has_csi_node[rows]
+            self._check_rows(pod, nodes, without, ~has_csi, out)
+            self._check_rows(pod, nodes, with_csi, has_csi, out)
+        return out.result()
+
+    def _check_rows(self, pod: Pod, nodes: NodeBatch, resolved: dict[str, str] | Status,
+                    mine: np.ndarray[Any, np.dtype[np.bool_]] | None, out: _SparseResult) -> None:
+        """Filter on the batch positions ``mine`` (all when None): the nodes sharing one
+        resolution ``resolved`` of the incoming pod's volumes. Node-less infos take the
+        per-node rule; a node whose pods' volumes fail to resolve gets that error; the count
+        check runs only where some limit key lacks room for all the pod's volumes of that key
+        (volumes shared with the node's pods may still make it fit)."""
+        index = self._index
+        rows = nodes.indices
+        no_node = index.no_node[rows]
+        if isinstance(resolved, Status) or not resolved:
+            if isinstance(resolved, Status):
+                out.put_many(np.flatnonzero(~no_node if mine is None else mine & ~no_node), resolved)
+            flagged = no_node
+        else:
+            flagged = index.flagged[rows]
+            for key, count in _count(resolved).items():
+                flagged |= index.headroom(key)[rows] < count
+        if mine is not None:
+            flagged &= mine
+        if not flagged.any():
+            return
+        infos = nodes.snapshot.node_info_list
+        for pos in np.flatnonzero(flagged).tolist():
+            r = int(rows[pos])
+            e = index.entries[r]
+            if e is None or isinstance(resolved, Status) or not resolved:  # no Node: per-node rule
+                out.put(pos, self._filter(pod, infos[r]))
+            elif e.error is not None and e.limits:
+                out.put(pos, Status.from_error(e.error))
+            else:
+                out.put(pos, _check_counts(resolved, e.attached, e.counts, e.limits))
+
+
+def _all_have_nodes(nodes: NodeBatch) -> bool:
+    """Every NodeInfo of the batch has its Node object (the snapshot's ``has_node`` column)."""
+    columns = getattr(nodes.snapshot, "columns", None)
+    if columns is not None:
+        return bool(columns.has_node[nodes.indices].all())
+    return all(ni.node is not None for ni in nodes.node_infos())
+
+
+def _same_volumes(a: Pod, b: Pod) -> bool:
+    """Whether filterAttachableVolumes reads the same of both pods (same uid assumed): their
+    volumes, and the namespace and name the claims are looked up by (an assumed pod and the
+    bound one that replaces it are different objects with the same volumes)."""
+    return a is b or (a.volumes == b.volumes and a.name == b.name and a.namespace == b.namespace)
+
+
+def _count(volumes: Mapping[str, str]) -> dict[str, int]:
+    """Unique volumes per limit key."""
+    out: dict[str, int] = {}
+    for key in volumes.values():
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _check_counts(resolved: Mapping[str, str], attached: Mapping[str, str], attached_count: Mapping[str, int],
+                  limits: Mapping[str, int]) -> Status | None:
+    """The end of CSILimits.Filter: the incoming pod's volumes not already attached to the node,
+    per limit key, on top of the node's attached count, must stay within the limit."""
+    new_count = _count({u: k for u, k in resolved.items() if u not in attached})
+    for key, count in new_count.items():
+        limit = limits.get(key)
+        if limit is not None and attached_count.get(key, 0) + count > limit:
+            return _EXCEEDED
+    return None
+
+
+_EXCEEDED = Status.of(Code.UNSCHEDULABLE, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
+
+
+class _SparseResult:
+    """A BatchFilterResult built from the few non-success positions."""
+
+    def __init__(self, n: int) -> None:
+        self.codes = np.zeros(n, dtype=np.int8)
+        self.rids = np.zeros(n, dtype=np.int32)
+        self.table: list[tuple[str, ...]] = [()]
+        self._index: dict[tuple[str, ...], int] = {(): 0}
+
+    def _rid(self, status: Status) -> int:
+        rid = self._index.get(status.reasons)
+        if rid is None:
+            rid = self._index[status.reasons] = len(self.table)
+            self.table.append(status.reasons)
+        return rid
+
+    def put(self, pos: int, status: Status | None) -> None:
+        if status is not None and status.code != Code.SUCCESS:
+            self.codes[pos] = int(status.code)
+            self.rids[pos] = self._rid(status)
+
+    def put_many(self, positions: np.ndarray[Any, np.dtype[np.int64]], status: Status) -> None:
+        if positions.size and status.code != Code.SUCCESS:
+            self.codes[positions] = int(status.code)
+            self.rids[positions] = self._rid(status)
+
+    def result(self) -> BatchFilterResult:
+        return BatchFilterResult(self.codes, self.rids, self.table)
 
 
 def volume_limits(allocatable: Mapping[str, int], csi_node: CSINode | None) -> dict[str, int]:

@@ -23,6 +23,7 @@ __all__ = [
     "csi_driver_for_provisioner",
     "inline_plugin",
     "is_csi_migration_on",
+    "migration_on",
     "pv_plugin",
 ]
 
@@ -61,7 +62,13 @@ def csi_attach_limit_key(driver: str) -> str:
 def is_csi_migration_on(csi_node: CSINode | None, plugin_name: str) -> bool:
     """isCSIMigrationOn: the migrations of the four supported plugins are GA, so only a CSINode
     is needed."""
-    return csi_node is not None and plugin_name in _BY_NAME
+    return migration_on(csi_node is not None, plugin_name)
+
+
+def migration_on(has_csi_node: bool, plugin_name: str) -> bool:
+    """isCSIMigrationOn given only whether the node has a CSINode (all it depends on), so that
+    callers can resolve volumes once for every node with (or without) one."""
+    return has_csi_node and plugin_name in _BY_NAME
 
 
 def csi_driver_for_provisioner(provisioner: str) -> str | None:

@@ -10,7 +10,7 @@ See binder.py for what differs because a simulation has no PV controller.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -116,13 +116,79 @@ class VolumeBindingArgs(PluginArgs):
                                 f"not in valid range [0, {MAX_CUSTOM_PRIORITY_SCORE}]")
 
 
+class PodVolumesByNode(MutableMapping[str, PodVolumes]):
+    """podVolumesByNode: each node's decisions, written by Filter. The bound-only batch path
+    passes whole batches of nodes, all with empty decisions: it records their snapshot rows
+    instead of a PodVolumes per node, and a node's empty PodVolumes is made when first read
+    (Score, Reserve and PreBind read only feasible nodes, mostly the chosen one). A later
+    write wins, as in the plain map: passing a batch drops the batch's earlier entries."""
+
+    def __init__(self) -> None:
+        self._by_node: dict[str, PodVolumes] = {}
+        # (snapshot node_index, node_names, rows passed): one per snapshot layout seen
+        self._passed: list[tuple[Mapping[str, int], Sequence[str], np.ndarray[Any, np.dtype[np.bool_]]]] = []
+
+    def pass_rows(self, snapshot: Any, rows: np.ndarray[Any, np.dtype[np.int64]]) -> None:
+        """Every node at ``rows`` of ``snapshot`` passed with empty decisions."""
+        index = snapshot.node_index
+        batch = np.zeros(len(snapshot.node_names), dtype=bool)
+        batch[rows] = True
+        for name in [n for n in self._by_node if index.get(n, -1) >= 0 and batch[index[n]]]:
+            del self._by_node[name]
+        for idx, _, mask in self._passed:
+            if idx is index:
+                mask |= batch
+                return
+        self._passed.append((index, snapshot.node_names, batch))
+
+    def _passed_node(self, name: str) -> bool:
+        for index, _, mask in self._passed:
+            i = index.get(name)
+            if i is not None and mask[i]:
+                return True
+        return False
+
+    def __getitem__(self, name: str) -> PodVolumes:
+        pv = self._by_node.get(name)
+        if pv is None:
+            if not self._passed_node(name):
+                raise KeyError(name)
+            pv = self._by_node[name] = PodVolumes()
+        return pv
+
+    def __setitem__(self, name: str, pv: PodVolumes) -> None:
+        self._by_node[name] = pv
+
+    def __delitem__(self, name: str) -> None:
+        found = self._by_node.pop(name, None) is not None
+        for index, _, mask in self._passed:
+            i = index.get(name)
+            if i is not None and mask[i]:
+                mask[i] = False
+                found = True
+        if not found:
+            raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        seen = set(self._by_node)
+        yield from list(self._by_node)
+        for _, names, mask in self._passed:
+            for i in np.flatnonzero(mask).tolist():
+                if names[i] not in seen:
+                    seen.add(names[i])
+                    yield names[i]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 @dataclass(eq=False)
 class _StateData:
     """Written in PreFilter, filled per node by Filter, used by Score/Reserve/PreBind. Shared
     by clones, as upstream's Clone returns the same pointer."""
 
     all_bound: bool = False
-    pod_volumes_by_node: dict[str, PodVolumes] = field(default_factory=dict)
+    pod_volumes_by_node: PodVolumesByNode = field(default_factory=PodVolumesByNode)
     pod_volume_claims: PodVolumeClaims | None = None
     has_static_bindings: bool = False
 
@@ -317,22 +383,22 @@ class VolumeBinding(PluginBase):
         per-node rule, node by node, since Filter records each node's decisions."""
         if not pod_claim_refs(pod):
             return BatchFilterResult.all_success(len(nodes))
-        infos = nodes.node_infos()
-        fast = self._filter_bound_only(state, infos)
+        fast = self._filter_bound_only(state, nodes)
         if fast is not None:
             return fast
-        return BatchFilterResult.from_statuses([self.filter(state, pod, ni) for ni in infos])
+        return BatchFilterResult.from_statuses([self.filter(state, pod, ni) for ni in nodes.node_infos()])
 
-    def _filter_bound_only(self, state: CycleState, infos: list[NodeInfo]) -> BatchFilterResult | None:
+    def _filter_bound_only(self, state: CycleState, nodes: NodeBatch) -> BatchFilterResult | None:
         """Filter for a pod whose claims are all bound (the common case): checkBoundClaims
         looks each PV up once for all nodes, and only PVs with a required node affinity are
         matched per node; every passing node gets empty decisions, as ``filter`` records them.
-        None when the per-node rule must run (unbound claims, a node-less NodeInfo, no state)."""
+        Without such PVs the answer is the same for every node, so no node is visited. None
+        when the per-node rule must run (unbound claims, a node-less NodeInfo, no state)."""
         s = state.get(STATE_KEY)
         if not isinstance(s, _StateData) or s.pod_volume_claims is None:
             return None
         claims = s.pod_volume_claims
-        if claims.unbound_claims_delay_binding or any(ni.node is None for ni in infos):
+        if claims.unbound_claims_delay_binding or not _all_have_nodes(nodes):
             return None
         pvs: list[PersistentVolume] = []
         pvs_found = True
@@ -343,12 +409,17 @@ class VolumeBinding(PluginBase):
                 break
             pvs.append(pv)
         with_affinity = [pv for pv in pvs if pv.node_affinity is not None]
-        statuses: list[Status | None] = []
         by_node = s.pod_volumes_by_node
-        for ni in infos:
+        if not with_affinity:
+            if not pvs_found:
+                return BatchFilterResult.uniform(len(nodes), _PV_NOT_EXIST)
+            by_node.pass_rows(nodes.snapshot, nodes.indices)
+            return BatchFilterResult.all_success(len(nodes))
+        statuses: list[Status | None] = []
+        for ni in nodes.node_infos():
             node = ni.node
             assert node is not None
-            if with_affinity and not all(check_node_affinity(pv, node.labels) for pv in with_affinity):
+            if not all(check_node_affinity(pv, node.labels) for pv in with_affinity):
                 statuses.append(_NODE_CONFLICT)
             elif not pvs_found:
                 statuses.append(_PV_NOT_EXIST)
@@ -433,6 +504,14 @@ class VolumeBinding(PluginBase):
         except Exception as exc:  # a store write failed: Error, so the pod is retried
             return Status.from_error(exc)
         return None
+
+
+def _all_have_nodes(nodes: NodeBatch) -> bool:
+    """Every NodeInfo of the batch has its Node object (the snapshot's ``has_node`` column)."""
+    columns = getattr(nodes.snapshot, "columns", None)
+    if columns is not None:
+        return bool(columns.has_node[nodes.indices].all())
+    return all(ni.node is not None for ni in nodes.node_infos())
 
 
 def _raw(o: Any) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from ...framework import (
     QueueingHint,
     Status,
 )
+from ..helper import cycle_snapshot
 from ..names import VOLUME_RESTRICTIONS
 from ..volumebinding.listers import PVC, VolumeListers, not_found
 
@@ -202,12 +203,22 @@ class VolumeRestrictions(PluginBase):
                 return None, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, not_found(PVC, name))
             if READ_WRITE_ONCE_POD in pvc.access_modes:
                 rwop.add(pvc.name)
-        # IsPVCUsedByPods: the snapshot's set of claims used by scheduled (or assumed) pods.
-        count = sum(1 for c in rwop if any(f"{pod.namespace}/{c}" in ni.pvc_ref_counts for ni in nodes))
+        count = self._used_by_pods(pod.namespace, rwop, nodes)
         if not needs_check and count == 0:
             return None, Status.of(Code.SKIP)
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(frozenset(rwop), count))
         return None, None
+
+    def _used_by_pods(self, namespace: str, claims: set[str], nodes: Sequence[NodeInfo]) -> int:
+        """How many of ``claims`` IsPVCUsedByPods: the snapshot's set of claims used by scheduled
+        (or assumed) pods, kept with the snapshot; read from the nodes' own counts when ``nodes``
+        are not the cycle snapshot's."""
+        if not claims:
+            return 0
+        snap = cycle_snapshot(self.handle)
+        if snap is not None and snap.node_info_list is nodes:
+            return sum(1 for c in claims if snap.is_pvc_used_by_pods(f"{namespace}/{c}"))
+        return sum(1 for c in claims if any(f"{namespace}/{c}" in ni.pvc_ref_counts for ni in nodes))
 
     # -- Filter -----------------------------------------------------------------------------
     @staticmethod
