@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -53,3 +54,32 @@ def test_status_keys_rebuild_every_rejected_nodes_status(
     assert got == [out.status(int(r)) for r in rejected.tolist()]
     assert len(set(statuses)) == len(statuses)  # each distinct status built once
     assert all(isinstance(s, Status) and s.plugin in ("P1", "P2") for s in got)
+
+
+def test_a_pass_without_failures_allocates_no_maps_and_has_no_error() -> None:
+    snap = snapshot_of([make_node().name(f"n{i}").obj() for i in range(3)])
+    out = FilterOutcome.empty(NodeBatch.all(snap))
+    out.record("P", BatchFilterResult.all_success(3), None)
+    assert out.first_error() is None and out.status(1) == Status.success()
+    assert out.feasible().tolist() == [0, 1, 2]
+    out.record("P", BatchFilterResult.from_mask(np.array([False, True, False]), Code.ERROR, "boom"), None)
+    err = out.first_error()
+    assert err is not None and err.code == Code.ERROR and out.status(0) == Status.success()
+
+
+def test_record_with_every_row_equals_record_with_explicit_rows() -> None:
+    snap = snapshot_of([make_node().name(f"n{i}").obj() for i in range(4)])
+    res = BatchFilterResult(np.array([0, 2, 3, 2], dtype=np.int8), np.array([0, 1, 1, 2], dtype=np.int32),
+                            [(), ("a",), ("b",)])
+    implicit, explicit = FilterOutcome.empty(NodeBatch.all(snap)), FilterOutcome.empty(NodeBatch.all(snap))
+    implicit.record("P", res, None)
+    explicit.record("P", res, np.arange(4, dtype=np.int64))
+    assert implicit.codes.tolist() == explicit.codes.tolist()
+    assert [implicit.status(i) for i in range(4)] == [explicit.status(i) for i in range(4)]
+
+
+def test_the_shared_all_success_result_is_read_only() -> None:
+    res = BatchFilterResult.all_success(5)
+    assert res is BatchFilterResult.all_success(5) and not res.codes.any()
+    with pytest.raises(ValueError):
+        res.codes[0] = 2

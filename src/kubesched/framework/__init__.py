@@ -3,7 +3,7 @@
 Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 """
 
-from ._batch import BatchFilterResult, NodeBatch
+from ._batch import BatchFilterResult, BatchNames, NodeBatch
 from ._cycle_state import CycleState, StateData
 from ._events import (
     ActionType,
@@ -65,6 +65,7 @@ __all__ = [
     "ArgsError",
     "BatchFilterPlugin",
     "BatchFilterResult",
+    "BatchNames",
     "BatchScorePlugin",
     "BindPlugin",
     "ClusterEvent",

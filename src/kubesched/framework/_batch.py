@@ -9,8 +9,9 @@ Batch scores return an int64 array aligned with the batch.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -20,7 +21,7 @@ from ._status import Code, Status
 if TYPE_CHECKING:
     from ..cache import NodeInfo, Snapshot
 
-__all__ = ["BatchFilterResult", "NodeBatch"]
+__all__ = ["BatchFilterResult", "BatchNames", "NodeBatch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +44,60 @@ class NodeBatch:
         names = self.snapshot.node_names
         return [names[i] for i in self.indices.tolist()]
 
+    def lazy_names(self) -> BatchNames:
+        """The names as a sequence that reads the snapshot only for the entries asked for."""
+        return BatchNames(self)
+
     @staticmethod
     def all(snapshot: Snapshot) -> NodeBatch:
         return NodeBatch(snapshot, np.arange(snapshot.num_nodes(), dtype=np.int64))
+
+
+class BatchNames(Sequence[str]):
+    """A batch's node names, built only when iterated or sliced.
+
+    The score pass hands the scored nodes' names to normalizers and to its result, but a
+    scheduling cycle usually reads one of them: the chosen host's (building 500 strings per
+    cycle cost more than a score plugin)."""
+
+    __slots__ = ("_batch", "_list")
+
+    def __init__(self, batch: NodeBatch) -> None:
+        self._batch = batch
+        self._list: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._list is None:
+            self._list = self._batch.names()
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._batch.indices)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice) or self._list is not None:
+            return self._all()[i]
+        row = int(self._batch.indices[i])
+        return str(self._batch.snapshot.node_info_list[row].name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, BatchNames | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 @dataclass(slots=True)
@@ -59,7 +111,17 @@ class BatchFilterResult:
 
     @staticmethod
     def all_success(n: int) -> BatchFilterResult:
-        return BatchFilterResult(np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int32), [()])
+        """Every node passes. Shared per size, with read-only arrays: most filter calls of most
+        cycles answer this, and nothing edits a result it did not build."""
+        res = _ALL_SUCCESS.get(n)
+        if res is None:
+            codes, ids = np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int32)
+            codes.flags.writeable = ids.flags.writeable = False
+            res = BatchFilterResult(codes, ids, [()])
+            if len(_ALL_SUCCESS) >= 1024:
+                _ALL_SUCCESS.clear()
+            _ALL_SUCCESS[n] = res
+        return res
 
     @staticmethod
     def uniform(n: int, status: Status) -> BatchFilterResult:
@@ -96,3 +158,6 @@ class BatchFilterResult:
         if code == Code.SUCCESS:
             return Status.success()
         return Status(code, self.reason_table[int(self.reason_ids[i])], plugin)
+
+
+_ALL_SUCCESS: dict[int, BatchFilterResult] = {}

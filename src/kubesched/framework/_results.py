@@ -8,6 +8,7 @@ a decision can be explained per node and per plugin (kube-scheduler-simulator st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,6 +43,10 @@ _FILTER_CODE[list(_REJECTED)] = _REJECTED
 def normalize_filter_codes(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     """Codes other than Success and the rejections count as Error (see filter_plugin_error)."""
     return _FILTER_CODE[codes.astype(np.uint8, copy=False)]
+
+
+_NO_ROWS16: npt.NDArray[np.int16] = np.zeros(0, dtype=np.int16)
+_NO_ROWS32: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
 
 
 def _dense_groups(key: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -79,20 +84,28 @@ class FilterOutcome:
     @staticmethod
     def empty(batch: NodeBatch) -> FilterOutcome:
         n = len(batch)
-        return FilterOutcome(batch, np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int16),
-                             np.zeros(n, dtype=np.int32))
+        # The plugin/reason maps are allocated on the first failure: most passes have none.
+        return FilterOutcome(batch, np.zeros(n, dtype=np.int8), _NO_ROWS16, _NO_ROWS32)
 
-    def record(self, plugin: str, result: BatchFilterResult, rows: npt.NDArray[np.int64]) -> None:
-        """``result`` covers batch rows ``rows``; keep its failures."""
+    def _maps(self) -> None:
+        if self._plugin_of is _NO_ROWS16:
+            n = len(self.codes)
+            self._plugin_of = np.full(n, -1, dtype=np.int16)
+            self._local_of = np.zeros(n, dtype=np.int32)
+
+    def record(self, plugin: str, result: BatchFilterResult, rows: npt.NDArray[np.int64] | None) -> None:
+        """``result`` covers batch rows ``rows`` (None: every row, in order); keep its failures."""
         failed = result.codes != 0
-        if not failed.any():
+        if not np.count_nonzero(failed):
             return
+        self._maps()
         k = len(self._results)
         self._results.append((plugin, result))
-        pos = rows[failed]
-        self.codes[pos] = normalize_filter_codes(result.codes[failed])
+        local = np.flatnonzero(failed)
+        pos = local if rows is None else rows[local]
+        self.codes[pos] = normalize_filter_codes(result.codes[local])
         self._plugin_of[pos] = k
-        self._local_of[pos] = np.nonzero(failed)[0]
+        self._local_of[pos] = local
 
     def set_status(self, row: int, status: Status | None) -> None:
         """Record a per-node status (the per-node and nominated-pods paths)."""
@@ -102,6 +115,7 @@ class FilterOutcome:
         else:
             self.codes[row] = int(status.code)
             self._statuses[row] = status
+        self._maps()
         self._plugin_of[row] = -1
 
     def passed(self) -> npt.NDArray[np.bool_]:
@@ -116,6 +130,8 @@ class FilterOutcome:
         st = self._statuses.get(row)
         if st is not None:
             return st
+        if not self._results:
+            return Status.success()
         k = int(self._plugin_of[row])
         if k < 0:
             return Status.success()
@@ -136,6 +152,7 @@ class FilterOutcome:
         thousands of rejected nodes cost a few array operations."""
         if rows.size == 0:
             return np.zeros(0, dtype=np.intp), []
+        self._maps()
         k = self._plugin_of[rows].astype(np.int64)
         local = self._local_of[rows]
         rid = np.zeros(rows.size, dtype=np.int64)
@@ -162,7 +179,9 @@ class FilterOutcome:
 
     def first_error(self) -> Status | None:
         """The first node's Error status, if any: an error aborts the cycle upstream."""
-        errs = np.nonzero(self.codes == int(Code.ERROR))[0]
+        if not self._results and not self._statuses:
+            return None
+        errs = np.flatnonzero(self.codes == int(Code.ERROR))
         return self.status(int(errs[0])) if errs.size else None
 
 
@@ -170,7 +189,7 @@ class FilterOutcome:
 class ScoreResult:
     """Scores of ``node_names`` (columns) by ``plugin_names`` (rows)."""
 
-    node_names: list[str]
+    node_names: Sequence[str]
     plugin_names: list[str]
     weights: list[int]
     raw: npt.NDArray[np.int64]

@@ -55,6 +55,11 @@ class Status:
         return _SUCCESS
 
     @staticmethod
+    def skip() -> Status:
+        """A shared Skip (statuses are immutable; PreFilter/PreScore return it for most pods)."""
+        return _SKIP
+
+    @staticmethod
     def of(code: Code, *reasons: str) -> Status:
         return Status(code, tuple(reasons))
 
@@ -92,6 +97,7 @@ class Status:
 
 
 _SUCCESS = Status()
+_SKIP = Status(Code.SKIP)
 
 
 def is_success(status: Status | None) -> bool:

@@ -101,3 +101,17 @@ def test_hints() -> None:
 @given(cluster=clusters(), pod=incoming_pods())
 def test_batch_agrees(cluster: Cluster, pod: Pod) -> None:
     filter_all(NodeUnschedulable(), pod, cluster.snapshot())
+
+
+def test_batch_reads_only_its_rows_when_the_snapshot_has_a_cordoned_node() -> None:
+    # The clean-snapshot shortcut must not apply: the batch's own rows decide.
+    import numpy as np
+
+    from kubesched.framework import NodeBatch
+
+    snap = snapshot_of([make_node().name("a").unschedulable().obj(), make_node().name("b").obj()])
+    pod = make_pod().name("p").obj()
+    rows = {n: NodeBatch(snap, np.asarray([snap.node_index[n]], dtype=np.int64)) for n in ("a", "b")}
+    pl = NodeUnschedulable()
+    assert pl.filter_batch(CycleState(), pod, rows["b"]).codes.tolist() == [0]
+    assert pl.filter_batch(CycleState(), pod, rows["a"]).codes.tolist() == [int(UNSCHED[0])]

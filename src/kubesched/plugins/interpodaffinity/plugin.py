@@ -20,7 +20,6 @@ from ...framework import (
     BatchFilterResult,
     ClusterEvent,
     ClusterEventWithHint,
-    Code,
     CycleState,
     EventResource,
     Handle,
@@ -49,7 +48,7 @@ from ._namespaces import NamespaceReader
 
 __all__ = ["InterPodAffinity"]
 
-_SKIP = Status.of(Code.SKIP)
+_SKIP = Status.skip()
 
 
 

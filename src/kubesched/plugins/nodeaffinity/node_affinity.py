@@ -158,7 +158,7 @@ class NodeAffinity(PluginBase):
     ) -> tuple[PreFilterResult | None, Status | None]:
         has_required = _has_required_affinity(pod)
         if not has_required and self.added_node_selector is None and not pod.node_selector:
-            return None, Status.of(Code.SKIP)
+            return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(RequiredNodeAffinity.of(pod)))
         if not has_required:
             return None, None
@@ -214,7 +214,7 @@ class NodeAffinity(PluginBase):
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         preferred = _pod_preferred(pod)
         if preferred is None and self.added_pref_sched_terms is None:
-            return Status.of(Code.SKIP)
+            return Status.skip()
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(preferred))
         return None
 

@@ -63,7 +63,7 @@ class NodePorts(PluginBase):
     ) -> tuple[PreFilterResult | None, Status | None]:
         ports = pod.host_ports
         if not ports:
-            return None, Status.of(Code.SKIP)
+            return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(ports))
         return None, None
 

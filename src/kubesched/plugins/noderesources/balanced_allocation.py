@@ -31,7 +31,6 @@ from kubesched.cache import NodeInfo
 from kubesched.framework import (
     MAX_NODE_SCORE,
     ClusterEventWithHint,
-    Code,
     CycleState,
     NodeBatch,
     PluginArgs,
@@ -132,7 +131,7 @@ class BalancedAllocation(PluginBase):
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         reqs = pod_request_list(pod, self.resources, use_requested=True)
         if not any(reqs):
-            return Status.of(Code.SKIP)  # best-effort pods: issue 129138
+            return Status.skip()  # best-effort pods: issue 129138
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs))
         return None
 

@@ -93,10 +93,13 @@ class InsufficientResource:
 @dataclass(frozen=True, slots=True)
 class _PreFilterState:
     """The pod's requests: cpu, memory, ephemeral-storage and the scalar resources (the fields
-    of upstream's framework.Resource), with the scalars in the order Filter checks them."""
+    of upstream's framework.Resource), with the scalars in the order Filter checks them.
+    ``empty`` is Resource.IsZero-like: no base request and no scalar (fitsRequest stops after
+    the pod count)."""
 
     requests: Mapping[str, int]
     scalars: tuple[str, ...]
+    empty: bool = False
 
     def clone(self) -> _PreFilterState:
         return self
@@ -104,10 +107,12 @@ class _PreFilterState:
     @staticmethod
     def of(pod: Pod) -> _PreFilterState:
         reqs = {k: v for k, v in pod.requests.items() if k in _BASE or is_scalar_resource_name(k)}
-        return _PreFilterState(reqs, tuple(sorted(k for k in reqs if k not in _BASE)))
+        scalars = tuple(sorted(k for k in reqs if k not in _BASE))
+        empty = not scalars and not any(reqs.get(k, 0) for k in _BASE)
+        return _PreFilterState(reqs, scalars, empty)
 
     def is_empty(self) -> bool:
-        return not any(self.requests.get(k, 0) for k in _BASE) and not self.scalars
+        return self.empty
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +199,7 @@ class Fit(PluginBase):
         # Both GA / on by default in the newest upstream.
         self.enable_in_place_pod_vertical_scaling = feature_enabled(handle, "InPlacePodVerticalScaling", True)
         self.enable_scheduling_queue_hint = feature_enabled(handle, "SchedulingQueueHint", True)
+        self._plan_memo: tuple[_PreFilterState, tuple[list[str], list[int]]] | None = None
 
     # -- PreFilter / Filter ------------------------------------------------------------------
     def pre_filter(
@@ -201,6 +207,19 @@ class Fit(PluginBase):
     ) -> tuple[PreFilterResult | None, Status | None]:
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState.of(pod))
         return None, None
+
+    def _filter_plan(self, s: _PreFilterState) -> tuple[list[str], list[int]]:
+        """The resources fitsRequest checks for this pod, "pods" first, and the amount wanted
+        of each; memoized for the cycle's state (Filter runs once per chunk of nodes)."""
+        memo = self._plan_memo
+        if memo is not None and memo[0] is s:
+            return memo[1]
+        names = ["pods"]
+        if not s.empty:
+            names += _checked(s, self.ignored_resources, self.ignored_resource_groups)
+        plan = (names, [1] + [s.requests[k] for k in names[1:]])
+        self._plan_memo = (s, plan)
+        return plan
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         try:
@@ -212,7 +231,9 @@ class Fit(PluginBase):
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         """fitsRequest over the batch: one row gather per matrix, then one comparison per
         checked resource ("pods" first, wanting one more pod); nodes that fit every check need
-        no further work, and the reason combinations are encoded only when some node fails."""
+        no further work, and the reason combinations are encoded only when some node fails.
+        (One comparison over all gathered columns measured slower: numpy's per-axis
+        count_nonzero costs more than three column passes on a few hundred rows.)"""
         try:
             s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)
         except (KeyError, TypeError) as exc:
@@ -220,16 +241,15 @@ class Fit(PluginBase):
         cols = nodes.snapshot.columns
         idx = nodes.indices
         n = len(idx)
-        names = ["pods"]
-        if not s.is_empty():
-            names += _checked(s, self.ignored_resources, self.ignored_resource_groups)
+        names, wants = self._filter_plan(s)
         alloc_rows = cols.allocatable.take(idx, axis=0)
         used_rows = cols.requested.take(idx, axis=0)
         failing: list[tuple[int, npt.NDArray[np.bool_]]] = []
         unresolvable: npt.NDArray[np.bool_] | None = None
+        index = cols.resource_index
         for k, name in enumerate(names):
-            want = 1 if k == 0 else s.requests[name]
-            c = cols.resource_index.get(name)
+            want = wants[k]
+            c = index.get(name)
             if c is None:  # no node has any: every node lacks it, beyond preemption's help
                 fail = np.ones(n, dtype=bool)
                 unres = fail if k else None

@@ -56,11 +56,15 @@ class NodeUnschedulable(PluginBase):
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         """Filter over the ``unschedulable`` column; node-less rows (``has_node`` false) take the
-        per-node answer. Most batches hold neither: two reads, then all-success."""
+        per-node answer. Most snapshots hold neither: two whole-column counts, then all-success."""
         cols = nodes.snapshot.columns
         idx = nodes.indices
         n = len(idx)
-        failed = np.zeros(n, dtype=bool) if tolerates_unschedulable(pod) else cols.unschedulable.take(idx)
+        if not np.count_nonzero(cols.unschedulable) and np.count_nonzero(cols.has_node) == len(cols.has_node):
+            # The whole snapshot is clean (the usual case): no gather, no toleration check.
+            return BatchFilterResult.all_success(n)
+        tolerates = tolerates_unschedulable(pod)
+        failed = np.zeros(n, dtype=bool) if tolerates else cols.unschedulable.take(idx)
         has_node = cols.has_node.take(idx)
         if np.count_nonzero(has_node) == n:
             if not np.count_nonzero(failed):

@@ -22,7 +22,6 @@ from ...framework import (
     BatchFilterResult,
     ClusterEvent,
     ClusterEventWithHint,
-    Code,
     CycleState,
     EventResource,
     Handle,
@@ -52,7 +51,7 @@ from .common import (
 
 __all__ = ["PodTopologySpread"]
 
-_SKIP = Status.of(Code.SKIP)
+_SKIP = Status.skip()
 
 
 
@@ -71,6 +70,8 @@ class PodTopologySpread(PluginBase):
                                                             True)
         self.enable_match_label_keys = feature_enabled(handle, "MatchLabelKeysInPodTopologySpread", True)
         self._queueing_hints = feature_enabled(handle, "SchedulerQueueingHints", True)
+        self._defaults_pod_independent = not any(c.match_label_keys for c in self.default_constraints)
+        self._defaults_by_action: dict[str, list[Constraint]] = {}
         self._index = PodIndex()
         self._values = ValueCodes()
 
@@ -100,10 +101,22 @@ class PodTopologySpread(PluginBase):
             out.append({str(k): str(v) for k, v in sel.items()})
         return out
 
+    def _default_constraints_for(self, pod: Pod, action: str) -> list[Constraint]:
+        """The default constraints for ``action``; without matchLabelKeys they do not depend on
+        the pod, so they are filtered once per action (twice per cycle otherwise)."""
+        if self._defaults_pod_independent:
+            cons = self._defaults_by_action.get(action)
+            if cons is None:
+                cons = self._defaults_by_action[action] = filter_constraints(
+                    self.default_constraints, {}, action, self.enable_match_label_keys,
+                    self.enable_node_inclusion_policy)
+            return cons
+        return filter_constraints(self.default_constraints, pod.labels, action,
+                                  self.enable_match_label_keys, self.enable_node_inclusion_policy)
+
     def build_default_constraints(self, pod: Pod, action: str) -> list[Constraint]:
         """buildDefaultConstraints."""
-        cons = filter_constraints(self.default_constraints, pod.labels, action,
-                                  self.enable_match_label_keys, self.enable_node_inclusion_policy)
+        cons = self._default_constraints_for(pod, action)
         if not cons:
             return []
         sel = default_selector(pod, self._services(pod))
