@@ -220,24 +220,57 @@ class PodIndex:
 
     def _read(self, ni: NodeInfo, old: _NodeEntry | None = None) -> _NodeEntry:
         """The node's groups and terms. Pods ``old`` (the node's previous entry, still applied,
-        so its group ids are alive) already read are not read again."""
+        so its group ids are alive) already read are not read again: its counts are adjusted
+        by the pods that came and went (a node gains one pod per binding; re-reading all of a
+        node's pods per cycle cost more than the rest of the index)."""
         e = _NodeEntry(ni.generation, ni)
-        groups, terms, pods = e.groups, e.terms, e.pods
-        known = old.pods if old is not None else {}
+        if old is not None and old.pods:
+            cur = {id(pi.pod): pi.pod for pi in ni.pods}
+            if len(cur) == len(ni.pods):
+                self._read_delta(e, old, cur)
+                return e
         for pi in ni.pods:
             pod = pi.pod
-            hit = known.get(id(pod))
-            if hit is None or hit[0] is not pod:
-                hit = (pod, self._group(pod), self._term_keys(pod))
-            pods[id(pod)] = hit
-            gid = hit[1]
-            groups[gid] = groups.get(gid, 0) + 1
-            for kind, k in hit[2]:
-                d = terms.get(kind)
-                if d is None:
-                    d = terms[kind] = {}
-                d[k] = d.get(k, 0) + 1
+            self._count(e, id(pod), (pod, self._group(pod), self._term_keys(pod)), 1)
         return e
+
+    def _read_delta(self, e: _NodeEntry, old: _NodeEntry, cur: dict[int, Pod]) -> None:
+        """``e`` = ``old`` minus the pods no longer on the node plus the new ones (``cur``: the
+        node's pods by id; ``old`` keeps its pods alive, so equal ids are the same pods)."""
+        known = old.pods
+        e.pods = dict(known)
+        e.groups = dict(old.groups)
+        e.terms = {kind: dict(counts) for kind, counts in old.terms.items()}
+        for k in known.keys() - cur.keys():
+            self._count(e, k, e.pods.pop(k), -1)
+        for k in cur.keys() - known.keys():
+            pod = cur[k]
+            self._count(e, k, (pod, self._group(pod), self._term_keys(pod)), 1)
+
+    @staticmethod
+    def _count(e: _NodeEntry, key: int, hit: tuple[Pod, int, list[tuple[TermKind, TermKey]]],
+               sign: int) -> None:
+        """Add (``sign`` 1) or remove (-1) one pod's group and terms; zero counts are dropped."""
+        if sign > 0:
+            e.pods[key] = hit
+        groups, terms = e.groups, e.terms
+        gid = hit[1]
+        n = groups.get(gid, 0) + sign
+        if n:
+            groups[gid] = n
+        else:
+            del groups[gid]
+        for kind, k in hit[2]:
+            d = terms.get(kind)
+            if d is None:
+                d = terms[kind] = {}
+            m = d.get(k, 0) + sign
+            if m:
+                d[k] = m
+            else:
+                del d[k]
+                if not d:
+                    del terms[kind]
 
     def _apply(self, e: _NodeEntry, sign: int) -> None:
         name = e.info.name
