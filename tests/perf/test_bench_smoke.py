@@ -109,3 +109,11 @@ def test_bench_cli_table_and_bad_workload() -> None:
     assert "TinyBasic/3Nodes" in ok.stdout and "Filter" in ok.stdout
     bad = CliRunner().invoke(app, ["bench", str(FIXTURES / "tiny-config.yaml"), "-w", "Nope"])
     assert bad.exit_code == 2
+
+
+def test_a_run_leaves_the_garbage_collector_as_it_found_it() -> None:
+    import gc
+
+    wl = select_workloads(load_config(), ["SchedulingBasic/5Nodes"])[0]
+    run_workload(wl, seed=1)  # freezes the heap before its measured op
+    assert gc.get_freeze_count() == 0
