@@ -130,9 +130,9 @@ class CSILimits(PluginBase):
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
         """Skip unless the pod has a PVC, an ephemeral or a migratable inline volume."""
-        if self._has_attachable(pod):
+        if pod.volumes and self._has_attachable(pod):
             return None, None
-        return None, Status.of(Code.SKIP)
+        return None, Status.skip()
 
     # -- volume resolution ------------------------------------------------------------------
     def _driver_info(self, csi: bool, pvc: PersistentVolumeClaim) -> tuple[str, str]:

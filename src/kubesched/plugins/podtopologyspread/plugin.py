@@ -70,6 +70,7 @@ class PodTopologySpread(PluginBase):
                                                             True)
         self.enable_match_label_keys = feature_enabled(handle, "MatchLabelKeysInPodTopologySpread", True)
         self._queueing_hints = feature_enabled(handle, "SchedulerQueueingHints", True)
+        self._services_memo: tuple[tuple[str, int], list[dict[str, str]]] | None = None
         self._defaults_pod_independent = not any(c.match_label_keys for c in self.default_constraints)
         self._defaults_by_action: dict[str, list[Constraint]] = {}
         self._index = PodIndex()
@@ -85,6 +86,19 @@ class PodTopologySpread(PluginBase):
         store = getattr(self.handle, "store", None) if self.handle is not None else None
         if store is None:
             return []
+        # Services change rarely: with a per-kind version, each namespace's list is read once
+        # per change (this runs in PreFilter and PreScore of every pod without constraints).
+        kind_version = getattr(store, "kind_version", None)
+        key = (pod.namespace, kind_version("Service")) if kind_version is not None else None
+        if key is not None and self._services_memo is not None and self._services_memo[0] == key:
+            return self._services_memo[1]
+        out = self._read_services(store, pod)
+        if key is not None:
+            self._services_memo = (key, out)
+        return out
+
+    @staticmethod
+    def _read_services(store: Any, pod: Pod) -> list[dict[str, str]]:
         try:
             items = store.list("Service", pod.namespace)
         except (LookupError, AttributeError, TypeError, ValueError):

@@ -340,12 +340,15 @@ class VolumeBinding(PluginBase):
 
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
+        if not pod.volumes:  # no claim (most pods): podHasPVCs is false without a lookup
+            state.write(STATE_KEY, _StateData())
+            return None, Status.skip()
         has_pvc, err = self._pod_has_pvcs(pod)
         if err:
             return None, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, err)
         if not has_pvc:
             state.write(STATE_KEY, _StateData())
-            return None, Status.of(Code.SKIP)
+            return None, Status.skip()
         try:
             claims = self.binder.get_pod_volume_claims(pod)
         except VolumeBindingError as exc:
@@ -431,12 +434,12 @@ class VolumeBinding(PluginBase):
     # -- PreScore / Score -------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         if self.scorer is None:
-            return Status.of(Code.SKIP)
+            return Status.skip()
         try:
             s = _state(state)
         except (KeyError, TypeError) as exc:
             return Status.from_error(exc)
-        return None if s.has_static_bindings else Status.of(Code.SKIP)
+        return None if s.has_static_bindings else Status.skip()
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         if self.scorer is None:
@@ -487,7 +490,7 @@ class VolumeBinding(PluginBase):
             s = _state(state)
         except (KeyError, TypeError) as exc:
             return Status.from_error(exc)
-        return Status.of(Code.SKIP) if s.all_bound else None
+        return Status.skip() if s.all_bound else None
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         try:

@@ -195,6 +195,8 @@ class VolumeRestrictions(PluginBase):
     # -- PreFilter --------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
+        if not pod.volumes:
+            return None, Status.skip()  # nothing to check or count (most pods)
         needs_check = any(needs_restrictions_check(v) for v in pod.volumes)
         rwop: set[str] = set()
         for name in _claim_names(pod):
@@ -205,7 +207,7 @@ class VolumeRestrictions(PluginBase):
                 rwop.add(pvc.name)
         count = self._used_by_pods(pod.namespace, rwop, nodes)
         if not needs_check and count == 0:
-            return None, Status.of(Code.SKIP)
+            return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(frozenset(rwop), count))
         return None, None
 

@@ -208,11 +208,13 @@ class VolumeZone(PluginBase):
 
     def pre_filter(self, state: CycleState, pod: Pod,
                    nodes: Sequence[NodeInfo]) -> tuple[PreFilterResult | None, Status | None]:
+        if not pod.volumes:
+            return None, Status.skip()  # no claim, no topology to match (most pods)
         topologies, status = self._pod_topologies(pod)
         if status is not None:
             return None, status
         if not topologies:
-            return None, Status.of(Code.SKIP)
+            return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(topologies))
         return None, None
 
