@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -31,6 +31,7 @@ from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
 from ._interface import MAX_NODE_SCORE, MIN_NODE_SCORE, PostFilterResult, PreFilterResult, QueuedPodInfo
+from ._nominated import ge_nominated_rows, refilter_with_nominated, resource_only_fit
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
 from ._status import Code, Status
@@ -102,6 +103,11 @@ class _ScorePlan:
     exts: list[Any]
 
 
+_MIN_REDUCE = np.minimum.reduce
+_MAX_REDUCE = np.maximum.reduce
+"""The ufuncs' own reductions: ndarray.min/max add a Python-level wrapper per call."""
+
+
 def _ok(st: Status | None) -> bool:
     return st is None or st.code == Code.SUCCESS
 
@@ -153,6 +159,7 @@ class Framework:
         self.plugins_map: dict[str, Any] = lists.plugins
         self.score_weights: dict[str, int] = lists.score_weights
         self._score_plans: dict[frozenset[str], _ScorePlan] = {}
+        self._named_lists: dict[int, tuple[list[Any], list[tuple[Any, str]]]] = {}
         bp = lists.by_point
         self.pre_enqueue_plugins = bp["preEnqueue"]
         self.queue_sort_plugins = bp["queueSort"]
@@ -260,6 +267,20 @@ class Framework:
             return _NULL_CONTEXT
         return _Timed(self, point, box)
 
+    def _timing_plugins(self, state: CycleState) -> bool:
+        """Whether this cycle's plugin calls are timed (go through :meth:`_call`); the hot
+        loops call plugins directly otherwise."""
+        return self.plugin_observer is not None and state.record_plugin_metrics
+
+    def _named(self, plugins: list[Any]) -> list[tuple[Any, str]]:
+        """``(plugin, name)`` for an extension point's list, built once per list: names are
+        read for every plugin of every cycle (skip sets, statuses)."""
+        key = id(plugins)
+        hit = self._named_lists.get(key)
+        if hit is None or hit[0] is not plugins or len(hit[1]) != len(plugins):
+            hit = self._named_lists[key] = (plugins, [(pl, pl.name()) for pl in plugins])
+        return hit[1]
+
     def _call(self, state: CycleState | None, point: str, pl: Any, fn: Callable[..., Any], *args: Any) -> Any:
         """Run one plugin method, timing it in sampled cycles (runXPlugin)."""
         if self.plugin_observer is None or state is None or not state.record_plugin_metrics:
@@ -319,25 +340,28 @@ class Framework:
         result: PreFilterResult | None = None
         with_nodes: list[str] = []
         returned = Status.success()
-        for pl in self.pre_filter_plugins:
-            r, st = self._call(state, "PreFilter", pl, pl.pre_filter, state, pod, nodes)
-            if st is not None and st.is_skip():
-                skip.add(pl.name())
-                continue
-            if not _ok(st):
-                assert st is not None
-                st = st.with_plugin(pl.name())
+        timed = self._timing_plugins(state)
+        for pl, name in self._named(self.pre_filter_plugins):
+            r, st = (self._call(state, "PreFilter", pl, pl.pre_filter, state, pod, nodes) if timed
+                     else pl.pre_filter(state, pod, nodes))
+            if st is not None and st.code != Code.SUCCESS:
+                if st.code == Code.SKIP:
+                    skip.add(name)
+                    continue
+                st = st.with_plugin(name)
                 if st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
                     return None, st, set()
                 if st.code == Code.UNSCHEDULABLE:
                     returned = st
                     continue
-                msg = f'running PreFilter plugin "{pl.name()}": {error_text(st)}'
-                return None, _err(msg, pl.name()), set()
-            if r is not None and not r.all_nodes() and pl.name() not in with_nodes:
-                with_nodes.append(pl.name())
+                msg = f'running PreFilter plugin "{name}": {error_text(st)}'
+                return None, _err(msg, name), set()
+            if r is None:
+                continue  # all nodes: nothing to merge
+            if not r.all_nodes() and name not in with_nodes:
+                with_nodes.append(name)
             result = r if result is None else result.merge(r)
-            if result is not None and not result.all_nodes() and not result.node_names:
+            if not result.all_nodes() and not result.node_names:
                 names = sorted(with_nodes)
                 msg = (f"node(s) didn't satisfy plugin {names[0]}" if len(names) == 1
                        else f"node(s) didn't satisfy plugin(s) [{' '.join(names)}] simultaneously")
@@ -391,18 +415,21 @@ class Framework:
                 for row, ni in enumerate(infos):
                     out.set_status(row, self.run_filter_plugins(state, pod, ni))
                 return out
-            alive = np.arange(len(batch), dtype=np.int64)
+            alive: npt.NDArray[np.int64] | None = None  # None: every row of the batch
             sub = batch
             skip = state.skip_filter_plugins
-            for pl in self.filter_plugins:
-                if skip and pl.name() in skip:
+            timed = self._timing_plugins(state)
+            for pl, name in self._named(self.filter_plugins):
+                if skip and name in skip:
                     continue
-                res = self._call(state, "Filter", pl, _filter_batch, pl, state, pod, sub)
+                res = (self._call(state, "Filter", pl, _filter_batch, pl, state, pod, sub) if timed
+                       else _filter_batch(pl, state, pod, sub))
                 codes = res.codes
-                if not codes.any():
+                if not np.count_nonzero(codes):
                     continue  # every node passed: nothing to record, the same nodes go on
-                out.record(pl.name(), res, alive)
-                alive = alive[codes == 0]
+                out.record(name, res, alive)
+                passed = np.flatnonzero(codes == 0)
+                alive = passed if alive is None else alive[passed]
                 if alive.size == 0:
                     break
                 sub = NodeBatch(batch.snapshot, batch.indices[alive])
@@ -460,30 +487,24 @@ class Framework:
     def run_filter_plugins_batch_with_nominated_pods(self, state: CycleState, pod: Pod,
                                                      batch: NodeBatch) -> FilterOutcome:
         """The batch filter, except that nodes holding nominated pods of equal or higher
-        priority take the per-node two-pass path above."""
+        priority get RunFilterPluginsWithNominatedPods' answer: from the batch outcome with
+        Fit re-run on their requests plus those pods' when only Fit reads the pods on a node
+        (``_nominated``), else from the per-node two-pass path above."""
         nom = self._nominator
         if nom is None:
             return self.run_filter_plugins_batch(state, pod, batch)
-        infos = batch.snapshot.node_info_list
-        prio, uid = pod.priority_value, pod.uid
-        rows: Iterable[tuple[int, int]] = enumerate(batch.indices.tolist())
-        names_fn = getattr(nom, "nominated_node_names", None)
-        if names_fn is not None:
-            # Most cycles see no nominated pod at all: ask once instead of once per node.
-            nominated = names_fn()
-            if not nominated:
-                return self.run_filter_plugins_batch(state, pod, batch)
-            index = batch.snapshot.node_index
-            wanted = np.fromiter((index[n] for n in nominated if n in index), dtype=np.int64)
-            hit = np.flatnonzero(np.isin(batch.indices, wanted))
-            rows = zip(hit.tolist(), batch.indices[hit].tolist(), strict=True)
-        special = [row for row, idx in rows
-                   if any(pi.pod.priority_value >= prio and pi.pod.uid != uid
-                          for pi in nom.nominated_pods_for_node(infos[idx].name))]
-        if not special:
-            return self.run_filter_plugins_batch(state, pod, batch)
+        special = ge_nominated_rows(nom, batch, pod, state)
         out = self.run_filter_plugins_batch(state, pod, batch)
-        for row in special:
+        if not special:
+            return out
+        rows = [row for row, _ in special]
+        ok, fit, fit_pos = resource_only_fit(self, state)
+        if ok:
+            skip = state.skip_filter_plugins
+            active = [pl.name() for pl in self.filter_plugins if not (skip and pl.name() in skip)]
+            rows = refilter_with_nominated(out, state, pod, fit, fit_pos, active, special)
+        infos = batch.snapshot.node_info_list
+        for row in rows:
             out.set_status(row, self.run_filter_plugins_with_nominated_pods(
                 state, pod, infos[int(batch.indices[row])]))
         return out
@@ -526,14 +547,17 @@ class Framework:
         skip: set[str] = set()
         try:
             with self._timed("PreScore", box):
-                for pl in self.pre_score_plugins:
-                    st = self._call(state, "PreScore", pl, pl.pre_score, state, pod, nodes)
-                    if st is not None and st.is_skip():
-                        skip.add(pl.name())
+                timed = self._timing_plugins(state)
+                for pl, name in self._named(self.pre_score_plugins):
+                    st = (self._call(state, "PreScore", pl, pl.pre_score, state, pod, nodes) if timed
+                          else pl.pre_score(state, pod, nodes))
+                    if st is None or st.code == Code.SUCCESS:
                         continue
-                    if not _ok(st):
-                        box[0] = _err(f'running PreScore plugin "{pl.name()}": {error_text(st)}')
-                        return box[0]
+                    if st.code == Code.SKIP:
+                        skip.add(name)
+                        continue
+                    box[0] = _err(f'running PreScore plugin "{name}": {error_text(st)}')
+                    return box[0]
                 return Status.success()
         finally:
             state.skip_score_plugins = skip
@@ -593,39 +617,48 @@ class Framework:
     def _score(self, state: CycleState, pod: Pod,
                nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
         batch, given = self._as_batch(nodes)
-        names = batch.names() if batch is not None else [ni.name for ni in given or ()]
+        names: Sequence[str] = (batch.lazy_names() if batch is not None
+                                else [ni.name for ni in given or ()])
         plan = self._score_plan(state.skip_score_plugins)
         plugins = plan.plugins
         n = len(names)
         infos: list[NodeInfo] | None = given
-        raw = np.zeros((len(plugins), n), dtype=np.int64)
+        rows: list[npt.NDArray[np.int64]] = []
         call = self._call
+        use_batch = batch is not None and not self.per_node
+        timed = self._timing_plugins(state)
         for k, pl in enumerate(plugins):
             fn = plan.batch_fns[k]
-            if fn is not None and batch is not None and not self.per_node:
-                arr, st = call(state, "Score", pl, fn, state, pod, batch)
+            if fn is not None and use_batch:
+                arr, st = call(state, "Score", pl, fn, state, pod, batch) if timed else fn(state, pod, batch)
                 if not _ok(st):
                     return None, self._score_error(pl, st)
-                raw[k] = arr
+                rows.append(arr)
                 continue
             if infos is None:
                 infos = batch.node_infos() if batch is not None else []
+            row = np.zeros(n, dtype=np.int64)
             for j, ni in enumerate(infos):
                 s, st = call(state, "Score", pl, pl.score, state, pod, ni)
                 if not _ok(st):
                     return None, self._score_error(pl, st)
-                raw[k, j] = s
-        normalized = raw.copy()
+                row[j] = s
+            rows.append(row)
+        raw = np.array(rows, dtype=np.int64) if rows else np.zeros((0, n), dtype=np.int64)
+        normalized = raw
         for k, ext in enumerate(plan.exts):
             if ext is None:
                 continue
+            if normalized is raw:
+                normalized = raw.copy()  # only normalizers rewrite scores: raw stays as scored
             pl = plugins[k]
             st = call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
                       normalized[k], names)
             if not _ok(st):
                 return None, _err(f'running Normalize on Score plugins: plugin "{pl.name()}" failed with: '
                                   f"{error_text(st)}")
-        if n and plugins and (normalized.min() < MIN_NODE_SCORE or normalized.max() > MAX_NODE_SCORE):
+        if n and plugins and (_MIN_REDUCE(normalized, axis=None) < MIN_NODE_SCORE
+                              or _MAX_REDUCE(normalized, axis=None) > MAX_NODE_SCORE):
             bad = (normalized < MIN_NODE_SCORE) | (normalized > MAX_NODE_SCORE)
             col = int(np.nonzero(bad.any(axis=0))[0][0])
             k = int(np.nonzero(bad[:, col])[0][0])
@@ -718,7 +751,7 @@ class Framework:
 
     def _pre_bind_pre_flights(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         skip: set[str] = set()
-        returning = Status.of(Code.SKIP)
+        returning = Status.skip()
         for pl in self.pre_bind_plugins:
             fn = getattr(pl, "pre_bind_pre_flight", None)
             st: Status = Status.success() if fn is None else (
@@ -756,7 +789,7 @@ class Framework:
         box = [Status.success()]
         with self._timed("Bind", box):
             if not self.bind_plugins:
-                box[0] = Status.of(Code.SKIP)
+                box[0] = Status.skip()
                 return box[0]
             st: Status | None = None
             for pl in self.bind_plugins:

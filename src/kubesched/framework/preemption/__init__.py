@@ -17,6 +17,7 @@ from ._interface import Candidate, Interface
 from ._util import (
     ScoreFunc,
     Victims,
+    VictimsSummary,
     default_ordered_score_funcs,
     get_earliest_pod_start_time,
     get_pod_start_time,
@@ -35,6 +36,7 @@ __all__ = [
     "Interface",
     "ScoreFunc",
     "Victims",
+    "VictimsSummary",
     "default_ordered_score_funcs",
     "disruption_target_condition",
     "get_earliest_pod_start_time",

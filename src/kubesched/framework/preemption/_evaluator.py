@@ -147,7 +147,8 @@ class Evaluator:
         else:
             names = [ni.name for ni in all_nodes]
             index = {name: i for i, name in enumerate(names)}
-        potential = [all_nodes[index[name]] for name in m.nodes_for_status_code(names, Code.UNSCHEDULABLE)]
+        potential = list(map(all_nodes.__getitem__,
+                             map(index.__getitem__, m.nodes_for_status_code(names, Code.UNSCHEDULABLE))))
         if not potential:
             return [], NodeToStatus(), []
         pdbs = list_pdbs(self.handle.store)
@@ -166,7 +167,9 @@ class Evaluator:
         hook ``prepare_dry_run(state, pod, pdbs, node_statuses, nodes_in_visiting_order,
         num_candidates)`` decide nodes without copying them: the hook returns None or a
         function ``(i, node_info)`` answering for the i-th visited node, or None to leave that
-        node to ``select_victims_on_node``."""
+        node to ``select_victims_on_node``. A victim list it returns may carry a ``summary``
+        attribute (a :class:`~._util.VictimsSummary` of that list), kept on the candidate's
+        Victims for the node choice."""
         from ...scheduler._diagnosis import NodeToStatus
 
         non_violating = _CandidateList(num_candidates)
@@ -189,7 +192,7 @@ class Evaluator:
             name = ni.name
             pods, num_violations, status = res
             if pods and status.code == Code.SUCCESS:
-                c = Candidate(name, Victims(list(pods), num_violations))
+                c = Candidate(name, Victims(list(pods), num_violations, getattr(pods, "summary", None)))
                 if num_violations == 0:
                     if len(good) < num_candidates:
                         good.append(c)

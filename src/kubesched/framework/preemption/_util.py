@@ -11,14 +11,17 @@ candidate order (non-violating candidates first, each in sampling order).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ...api import Pod
 
 __all__ = [
     "ScoreFunc",
     "Victims",
+    "VictimsSummary",
     "default_ordered_score_funcs",
     "get_earliest_pod_start_time",
     "get_pod_start_time",
@@ -27,19 +30,49 @@ __all__ = [
 ]
 
 _MAX_INT32 = 2**31 - 1
+_priority_of = operator.attrgetter("priority")
+_start_time_of = operator.attrgetter("start_time")
 _MIN_INT64 = -(2**63)
 
 ScoreFunc = Callable[[str], int]
 """node name -> score; the higher the better (OrderedScoreFuncs' element type)."""
 
 
+class VictimsSummary(NamedTuple):
+    """What pickOneNodeForPreemption's default criteria read of a victim list, computed by
+    whoever built the list when that is cheaper than reading the pods again (the batch dry
+    run has them as arrays). Read by position: a plain tuple in this order serves as well."""
+
+    first_priority: int
+    """The first victim's priority (the criterion reads ``Pods[0]``: the highest priority in a
+    list most important first)."""
+    priority_sum: int
+    """The sum of the victims' priorities (as given, without the MaxInt32+1 shift)."""
+    num_victims: int
+    earliest_start: float
+    """The earliest ``status.startTime`` among the victims of the highest priority that have one
+    (``inf`` when none has)."""
+    unstarted: bool
+    """Whether a highest-priority victim has no start time (it counts as "now")."""
+
+    def earliest(self, now: float) -> float:
+        """GetEarliestPodStartTime of the list."""
+        return _summary_earliest(self, now)
+
+
+def _summary_earliest(sm: tuple[int, int, int, float, bool], now: float) -> float:
+    return min(sm[3], now) if sm[4] else sm[3]
+
+
 @dataclass(slots=True)
 class Victims:
     """extenderv1.Victims: the pods to evict on one node, most important first, and how many
-    of them violate a PodDisruptionBudget. Field names match the extender client's Victims."""
+    of them violate a PodDisruptionBudget. Field names match the extender client's Victims;
+    ``summary``, when set, describes ``pods`` (see :class:`VictimsSummary`)."""
 
     pods: list[Pod] = field(default_factory=list)
     num_pdb_violations: int = 0
+    summary: VictimsSummary | None = field(default=None, compare=False, repr=False)
 
 
 def get_pod_start_time(pod: Pod, now: float) -> float:
@@ -133,24 +166,51 @@ def _pick_with_default_funcs(nodes_to_victims: Mapping[str, Victims], now: float
     """pickOneNodeForPreemption with the default functions, in one pass: keeping the best
     nodes criterion by criterion is the lexicographic maximum of the score tuples, first in
     candidate order on a tie. The start-time criterion, the costliest, is computed only for the
-    nodes still tied after the first four. Every candidate has at least one victim."""
+    nodes still tied after the first four. Every candidate has at least one victim. A victim
+    list's summary, when it has one, stands for reading its pods."""
     best_key: tuple[int, int, int, int] | None = None
-    tied: list[str] = []
+    tied: list[tuple[str, list[int] | None]] = []
     offset = _MAX_INT32 + 1
     for node, v in nodes_to_victims.items():
-        pods = v.pods
-        prios = [p.priority or 0 for p in pods]  # Pod.priority_value, without the call
-        key = (-v.num_pdb_violations, -prios[0], -(sum(prios) + offset * len(pods)), -len(pods))
+        sm = v.summary
+        prios: list[int] | None = None
+        if sm is not None and sm[2] == len(v.pods):  # by position: may be a plain tuple
+            n = sm[2]
+            key = (-v.num_pdb_violations, -sm[0], -(sm[1] + offset * n), -n)
+        else:
+            prios = list(map(_priority_of, v.pods))
+            if None in prios:
+                prios = [p or 0 for p in prios]  # Pod.priority_value: nil counts as 0
+            n = len(prios)
+            key = (-v.num_pdb_violations, -prios[0], -(sum(prios) + offset * n), -n)
         if best_key is None or key > best_key:
-            best_key, tied = key, [node]
+            best_key, tied = key, [(node, prios)]
         elif key == best_key:
-            tied.append(node)
+            tied.append((node, prios))
     if len(tied) == 1:
-        return tied[0]
-    best, chosen = _MIN_INT64, tied[0]
-    for node in tied:
-        earliest = get_earliest_pod_start_time(nodes_to_victims[node], now)
+        return tied[0][0]
+    best, chosen = _MIN_INT64, tied[0][0]
+    for node, prios in tied:
+        v = nodes_to_victims[node]
+        earliest = _summary_earliest(v.summary, now) if prios is None and v.summary is not None else (
+            _earliest_start(v.pods, prios or [], now))
         score = _MIN_INT64 if earliest is None else round(earliest * 1e9)
         if score > best:
             best, chosen = score, node
     return chosen
+
+
+def _earliest_start(pods: list[Pod], prios: list[int], now: float) -> float | None:
+    """GetEarliestPodStartTime, given the victims' priorities."""
+    if len(pods) == 1:
+        t = pods[0].start_time
+        return now if t is None else t
+    top = max(prios, default=0)
+    earliest: float | None = None
+    for t, prio in zip(map(_start_time_of, pods), prios, strict=True):
+        if prio == top:
+            if t is None:
+                t = now
+            if earliest is None or t < earliest:
+                earliest = t
+    return earliest

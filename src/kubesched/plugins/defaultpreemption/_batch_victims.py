@@ -9,7 +9,13 @@ where upstream's DryRunPreemption stops), and for a chunk
 2. NodeResourcesFit's own ``filter_batch`` runs on those rows (through a view of the columns
    restricted to the chunk), which gives each node's status exactly as its per-node Filter;
 3. the victims are reprieved one rank at a time across all nodes (most important first: higher
-   priority, then earlier start), ``filter_batch`` deciding each step.
+   priority, then earlier start), ``filter_batch`` deciding each step;
+4. each node's victim list carries what pickOneNodeForPreemption reads of it (first priority,
+   priority sum, count, earliest start of the highest-priority victims: a ``VictimsSummary``),
+   taken from the same arrays, so that choosing among hundreds of candidates reads no pod.
+
+Nominated pods come from the cycle state when the batch Filter pass kept them
+(``framework._nominated.GENominatedPods``), else from the queue.
 
 Only used when there are no PodDisruptionBudgets (no violating/non-violating split) and the
 plugin's IsEligiblePod / MoreImportantPod hooks are the defaults; a node the model cannot take
@@ -23,7 +29,6 @@ changes with every pod added or removed) and cached across preemptions in a
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -31,6 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kubesched.framework import NodeBatch, Status
+from kubesched.framework._nominated import SnapshotView, columns_view
+from kubesched.framework.preemption import VictimsSummary
 
 from ._resource_victims import ResourceVictimSelector, VictimsResult, no_victims_result
 
@@ -48,9 +55,9 @@ _MIN_CHUNK = 64
 
 class _PodArrays:
     """One node's pods as arrays: priority, start time (NaN: not started), requests by column
-    (the ``pods`` column is 1 per pod, as in ``NodeColumns.requested``)."""
+    (the ``pods`` column is 1 per pod, as in ``NodeColumns.requested``), the Pod objects."""
 
-    __slots__ = ("generation", "layout", "pods", "prio", "req", "start")
+    __slots__ = ("generation", "layout", "pobj", "pods", "prio", "req", "start")
 
     def __init__(self, ni: NodeInfo, resource_index: dict[str, int]) -> None:
         pods = ni.pods
@@ -70,6 +77,10 @@ class _PodArrays:
                 req[row, resource_index[name]] = v
             req[row, pods_col] = 1
         self.req: I64 = req
+        pobj = np.empty(k, dtype=object)
+        for row, pi in enumerate(pods):
+            pobj[row] = pi.pod
+        self.pobj: npt.NDArray[np.object_] = pobj
 
 
 class NodePodArrays:
@@ -100,30 +111,6 @@ class NodePodArrays:
 
     def __len__(self) -> int:
         return len(self._by_node)
-
-
-def _columns_view(cols: NodeColumns, rows: I64, requested: I64) -> NodeColumns:
-    """The columns restricted to ``rows`` (every per-node array gathered), with ``requested``
-    (and the pod counts it implies) in place of the cached rows."""
-    view = copy.copy(cols)
-    n = len(cols.pod_count)
-    for attr, value in vars(cols).items():
-        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n:
-            setattr(view, attr, value[rows])
-    view.requested = requested
-    view.pod_count = requested[:, cols.resource_index["pods"]].copy()
-    if hasattr(view, "_label_cache"):
-        view._label_cache = {}
-    return view
-
-
-class _SnapshotView:
-    """What a batch filter reads of a Snapshot: its columns."""
-
-    __slots__ = ("columns",)
-
-    def __init__(self, columns: NodeColumns) -> None:
-        self.columns = columns
 
 
 class BatchVictimSelector:
@@ -171,6 +158,7 @@ class BatchVictimSelector:
         take: list[int] = []
         rows: list[int] = []
         arrs: list[_PodArrays] = []
+        names: list[str] = []
         infos_list = snap.node_info_list
         index_get, status_get = index.get, statuses.get
         cached_get = self._arrays.cached
@@ -190,6 +178,7 @@ class BatchVictimSelector:
             take.append(j)
             rows.append(row)
             arrs.append(a)
+            names.append(name)
         if not take:
             return out
         rows_a = np.asarray(rows, dtype=np.int64)
@@ -216,10 +205,13 @@ class BatchVictimSelector:
             out[take[k]] = no_victims_result()
         uid = one.pod.uid
         nominated_for = one.nominated_for
-        for k, j in enumerate(take):
+        may_have = one.nominated_nodes
+        maybe = range(len(take)) if may_have is None else [
+            k for k, name in enumerate(names) if name in may_have]
+        for k in maybe:
             if not ok[k]:
                 continue
-            for pi in nominated_for(infos[j].name):
+            for pi in nominated_for(names[k]):
                 if (pi.pod.priority_value >= prio and pi.pod.uid != uid
                         and not _add_into(used[k], pi, ridx)):
                     ok[k] = False
@@ -229,11 +221,18 @@ class BatchVictimSelector:
             return out
         res0 = self._fit_batch(cols, rows_a[sel], used[sel])
         fails = res0.codes != 0
-        for s, k in enumerate(sel.tolist()):
-            if fails[s]:
-                st = res0.status(s, fit_name)
+        failed = np.flatnonzero(fails)
+        if failed.size:
+            # One Status per distinct (code, reasons): with many nominated nodes thousands fail.
+            memo: dict[tuple[int, int], Status] = {}
+            sel_l = sel.tolist()
+            keys = zip(res0.codes[failed].tolist(), res0.reason_ids[failed].tolist(), strict=True)
+            for s, key in zip(failed.tolist(), keys, strict=True):
+                st = memo.get(key)
+                if st is None:
+                    st = memo[key] = res0.status(s, fit_name)
                 if st.is_rejected():
-                    out[take[k]] = ([], 0, st)
+                    out[take[sel_l[s]]] = ([], 0, st)
 
         # 2) Reprieve, most important first, one rank per step across the nodes that fit.
         alive = sel[~fails]
@@ -257,21 +256,52 @@ class BatchVictimSelector:
             keep = res.codes == 0
             cur[nodes_k[keep]] = trial[keep]
             evicted[step[~keep]] = True
-        by_node: dict[int, list[Pod]] = {k: [] for k in alive.tolist()}
+        # The victims, grouped by node (``order`` is sorted by node, ``alive`` ascending).
         ev = order[evicted]
-        owners = node_of[ev]
-        for k, local in zip(owners.tolist(), (ev - starts[owners]).tolist(), strict=True):
-            by_node[k].append(arrs[k].pods[local].pod)
+        pods_flat: list[Pod] = np.concatenate([a.pobj for a in arrs])[ev].tolist()
+        counts = np.bincount(node_of[ev], minlength=len(arrs))[alive]
+        summaries = iter(_summaries(pprio[ev], pstart[ev], counts))
         success = Status.success()
-        for k, victims in by_node.items():
+        lo = 0
+        for k, hi in zip(alive.tolist(), np.cumsum(counts).tolist(), strict=True):
+            victims = _VictimList(pods_flat[lo:hi])
+            victims.summary = next(summaries) if hi > lo else None
             out[take[k]] = (victims, 0, success)
+            lo = hi
         return out
 
     def _fit_batch(self, cols: NodeColumns, rows: I64, requested: I64) -> Any:
         one = self._one
-        view = _SnapshotView(_columns_view(cols, rows, requested))
+        view = SnapshotView(columns_view(cols, rows, requested))
         batch = NodeBatch(cast("Snapshot", view), np.arange(len(rows), dtype=np.int64))
         return one.fit.filter_batch(one.state, one.pod, batch)
+
+
+class _VictimList(list):
+    """A node's victims, with their :class:`VictimsSummary` (kept by the Evaluator)."""
+
+    __slots__ = ("summary",)
+    summary: VictimsSummary | None  # always set by the builder (no __init__: list's own is faster)
+
+
+def _summaries(prio: I64, start: F64, counts: I64) -> list[VictimsSummary]:
+    """The VictimsSummary of each non-empty group of consecutive victims (``counts`` per node,
+    zeros allowed): the same numbers pickOneNodeForPreemption reads from the pods."""
+    sizes = counts[counts > 0]
+    if sizes.size == 0:
+        return []
+    first = np.cumsum(sizes) - sizes
+    top = np.maximum.reduceat(prio, first)
+    total = np.add.reduceat(prio, first)
+    is_top = prio == np.repeat(top, sizes)
+    unstarted = np.isnan(start)
+    earliest = np.minimum.reduceat(np.where(is_top & ~unstarted, start, np.inf), first)
+    any_unstarted = np.logical_or.reduceat(is_top & unstarted, first)
+    # Plain tuples in VictimsSummary's field order: building thousands of named tuples per
+    # preemption measured slower than everything else here together.
+    rows = zip(prio[first].tolist(), total.tolist(), sizes.tolist(), earliest.tolist(),
+               any_unstarted.tolist(), strict=True)
+    return cast("list[VictimsSummary]", list(rows))
 
 
 def _add_into(row: I64, pi: PodInfo, ridx: dict[str, int]) -> bool:

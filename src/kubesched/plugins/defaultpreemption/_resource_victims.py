@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from kubesched.framework import Code, CycleState, Status
+from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods
 from kubesched.framework.preemption import get_pod_start_time
 from kubesched.plugins.nodeaffinity import NodeAffinity
 from kubesched.plugins.nodename import NodeName
@@ -66,6 +67,37 @@ def _no_pods(_node_name: str) -> list[PodInfo]:
     return []
 
 
+def _nominated_lookup(fh: Any, state: CycleState,
+                      pod: Pod) -> tuple[Callable[[str], list[PodInfo]], set[str] | None]:
+    """The nominated pods of a node, as the nominator's NominatedPodsForNode, and the nodes that
+    may have any (None: unknown, any node may).
+
+    The batch Filter pass of this cycle already asked the queue about the nodes it checked and
+    kept the answers (restricted to the pods of priority >= ``pod``'s, the only ones the dry
+    run counts) in the cycle state: read those; ask the queue only about the other nodes."""
+    nom = fh.nominator()
+    if nom is None:
+        return _no_pods, set()
+    seen = state.get(GE_NOMINATED_KEY)
+    ask = nom.nominated_pods_for_node
+    if isinstance(seen, GENominatedPods) and seen.matches(pod):
+        lookup = seen.lookup
+
+        def from_filter(name: str) -> list[PodInfo]:
+            ge = lookup(name)
+            return ask(name) if ge is None else ge
+        return from_filter, seen.with_nominated
+    names_fn = getattr(nom, "nominated_node_names", None)
+    if names_fn is None:
+        return cast("Callable[[str], list[PodInfo]]", ask), None
+    # Most nodes have no nominated pod: ask the queue once, not once per node.
+    names = set(names_fn())
+
+    def nominated(name: str) -> list[PodInfo]:
+        return ask(name) if name in names else []
+    return nominated, names
+
+
 class _Usage:
     """What Fit's ``fitsRequest`` reads of a NodeInfo: allocatable, requested, pods."""
 
@@ -93,7 +125,7 @@ class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
     __slots__ = ("_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name", "nominated_for",
-                 "pod", "state", "statuses")
+                 "nominated_nodes", "pod", "state", "statuses")
 
     def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
                  statuses: Any, nominated: Callable[[str], list[PodInfo]],
@@ -108,6 +140,7 @@ class ResourceVictimSelector:
         self._pdbs = pdbs
         self.statuses = statuses
         self.nominated_for = nominated
+        self.nominated_nodes: set[str] | None = None  # nodes that may have nominated pods (None: any)
         self._is_eligible = is_eligible
         self._importance = importance
         self._split = split
@@ -144,19 +177,11 @@ class ResourceVictimSelector:
         for pl in pre_filter_plugins:
             if pl.name() not in skip and pl.pre_filter_extensions() is not None:
                 return None
-        nom = fh.nominator()
-        nominated: Callable[[str], list[PodInfo]] = _no_pods
-        if nom is not None:
-            nominated = nom.nominated_pods_for_node
-            names_fn = getattr(nom, "nominated_node_names", None)
-            if names_fn is not None:
-                # Most nodes have no nominated pod: ask the queue once, not once per node.
-                names = set(names_fn())
-
-                def nominated(name: str) -> list[PodInfo]:
-                    return nom.nominated_pods_for_node(name) if name in names else []
-        return ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
-                                      importance, split)
+        nominated, nominated_nodes = _nominated_lookup(fh, state, pod)
+        selector = ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
+                                          importance, split)
+        selector.nominated_nodes = nominated_nodes
+        return selector
 
     def _fit_status(self, usage: _Usage) -> Status | None:
         """Fit's own Filter on the usage record; None when the pod fits."""
