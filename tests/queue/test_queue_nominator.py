@@ -81,3 +81,16 @@ def test_priority_queue_update_nominated_pod_for_node() -> None:
     q.add(old)
     q.update(old, make_pod("p", nominated="node2"))
     assert q.nominated_pods_for_node("node1") == [] and _pods(q.nominated_pods_for_node("node2")) == ["p"]
+
+
+def test_nominated_pod_infos_are_reused_until_the_pod_changes() -> None:
+    q = new_queue(VirtualClock())
+    b = make_pod("b", 1, nominated="node1")
+    q.add(b)
+    first = q.nominated_pods_for_node("node1")
+    assert q.nominated_pods_for_node("node1")[0] is first[0]  # same version: same PodInfo
+    updated = make_pod("b", 7, nominated="node1")
+    assert updated.uid == b.uid
+    q.update(b, updated)
+    again = q.nominated_pods_for_node("node1")
+    assert again[0] is not first[0] and again[0].pod is updated and again[0].pod.priority == 7

@@ -83,6 +83,8 @@ DEFAULT_POD_INITIAL_BACKOFF = 1.0
 DEFAULT_POD_MAX_BACKOFF = 10.0
 DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION = 300.0
 UNSCHEDULABLE_PODS_FLUSH_INTERVAL = 30.0
+_NOMINATED_INFO_LIMIT = 1 << 16
+"""Nominated pods' PodInfos kept at most (stale entries are harmless: checked by identity)."""
 """flushUnschedulablePodsLeftover runs every 30 s (wait.Until in PriorityQueue.Run)."""
 
 ACTIVE_Q = "Active"
@@ -137,6 +139,7 @@ class PriorityQueue:
         ``(-priority, timestamp)``); the heaps then compare in C, several times faster."""
         self._clock = clock
         self._lock = threading.RLock()
+        self._nominated_infos: dict[str, PodInfo] = {}  # uid -> PodInfo of its latest version
         self._pre_enqueue = {k: list(v) for k, v in (pre_enqueue_plugins or {}).items()}
         self._hint_map = HintIndex(queueing_hint_map or {})
         self._plugin_events = plugin_events(self._hint_map)
@@ -545,7 +548,21 @@ class PriorityQueue:
             pods = self.nominator.nominated_pods(node_name)
             if not pods:
                 return []
-            return [PodInfo(self._latest(pod)) for pod in pods]
+            return [self._nominated_info(pod) for pod in pods]
+
+    def _nominated_info(self, pod: Pod) -> PodInfo:
+        """nominatedPodToInfo's PodInfo, reused while the pod's latest version is the same
+        object (upstream hands out the queue's own PodInfo; rebuilding one per node per cycle
+        made filtering around thousands of nominated pods quadratic in cost)."""
+        latest = self._latest(pod)
+        memo = self._nominated_infos
+        hit = memo.get(latest.uid)
+        if hit is not None and hit.pod is latest:
+            return hit
+        if len(memo) >= _NOMINATED_INFO_LIMIT:
+            memo.clear()
+        info = memo[latest.uid] = PodInfo(latest)
+        return info
 
     def nominated_node_names(self) -> set[str]:
         """The nodes that have nominated pods (read-only: no timer to re-arm)."""
