@@ -31,7 +31,6 @@ __all__ = [
 
 _MAX_INT32 = 2**31 - 1
 _priority_of = operator.attrgetter("priority")
-_start_time_of = operator.attrgetter("start_time")
 _MIN_INT64 = -(2**63)
 
 ScoreFunc = Callable[[str], int]
@@ -162,6 +161,13 @@ def pick_one_node_for_preemption(nodes_to_victims: Mapping[str, Victims],
     return candidates[0]
 
 
+def _summary(v: Victims) -> VictimsSummary | None:
+    """The victim list's summary when it still describes the list (compared by count, read
+    by position: it may be a plain tuple)."""
+    sm = v.summary
+    return sm if sm is not None and sm[2] == len(v.pods) else None
+
+
 def _pick_with_default_funcs(nodes_to_victims: Mapping[str, Victims], now: float) -> str:
     """pickOneNodeForPreemption with the default functions, in one pass: keeping the best
     nodes criterion by criterion is the lexicographic maximum of the score tuples, first in
@@ -169,12 +175,11 @@ def _pick_with_default_funcs(nodes_to_victims: Mapping[str, Victims], now: float
     nodes still tied after the first four. Every candidate has at least one victim. A victim
     list's summary, when it has one, stands for reading its pods."""
     best_key: tuple[int, int, int, int] | None = None
-    tied: list[tuple[str, list[int] | None]] = []
+    tied: list[str] = []
     offset = _MAX_INT32 + 1
     for node, v in nodes_to_victims.items():
-        sm = v.summary
-        prios: list[int] | None = None
-        if sm is not None and sm[2] == len(v.pods):  # by position: may be a plain tuple
+        sm = _summary(v)
+        if sm is not None:
             n = sm[2]
             key = (-v.num_pdb_violations, -sm[0], -(sm[1] + offset * n), -n)
         else:
@@ -184,33 +189,17 @@ def _pick_with_default_funcs(nodes_to_victims: Mapping[str, Victims], now: float
             n = len(prios)
             key = (-v.num_pdb_violations, -prios[0], -(sum(prios) + offset * n), -n)
         if best_key is None or key > best_key:
-            best_key, tied = key, [(node, prios)]
+            best_key, tied = key, [node]
         elif key == best_key:
-            tied.append((node, prios))
+            tied.append(node)
     if len(tied) == 1:
-        return tied[0][0]
-    best, chosen = _MIN_INT64, tied[0][0]
-    for node, prios in tied:
+        return tied[0]
+    best, chosen = _MIN_INT64, tied[0]
+    for node in tied:
         v = nodes_to_victims[node]
-        earliest = _summary_earliest(v.summary, now) if prios is None and v.summary is not None else (
-            _earliest_start(v.pods, prios or [], now))
+        sm = _summary(v)
+        earliest = _summary_earliest(sm, now) if sm is not None else get_earliest_pod_start_time(v, now)
         score = _MIN_INT64 if earliest is None else round(earliest * 1e9)
         if score > best:
             best, chosen = score, node
     return chosen
-
-
-def _earliest_start(pods: list[Pod], prios: list[int], now: float) -> float | None:
-    """GetEarliestPodStartTime, given the victims' priorities."""
-    if len(pods) == 1:
-        t = pods[0].start_time
-        return now if t is None else t
-    top = max(prios, default=0)
-    earliest: float | None = None
-    for t, prio in zip(map(_start_time_of, pods), prios, strict=True):
-        if prio == top:
-            if t is None:
-                t = now
-            if earliest is None or t < earliest:
-                earliest = t
-    return earliest
