@@ -336,8 +336,7 @@ class NodeInfo:
 
     def add_pod_info(self, pi: PodInfo) -> None:
         """NodeInfo.AddPodInfo."""
-        pods = self.pods
-        pods.append(pi)
+        self.pods.append(pi)
         if pi.has_affinity:
             self.pods_with_affinity.append(pi)
             if pi.has_required_anti_affinity:
@@ -345,10 +344,15 @@ class NodeInfo:
                 if pi.has_required_non_host_scoped_anti_affinity:
                     self.pods_with_required_non_host_scoped_anti_affinity.append(pi)
         self._update(pi, 1)
+        self._log_change(_APPEND, pi)
+
+    def _log_change(self, slot: int, pi: PodInfo | None) -> None:
+        """Log the change just made to ``pods`` (at the current generation); a node that has
+        just reached _LOG_MIN_PODS pods by an append starts its log."""
         log = self._log
         if log is not None:
-            log.record(self.generation, _APPEND, pi)
-        elif len(pods) >= _LOG_MIN_PODS:
+            log.record(self.generation, slot, pi)
+        elif slot == _APPEND and len(self.pods) >= _LOG_MIN_PODS:
             self._log = _PodLog(self.generation)
 
     def remove_pod(self, pod: Pod) -> bool:
@@ -367,9 +371,7 @@ class NodeInfo:
         if i < 0:
             return False
         self._update(_remove_at(self.pods, i), -1)
-        log = self._log
-        if log is not None:
-            log.record(self.generation, i, None)
+        self._log_change(i, None)
         return True
 
     def replace_pod(self, old: Pod, new: Pod) -> bool:
@@ -396,16 +398,11 @@ class NodeInfo:
             self.add_pod_info(pi)
             return True
         _remove_at(pods, i)
-        log = self._log
         self.generation = next_generation()
-        if log is not None:
-            log.record(self.generation, i, None)
+        self._log_change(i, None)
         pods.append(pi)
         self.generation = next_generation()
-        if log is not None:
-            log.record(self.generation, _APPEND, pi)
-        elif len(pods) >= _LOG_MIN_PODS:
-            self._log = _PodLog(self.generation)
+        self._log_change(_APPEND, pi)
         return True
 
     def _update(self, pi: PodInfo, sign: int) -> None:
