@@ -501,7 +501,7 @@ class Framework:
         ok, fit, fit_pos = resource_only_fit(self, state)
         if ok:
             skip = state.skip_filter_plugins
-            active = [pl.name() for pl in self.filter_plugins if not (skip and pl.name() in skip)]
+            active = [name for _, name in self._named(self.filter_plugins) if not (skip and name in skip)]
             rows = refilter_with_nominated(out, state, pod, fit, fit_pos, active, special)
         infos = batch.snapshot.node_info_list
         for row in rows:

@@ -83,9 +83,9 @@ DEFAULT_POD_INITIAL_BACKOFF = 1.0
 DEFAULT_POD_MAX_BACKOFF = 10.0
 DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION = 300.0
 UNSCHEDULABLE_PODS_FLUSH_INTERVAL = 30.0
+"""flushUnschedulablePodsLeftover runs every 30 s (wait.Until in PriorityQueue.Run)."""
 _NOMINATED_INFO_LIMIT = 1 << 16
 """Nominated pods' PodInfos kept at most (stale entries are harmless: checked by identity)."""
-"""flushUnschedulablePodsLeftover runs every 30 s (wait.Until in PriorityQueue.Run)."""
 
 ACTIVE_Q = "Active"
 BACKOFF_Q = "Backoff"
