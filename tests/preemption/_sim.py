@@ -11,8 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kubesched.api import Pod, PodDisruptionBudget
+from kubesched.cache import Snapshot
 from kubesched.clock import VirtualClock
 from kubesched.cluster import Event, MemoryStore
+from kubesched.framework import CycleState
 from kubesched.framework.config import from_dict
 from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.testing.wrappers import make_node, make_pod
@@ -91,6 +93,16 @@ class Sim:
             self._sched = Scheduler(self.store, self.clock, config=self._config, seed=self._seed,
                                     options=self._options)
         return self._sched
+
+    def pre_filtered(self, pod: Pod) -> tuple[Any, CycleState, Snapshot]:
+        """The start of a scheduling cycle for ``pod``, without scheduling it: the snapshot
+        updated and PreFilter run. Returns (framework, cycle state, snapshot)."""
+        sched = self.scheduler
+        sched._update_snapshot()
+        fwk = sched.profiles["default-scheduler"]
+        state = CycleState()
+        fwk.run_pre_filter_plugins(state, pod)
+        return fwk, state, sched.snapshot
 
     def run(self, until: float | None = None) -> None:
         self.scheduler.run_until_idle(until=until)

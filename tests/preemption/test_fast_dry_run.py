@@ -32,12 +32,7 @@ def _key(res: Any) -> tuple[Any, ...]:
 def dry_run_both(s: Sim, pod: Pod, pdbs: Sequence[PodDisruptionBudget] = ()
                  ) -> tuple[list[Any], list[Any]]:
     """(fast answers, generic answers) over the potential nodes, in snapshot order."""
-    sched = s.scheduler
-    sched._update_snapshot()
-    fwk = sched.profiles["default-scheduler"]
-    state = CycleState()
-    fwk.run_pre_filter_plugins(state, pod)
-    snap = sched.snapshot
+    fwk, state, snap = s.pre_filtered(pod)
     m = NodeToStatus()
     for ni in snap.node_info_list:
         status = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)

@@ -43,12 +43,7 @@ def _key(st: Any) -> tuple[Any, ...]:
 
 def both_paths(s: Sim, pod: Pod) -> tuple[list[Any], list[Any], CycleState]:
     """(batch statuses, per-node statuses) of every node, in snapshot order, and the state."""
-    sched = s.scheduler
-    sched._update_snapshot()
-    fwk = sched.profiles["default-scheduler"]
-    state = CycleState()
-    fwk.run_pre_filter_plugins(state, pod)
-    snap = sched.snapshot
+    fwk, state, snap = s.pre_filtered(pod)
     out = fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch.all(snap))
     got = [_key(out.status(row)) for row in range(len(snap.node_info_list))]
     want = [_key(fwk.run_filter_plugins_with_nominated_pods(state, pod, ni)) for ni in snap.node_info_list]
