@@ -73,3 +73,14 @@ def test_heap_ties_pop_in_insertion_order() -> None:
     h.delete("ns/p1")
     assert [h.pop().pod.name for _ in range(3)] == ["p3", "p2", "p0"]  # type: ignore[union-attr]
     assert h.pop() is None
+
+
+def test_heap_update_with_an_unchanged_sort_key_keeps_order() -> None:
+    """An updated item keeps its tie order while its old slot is still in the heap; with a
+    sort key the two slots must never compare their entries (which carry no ``less``)."""
+    h: KeyedHeap[QueuedPodInfo] = KeyedHeap(lambda p: p.pod.key, lambda a, b: False, sort_key=lambda p: 0)
+    for i in range(4):
+        h.add_or_update(QueuedPodInfo(make_pod(f"p{i}")))
+    h.add_or_update(QueuedPodInfo(make_pod("p1")))
+    h.add_or_update(QueuedPodInfo(make_pod("p1")))
+    assert [h.pop().pod.name for _ in range(4)] == ["p0", "p1", "p2", "p3"]  # type: ignore[union-attr]

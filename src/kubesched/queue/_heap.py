@@ -50,13 +50,17 @@ class KeyedHeap(Generic[T]):
         self._key = key_fn
         self._less = less
         self._sort_key = sort_key
-        # (sort key, seq, entry) with a sort key; else (entry,) compared through ``less``.
+        # (sort key, seq, slot number, entry) with a sort key; else (entry,) compared through
+        # ``less``. An update keeps the item's seq while its dead slot stays in the heap: the
+        # slot number keeps two such tuples from ever comparing their entries.
         self._heap: list[tuple[Any, ...]] = []
         self._live: dict[str, _Entry[T]] = {}
         self._seq = itertools.count()
+        self._slots = itertools.count()
 
     def _push(self, entry: _Entry[T]) -> None:
-        slot = (entry,) if self._sort_key is None else (self._sort_key(entry.item), entry.seq, entry)
+        slot = ((entry,) if self._sort_key is None
+                else (self._sort_key(entry.item), entry.seq, next(self._slots), entry))
         heapq.heappush(self._heap, slot)
         if len(self._heap) > 2 * len(self._live) + 64:  # too many dead slots: compact
             self._heap = [e for e in self._heap if e[-1].alive]
