@@ -121,41 +121,43 @@ def test_kept_answers_are_the_queues_and_belong_to_one_pod() -> None:
     got, want, state = both_paths(s, pod)
     assert got == want
     seen = state.get(GE_NOMINATED_KEY)
-    assert isinstance(seen, GENominatedPods) and seen.matches(pod)
+    assert isinstance(seen, GENominatedPods) and seen.matches(pod) and seen.is_current()
     fwk = s.scheduler.profiles["default-scheduler"]
     nom = fwk.nominator()
     for ni in s.scheduler.snapshot.node_info_list:
         from_queue = [pi.pod.uid for pi in nom.nominated_pods_for_node(ni.name) if pi.pod.priority_value >= 5]
-        kept = seen.lookup(ni.name)
-        assert kept is not None and [pi.pod.uid for pi in kept] == from_queue
-    lookup, names = _nominated_lookup(fwk, state, pod)
-    assert names == {"n0", "n1"}
+        assert [pi.pod.uid for pi in seen.pods(ni.name)] == from_queue
+    lookup, _, kept = _nominated_lookup(fwk, state, pod)
+    assert kept is seen
     assert [pi.pod.name for pi in lookup("n1")] == ["nom2"]
     # Another pod (or the same one with another priority) asks the queue itself.
     for other in (make_pod().name("x").uid("x").priority(5).obj(),
                   make_pod().name("hi").uid("hi").priority(0).obj()):
         assert not seen.matches(other)
-        lookup, _ = _nominated_lookup(fwk, state, other)
+        lookup, names, kept = _nominated_lookup(fwk, state, other)
+        assert kept is None and names == {"n0", "n1"}
         assert sorted(pi.pod.name for pi in lookup("n1")) == ["nom1", "nom2"]
 
 
 def test_kept_answers_follow_new_nominations() -> None:
-    """A later pass with a different set of nominated nodes replaces the kept answers, and a
-    node the pass did not check is left to the queue."""
+    """A nomination after the pass makes the kept answers stale (not read); the next pass
+    keeps fresh ones."""
     s = build(STATIC_FIRST, [(4, 110, 0)] * 3, [], [(0, 1, 0, 10, False)])
     pod = make_pod().name("hi").uid("hi").priority(5).req({"cpu": "1"}).obj()
     _, _, state = both_paths(s, pod)
     first = state.get(GE_NOMINATED_KEY)
-    assert first.with_nominated == {"n0"} and first.lookup("n2") == []
+    assert [pi.pod.name for pi in first.pods("n0")] == ["nom0"] and first.pods("n2") == []
     s.store.create(make_pod().name("late").priority(9).req({"cpu": "1"}).nominated_node_name("n2").obj())
-    s.scheduler._update_snapshot()
+    assert not first.is_current()
     fwk = s.scheduler.profiles["default-scheduler"]
+    _, names, kept = _nominated_lookup(fwk, state, pod)
+    assert kept is None and names == {"n0", "n2"}
+    s.scheduler._update_snapshot()
     snap = s.scheduler.snapshot
     fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch.all(snap))
     second = state.get(GE_NOMINATED_KEY)
-    assert second is not first and [pi.pod.name for pi in second.lookup("n2")] == ["late"]
-    unchecked = GENominatedPods(pod, {"n0", "n2"})
-    assert unchecked.lookup("n2") is None and unchecked.lookup("n1") == []
+    assert second is not first and second.is_current()
+    assert [pi.pod.name for pi in second.pods("n2")] == ["late"]
 
 
 def test_dry_run_after_the_batch_pass_matches_the_generic_path() -> None:

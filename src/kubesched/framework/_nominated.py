@@ -44,8 +44,9 @@ if TYPE_CHECKING:
     from ..cache._columns import NodeColumns
     from ._cycle_state import CycleState
 
-__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "SnapshotView", "columns_view", "ge_nominated_rows",
-           "refilter_with_nominated", "resource_only_fit"]
+__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "NominatedColumns", "SnapshotView", "columns_view",
+           "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated", "requests_row",
+           "resource_only_fit"]
 
 I64 = npt.NDArray[np.int64]
 
@@ -108,61 +109,222 @@ def resource_only_fit(fwk: Any, state: CycleState) -> tuple[bool, Any, int]:
 
 
 GE_NOMINATED_KEY = "kubesched.io/GENominatedPods"
-"""CycleState key of the :class:`GENominatedPods` the batch Filter pass saw."""
+"""CycleState key of the :class:`GENominatedPods` the batch Filter pass used."""
+
+_NO_PRIO_LOW = np.iinfo(np.int64).min
+_NO_PRIO_HIGH = np.iinfo(np.int64).max
+
+
+class NominatedColumns:
+    """Every node's nominated pods, summed per snapshot row and kept across cycles.
+
+    Each Filter pass (and preemption's dry run) needs, for every node, the nominated pods of
+    priority >= the cycle's pod (addGENominatedPods). With thousands of pending preemptors,
+    each holding a nomination, asking the queue node by node made every cycle linear in the
+    number of nominations. Here the nominator's change log (``nominated_changes_since``) says
+    which nodes to re-read since the last cycle, and per snapshot row we keep the nominated
+    pods (queue order, the queue's own versions), their summed requests (as
+    ``NodeColumns.requested`` counts them, ``pods`` included), their lowest and highest
+    priority, and whether one has a resource without a column. A pod's question is then a
+    few array operations (:class:`GENominatedPods`)."""
+
+    __slots__ = ("_index", "_layout", "count", "exotic", "max_prio", "min_prio", "pods", "requests",
+                 "uid_row", "version")
+
+    def __init__(self) -> None:
+        self.version = -1
+        self._index: dict[str, int] | None = None
+        self._layout: tuple[str, ...] = ()
+        self.count = 0  # rows with nominated pods
+        self.pods: dict[int, list[PodInfo]] = {}
+        self.uid_row: dict[str, int] = {}
+        self.requests: I64 = np.zeros((0, 0), dtype=np.int64)
+        self.min_prio: I64 = np.zeros(0, dtype=np.int64)
+        self.max_prio: I64 = np.zeros(0, dtype=np.int64)
+        self.exotic: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
+
+    @staticmethod
+    def supported(nom: Any) -> bool:
+        """Whether the nominator keeps the change log this needs (the scheduler's queue does)."""
+        return hasattr(nom, "nominated_changes_since")
+
+    def sync(self, nom: Any, snapshot: Any) -> None:
+        """Bring the rows up to date with the nominator and the snapshot's row layout."""
+        cols = snapshot.columns
+        layout = tuple(cols.resource_index)
+        version, changed = nom.nominated_changes_since(self.version)
+        if changed is None or snapshot.node_index is not self._index or layout != self._layout:
+            self._reset(snapshot, layout)
+            changed = list(nom.nominated_node_names())
+        elif not changed:
+            self.version = version
+            return
+        index = snapshot.node_index
+        ridx = cols.resource_index
+        pods_col = ridx["pods"]
+        width = len(layout)
+        for name in set(changed):
+            row = index.get(name)
+            if row is not None:
+                self._read(row, nom.nominated_pods_for_node(name), ridx, pods_col, width)
+        self.version = version
+
+    def _reset(self, snapshot: Any, layout: tuple[str, ...]) -> None:
+        n = len(snapshot.node_info_list)
+        self._index = snapshot.node_index
+        self._layout = layout
+        self.count = 0
+        self.pods = {}
+        self.uid_row = {}
+        self.requests = np.zeros((n, len(layout)), dtype=np.int64)
+        self.min_prio = np.full(n, _NO_PRIO_HIGH, dtype=np.int64)
+        self.max_prio = np.full(n, _NO_PRIO_LOW, dtype=np.int64)
+        self.exotic = np.zeros(n, dtype=bool)
+
+    def _read(self, row: int, infos: list[PodInfo], ridx: dict[str, int], pods_col: int, width: int) -> None:
+        old = self.pods.pop(row, None)
+        if old is not None:
+            self.count -= 1
+            for pi in old:
+                if self.uid_row.get(pi.pod.uid) == row:
+                    del self.uid_row[pi.pod.uid]
+        if not infos:
+            self.requests[row] = 0
+            self.min_prio[row] = _NO_PRIO_HIGH
+            self.max_prio[row] = _NO_PRIO_LOW
+            self.exotic[row] = False
+            return
+        self.pods[row] = infos
+        self.count += 1
+        for pi in infos:
+            self.uid_row[pi.pod.uid] = row
+        add = requests_row(infos, ridx, pods_col, width)
+        self.exotic[row] = add is None
+        self.requests[row] = 0 if add is None else add
+        prios = [pi.pod.priority_value for pi in infos]
+        self.min_prio[row] = min(prios)
+        self.max_prio[row] = max(prios)
 
 
 class GENominatedPods:
-    """What the batch Filter pass learnt from the nominator for one pod in one cycle: for each
-    node it checked, the nominated pods of equal or higher priority (addGENominatedPods' pods),
-    and which nodes had any nominated pod at all.
+    """addGENominatedPods' pods for one pod in one cycle, over every snapshot row: the
+    nominated pods of priority >= the pod's, other than the pod itself.
 
-    Preemption's dry run in the same cycle asks the same question for the nodes it visits;
-    nothing changes the queue between Filter and PostFilter of a cycle, so it reads the answer
-    here instead of asking the queue again (:meth:`lookup`; None: ask the queue)."""
+    Rows where every nominated pod qualifies (the usual case) read the kept sums as they are;
+    the others (mixed priorities, the pod's own nomination, a resource without a column) are
+    worked out per node. The batch Filter pass keeps this in the cycle state, and preemption's
+    dry run of the same cycle reads it when the nominator has not changed since (``version``).
+    """
 
-    __slots__ = ("by_node", "priority", "uid", "with_nominated")
+    __slots__ = ("_cols", "_ge", "_nom", "_simple", "priority", "uid", "version")
 
-    def __init__(self, pod: Pod, with_nominated: set[str]) -> None:
+    def __init__(self, pod: Pod, cols: NominatedColumns, nom: Any) -> None:
         self.uid = pod.uid
-        self.priority = pod.priority_value
-        self.with_nominated = with_nominated
-        self.by_node: dict[str, list[PodInfo]] = {}
+        self.priority = prio = pod.priority_value
+        self.version = cols.version
+        self._cols = cols
+        self._nom = nom
+        if cols.count:
+            self._ge: npt.NDArray[np.bool_] | None = cols.max_prio >= prio
+            simple = self._ge & (cols.min_prio >= prio) & ~cols.exotic
+            own = cols.uid_row.get(self.uid)
+            if own is not None:
+                simple[own] = False
+            self._simple: npt.NDArray[np.bool_] | None = simple
+        else:
+            self._ge = None
+            self._simple = None
 
     def clone(self) -> GENominatedPods:
-        return self  # never modified once the Filter phase is over
+        return self  # never modified once built
 
     def matches(self, pod: Pod) -> bool:
         return self.uid == pod.uid and self.priority == pod.priority_value
 
-    def lookup(self, node_name: str) -> list[PodInfo] | None:
-        """The equal-or-higher-priority nominated pods of ``node_name``, or None if unknown."""
-        ge = self.by_node.get(node_name)
-        if ge is not None:
-            return ge
-        if node_name not in self.with_nominated:
+    def is_current(self) -> bool:
+        """Whether the nominator is unchanged since this was built (the kept rows are shared
+        with later cycles, so a stale answer must not be read)."""
+        version, _ = self._nom.nominated_changes_since(self.version)
+        return bool(version == self.version == self._cols.version)
+
+    def _row_pods(self, row: int) -> list[PodInfo]:
+        infos = self._cols.pods.get(row, [])
+        assert self._simple is not None
+        if self._simple[row]:
+            return infos
+        prio, uid = self.priority, self.uid
+        return [pi for pi in infos if pi.pod.priority_value >= prio and pi.pod.uid != uid]
+
+    def pods(self, node_name: str) -> list[PodInfo]:
+        """The equal-or-higher-priority nominated pods of ``node_name``, in queue order."""
+        row = self._cols._index.get(node_name) if self._cols._index is not None else None
+        if row is None:  # not in the snapshot: ask the queue
+            prio, uid = self.priority, self.uid
+            return [pi for pi in self._nom.nominated_pods_for_node(node_name)
+                    if pi.pod.priority_value >= prio and pi.pod.uid != uid]
+        if self._ge is None or not self._ge[row]:
             return []
-        return None
+        return self._row_pods(row)
+
+    def additions(self, snap_rows: I64, ridx: dict[str, int]) -> tuple[I64, I64, list[int]]:
+        """For the snapshot rows ``snap_rows``: ``(positions, requests, undecided)``: the
+        positions (into ``snap_rows``) of nodes with such pods, those pods' summed requests
+        (rows aligned with ``positions``), and the positions whose pods have a resource
+        without a column (left out of the first two: the caller takes the per-node path)."""
+        empty = np.zeros(0, dtype=np.int64)
+        if self._ge is None or self._simple is None:
+            return empty, np.zeros((0, len(ridx)), dtype=np.int64), []
+        hit = np.flatnonzero(self._ge[snap_rows])
+        if hit.size == 0:
+            return empty, np.zeros((0, len(ridx)), dtype=np.int64), []
+        rows = snap_rows[hit]
+        req = self._cols.requests[rows]
+        simple = self._simple[rows]
+        if simple.all():
+            return hit, req, []
+        keep = np.ones(len(hit), dtype=bool)
+        undecided: list[int] = []
+        pods_col = ridx["pods"]
+        width = req.shape[1]
+        for k in np.flatnonzero(~simple).tolist():
+            ge = self._row_pods(int(rows[k]))
+            add = requests_row(ge, ridx, pods_col, width) if ge else None
+            if add is None:
+                keep[k] = False
+                if ge:
+                    undecided.append(int(hit[k]))
+            else:
+                req[k] = add
+        return hit[keep], req[keep], undecided
 
 
-def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod,
-                      state: CycleState | None = None) -> list[tuple[int, list[PodInfo]]]:
+def ge_nominated_pods(nom: Any, cols: NominatedColumns, snapshot: Any, pod: Pod,
+                      state: CycleState | None = None) -> GENominatedPods:
+    """This cycle's :class:`GENominatedPods` for ``pod`` (kept in ``state`` when given):
+    the nominated columns are synced with the queue first."""
+    cols.sync(nom, snapshot)
+    if state is not None:
+        seen = state.get(GE_NOMINATED_KEY)
+        if isinstance(seen, GENominatedPods) and seen.matches(pod) and seen.version == cols.version \
+                and seen._cols is cols:
+            return seen
+    ge = GENominatedPods(pod, cols, nom)
+    if state is not None:
+        state.write(GE_NOMINATED_KEY, ge)
+    return ge
+
+
+def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod) -> list[tuple[int, list[PodInfo]]]:
     """(batch row, nominated pods of priority >= the pod's other than itself) for every batch
-    node that has any, in batch order: the nodes addGENominatedPods would add pods to. With
-    ``state``, the answers are also kept there (:class:`GENominatedPods`)."""
+    node that has any, in batch order: the nodes addGENominatedPods would add pods to. The
+    node-by-node form, for nominators without a change log."""
     infos = batch.snapshot.node_info_list
     prio, uid = pod.priority_value, pod.uid
     rows: Any = enumerate(batch.indices.tolist())
     names_fn = getattr(nom, "nominated_node_names", None)
-    seen: GENominatedPods | None = None
     if names_fn is not None:
         # Most cycles see no nominated pod at all: ask once instead of once per node.
         nominated = names_fn()
-        if state is not None:
-            seen = state.get(GE_NOMINATED_KEY)
-            if (not isinstance(seen, GENominatedPods) or not seen.matches(pod)
-                    or seen.with_nominated != nominated):
-                seen = GENominatedPods(pod, nominated)
-                state.write(GE_NOMINATED_KEY, seen)
         if not nominated:
             return []
         index = batch.snapshot.node_index
@@ -172,17 +334,15 @@ def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod,
         rows = zip(hit.tolist(), batch.indices[hit].tolist(), strict=True)
     out: list[tuple[int, list[PodInfo]]] = []
     for row, idx in rows:
-        name = infos[idx].name
-        ge = [pi for pi in nom.nominated_pods_for_node(name)
+        ge = [pi for pi in nom.nominated_pods_for_node(infos[idx].name)
               if pi.pod.priority_value >= prio and pi.pod.uid != uid]
-        if seen is not None:
-            seen.by_node[name] = ge
         if ge:
             out.append((row, ge))
     return out
 
 
-def _requests(pods: Sequence[PodInfo], ridx: dict[str, int], pods_col: int, width: int) -> list[int] | None:
+def requests_row(pods: Sequence[PodInfo], ridx: dict[str, int], pods_col: int,
+                 width: int) -> list[int] | None:
     """The pods' requests (and their count) as a requested row, as NodeInfo.AddPodInfo adds
     them to ``requested``; None when a resource has no column."""
     row = [0] * width
@@ -198,39 +358,27 @@ def _requests(pods: Sequence[PodInfo], ridx: dict[str, int], pods_col: int, widt
 
 
 def refilter_with_nominated(out: FilterOutcome, state: CycleState, pod: Pod, fit: Any, fit_pos: int,
-                            active_names: Sequence[str], special: Sequence[tuple[int, list[PodInfo]]],
-                            ) -> list[int]:
+                            active_names: Sequence[str], rows: I64, additions: I64) -> None:
     """Turn the plain batch outcome ``out`` into RunFilterPluginsWithNominatedPods' answer for
-    the ``special`` rows (see the module docstring); returns the rows it could not decide
-    (a nominated pod's resource without a column), for the per-node path."""
-    if fit is None or not special:
-        return []  # no pod-dependent filter runs: both passes are the plain pass
+    batch rows ``rows``, whose nodes hold nominated pods requesting ``additions`` (one row
+    each, as ``NodeColumns.requested``): see the module docstring."""
+    if fit is None or rows.size == 0:
+        return  # no pod-dependent filter runs: both passes are the plain pass
+    failed = np.flatnonzero(out.codes[rows])
+    if failed.size:
+        # Rows rejected before Fit keep that answer: the first pass stops there too.
+        position = {name: k for k, name in enumerate(active_names)}
+        keys, table = out.status_keys(rows[failed])
+        before = np.array([position.get(st.plugin, fit_pos) < fit_pos for st in table], dtype=bool)
+        if before.any():
+            keep = np.ones(rows.size, dtype=bool)
+            keep[failed[before[keys]]] = False
+            rows, additions = rows[keep], additions[keep]
+            if rows.size == 0:
+                return
     batch = out.batch
     cols = batch.snapshot.columns
-    ridx = cols.resource_index
-    pods_col = ridx["pods"]
-    position = {name: k for k, name in enumerate(active_names)}
-    width = cols.requested.shape[1]
-    left: list[int] = []
-    rows: list[int] = []
-    adds: list[list[int]] = []
-    codes = out.codes[[row for row, _ in special]].tolist()
-    for (row, ge), code in zip(special, codes, strict=True):
-        if code and position.get(out.status(row).plugin, fit_pos) < fit_pos:
-            continue  # rejected before Fit: the first pass stops there too
-        add = _requests(ge, ridx, pods_col, width)
-        if add is None:
-            left.append(row)
-            continue
-        rows.append(row)
-        adds.append(add)
-    if not rows:
-        return left
-    rows_a = np.asarray(rows, dtype=np.int64)
-    snap_rows = batch.indices[rows_a]
-    requested = cols.requested[snap_rows] + np.array(adds, dtype=np.int64)
-    view = SnapshotView(columns_view(cols, snap_rows, requested))
+    snap_rows = batch.indices[rows]
+    view = SnapshotView(columns_view(cols, snap_rows, cols.requested[snap_rows] + additions))
     sub = NodeBatch(view, np.arange(len(rows), dtype=np.int64))  # type: ignore[arg-type]
-    res = fit.filter_batch(state, pod, sub)
-    out.record(fit.name(), res, rows_a)
-    return left
+    out.record(fit.name(), fit.filter_batch(state, pod, sub), rows)

@@ -31,7 +31,14 @@ from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
 from ._interface import MAX_NODE_SCORE, MIN_NODE_SCORE, PostFilterResult, PreFilterResult, QueuedPodInfo
-from ._nominated import ge_nominated_rows, refilter_with_nominated, resource_only_fit
+from ._nominated import (
+    NominatedColumns,
+    ge_nominated_pods,
+    ge_nominated_rows,
+    refilter_with_nominated,
+    requests_row,
+    resource_only_fit,
+)
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
 from ._status import Code, Status
@@ -149,6 +156,7 @@ class Framework:
         self._store = store
         self._features: Mapping[str, bool] = dict(features or {})
         self._nominator = nominator
+        self._nominated_columns = NominatedColumns()  # kept across cycles (framework._nominated)
         self._extenders = list(extenders)
         self._snapshot = snapshot
         self.waiting_pods = WaitingPodsMap()
@@ -493,21 +501,56 @@ class Framework:
         nom = self._nominator
         if nom is None:
             return self.run_filter_plugins_batch(state, pod, batch)
-        special = ge_nominated_rows(nom, batch, pod, state)
+        if not NominatedColumns.supported(nom):
+            return self._filter_batch_asking_per_node(state, pod, batch, nom)
+        ge = ge_nominated_pods(nom, self._nominated_columns, batch.snapshot, pod, state)
+        out = self.run_filter_plugins_batch(state, pod, batch)
+        cols = batch.snapshot.columns
+        rows, additions, undecided = ge.additions(batch.indices, cols.resource_index)
+        if rows.size == 0 and not undecided:
+            return out
+        ok, fit, fit_pos = resource_only_fit(self, state)
+        if ok:
+            refilter_with_nominated(out, state, pod, fit, fit_pos, self._active_filter_names(state),
+                                    rows, additions)
+            left = undecided
+        else:
+            left = sorted([*rows.tolist(), *undecided])
+        self._refilter_per_node(out, state, pod, batch, left)
+        return out
+
+    def _filter_batch_asking_per_node(self, state: CycleState, pod: Pod, batch: NodeBatch,
+                                      nom: Any) -> FilterOutcome:
+        """The same, for a nominator without a change log: asked node by node."""
+        special = ge_nominated_rows(nom, batch, pod)
         out = self.run_filter_plugins_batch(state, pod, batch)
         if not special:
             return out
         rows = [row for row, _ in special]
         ok, fit, fit_pos = resource_only_fit(self, state)
         if ok:
-            skip = state.skip_filter_plugins
-            active = [name for _, name in self._named(self.filter_plugins) if not (skip and name in skip)]
-            rows = refilter_with_nominated(out, state, pod, fit, fit_pos, active, special)
+            ridx = batch.snapshot.columns.resource_index
+            width = len(ridx)
+            adds = [requests_row(ge, ridx, ridx["pods"], width) for _, ge in special]
+            rows = [row for row, add in zip(rows, adds, strict=True) if add is None]
+            taken = [(row, add) for (row, _), add in zip(special, adds, strict=True) if add is not None]
+            if taken:
+                refilter_with_nominated(out, state, pod, fit, fit_pos, self._active_filter_names(state),
+                                        np.array([r for r, _ in taken], dtype=np.int64),
+                                        np.array([a for _, a in taken], dtype=np.int64))
+        self._refilter_per_node(out, state, pod, batch, rows)
+        return out
+
+    def _active_filter_names(self, state: CycleState) -> list[str]:
+        skip = state.skip_filter_plugins
+        return [name for _, name in self._named(self.filter_plugins) if not (skip and name in skip)]
+
+    def _refilter_per_node(self, out: FilterOutcome, state: CycleState, pod: Pod, batch: NodeBatch,
+                           rows: Sequence[int]) -> None:
         infos = batch.snapshot.node_info_list
         for row in rows:
             out.set_status(row, self.run_filter_plugins_with_nominated_pods(
                 state, pod, infos[int(batch.indices[row])]))
-        return out
 
     # -- PostFilter -------------------------------------------------------------------------
     def run_post_filter_plugins(self, state: CycleState, pod: Pod,

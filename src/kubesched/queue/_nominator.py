@@ -25,12 +25,43 @@ MODE_NOOP = "ModeNoop"
 PodLookup = Callable[[str, str], Pod | None]
 """(namespace, name) -> the pod as the store has it now, or None when it no longer exists."""
 
+_CHANGE_LOG_LIMIT = 4096
+"""Entries of the change log kept; a reader further behind rebuilds from scratch."""
+
 
 class Nominator:
     def __init__(self, pod_lookup: PodLookup | None = None) -> None:
         self._pod_lookup = pod_lookup
         self._nominated_pods: dict[str, list[Pod]] = {}
         self._pod_to_node: dict[str, str] = {}
+        # The change log (not upstream): ``version`` counts changes; ``_log[i]`` is the node of
+        # change ``_log_base + i + 1``. Readers that keep per-node answers across cycles
+        # (framework._nominated.NominatedColumns) re-read only the nodes named since.
+        self.version = 0
+        self._log: list[str] = []
+        self._log_base = 0
+
+    def _changed(self, node_name: str) -> None:
+        self.version += 1
+        self._log.append(node_name)
+        if len(self._log) > _CHANGE_LOG_LIMIT:
+            drop = len(self._log) // 2
+            del self._log[:drop]
+            self._log_base += drop
+
+    def changes_since(self, version: int) -> list[str] | None:
+        """The nodes whose nominated pods (or the version of one of them) may have changed
+        since ``version`` (repeats possible); None when the log no longer reaches back."""
+        if version < self._log_base:
+            return None
+        return self._log[version - self._log_base:]
+
+    def touch(self, uid: str) -> None:
+        """Log the node of a nominated pod whose queued version may have changed (the queue
+        prefers its own version of a nominated pod: nominatedPodToInfo)."""
+        node = self._pod_to_node.get(uid)
+        if node is not None:
+            self._changed(node)
 
     def add_nominated_pod(self, pod: Pod, nominating_info: PostFilterResult | None = None) -> None:
         """addNominatedPod: ModeOverride uses the given node, ModeNoop (or no info) the pod's
@@ -53,6 +84,7 @@ class Nominator:
         pods = self._nominated_pods.setdefault(node_name, [])
         if all(p.uid != pod.uid for p in pods):
             pods.append(pod)
+        self._changed(node_name)
 
     def update_nominated_pod(self, old_pod: Pod, new_pod: Pod) -> None:
         """UpdateNominatedPod: an update that neither sets nor clears the nomination keeps the
@@ -74,6 +106,7 @@ class Nominator:
             self._nominated_pods[node] = pods
         else:
             self._nominated_pods.pop(node, None)
+        self._changed(node)
 
     def nominated_pods(self, node_name: str) -> list[Pod]:
         """The pods nominated to ``node_name``, in nomination order."""

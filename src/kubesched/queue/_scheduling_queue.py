@@ -367,6 +367,7 @@ class PriorityQueue:
         if popped is None:
             return None
         p, _ = popped
+        self.nominator.touch(p.pod.uid)  # now in flight: nominatedPodToInfo falls back to the nominator's
         if p.initial_attempt_timestamp is None:
             p.initial_attempt_timestamp = self._clock.now
         p.unschedulable_plugins = set()
@@ -403,6 +404,7 @@ class PriorityQueue:
                 p.consecutive_errors = 0
             p.timestamp = self._clock.now
             p.backoff_expiration = None
+            self.nominator.touch(p.pod.uid)  # queued again: its queued version is the one read
             self._requeue(p, self._hint_for_in_flight_pod(p), SCHEDULE_ATTEMPT_FAILURE)
             return None
         finally:
@@ -563,6 +565,12 @@ class PriorityQueue:
             memo.clear()
         info = memo[latest.uid] = PodInfo(latest)
         return info
+
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]:
+        """(the nominator's version now, the nodes whose nominated pods may have changed since
+        ``version``, or None when that is too far back): see ``Nominator.changes_since``."""
+        with self._lock:
+            return self.nominator.version, self.nominator.changes_since(version)
 
     def nominated_node_names(self) -> set[str]:
         """The nodes that have nominated pods (read-only: no timer to re-arm)."""

@@ -15,7 +15,8 @@ where upstream's DryRunPreemption stops), and for a chunk
    taken from the same arrays, so that choosing among hundreds of candidates reads no pod.
 
 Nominated pods come from the cycle state when the batch Filter pass kept them
-(``framework._nominated.GENominatedPods``), else from the queue.
+(``framework._nominated.GENominatedPods``: summed per row, added with one array operation),
+else from the queue.
 
 Only used when there are no PodDisruptionBudgets (no violating/non-violating split) and the
 plugin's IsEligiblePod / MoreImportantPod hooks are the defaults; a node the model cannot take
@@ -203,19 +204,25 @@ class BatchVictimSelector:
         ok = nvict > 0
         for k in np.flatnonzero(~ok).tolist():
             out[take[k]] = no_victims_result()
-        uid = one.pod.uid
-        nominated_for = one.nominated_for
-        may_have = one.nominated_nodes
-        maybe = range(len(take)) if may_have is None else [
-            k for k, name in enumerate(names) if name in may_have]
-        for k in maybe:
-            if not ok[k]:
-                continue
-            for pi in nominated_for(names[k]):
-                if (pi.pod.priority_value >= prio and pi.pod.uid != uid
-                        and not _add_into(used[k], pi, ridx)):
-                    ok[k] = False
-                    break
+        ge = one.ge_nominated
+        if ge is not None:
+            hit, adds, undecided = ge.additions(rows_a, ridx)
+            used[hit] += adds
+            ok[undecided] = False
+        else:
+            uid = one.pod.uid
+            nominated_for = one.nominated_for
+            may_have = one.nominated_nodes
+            maybe = range(len(take)) if may_have is None else [
+                k for k, name in enumerate(names) if name in may_have]
+            for k in maybe:
+                if not ok[k]:
+                    continue
+                for pi in nominated_for(names[k]):
+                    if (pi.pod.priority_value >= prio and pi.pod.uid != uid
+                            and not _add_into(used[k], pi, ridx)):
+                        ok[k] = False
+                        break
         sel = np.flatnonzero(ok)
         if sel.size == 0:
             return out

@@ -67,35 +67,31 @@ def _no_pods(_node_name: str) -> list[PodInfo]:
     return []
 
 
-def _nominated_lookup(fh: Any, state: CycleState,
-                      pod: Pod) -> tuple[Callable[[str], list[PodInfo]], set[str] | None]:
-    """The nominated pods of a node, as the nominator's NominatedPodsForNode, and the nodes that
-    may have any (None: unknown, any node may).
+def _nominated_lookup(fh: Any, state: CycleState, pod: Pod,
+                      ) -> tuple[Callable[[str], list[PodInfo]], set[str] | None, GENominatedPods | None]:
+    """The nominated pods of a node, as the nominator's NominatedPodsForNode, the nodes that
+    may have any (None: unknown, any node may), and the batch Filter pass's answers when they
+    can be read.
 
-    The batch Filter pass of this cycle already asked the queue about the nodes it checked and
-    kept the answers (restricted to the pods of priority >= ``pod``'s, the only ones the dry
-    run counts) in the cycle state: read those; ask the queue only about the other nodes."""
+    The batch Filter pass of this cycle kept, in the cycle state, the nominated pods of
+    priority >= ``pod``'s (the only ones the dry run counts) for every snapshot node: read
+    those while the nominator has not changed since; else ask the queue."""
     nom = fh.nominator()
     if nom is None:
-        return _no_pods, set()
+        return _no_pods, set(), None
     seen = state.get(GE_NOMINATED_KEY)
+    if isinstance(seen, GENominatedPods) and seen.matches(pod) and seen.is_current():
+        return seen.pods, None, seen
     ask = nom.nominated_pods_for_node
-    if isinstance(seen, GENominatedPods) and seen.matches(pod):
-        lookup = seen.lookup
-
-        def from_filter(name: str) -> list[PodInfo]:
-            ge = lookup(name)
-            return ask(name) if ge is None else ge
-        return from_filter, seen.with_nominated
     names_fn = getattr(nom, "nominated_node_names", None)
     if names_fn is None:
-        return cast("Callable[[str], list[PodInfo]]", ask), None
+        return cast("Callable[[str], list[PodInfo]]", ask), None, None
     # Most nodes have no nominated pod: ask the queue once, not once per node.
     names = set(names_fn())
 
     def nominated(name: str) -> list[PodInfo]:
         return ask(name) if name in names else []
-    return nominated, names
+    return nominated, names, None
 
 
 class _Usage:
@@ -124,8 +120,8 @@ class _Usage:
 class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
-    __slots__ = ("_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name", "nominated_for",
-                 "nominated_nodes", "pod", "state", "statuses")
+    __slots__ = ("_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name", "ge_nominated",
+                 "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
     def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
                  statuses: Any, nominated: Callable[[str], list[PodInfo]],
@@ -141,6 +137,7 @@ class ResourceVictimSelector:
         self.statuses = statuses
         self.nominated_for = nominated
         self.nominated_nodes: set[str] | None = None  # nodes that may have nominated pods (None: any)
+        self.ge_nominated: GENominatedPods | None = None  # the Filter pass's, when current
         self._is_eligible = is_eligible
         self._importance = importance
         self._split = split
@@ -177,10 +174,11 @@ class ResourceVictimSelector:
         for pl in pre_filter_plugins:
             if pl.name() not in skip and pl.pre_filter_extensions() is not None:
                 return None
-        nominated, nominated_nodes = _nominated_lookup(fh, state, pod)
+        nominated, nominated_nodes, ge = _nominated_lookup(fh, state, pod)
         selector = ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
                                           importance, split)
         selector.nominated_nodes = nominated_nodes
+        selector.ge_nominated = ge
         return selector
 
     def _fit_status(self, usage: _Usage) -> Status | None:
