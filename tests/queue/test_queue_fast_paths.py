@@ -88,6 +88,42 @@ def test_flush_timer_dropped_when_the_last_parked_pod_leaves_and_armed_again() -
     assert clock.peek() == q.next_wakeup() == 330.0
 
 
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.sampled_from(["add", "fail", "delete", "advance", "move"]),
+                          st.integers(0, 3)), max_size=24))
+def test_armed_timer_always_fires_at_the_next_flush(ops: list[tuple[str, int]]) -> None:
+    """The flush timer is re-computed only when a pod entered backoffQ or unschedulablePods;
+    after any operations it still fires no later than the next flush that can move a pod, and
+    no timer is left when nothing is parked."""
+    clock = VirtualClock()
+    q = new_queue(clock, [QueueingHintEntry(NODE_ADD, "fooPlugin")])
+    q.start()
+    pods = [make_pod(f"p{i}") for i in range(4)]
+    known: set[int] = set()
+    for op, i in ops:
+        pod = pods[i]
+        if op == "add" and i not in known:
+            q.add(pod)
+            known.add(i)
+        elif op in ("fail", "pop"):
+            p = q.pop()
+            if p is not None:
+                p.unschedulable_plugins = {"fooPlugin" if i % 2 else "barPlugin"}
+                q.add_unschedulable_if_not_present(p, q.scheduling_cycle)
+        elif op == "delete" and i in known:
+            q.delete(pod)
+            known.discard(i)
+        elif op == "advance":
+            clock.advance(float(i) * 0.7)
+        elif op == "move":
+            q.move_all_to_active_or_backoff_queue(NODE_ADD, None, None)
+        wake = q.next_wakeup()
+        if wake is None:
+            assert clock.peek() == math.inf
+        else:
+            assert clock.peek() <= max(wake, clock.now)
+
+
 def test_unschedulable_pods_oldest_timestamp_after_emptying() -> None:
     pods = UnschedulablePods()
     a = QueuedPodInfo(make_pod("a"), timestamp=1.0)

@@ -61,6 +61,7 @@ class BackoffQueue:
         self.max_backoff = max_backoff
         self._active_less = active_less
         self.pop_from_backoff_q = pop_from_backoff_q
+        self.entries = 0  # pods added or re-sorted: the queue re-arms its flush timer only then
         less = self._less_with_priority if pop_from_backoff_q else self._less
         key: SortKeyFn | None = None
         err_key: SortKeyFn | None = None
@@ -135,6 +136,7 @@ class BackoffQueue:
     # -- operations -------------------------------------------------------------
     def add(self, p: QueuedPodInfo) -> None:
         """Add to podErrorBackoffQ when no plugin rejected the pod (it errored), else podBackoffQ."""
+        self.entries += 1
         if not p.unschedulable_plugins and not p.pending_plugins:
             self._error_backoff_q.add_or_update(p)
             self._backoff_q.delete(_key(p))
@@ -157,6 +159,7 @@ class BackoffQueue:
 
     def update(self, p: QueuedPodInfo) -> bool:
         """Re-sort ``p`` in whichever heap holds it; False when absent."""
+        self.entries += 1
         for q in (self._backoff_q, self._error_backoff_q):
             if q.has(_key(p)):
                 q.add_or_update(p)

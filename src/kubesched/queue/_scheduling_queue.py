@@ -154,6 +154,7 @@ class PriorityQueue:
         self._epoch = clock.now
         self._started = False
         self._timer: Timer | None = None
+        self._armed_entries = (-1, -1)  # backoffQ / unschedulablePods entries when last armed
         self._last_unschedulable_flush: float | None = None
 
     # -- periodic flushes on the clock -------------------------------------------
@@ -205,8 +206,15 @@ class PriorityQueue:
             return
         # Nothing in backoffQ or unschedulablePods: no flush can move a pod (the usual case
         # when pods schedule at once; computing the wakeup on every queue call was measurable).
-        wake = self.next_wakeup() if self._backoff_q or self._unschedulable else None
         current = self._timer
+        parked = bool(self._backoff_q or self._unschedulable)
+        entries = (self._backoff_q.entries, self._unschedulable.entries)
+        if parked and current is not None and not current.cancelled and entries == self._armed_entries:
+            # No pod entered backoffQ or unschedulablePods since the timer was armed: leaving
+            # can only make the next flush later, and the armed timer fires first and re-arms.
+            return
+        self._armed_entries = entries
+        wake = self.next_wakeup() if parked else None
         if current is not None and not current.cancelled and wake is not None and current.when <= wake:
             return  # an earlier timer fires first and re-arms
         if current is not None:

@@ -23,8 +23,10 @@ class UnschedulablePods:
         # (timestamp, seq, key, pod info), pruned lazily: finds the oldest parked pod quickly.
         self._by_time: list[tuple[float, int, str, QueuedPodInfo]] = []
         self._seq = itertools.count()
+        self.entries = 0  # pods added or re-added: the queue re-arms its flush timer only then
 
     def add_or_update(self, p: QueuedPodInfo) -> None:
+        self.entries += 1
         key = p.pod.key
         if self._pods.get(key) is not p:
             heapq.heappush(self._by_time, (p.timestamp, next(self._seq), key, p))
