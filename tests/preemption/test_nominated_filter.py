@@ -130,12 +130,12 @@ def test_kept_answers_are_the_queues_and_belong_to_one_pod() -> None:
     lookup, _, kept = _nominated_lookup(fwk, state, pod)
     assert kept is seen
     assert [pi.pod.name for pi in lookup("n1")] == ["nom2"]
-    # Another pod (or the same one with another priority) asks the queue itself.
-    for other in (make_pod().name("x").uid("x").priority(5).obj(),
+    # Another pod (or the same one with another priority) gets answers of its own.
+    for other in (make_pod().name("x").uid("x").priority(0).obj(),
                   make_pod().name("hi").uid("hi").priority(0).obj()):
         assert not seen.matches(other)
-        lookup, names, kept = _nominated_lookup(fwk, state, other)
-        assert kept is None and names == {"n0", "n1"}
+        lookup, _, kept = _nominated_lookup(fwk, state, other)
+        assert kept is not None and kept is not seen and kept.matches(other)
         assert sorted(pi.pod.name for pi in lookup("n1")) == ["nom1", "nom2"]
 
 
@@ -150,8 +150,9 @@ def test_kept_answers_follow_new_nominations() -> None:
     s.store.create(make_pod().name("late").priority(9).req({"cpu": "1"}).nominated_node_name("n2").obj())
     assert not first.is_current()
     fwk = s.scheduler.profiles["default-scheduler"]
-    _, names, kept = _nominated_lookup(fwk, state, pod)
-    assert kept is None and names == {"n0", "n2"}
+    lookup, _, kept = _nominated_lookup(fwk, state, pod)  # built anew from the queue
+    assert kept is not None and kept is not first and kept.is_current()
+    assert [pi.pod.name for pi in lookup("n2")] == ["late"]
     s.scheduler._update_snapshot()
     snap = s.scheduler.snapshot
     fwk.run_filter_plugins_batch_with_nominated_pods(state, pod, NodeBatch.all(snap))

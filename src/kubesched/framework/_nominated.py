@@ -29,6 +29,7 @@ its node to the per-node two-pass path.
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +112,7 @@ def resource_only_fit(fwk: Any, state: CycleState) -> tuple[bool, Any, int]:
 GE_NOMINATED_KEY = "kubesched.io/GENominatedPods"
 """CycleState key of the :class:`GENominatedPods` the batch Filter pass used."""
 
+_row_versions = itertools.count(1)
 _NO_PRIO_LOW = np.iinfo(np.int64).min
 _NO_PRIO_HIGH = np.iinfo(np.int64).max
 
@@ -129,7 +131,7 @@ class NominatedColumns:
     few array operations (:class:`GENominatedPods`)."""
 
     __slots__ = ("_index", "_layout", "count", "exotic", "max_prio", "min_prio", "pods", "requests",
-                 "uid_row", "version")
+                 "row_version", "uid_row", "version")
 
     def __init__(self) -> None:
         self.version = -1
@@ -142,6 +144,9 @@ class NominatedColumns:
         self.min_prio: I64 = np.zeros(0, dtype=np.int64)
         self.max_prio: I64 = np.zeros(0, dtype=np.int64)
         self.exotic: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
+        # Per row, a process-wide number that changes whenever the row is re-read: lets a
+        # reader keep per-row answers that depend on the nominated pods (preemption's dry run).
+        self.row_version: I64 = np.zeros(0, dtype=np.int64)
 
     @staticmethod
     def supported(nom: Any) -> bool:
@@ -180,8 +185,10 @@ class NominatedColumns:
         self.min_prio = np.full(n, _NO_PRIO_HIGH, dtype=np.int64)
         self.max_prio = np.full(n, _NO_PRIO_LOW, dtype=np.int64)
         self.exotic = np.zeros(n, dtype=bool)
+        self.row_version = np.full(n, next(_row_versions), dtype=np.int64)
 
     def _read(self, row: int, infos: list[PodInfo], ridx: dict[str, int], pods_col: int, width: int) -> None:
+        self.row_version[row] = next(_row_versions)
         old = self.pods.pop(row, None)
         if old is not None:
             self.count -= 1
@@ -240,6 +247,15 @@ class GENominatedPods:
 
     def matches(self, pod: Pod) -> bool:
         return self.uid == pod.uid and self.priority == pod.priority_value
+
+    @property
+    def own_row(self) -> int:
+        """The snapshot row of the pod's own nomination (-1: none)."""
+        return self._cols.uid_row.get(self.uid, -1)
+
+    def row_versions(self, snap_rows: I64) -> I64:
+        """The nominated rows' versions (see ``NominatedColumns.row_version``)."""
+        return self._cols.row_version[snap_rows]
 
     def is_current(self) -> bool:
         """Whether the nominator is unchanged since this was built (the kept rows are shared

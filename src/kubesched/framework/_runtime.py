@@ -32,6 +32,7 @@ from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
 from ._interface import MAX_NODE_SCORE, MIN_NODE_SCORE, PostFilterResult, PreFilterResult, QueuedPodInfo
 from ._nominated import (
+    GENominatedPods,
     NominatedColumns,
     ge_nominated_pods,
     ge_nominated_rows,
@@ -62,6 +63,12 @@ class PodNominator(Protocol):
     """What the runtime needs of the queue's nominator."""
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+
+def _nothing_nominated(nom: Any) -> bool:
+    """Whether a nominator that can tell (``len``: how many pods are nominated) has none."""
+    size = getattr(nom, "__len__", None)
+    return size is not None and size() == 0
 
 
 def _err(msg: str, plugin: str = "") -> Status:
@@ -156,6 +163,7 @@ class Framework:
         self._store = store
         self._features: Mapping[str, bool] = dict(features or {})
         self._nominator = nominator
+        self._nominator_logs_changes = NominatedColumns.supported(nominator)
         self._nominated_columns = NominatedColumns()  # kept across cycles (framework._nominated)
         self._extenders = list(extenders)
         self._snapshot = snapshot
@@ -216,6 +224,7 @@ class Framework:
 
     def set_nominator(self, nominator: PodNominator | None) -> None:
         self._nominator = nominator
+        self._nominator_logs_changes = NominatedColumns.supported(nominator)
 
     def extenders(self) -> list[Any]:
         return self._extenders
@@ -499,9 +508,9 @@ class Framework:
         Fit re-run on their requests plus those pods' when only Fit reads the pods on a node
         (``_nominated``), else from the per-node two-pass path above."""
         nom = self._nominator
-        if nom is None:
+        if nom is None or _nothing_nominated(nom):
             return self.run_filter_plugins_batch(state, pod, batch)
-        if not NominatedColumns.supported(nom):
+        if not self._nominator_logs_changes:
             return self._filter_batch_asking_per_node(state, pod, batch, nom)
         ge = ge_nominated_pods(nom, self._nominated_columns, batch.snapshot, pod, state)
         out = self.run_filter_plugins_batch(state, pod, batch)
@@ -518,6 +527,14 @@ class Framework:
             left = sorted([*rows.tolist(), *undecided])
         self._refilter_per_node(out, state, pod, batch, left)
         return out
+
+    def ge_nominated_pods(self, state: CycleState, pod: Pod) -> GENominatedPods | None:
+        """This cycle's nominated pods of priority >= ``pod``'s on every snapshot node, kept in
+        ``state`` (see ``framework._nominated``); None when the nominator keeps no change log."""
+        nom = self._nominator
+        if nom is None or not self._nominator_logs_changes:
+            return None
+        return ge_nominated_pods(nom, self._nominated_columns, self.snapshot(), pod, state)
 
     def _filter_batch_asking_per_node(self, state: CycleState, pod: Pod, batch: NodeBatch,
                                       nom: Any) -> FilterOutcome:

@@ -4,6 +4,7 @@ Executor (API calls, synchronous or asynchronous) and the victim-ordering helper
 Mirrors pkg/scheduler/framework/preemption (master 2026).
 """
 
+from ._decided import DecidedNodes
 from ._evaluator import PREEMPTION_NOT_HELPFUL, Evaluator, list_pdbs
 from ._executor import (
     DISRUPTION_TARGET,
@@ -31,6 +32,7 @@ __all__ = [
     "PREEMPTION_NOT_HELPFUL",
     "REASON_PREEMPTION_BY_SCHEDULER",
     "Candidate",
+    "DecidedNodes",
     "Evaluator",
     "Executor",
     "Interface",

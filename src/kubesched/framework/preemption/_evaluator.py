@@ -25,12 +25,13 @@ upstream: victims are always on the candidate node.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._cycle_state import CycleState
 from .._interface import PostFilterResult
 from .._status import Code, Status
+from ._decided import DecidedNodes
 from ._executor import Executor, _try_get_pod
 from ._interface import Candidate, Interface
 from ._util import Victims, pick_one_node_for_preemption
@@ -169,7 +170,9 @@ class Evaluator:
         function ``(i, node_info)`` answering for the i-th visited node, or None to leave that
         node to ``select_victims_on_node``. A victim list it returns may carry a ``summary``
         attribute (a :class:`~._util.VictimsSummary` of that list), kept on the candidate's
-        Victims for the node choice."""
+        Victims for the node choice. A function that also has ``bulk(i)`` answers a run of
+        nodes from the i-th on at once (:class:`~._decided.DecidedNodes`): the nodes it found
+        no victims on are recorded without visiting them one by one."""
         from ...scheduler._diagnosis import NodeToStatus
 
         non_violating = _CandidateList(num_candidates)
@@ -182,8 +185,11 @@ class Evaluator:
         if prepare is not None:
             visit = [*potential_nodes[offset % n:], *potential_nodes[:offset % n]] if n else []
             fast = prepare(state, pod, pdbs, node_statuses, visit, num_candidates)
+        bulk: Callable[[int], DecidedNodes] | None = getattr(fast, "bulk", None)
         good, bad = non_violating.items, violating.items  # appended directly: the hot loop
-        for i in range(n):
+
+        def visit_node(i: int) -> bool:
+            """SelectVictimsOnNode for the i-th node; True once enough candidates are found."""
             ni = potential_nodes[(offset + i) % n]
             res = fast(i, ni) if fast is not None else None
             if res is None:
@@ -198,14 +204,32 @@ class Evaluator:
                         good.append(c)
                 elif len(bad) < num_candidates:
                     bad.append(c)
-                if good and len(good) + len(bad) >= num_candidates:
-                    break
-                continue
+                return bool(good) and len(good) + len(bad) >= num_candidates
             if status.is_success():
                 status = Status.from_error(RuntimeError(f'expected at least one victim pod on node "{name}"'))
             if status.code == Code.ERROR:
                 errs.append(status.as_error() or RuntimeError(status.message()))
             statuses.set(name, status)
+            return False
+
+        if bulk is None:
+            for i in range(n):
+                if visit_node(i):
+                    break
+        else:
+            # The hook decided a run of nodes without victims at once: record those in one
+            # step, visit the others in order, and stop where the per-node loop would.
+            i = 0
+            enough = False
+            while i < n and not enough:
+                decided = bulk(i)
+                stop = decided.end
+                for j in decided.undecided(i):
+                    if visit_node(j):
+                        stop, enough = j + 1, True
+                        break
+                decided.record(i, stop, statuses)
+                i = stop
         return [*non_violating.items, *violating.items], statuses, errs
 
     def call_extenders(self, pod: Pod, candidates: list[Candidate]) -> tuple[list[Candidate], Status]:

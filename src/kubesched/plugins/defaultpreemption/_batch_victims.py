@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from kubesched.framework import NodeBatch, Status
 from kubesched.framework._nominated import SnapshotView, columns_view
-from kubesched.framework.preemption import VictimsSummary
+from kubesched.framework.preemption import DecidedNodes, VictimsSummary
 
 from ._resource_victims import ResourceVictimSelector, VictimsResult, no_victims_result
 
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from kubesched.cache import NodeInfo, PodInfo, Snapshot
     from kubesched.cache._columns import NodeColumns
 
-__all__ = ["BatchVictimSelector", "NodePodArrays"]
+__all__ = ["BatchVictimSelector", "KnownFailures", "NodePodArrays"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -114,36 +114,114 @@ class NodePodArrays:
         return len(self._by_node)
 
 
-class BatchVictimSelector:
-    """Answers SelectVictimsOnNode for the Evaluator's i-th node, computing chunks on demand."""
+class KnownFailures:
+    """Nodes a dry run found no victims on (or victims that do not help), per pod shape, kept
+    by the plugin across preemptions.
 
-    __slots__ = ("_arrays", "_chunk", "_done", "_nodes", "_now", "_one", "_results", "_snapshot")
+    Such a node's answer depends only on the node (its ``generation``: every change to a
+    NodeInfo takes a new process-wide one), its nominated pods (the row's version in
+    ``framework._nominated.NominatedColumns``) and what the model reads of the pod: its
+    priority and the requests Fit's PreFilter derives (``Pod.requests``). Late in a wave of
+    preemptions almost every node is such a node; with this, the next preemptor of the same
+    shape re-decides only the nodes that changed. The pod's own nominated node is never read
+    from or written here (its nominated pods exclude itself)."""
+
+    __slots__ = ("_index", "_shapes")
+
+    _MAX_SHAPES = 8
+
+    def __init__(self) -> None:
+        self._index: dict[str, int] | None = None
+        self._shapes: dict[Any, _ShapeFailures] = {}
+
+    def for_shape(self, key: Any, snapshot: Snapshot) -> _ShapeFailures:
+        if snapshot.node_index is not self._index:
+            self._index = snapshot.node_index
+            self._shapes = {}
+        got = self._shapes.get(key)
+        if got is None:
+            if len(self._shapes) >= self._MAX_SHAPES:
+                self._shapes.clear()
+            got = self._shapes[key] = _ShapeFailures(len(snapshot.node_info_list))
+        return got
+
+
+class _ShapeFailures:
+    """One pod shape's known failures: per snapshot row, the generation and nominated-row
+    version they hold for (-1: none) and the status (an index into ``table``)."""
+
+    __slots__ = ("_ids", "generation", "nominated", "status", "table")
+
+    def __init__(self, n: int) -> None:
+        self.generation: I64 = np.full(n, -1, dtype=np.int64)
+        self.nominated: I64 = np.full(n, -1, dtype=np.int64)
+        self.status = np.zeros(n, dtype=np.intp)
+        self.table: list[Status] = []
+        self._ids: dict[tuple[int, tuple[str, ...], str], int] = {}
+
+    def status_id(self, st: Status) -> int:
+        key = (int(st.code), st.reasons, st.plugin)
+        k = self._ids.get(key)
+        if k is None:
+            k = self._ids[key] = len(self.table)
+            self.table.append(st)
+        return k
+
+
+class BatchVictimSelector:
+    """Answers SelectVictimsOnNode for the Evaluator's i-th node, computing chunks on demand;
+    ``bulk(i)`` hands the Evaluator the chunk holding the i-th node
+    (:class:`~kubesched.framework.preemption.DecidedNodes`)."""
+
+    __slots__ = ("_arrays", "_chunk", "_chunks", "_done", "_failures", "_nodes", "_now", "_one",
+                 "_results", "_snapshot")
 
     def __init__(self, one: ResourceVictimSelector, nodes: Sequence[NodeInfo], snapshot: Snapshot,
-                 arrays: NodePodArrays, now: float, chunk: int) -> None:
+                 arrays: NodePodArrays, now: float, chunk: int,
+                 failures: KnownFailures | None = None) -> None:
         self._one = one
         self._nodes = nodes
         self._snapshot = snapshot
         self._arrays = arrays
         self._now = now
+        self._failures = failures
         # Upstream stops once enough candidates are found: ask for a little more than that
         # first, then twice as many nodes each time the search goes on.
         self._chunk = max(chunk + chunk // 4, _MIN_CHUNK)
         self._done = 0
         self._results: list[VictimsResult | None] = []
+        self._chunks: list[DecidedNodes] = []
 
-    def select(self, i: int, ni: NodeInfo) -> VictimsResult | None:
+    def _through(self, i: int) -> DecidedNodes:
+        """The chunk holding visit position ``i``, computing chunks up to it."""
         while i >= self._done:
             end = min(len(self._nodes), self._done + self._chunk)
-            self._results.extend(self._run(self._nodes[self._done:end]))
+            results, decided = self._run(self._done, self._nodes[self._done:end])
+            self._results.extend(results)
+            self._chunks.append(decided)
             self._done = end
             self._chunk *= 2
+        chunks = self._chunks
+        k = len(chunks) - 1
+        while chunks[k].start > i:
+            k -= 1
+        return chunks[k]
+
+    def bulk(self, i: int) -> DecidedNodes:
+        return self._through(i)
+
+    def __call__(self, i: int, ni: NodeInfo) -> VictimsResult | None:
+        decided = self._through(i)
+        if decided.is_failed(i):
+            return [], 0, decided.status(i)
         res = self._results[i]
         if res is None:
             return self._one.select(ni)
         return res
 
-    def _run(self, infos: Sequence[NodeInfo]) -> list[VictimsResult | None]:
+    select = __call__
+
+    def _run(self, start: int, infos: Sequence[NodeInfo]) -> tuple[list[VictimsResult | None], DecidedNodes]:
         one = self._one
         snap = self._snapshot
         cols = snap.columns
@@ -151,20 +229,19 @@ class BatchVictimSelector:
         index = snap.node_index
         fit_name = one.fit_name
         statuses = one.statuses
-        prio = one.pod.priority_value
-        out: list[VictimsResult | None] = [None] * len(infos)
+        m = len(infos)
+        out: list[VictimsResult | None] = [None] * m
+        failed = np.zeros(m, dtype=bool)
+        keys = np.zeros(m, dtype=np.intp)
+        names_at = np.empty(m, dtype=object)
 
         # Nodes the model takes: the Filter status came from Fit, and the node is this
         # snapshot's own row.
         take: list[int] = []
         rows: list[int] = []
-        arrs: list[_PodArrays] = []
-        names: list[str] = []
+        gens: list[int] = []
         infos_list = snap.node_info_list
         index_get, status_get = index.get, statuses.get
-        cached_get = self._arrays.cached
-        layout = tuple(ridx)
-        width = len(layout)
         for j, ni in enumerate(infos):
             node = ni.node
             if node is None:
@@ -173,21 +250,92 @@ class BatchVictimSelector:
             row = index_get(name, -1)
             if row < 0 or infos_list[row] is not ni or status_get(name).plugin != fit_name:
                 continue
+            take.append(j)
+            rows.append(row)
+            gens.append(ni.generation)
+            names_at[j] = name
+        if not take:
+            return out, DecidedNodes(start, start + m, failed, names_at, keys, [])
+        take_a = np.asarray(take, dtype=np.intp)
+        rows_a = np.asarray(rows, dtype=np.int64)
+        gens_a = np.asarray(gens, dtype=np.int64)
+
+        # Known failures of this pod shape (only with the Filter pass's nominated rows).
+        ge = one.ge_nominated
+        shape: _ShapeFailures | None = None
+        nominated_v = np.zeros(0, dtype=np.int64)
+        table: list[Status] = []
+        if ge is not None and self._failures is not None:
+            pod = one.pod
+            shape = self._failures.for_shape(
+                (pod.priority_value, tuple(sorted(pod.requests.items())), id(one.fit), tuple(ridx)), snap)
+            table = shape.table
+            nominated_v = ge.row_versions(rows_a)
+            known = (shape.generation[rows_a] == gens_a) & (shape.nominated[rows_a] == nominated_v)
+            own = ge.own_row
+            if own >= 0:
+                known &= rows_a != own
+            if known.any():
+                failed[take_a[known]] = True
+                keys[take_a[known]] = shape.status[rows_a[known]]
+                unknown = np.flatnonzero(~known)
+                take_a, rows_a, gens_a, nominated_v = (
+                    take_a[unknown], rows_a[unknown], gens_a[unknown], nominated_v[unknown])
+        if take_a.size:
+            fails = self._decide(take_a, rows_a, out)
+            if fails:
+                ids: dict[int, int] = {}
+                local: list[Status] = table if shape is not None else []
+                for j, st in fails:
+                    k = ids.get(id(st))
+                    if k is None:
+                        k = ids[id(st)] = shape.status_id(st) if shape is not None else len(local)
+                        if shape is None:
+                            local.append(st)
+                    failed[j] = True
+                    keys[j] = k
+                table = local
+                if shape is not None and ge is not None:
+                    # Remember them, except on the pod's own nominated row.
+                    pos = {int(j): k for k, j in enumerate(take_a.tolist())}
+                    sel = np.fromiter((pos[j] for j, _ in fails), dtype=np.intp, count=len(fails))
+                    r = rows_a[sel]
+                    keep = r != ge.own_row
+                    shape.generation[r[keep]] = gens_a[sel][keep]
+                    shape.nominated[r[keep]] = nominated_v[sel][keep]
+                    shape.status[r[keep]] = keys[take_a[sel][keep]]
+        return out, DecidedNodes(start, start + m, failed, names_at, keys, table)
+
+    def _decide(self, take_a: npt.NDArray[np.intp], rows_a: I64,
+                out: list[VictimsResult | None]) -> list[tuple[int, Status]]:
+        """The model on chunk positions ``take_a`` (snapshot rows ``rows_a``): candidates go
+        into ``out``; returns the positions without victims, with their statuses. Positions
+        it cannot take stay None in ``out``."""
+        one = self._one
+        snap = self._snapshot
+        cols = snap.columns
+        ridx = cols.resource_index
+        layout = tuple(ridx)
+        width = len(layout)
+        prio = one.pod.priority_value
+        fails: list[tuple[int, Status]] = []
+        take = take_a.tolist()
+        infos_list = snap.node_info_list
+        cached_get = self._arrays.cached
+        arrs: list[_PodArrays] = []
+        names: list[str] = []
+        for row in rows_a.tolist():
+            ni = infos_list[row]
+            name = ni.name
             a = cached_get(name)
             if a is None or a.generation != ni.generation or a.pods is not ni.pods or a.layout != layout:
                 a = self._arrays.get(ni, ridx)
-            take.append(j)
-            rows.append(row)
             arrs.append(a)
             names.append(name)
-        if not take:
-            return out
-        rows_a = np.asarray(rows, dtype=np.int64)
         sizes = np.fromiter((len(a.prio) for a in arrs), dtype=np.int64, count=len(arrs))
+        no_victims = no_victims_result()[2]
         if sizes.sum() == 0:
-            for j in take:
-                out[j] = no_victims_result()
-            return out
+            return [(j, no_victims) for j in take]
         node_of = np.repeat(np.arange(len(arrs)), sizes)
         pprio = np.concatenate([a.prio for a in arrs])
         pstart = np.concatenate([a.start for a in arrs])
@@ -203,7 +351,7 @@ class BatchVictimSelector:
         used = cols.requested[rows_a] - (csum[ends] - csum[starts])
         ok = nvict > 0
         for k in np.flatnonzero(~ok).tolist():
-            out[take[k]] = no_victims_result()
+            fails.append((take[k], no_victims))
         ge = one.ge_nominated
         if ge is not None:
             hit, adds, undecided = ge.additions(rows_a, ridx)
@@ -225,26 +373,30 @@ class BatchVictimSelector:
                         break
         sel = np.flatnonzero(ok)
         if sel.size == 0:
-            return out
+            return fails
         res0 = self._fit_batch(cols, rows_a[sel], used[sel])
-        fails = res0.codes != 0
-        failed = np.flatnonzero(fails)
+        bad = res0.codes != 0
+        failed = np.flatnonzero(bad)
         if failed.size:
             # One Status per distinct (code, reasons): with many nominated nodes thousands fail.
-            memo: dict[tuple[int, int], Status] = {}
+            # None: an error, left to the per-node path.
+            memo: dict[tuple[int, int], Status | None] = {}
             sel_l = sel.tolist()
             keys = zip(res0.codes[failed].tolist(), res0.reason_ids[failed].tolist(), strict=True)
+            fit_name = one.fit_name
             for s, key in zip(failed.tolist(), keys, strict=True):
-                st = memo.get(key)
-                if st is None:
-                    st = memo[key] = res0.status(s, fit_name)
-                if st.is_rejected():
-                    out[take[sel_l[s]]] = ([], 0, st)
+                if key in memo:
+                    st = memo[key]
+                else:
+                    st = res0.status(s, fit_name)
+                    st = memo[key] = st if st.is_rejected() else None
+                if st is not None:
+                    fails.append((take[sel_l[s]], st))
 
         # 2) Reprieve, most important first, one rank per step across the nodes that fit.
-        alive = sel[~fails]
+        alive = sel[~bad]
         if alive.size == 0:
-            return out
+            return fails
         start = np.where(np.isnan(pstart), self._now, pstart)
         flat = np.flatnonzero(victim & np.isin(node_of, alive))
         order = flat[np.lexsort((flat, start[flat], -pprio[flat], node_of[flat]))]
@@ -275,7 +427,7 @@ class BatchVictimSelector:
             victims.summary = next(summaries) if hi > lo else None
             out[take[k]] = (victims, 0, success)
             lo = hi
-        return out
+        return fails
 
     def _fit_batch(self, cols: NodeColumns, rows: I64, requested: I64) -> Any:
         one = self._one

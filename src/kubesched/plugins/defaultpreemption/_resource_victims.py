@@ -75,12 +75,16 @@ def _nominated_lookup(fh: Any, state: CycleState, pod: Pod,
 
     The batch Filter pass of this cycle kept, in the cycle state, the nominated pods of
     priority >= ``pod``'s (the only ones the dry run counts) for every snapshot node: read
-    those while the nominator has not changed since; else ask the queue."""
+    those while the nominator has not changed since; else the framework builds them anew
+    (``ge_nominated_pods``), or, without that, ask the queue node by node."""
     nom = fh.nominator()
     if nom is None:
         return _no_pods, set(), None
     seen = state.get(GE_NOMINATED_KEY)
-    if isinstance(seen, GENominatedPods) and seen.matches(pod) and seen.is_current():
+    if not (isinstance(seen, GENominatedPods) and seen.matches(pod) and seen.is_current()):
+        make = getattr(fh, "ge_nominated_pods", None)  # the framework's, from the queue now
+        seen = make(state, pod) if make is not None else None
+    if seen is not None:
         return seen.pods, None, seen
     ask = nom.nominated_pods_for_node
     names_fn = getattr(nom, "nominated_node_names", None)
