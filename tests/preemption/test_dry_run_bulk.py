@@ -1,5 +1,5 @@
 """The dry run deciding runs of nodes at once (``DecidedNodes``) and remembering the nodes
-without victims per pod shape across preemptions (``KnownFailures``).
+without victims per pod shape across preemptions (``KnownAnswers``).
 
 The reference is the per-node Evaluator loop over the generic SelectVictimsOnNode: the same
 candidates (nodes, victims, in order) and the same statuses for the nodes it visited, after
@@ -87,14 +87,15 @@ def change(s: Sim, op: tuple[int, int, int], k: int, n: int) -> None:
         on = [p for p in s.store.list("Pod") if p.node_name == name]
         if on:
             s.store.delete("Pod", on[0].namespace, on[0].name, 0)
-    else:
-        s.pod(f"new{k}", cpu="1", priority=prio if kind == 2 else 60, node=name, start=float(k), grace=0)
+    else:  # every other new pod not started: victim order then depends on the clock
+        s.pod(f"new{k}", cpu="1", priority=prio if kind == 2 else 60, node=name,
+              start=float(k) if k % 2 else None, grace=0)
 
 
 @settings(max_examples=50, deadline=None, derandomize=True)
 @given(st.lists(node_spec, min_size=1, max_size=10), st.lists(change_spec, max_size=6),
        st.integers(1, 4), st.integers(1, 3))
-def test_bulk_and_known_failures_equal_the_per_node_loop(
+def test_bulk_and_known_answers_equal_the_per_node_loop(
         nodes: list[tuple[int, int, bool]], changes: list[tuple[int, int, int]], num_candidates: int,
         cpu: int) -> None:
     s = build(nodes)
@@ -106,16 +107,17 @@ def test_bulk_and_known_failures_equal_the_per_node_loop(
     assert dry_run(s, first, False, num_candidates) == dry_run(s, first, True, num_candidates)
     for k, op in enumerate(changes):
         change(s, op, k, len(nodes))
+    s.clock.advance(7.0)
     second = pod("second")
     assert dry_run(s, second, False, num_candidates) == dry_run(s, second, True, num_candidates)
 
 
-def test_known_failures_are_reused_and_forgotten_when_a_node_changes() -> None:
+def test_known_answers_are_reused_and_forgotten_when_a_node_changes() -> None:
     s = build([(2, 0, True)] * 3 + [(4, 3, False)])  # n0-n2: no victims; n3: victims
     first = make_pod().name("a").uid("a").priority(10).req({"cpu": "2"}).obj()
     got, statuses = dry_run(s, first, False, 3)
     assert [name for name, _, _ in got] == ["n3"] and set(statuses) == {"n0", "n1", "n2"}
-    shape = next(iter(s.plugin._known_failures._shapes.values()))
+    shape = next(iter(s.plugin._known_answers._shapes.values()))
     rows = s.scheduler.snapshot.node_index
     assert all(shape.generation[rows[f"n{i}"]] >= 0 for i in range(3))
     # n1 gets a low-priority pod it could now evict: its kept failure no longer holds.
@@ -125,6 +127,8 @@ def test_known_failures_are_reused_and_forgotten_when_a_node_changes() -> None:
     assert dry_run(s, second, False, 3) == dry_run(s, second, True, 3)
     got, _ = dry_run(s, second, False, 3)
     assert sorted(name for name, _, _ in got) == ["n1", "n3"]
+    # The kept victims of n3 are read again, n1's were decided anew and kept.
+    assert set(shape.victims) == {rows["n1"], rows["n3"]} and not shape.failed[rows["n1"]]
 
 
 def test_decided_nodes_record_only_up_to_the_stop() -> None:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from kubesched.cache import NodeInfo, PodInfo, Snapshot
     from kubesched.cache._columns import NodeColumns
 
-__all__ = ["BatchVictimSelector", "KnownFailures", "NodePodArrays"]
+__all__ = ["BatchVictimSelector", "KnownAnswers", "NodePodArrays"]
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -114,17 +114,17 @@ class NodePodArrays:
         return len(self._by_node)
 
 
-class KnownFailures:
-    """Nodes a dry run found no victims on (or victims that do not help), per pod shape, kept
-    by the plugin across preemptions.
+class KnownAnswers:
+    """The dry run's answers per pod shape and node, kept by the plugin across preemptions.
 
-    Such a node's answer depends only on the node (its ``generation``: every change to a
-    NodeInfo takes a new process-wide one), its nominated pods (the row's version in
+    A node's answer depends only on the node (its ``generation``: every change to a NodeInfo
+    takes a new process-wide one), its nominated pods (the row's version in
     ``framework._nominated.NominatedColumns``) and what the model reads of the pod: its
-    priority and the requests Fit's PreFilter derives (``Pod.requests``). Late in a wave of
-    preemptions almost every node is such a node; with this, the next preemptor of the same
-    shape re-decides only the nodes that changed. The pod's own nominated node is never read
-    from or written here (its nominated pods exclude itself)."""
+    priority and the requests Fit's PreFilter derives (``Pod.requests``); and, for a victim
+    list, on the clock only when some victims have a start time and others not (unstarted
+    pods count as starting now): such lists are not kept. In a wave of preemptions of one
+    shape, the next preemptor re-decides only the nodes that changed. The pod's own
+    nominated node is never read from or written here (its nominated pods exclude itself)."""
 
     __slots__ = ("_index", "_shapes")
 
@@ -132,9 +132,9 @@ class KnownFailures:
 
     def __init__(self) -> None:
         self._index: dict[str, int] | None = None
-        self._shapes: dict[Any, _ShapeFailures] = {}
+        self._shapes: dict[Any, _ShapeAnswers] = {}
 
-    def for_shape(self, key: Any, snapshot: Snapshot) -> _ShapeFailures:
+    def for_shape(self, key: Any, snapshot: Snapshot) -> _ShapeAnswers:
         if snapshot.node_index is not self._index:
             self._index = snapshot.node_index
             self._shapes = {}
@@ -142,21 +142,24 @@ class KnownFailures:
         if got is None:
             if len(self._shapes) >= self._MAX_SHAPES:
                 self._shapes.clear()
-            got = self._shapes[key] = _ShapeFailures(len(snapshot.node_info_list))
+            got = self._shapes[key] = _ShapeAnswers(len(snapshot.node_info_list))
         return got
 
 
-class _ShapeFailures:
-    """One pod shape's known failures: per snapshot row, the generation and nominated-row
-    version they hold for (-1: none) and the status (an index into ``table``)."""
+class _ShapeAnswers:
+    """One pod shape's known answers: per snapshot row, the generation and nominated-row
+    version the answer holds for (-1: none), and either a status without victims (an index
+    into ``table``, ``failed``) or the victims (``victims``)."""
 
-    __slots__ = ("_ids", "generation", "nominated", "status", "table")
+    __slots__ = ("_ids", "failed", "generation", "nominated", "status", "table", "victims")
 
     def __init__(self, n: int) -> None:
         self.generation: I64 = np.full(n, -1, dtype=np.int64)
         self.nominated: I64 = np.full(n, -1, dtype=np.int64)
+        self.failed = np.zeros(n, dtype=bool)
         self.status = np.zeros(n, dtype=np.intp)
         self.table: list[Status] = []
+        self.victims: dict[int, VictimsResult] = {}
         self._ids: dict[tuple[int, tuple[str, ...], str], int] = {}
 
     def status_id(self, st: Status) -> int:
@@ -167,24 +170,28 @@ class _ShapeFailures:
             self.table.append(st)
         return k
 
+    def keep(self, rows: I64, generations: I64, nominated: I64) -> None:
+        self.generation[rows] = generations
+        self.nominated[rows] = nominated
+
 
 class BatchVictimSelector:
     """Answers SelectVictimsOnNode for the Evaluator's i-th node, computing chunks on demand;
     ``bulk(i)`` hands the Evaluator the chunk holding the i-th node
     (:class:`~kubesched.framework.preemption.DecidedNodes`)."""
 
-    __slots__ = ("_arrays", "_chunk", "_chunks", "_done", "_failures", "_nodes", "_now", "_one",
+    __slots__ = ("_arrays", "_chunk", "_chunks", "_done", "_known", "_nodes", "_now", "_one",
                  "_results", "_snapshot")
 
     def __init__(self, one: ResourceVictimSelector, nodes: Sequence[NodeInfo], snapshot: Snapshot,
                  arrays: NodePodArrays, now: float, chunk: int,
-                 failures: KnownFailures | None = None) -> None:
+                 known: KnownAnswers | None = None) -> None:
         self._one = one
         self._nodes = nodes
         self._snapshot = snapshot
         self._arrays = arrays
         self._now = now
-        self._failures = failures
+        self._known = known
         # Upstream stops once enough candidates are found: ask for a little more than that
         # first, then twice as many nodes each time the search goes on.
         self._chunk = max(chunk + chunk // 4, _MIN_CHUNK)
@@ -260,14 +267,15 @@ class BatchVictimSelector:
         rows_a = np.asarray(rows, dtype=np.int64)
         gens_a = np.asarray(gens, dtype=np.int64)
 
-        # Known failures of this pod shape (only with the Filter pass's nominated rows).
+        # Known answers for this pod shape (only with the Filter pass's nominated rows).
         ge = one.ge_nominated
-        shape: _ShapeFailures | None = None
+        shape: _ShapeAnswers | None = None
         nominated_v = np.zeros(0, dtype=np.int64)
         table: list[Status] = []
-        if ge is not None and self._failures is not None:
+        own = -1
+        if ge is not None and self._known is not None:
             pod = one.pod
-            shape = self._failures.for_shape(
+            shape = self._known.for_shape(
                 (pod.priority_value, tuple(sorted(pod.requests.items())), id(one.fit), tuple(ridx)), snap)
             table = shape.table
             nominated_v = ge.row_versions(rows_a)
@@ -276,41 +284,64 @@ class BatchVictimSelector:
             if own >= 0:
                 known &= rows_a != own
             if known.any():
-                failed[take_a[known]] = True
-                keys[take_a[known]] = shape.status[rows_a[known]]
+                krows = rows_a[known]
+                kpos = take_a[known]
+                kfail = shape.failed[krows]
+                failed[kpos[kfail]] = True
+                keys[kpos[kfail]] = shape.status[krows[kfail]]
+                victims = shape.victims
+                for j, r in zip(kpos[~kfail].tolist(), krows[~kfail].tolist(), strict=True):
+                    out[j] = victims[r]
                 unknown = np.flatnonzero(~known)
                 take_a, rows_a, gens_a, nominated_v = (
                     take_a[unknown], rows_a[unknown], gens_a[unknown], nominated_v[unknown])
         if take_a.size:
-            fails = self._decide(take_a, rows_a, out)
-            if fails:
-                ids: dict[int, int] = {}
-                local: list[Status] = table if shape is not None else []
-                for j, st in fails:
-                    k = ids.get(id(st))
-                    if k is None:
-                        k = ids[id(st)] = shape.status_id(st) if shape is not None else len(local)
-                        if shape is None:
-                            local.append(st)
-                    failed[j] = True
-                    keys[j] = k
-                table = local
-                if shape is not None and ge is not None:
-                    # Remember them, except on the pod's own nominated row.
-                    pos = {int(j): k for k, j in enumerate(take_a.tolist())}
-                    sel = np.fromiter((pos[j] for j, _ in fails), dtype=np.intp, count=len(fails))
-                    r = rows_a[sel]
-                    keep = r != ge.own_row
-                    shape.generation[r[keep]] = gens_a[sel][keep]
-                    shape.nominated[r[keep]] = nominated_v[sel][keep]
-                    shape.status[r[keep]] = keys[take_a[sel][keep]]
+            fails, unstable = self._decide(take_a, rows_a, out)
+            ids: dict[int, int] = {}
+            local: list[Status] = table if shape is not None else []
+            for j, st in fails:
+                k = ids.get(id(st))
+                if k is None:
+                    k = ids[id(st)] = shape.status_id(st) if shape is not None else len(local)
+                    if shape is None:
+                        local.append(st)
+                failed[j] = True
+                keys[j] = k
+            table = local
+            if shape is not None:
+                self._keep(shape, take_a, rows_a, gens_a, nominated_v, out, failed, keys, unstable, own)
         return out, DecidedNodes(start, start + m, failed, names_at, keys, table)
 
-    def _decide(self, take_a: npt.NDArray[np.intp], rows_a: I64,
-                out: list[VictimsResult | None]) -> list[tuple[int, Status]]:
+    @staticmethod
+    def _keep(shape: _ShapeAnswers, take_a: npt.NDArray[np.intp], rows_a: I64, gens_a: I64,
+              nominated_v: I64, out: list[VictimsResult | None], failed: npt.NDArray[np.bool_],
+              keys: npt.NDArray[np.intp], unstable: set[int], own: int) -> None:
+        """Remember the answers just decided (not the pod's own nominated row, not victim
+        lists that depend on the clock, not nodes left to the per-node path)."""
+        decided = failed[take_a] | np.fromiter((out[j] is not None for j in take_a.tolist()),
+                                               dtype=bool, count=take_a.size)
+        if unstable:
+            decided &= ~np.isin(take_a, np.fromiter(unstable, dtype=np.intp, count=len(unstable)))
+        decided &= rows_a != own
+        if not decided.any():
+            return
+        pos, rows = take_a[decided], rows_a[decided]
+        shape.keep(rows, gens_a[decided], nominated_v[decided])
+        f = failed[pos]
+        shape.failed[rows] = f
+        shape.status[rows[f]] = keys[pos[f]]
+        victims = shape.victims
+        for j, r in zip(pos[~f].tolist(), rows[~f].tolist(), strict=True):
+            res = out[j]
+            assert res is not None
+            victims[r] = res
+
+    def _decide(self, take_a: npt.NDArray[np.intp], rows_a: I64, out: list[VictimsResult | None],
+                ) -> tuple[list[tuple[int, Status]], set[int]]:
         """The model on chunk positions ``take_a`` (snapshot rows ``rows_a``): candidates go
-        into ``out``; returns the positions without victims, with their statuses. Positions
-        it cannot take stay None in ``out``."""
+        into ``out``; returns the positions without victims, with their statuses, and the
+        candidates whose victims depend on the clock (some started, some not). Positions it
+        cannot take stay None in ``out``."""
         one = self._one
         snap = self._snapshot
         cols = snap.columns
@@ -335,7 +366,7 @@ class BatchVictimSelector:
         sizes = np.fromiter((len(a.prio) for a in arrs), dtype=np.int64, count=len(arrs))
         no_victims = no_victims_result()[2]
         if sizes.sum() == 0:
-            return [(j, no_victims) for j in take]
+            return [(j, no_victims) for j in take], set()
         node_of = np.repeat(np.arange(len(arrs)), sizes)
         pprio = np.concatenate([a.prio for a in arrs])
         pstart = np.concatenate([a.start for a in arrs])
@@ -373,7 +404,7 @@ class BatchVictimSelector:
                         break
         sel = np.flatnonzero(ok)
         if sel.size == 0:
-            return fails
+            return fails, set()
         res0 = self._fit_batch(cols, rows_a[sel], used[sel])
         bad = res0.codes != 0
         failed = np.flatnonzero(bad)
@@ -396,8 +427,11 @@ class BatchVictimSelector:
         # 2) Reprieve, most important first, one rank per step across the nodes that fit.
         alive = sel[~bad]
         if alive.size == 0:
-            return fails
-        start = np.where(np.isnan(pstart), self._now, pstart)
+            return fails, set()
+        unstarted = np.isnan(pstart)
+        start = np.where(unstarted, self._now, pstart)
+        some = np.bincount(node_of[victim & unstarted], minlength=len(arrs))
+        unstable = {take[k] for k in np.flatnonzero((some > 0) & (some < nvict)).tolist()}
         flat = np.flatnonzero(victim & np.isin(node_of, alive))
         order = flat[np.lexsort((flat, start[flat], -pprio[flat], node_of[flat]))]
         owner = node_of[order]
@@ -427,7 +461,7 @@ class BatchVictimSelector:
             victims.summary = next(summaries) if hi > lo else None
             out[take[k]] = (victims, 0, success)
             lo = hi
-        return fails
+        return fails, unstable
 
     def _fit_batch(self, cols: NodeColumns, rows: I64, requested: I64) -> Any:
         one = self._one

@@ -55,7 +55,7 @@ from kubesched.framework.preemption import (
 from kubesched.plugins.names import DEFAULT_PREEMPTION
 
 from ._args import DefaultPreemptionArgs
-from ._batch_victims import BatchVictimSelector, KnownFailures, NodePodArrays
+from ._batch_victims import BatchVictimSelector, KnownAnswers, NodePodArrays
 from ._resource_victims import (
     NO_VICTIMS_REASON,
     ResourceVictimSelector,
@@ -149,7 +149,7 @@ class DefaultPreemption(PluginBase):
         self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
         self._default_more_important_pod = self.more_important_pod
         self._pod_arrays = NodePodArrays()  # victims' arrays per node generation (dry runs)
-        self._known_failures = KnownFailures()  # nodes without victims, per pod shape (dry runs)
+        self._known_answers = KnownAnswers()  # dry-run answers per pod shape and node
 
     @property
     def fh(self) -> Handle:
@@ -266,7 +266,7 @@ class DefaultPreemption(PluginBase):
         if len(self._pod_arrays) > 2 * len(snap.node_names):
             self._pod_arrays.forget_missing(set(snap.node_names))
         return BatchVictimSelector(selector, nodes, snap, self._pod_arrays, self._now(),
-                                   num_candidates, self._known_failures)
+                                   num_candidates, self._known_answers)
 
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: Sequence[PodDisruptionBudget]) -> tuple[list[Pod], int, Status]:
