@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.framework import Code, Status
 from kubesched.scheduler._diagnosis import Diagnosis, FitError, NodeToStatus
@@ -138,3 +142,31 @@ def test_a_single_status_after_bulk_ones_overrides_and_keeps_the_count() -> None
     table = [Status(Code.UNSCHEDULABLE, ("z",))]
     m.set_many(np.array(["n2", "n8"], dtype=object), np.array([0, 0], dtype=np.intp), table)
     assert len(m) == 5 and m.get("n2").reasons == ("z",)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 2)), max_size=12, unique_by=lambda t: t[0]),
+       st.lists(st.tuples(st.integers(0, 12), st.integers(0, 2)), max_size=5), st.booleans())
+def test_names_by_plugin_and_reason_counts_equal_reading_every_status(
+        bulk: list[tuple[int, int]], single: list[tuple[int, int]], materialize: bool) -> None:
+    """The chunk and map readings (``names_with_plugin``, ``reason_counts``) equal asking every
+    node's status, whether or not the map was built and single statuses overrode bulk ones."""
+    table = [Status.of(Code.UNSCHEDULABLE, "Insufficient cpu").with_plugin("Fit"),
+             Status.of(Code.UNSCHEDULABLE, "a", "b").with_plugin("Taint"),
+             Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "a").with_plugin("Fit")]
+    m = NodeToStatus()
+    m.set_many(np.array([f"n{i}" for i, _ in bulk], dtype=object),
+               np.array([k for _, k in bulk], dtype=np.intp), table)
+    if materialize:
+        m.get("n0")
+    for i, k in single:
+        m.set(f"n{i}", table[k])
+    by_plugin = {plugin: m.names_with_plugin(plugin) for plugin in ("Fit", "Taint", "Other")}
+    counts = m.reason_counts()
+    everything = dict(m.items())  # builds the map: read last
+    for plugin, names in by_plugin.items():
+        assert names == {n for n, st_ in everything.items() if st_.plugin == plugin}
+    want: Counter[str] = Counter()
+    for st_ in everything.values():
+        want.update(st_.reasons)
+    assert counts == want

@@ -234,8 +234,6 @@ class BatchVictimSelector:
         cols = snap.columns
         ridx = cols.resource_index
         index = snap.node_index
-        fit_name = one.fit_name
-        statuses = one.statuses
         m = len(infos)
         out: list[VictimsResult | None] = [None] * m
         failed = np.zeros(m, dtype=bool)
@@ -248,14 +246,15 @@ class BatchVictimSelector:
         rows: list[int] = []
         gens: list[int] = []
         infos_list = snap.node_info_list
-        index_get, status_get = index.get, statuses.get
+        index_get = index.get
+        fit_nodes = one.fit_nodes()
         for j, ni in enumerate(infos):
             node = ni.node
             if node is None:
                 continue
             name = node.meta.name
             row = index_get(name, -1)
-            if row < 0 or infos_list[row] is not ni or status_get(name).plugin != fit_name:
+            if row < 0 or infos_list[row] is not ni or name not in fit_nodes:
                 continue
             take.append(j)
             rows.append(row)

@@ -124,8 +124,8 @@ class _Usage:
 class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
-    __slots__ = ("_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name", "ge_nominated",
-                 "nominated_for", "nominated_nodes", "pod", "state", "statuses")
+    __slots__ = ("_fit_nodes", "_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name",
+                 "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
     def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
                  statuses: Any, nominated: Callable[[str], list[PodInfo]],
@@ -142,6 +142,7 @@ class ResourceVictimSelector:
         self.nominated_for = nominated
         self.nominated_nodes: set[str] | None = None  # nodes that may have nominated pods (None: any)
         self.ge_nominated: GENominatedPods | None = None  # the Filter pass's, when current
+        self._fit_nodes: set[str] | None = None
         self._is_eligible = is_eligible
         self._importance = importance
         self._split = split
@@ -184,6 +185,15 @@ class ResourceVictimSelector:
         selector.nominated_nodes = nominated_nodes
         selector.ge_nominated = ge
         return selector
+
+    def fit_nodes(self) -> set[str]:
+        """The nodes Fit rejected in the Filter pass (the ones this model takes), asked of the
+        statuses once per preemption."""
+        if self._fit_nodes is None:
+            names_with = getattr(self.statuses, "names_with_plugin", None)
+            self._fit_nodes = (names_with(self.fit_name) if names_with is not None else
+                               {name for name, st in self.statuses.items() if st.plugin == self.fit_name})
+        return self._fit_nodes
 
     def _fit_status(self, usage: _Usage) -> Status | None:
         """Fit's own Filter on the usage record; None when the pod fits."""
