@@ -2,7 +2,7 @@
 incrementally updated, columnar snapshot."""
 
 from ._cache import Cache, CacheDump, CacheError
-from ._columns import BASE_RESOURCES, NodeColumns
+from ._columns import BASE_RESOURCES, NodeColumns, RowAnswers, RowMemo
 from ._debugger import CacheDiff, compare
 from ._images import normalized_image_name
 from ._node_info import (
@@ -29,6 +29,8 @@ __all__ = [
     "NodeInfo",
     "NodeTree",
     "PodInfo",
+    "RowAnswers",
+    "RowMemo",
     "Snapshot",
     "compare",
     "get_zone_key",

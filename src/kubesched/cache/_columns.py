@@ -16,6 +16,10 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
   the empty one; the list may hold sets no node has any more; it is append-only, so an id names
   the same set for the lifetime of the list): evaluate tolerations once per distinct set, then
   gather.
+- ``log_mark()`` / ``changed_rows_since(mark)``: the rows :meth:`NodeColumns.fill_row` rewrote
+  since a mark (``None`` when the log no longer reaches back that far, or when the resource
+  matrices were rebuilt with new columns: everything may have changed). Batch plugins that keep
+  per-row answers across cycles (the resource scorers' memo) refresh only those rows.
 - ``label_column(key)`` -> (codes[N] int32 with -1 for "no such label", values list): node label
   values encoded per key in first-seen row order; ``values`` holds exactly the values some node
   has. Computed lazily, cached until a node's labels or the node list change; a recomputed
@@ -30,7 +34,8 @@ derived from a label column or from ``taint_sets`` may be kept, checked by ident
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -41,12 +46,15 @@ from ..api import Node, Taint
 if TYPE_CHECKING:
     from ._node_info import NodeInfo
 
-__all__ = ["BASE_RESOURCES", "NodeColumns"]
+__all__ = ["BASE_RESOURCES", "NodeColumns", "RowAnswers", "RowMemo"]
 
 BASE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "pods")
 
 I64 = npt.NDArray[np.int64]
 _T = TypeVar("_T", bound=np.generic)
+_ROW_LOG_LIMIT = 4096
+"""Longest row change log kept (the older half is dropped beyond it): 1-2 rows change per
+scheduling cycle, and a reader more than a few thousand rows behind refreshes everything."""
 
 
 class NodeColumns:
@@ -73,6 +81,8 @@ class NodeColumns:
         self._infos = infos
         self._row_nodes: list[Node | None] = [None] * n  # node object each row was filled from
         self._label_cache: dict[str, tuple[npt.NDArray[np.int32], list[str]]] = {}
+        self._row_log: list[int] = []  # rows rewritten in place, oldest first
+        self._log_start = 0  # log position of _row_log[0]
         for i, ni in enumerate(infos):
             self.fill_row(i, ni)
 
@@ -105,6 +115,12 @@ class NodeColumns:
         self.requested[i] = req
         self.non_zero_requested[i] = nz
         self.pod_count[i] = npods
+        log = self._row_log
+        log.append(i)
+        if len(log) > _ROW_LOG_LIMIT:
+            drop = len(log) // 2
+            del log[:drop]
+            self._log_start += drop
         node = ni.node
         prev = self._row_nodes[i]
         if node is not prev:
@@ -125,6 +141,9 @@ class NodeColumns:
         new = [k for k in dict.fromkeys(names) if k not in self.resource_index]
         if not new:
             return
+        # Every row's matrices change shape: marks taken before now no longer say what changed.
+        self._log_start += len(self._row_log) + 1
+        self._row_log = []
         for k in new:
             self.resource_index[k] = len(self.resource_names)
             self.resource_names.append(k)
@@ -167,9 +186,24 @@ class NodeColumns:
         c._infos = infos
         c._row_nodes = [self._row_nodes[s] if s >= 0 else None for s in src_rows]
         c._label_cache = {}
+        c._row_log = []
+        c._log_start = 0
         for i in sorted({*dirty, *np.flatnonzero(~keep).tolist()}):
             c.fill_row(i, infos[i])
         return c
+
+    # -- change log -----------------------------------------------------------
+    def log_mark(self) -> int:
+        """A position in the row change log, for :meth:`changed_rows_since`."""
+        return self._log_start + len(self._row_log)
+
+    def changed_rows_since(self, mark: int) -> list[int] | None:
+        """Rows rewritten in place since ``mark`` (repeats possible), or ``None`` when that is
+        no longer known (the log was trimmed, or new resource columns rebuilt the matrices)."""
+        start = mark - self._log_start
+        if start < 0:
+            return None
+        return self._row_log[start:]
 
     # -- labels ---------------------------------------------------------------
     def label_column(self, key: str) -> tuple[npt.NDArray[np.int32], list[str]]:
@@ -196,3 +230,79 @@ class NodeColumns:
 
     def resource_col(self, name: str) -> int | None:
         return self.resource_index.get(name)
+
+
+@dataclass(slots=True)
+class RowAnswers:
+    """One key's per-row answers over every row of ``cols``: ``values[i]`` holds where
+    ``known[i]``. ``token`` is what the answers were computed for besides the key (matched by
+    identity); ``mark`` the change-log position they are current at."""
+
+    cols: NodeColumns
+    token: object
+    mark: int
+    values: I64
+    known: npt.NDArray[np.bool_]
+
+    def missing(self, rows: I64) -> I64:
+        """The batch rows without a known answer."""
+        known = self.known.take(rows)
+        if np.count_nonzero(known) == len(rows):
+            return rows[:0]
+        return rows[~known]
+
+    def put(self, rows: I64 | Sequence[int], values: I64 | Sequence[int]) -> None:
+        """Record answers for ``rows``: a few by item, more with one fancy index each."""
+        if len(rows) <= 16:
+            vals, known = self.values, self.known
+            for r, v in zip(rows, values, strict=True):
+                vals[r] = v
+                known[r] = True
+        else:
+            self.values[rows] = values
+            self.known[rows] = True
+
+
+class RowMemo:
+    """Per-row answers a batch plugin keeps across scheduling cycles, for a few keys (e.g. the
+    pod's requests): a row's answer depends only on its column rows, and between two cycles the
+    cache rewrites one or two rows (where the last pod went), so the plugin computes only the
+    rows the change log names (:meth:`NodeColumns.changed_rows_since`) instead of the batch.
+
+    A key seen for the first time gets no memo (``entry`` returns None): one-off keys would pay
+    for every-row arrays they never reuse. No upstream counterpart: kube-scheduler recomputes
+    every score per cycle (resource_allocation.go score); answers equal doing so."""
+
+    __slots__ = ("_entries", "_limit", "_seen")
+
+    def __init__(self, limit: int = 8) -> None:
+        self._entries: dict[Hashable, RowAnswers] = {}
+        self._seen: set[Hashable] = set()
+        self._limit = limit
+
+    def entry(self, cols: NodeColumns, key: Hashable, token: object) -> RowAnswers | None:
+        """The answers for ``key`` on ``cols`` (computed for ``token``), rows changed since they
+        were current marked unknown; None on the first sight of ``key``."""
+        hit = self._entries.get(key)
+        if hit is None or hit.cols is not cols or hit.token is not token:
+            if hit is None and key not in self._seen:
+                if len(self._seen) >= 256:
+                    self._seen.clear()
+                self._seen.add(key)
+                return None
+            n = len(cols.pod_count)
+            hit = RowAnswers(cols, token, cols.log_mark(), np.zeros(n, dtype=np.int64),
+                             np.zeros(n, dtype=bool))
+            if len(self._entries) >= self._limit:
+                self._entries.clear()
+            self._entries[key] = hit
+            return hit
+        changed = cols.changed_rows_since(hit.mark)
+        if changed is None:
+            hit.known[:] = False
+        else:
+            known = hit.known
+            for r in changed:  # one or two rows per cycle: item writes beat a fancy index
+                known[r] = False
+        hit.mark = cols.log_mark()
+        return hit

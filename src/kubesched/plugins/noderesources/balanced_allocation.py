@@ -19,6 +19,7 @@ results match Go bit for bit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +43,8 @@ from kubesched.plugins.names import NODE_RESOURCES_BALANCED_ALLOCATION
 from ._args import NodeResourcesBalancedAllocationArgs
 from .resource_allocation import I64, NodeUsage, ResourceAllocationScorer, pod_request_list
 
-__all__ = ["NAME", "BalancedAllocation", "balanced_resource_score", "balanced_resource_scorer"]
+__all__ = ["NAME", "BalancedAllocation", "balanced_resource_row_scorer", "balanced_resource_score",
+           "balanced_resource_scorer"]
 
 NAME = NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -108,6 +110,41 @@ def balanced_resource_scorer(u: NodeUsage) -> I64:
     return half + (half + balance[0] - balance[1]) // 2
 
 
+def _balance(fractions: list[float]) -> int:
+    """balancedResourceScore for one node, from the fractions of the resources it has."""
+    count = len(fractions)
+    std = 0.0
+    if count == 2:
+        std = abs((fractions[0] - fractions[1]) / 2)
+    elif count > 2:
+        total = fractions[0]
+        for f in fractions[1:]:
+            total = total + f
+        mean = total / count
+        sq = (fractions[0] - mean) * (fractions[0] - mean)
+        for f in fractions[1:]:
+            sq = sq + (f - mean) * (f - mean)
+        std = math.sqrt(sq / count)
+    return int((1 - std) * float(MAX_NODE_SCORE))
+
+
+def balanced_resource_row_scorer(index: Sequence[int], allocatable: Sequence[int],
+                                 allocated: Sequence[int], pod: Sequence[int]) -> int:
+    """balancedResourceScorer for one node in plain Python floats (the same IEEE operations
+    in the same order as Go and as :func:`balanced_resource_score`: each amount converted to
+    float64, divided, capped at 1): what the resource scorers' per-row memo rescores changed
+    rows with."""
+    with_pod: list[float] = []
+    without: list[float] = []
+    for capacity, used, want in zip(allocatable, allocated, pod, strict=True):
+        if capacity:
+            cap = float(capacity)
+            with_pod.append(min(float(used + want) / cap, 1.0))
+            without.append(min(float(used) / cap, 1.0))
+    half = MAX_NODE_SCORE // 2
+    return half + (half + _balance(with_pod) - _balance(without)) // 2
+
+
 @dataclass(frozen=True, slots=True)
 class _PreScoreState:
     pod_requests: tuple[int, ...]
@@ -125,7 +162,8 @@ class BalancedAllocation(PluginBase):
         assert isinstance(self.args, NodeResourcesBalancedAllocationArgs)
         self.resources = self.args.resources
         self.scorer = ResourceAllocationScorer(
-            NAME, balanced_resource_scorer, self.resources, use_requested=True
+            NAME, balanced_resource_scorer, self.resources, use_requested=True,
+            row_scorer=balanced_resource_row_scorer,
         )
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:

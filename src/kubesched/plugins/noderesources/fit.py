@@ -52,7 +52,7 @@ from kubesched.plugins.helper import feature_enabled
 from kubesched.plugins.names import NODE_RESOURCES_FIT
 
 from ._args import LEAST_ALLOCATED, MOST_ALLOCATED, NodeResourcesFitArgs
-from .least_allocated import least_resource_scorer
+from .least_allocated import least_resource_row_scorer, least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
 from .resource_allocation import ResourceAllocationScorer, pod_request_list
@@ -186,8 +186,10 @@ class Fit(PluginBase):
         self.ignored_resource_groups = frozenset(a.ignored_resource_groups)
         strategy = a.scoring_strategy
         self.resources = strategy.resources
+        row_scorer = None
         if strategy.type == LEAST_ALLOCATED:
             scorer = least_resource_scorer(self.resources)
+            row_scorer = least_resource_row_scorer(self.resources)
         elif strategy.type == MOST_ALLOCATED:
             scorer = most_resource_scorer(self.resources)
         else:
@@ -195,7 +197,8 @@ class Fit(PluginBase):
             scorer = requested_to_capacity_ratio_scorer(
                 self.resources, strategy.requested_to_capacity_ratio.shape
             )
-        self.scorer = ResourceAllocationScorer(strategy.type, scorer, self.resources)
+        self.scorer = ResourceAllocationScorer(strategy.type, scorer, self.resources,
+                                               row_scorer=row_scorer)
         # Both GA / on by default in the newest upstream.
         self.enable_in_place_pod_vertical_scaling = feature_enabled(handle, "InPlacePodVerticalScaling", True)
         self.enable_scheduling_queue_hint = feature_enabled(handle, "SchedulingQueueHint", True)
