@@ -170,3 +170,46 @@ def test_names_by_plugin_and_reason_counts_equal_reading_every_status(
     for st_ in everything.values():
         want.update(st_.reasons)
     assert counts == want
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), max_size=6,
+                         unique_by=lambda t: t[0]), max_size=3),
+       st.lists(st.tuples(st.integers(0, 12), st.integers(0, 3)), max_size=3))
+def test_rejections_added_later_read_like_ones_added_at_once(
+        chunks: list[list[tuple[int, int]]], single: list[tuple[int, int]]) -> None:
+    """Deferred rejections (``add_rejected_later``) give the same statuses, count and plugin
+    sets as ``set_many`` plus AddPluginStatus at once; only ``len`` is known before a read."""
+    table = [Status.of(Code.UNSCHEDULABLE, "Insufficient cpu").with_plugin("Fit"),
+             Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "x").with_plugin("Taint"),
+             Status.of(Code.PENDING, "wait").with_plugin("Gate"),
+             Status.of(Code.UNSCHEDULABLE, "y")]
+    eager, lazy = Diagnosis(), Diagnosis()
+    calls = [0]
+    nonempty = 0
+    seen: set[str] = set()
+    for k, chunk in enumerate(chunks):
+        fresh = [(i, t) for i, t in chunk if f"c{k}n{i}" not in seen]
+        names = np.array([f"c{k}n{i}" for i, _ in fresh], dtype=object)
+        seen.update(names.tolist())
+        keys = np.array([t for _, t in fresh], dtype=np.intp)
+        eager.node_to_status.set_many(names, keys, table)
+        for st_ in table:
+            if (keys == table.index(st_)).any():
+                eager.add_plugin_status(st_)
+
+        def produce(keys: np.ndarray = keys) -> tuple[np.ndarray, list[Status]]:
+            calls[0] += 1
+            used = sorted(set(keys.tolist()))
+            return np.array([used.index(x) for x in keys.tolist()], dtype=np.intp), [table[x] for x in used]
+
+        lazy.add_rejected_later(names, produce)
+        nonempty += bool(fresh)
+    assert len(lazy.node_to_status) == len(eager.node_to_status) and calls[0] == 0
+    for i, t in single:
+        eager.node_to_status.set(f"c0n{i}", table[t])
+        lazy.node_to_status.set(f"c0n{i}", table[t])
+    assert dict(lazy.node_to_status.items()) == dict(eager.node_to_status.items())
+    assert lazy.unschedulable_plugins == eager.unschedulable_plugins
+    assert lazy.pending_plugins == eager.pending_plugins
+    assert calls[0] == nonempty  # each built once

@@ -19,6 +19,7 @@ the batch path, which gives identical statuses.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -226,7 +227,6 @@ class ScheduleAlgorithm:
             rows = np.fromiter((index[ni.name] for ni in nodes), dtype=np.int64, count=n)
         feasible_rows: list[npt.NDArray[np.int64]] = []
         found, pos, chunk = 0, 0, max(to_find, 64)
-        statuses = diagnosis.node_to_status
         try:
             while pos < n and found < to_find:
                 lo, hi = start + pos, start + min(pos + chunk, n)
@@ -248,10 +248,8 @@ class ScheduleAlgorithm:
                         first_error = cut = int(err_rows[0])
                     rejected = np.flatnonzero(codes[:cut])
                     if rejected.size:
-                        keys, table = outcome.status_keys(rejected)
-                        statuses.set_many(snap.names_array()[part[rejected]], keys, table)
-                        for st in table:
-                            diagnosis.add_plugin_status(st)
+                        diagnosis.add_rejected_later(snap.names_array()[part[rejected]],
+                                                     functools.partial(outcome.status_keys, rejected))
                     ok = part[ok_rows[ok_rows < cut]]
                 feasible_rows.append(ok)
                 found += ok.size

@@ -13,7 +13,6 @@ from __future__ import annotations
 import builtins
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,6 +31,9 @@ __all__ = [
     "NoNodesAvailableError",
     "NodeToStatus",
 ]
+
+StatusChunk = tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]
+"""(node names, an index per node into the table, the table of distinct statuses)."""
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 """NoNodeAvailableMsg (types.go)."""
@@ -59,14 +61,23 @@ class NodeToStatus:
     the name -> Status map is built only when someone asks for one node. The reason histogram
     of the FitError message and ``nodes_for_status_code`` read the chunks directly."""
 
-    __slots__ = ("_absent", "_chunks", "_map")
+    __slots__ = ("_absent", "_chunks", "_later", "_map")
 
     def __init__(self) -> None:
         self._map: dict[str, Status] = {}
         self._absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
         self._chunks: list[tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]] = []
+        self._later: list[tuple[int, Callable[[], StatusChunk]]] = []
+
+    def _resolve(self) -> None:
+        """Turn the deferred chunks (:meth:`set_many_later`) into chunks, in order."""
+        if self._later:
+            later, self._later = self._later, []
+            for _, produce in later:
+                self.set_many(*produce())
 
     def _materialize(self) -> None:
+        self._resolve()
         if not self._chunks:
             return
         m = self._map
@@ -83,18 +94,27 @@ class NodeToStatus:
         self._materialize()
         self._map[node_name] = status
 
+    def set_many_later(self, count: int, produce: Callable[[], StatusChunk]) -> None:
+        """:meth:`set_many` of ``count`` new nodes, computed only when a status is read: a
+        pod that is scheduled never reads the statuses of the nodes that rejected it, only
+        how many there were (``len``), and building them was a tenth of a busy cycle."""
+        if count:
+            self._later.append((count, produce))
+
     def set_many(self, node_names: npt.NDArray[np.object_], keys: npt.NDArray[np.intp],
                  table: list[Status]) -> None:
         """``node_names[i]`` gets ``table[keys[i]]``; the names must be distinct and new (one
         filter pass over distinct nodes), which keeps ``len`` exact without building the map."""
         if not len(node_names):
             return
+        self._resolve()
         self._chunks.append((node_names, keys, table))
         if self._map:  # the names may repeat explicit ones: merge now so that ``len`` stays exact
             self._materialize()
 
     def __len__(self) -> int:
-        return len(self._map) + sum(len(names) for names, _, _ in self._chunks)
+        return (len(self._map) + sum(len(names) for names, _, _ in self._chunks)
+                + sum(count for count, _ in self._later))
 
     def __contains__(self, node_name: object) -> bool:
         self._materialize()
@@ -108,6 +128,7 @@ class NodeToStatus:
     def reason_counts(self) -> Counter[str]:
         """How many explicit nodes carry each reason (the FitError histogram), without building
         the map."""
+        self._resolve()
         out: Counter[str] = Counter()
         for _names, keys, table in self._chunks:
             for k, count in enumerate(np.bincount(keys, minlength=len(table)).tolist()):
@@ -126,6 +147,7 @@ class NodeToStatus:
     def names_with_plugin(self, plugin: str) -> builtins.set[str]:
         """The explicit nodes whose status was stamped by ``plugin``, without building the
         map (preemption's dry run asks this once instead of ``get`` for every node)."""
+        self._resolve()
         out: builtins.set[str] = builtins.set()
         for names, keys, table in self._chunks:
             hits = [k for k, st in enumerate(table) if st.plugin == plugin]
@@ -143,6 +165,7 @@ class NodeToStatus:
     def nodes_for_status_code(self, node_names: list[str], code: Code) -> list[str]:
         """NodesForStatusCode: the given nodes (snapshot order) whose status has ``code``;
         absent nodes count with the absent status."""
+        self._resolve()
         if self._chunks and not self._map:
             # Read the chunks: which explicit nodes have the code, which have another one.
             hit: set[str] = set()
@@ -159,15 +182,52 @@ class NodeToStatus:
         return [n for n in node_names if m.get(n, absent).code == code]
 
 
-@dataclass
 class Diagnosis:
-    """framework.Diagnosis."""
+    """framework.Diagnosis.
 
-    node_to_status: NodeToStatus = field(default_factory=NodeToStatus)
-    unschedulable_plugins: set[str] = field(default_factory=set)
-    pending_plugins: set[str] = field(default_factory=set)
-    pre_filter_msg: str = ""
-    post_filter_msg: str = ""
+    The batch filter defers building the statuses of the nodes that rejected a pod
+    (:meth:`add_rejected_later`): they are built, and their plugins recorded, the first time
+    the statuses or the plugin sets are read. A pod that is scheduled never reads them."""
+
+    __slots__ = ("_later", "_pending_plugins", "_unschedulable_plugins", "node_to_status",
+                 "post_filter_msg", "pre_filter_msg")
+
+    def __init__(self, node_to_status: NodeToStatus | None = None,
+                 unschedulable_plugins: set[str] | None = None, pending_plugins: set[str] | None = None,
+                 pre_filter_msg: str = "", post_filter_msg: str = "") -> None:
+        self.node_to_status = node_to_status if node_to_status is not None else NodeToStatus()
+        self._unschedulable_plugins = unschedulable_plugins if unschedulable_plugins is not None else set()
+        self._pending_plugins = pending_plugins if pending_plugins is not None else set()
+        self.pre_filter_msg = pre_filter_msg
+        self.post_filter_msg = post_filter_msg
+        self._later: list[Callable[[], list[Status]]] = []
+
+    def _resolve(self) -> None:
+        if self._later:
+            later, self._later = self._later, []
+            for table in later:
+                for st in table():
+                    self.add_plugin_status(st)
+
+    @property
+    def unschedulable_plugins(self) -> set[str]:
+        self._resolve()
+        return self._unschedulable_plugins
+
+    @unschedulable_plugins.setter
+    def unschedulable_plugins(self, plugins: set[str]) -> None:
+        self._resolve()
+        self._unschedulable_plugins = plugins
+
+    @property
+    def pending_plugins(self) -> set[str]:
+        self._resolve()
+        return self._pending_plugins
+
+    @pending_plugins.setter
+    def pending_plugins(self, plugins: set[str]) -> None:
+        self._resolve()
+        self._pending_plugins = plugins
 
     def add_plugin_status(self, status: Status) -> None:
         """AddPluginStatus: record the plugin behind a rejection (Pending goes to both sets,
@@ -175,9 +235,25 @@ class Diagnosis:
         if not status.plugin:
             return
         if status.is_rejected():
-            self.unschedulable_plugins.add(status.plugin)
+            self._unschedulable_plugins.add(status.plugin)
         if status.code == Code.PENDING:
-            self.pending_plugins.add(status.plugin)
+            self._pending_plugins.add(status.plugin)
+
+    def add_rejected_later(self, names: npt.NDArray[np.object_],
+                           statuses: Callable[[], tuple[npt.NDArray[np.intp], list[Status]]]) -> None:
+        """Nodes ``names`` rejected the pod with ``statuses()`` (keys per node into a table),
+        as ``set_many`` plus AddPluginStatus for each distinct status, computed on first read."""
+        if not len(names):
+            return
+        memo: list[tuple[npt.NDArray[np.intp], list[Status]]] = []
+
+        def keys_and_table() -> tuple[npt.NDArray[np.intp], list[Status]]:
+            if not memo:
+                memo.append(statuses())
+            return memo[0]
+
+        self.node_to_status.set_many_later(len(names), lambda: (names, *keys_and_table()))
+        self._later.append(lambda: keys_and_table()[1])
 
 
 class FitError(Exception):
