@@ -119,8 +119,9 @@ class ThroughputCollector:
 
 @dataclass(slots=True)
 class TimingCollector:
-    """Raw scheduling-attempt durations and the summed time per extension point, fed by the
-    scheduler's metric hooks (``observe_attempt`` and the frameworks' observers)."""
+    """Raw scheduling-attempt durations (fed by the scheduler's ``observe_attempt`` hook) and
+    the summed time per extension point (read from the scheduler's own histogram at the start
+    and end of each measured window: no per-call hook)."""
 
     attempts: list[float] = field(default_factory=list)
     extension_points: dict[str, float] = field(default_factory=dict)
@@ -130,9 +131,13 @@ class TimingCollector:
         if self.active:
             self.attempts.append(seconds)
 
-    def extension_point(self, point: str, seconds: float) -> None:
-        if self.active:
-            self.extension_points[point] = self.extension_points.get(point, 0.0) + seconds
+    def add_extension_points(self, before: dict[str, float], after: dict[str, float]) -> None:
+        """Add the time per extension point between two readings of the scheduler's
+        scheduler_framework_extension_point_duration_seconds sums (a measured window)."""
+        for point, total in after.items():
+            spent = total - before.get(point, 0.0)
+            if spent:
+                self.extension_points[point] = self.extension_points.get(point, 0.0) + spent
 
     def attempt_summary(self) -> Summary:
         return summarize(self.attempts)

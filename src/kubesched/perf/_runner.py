@@ -178,16 +178,16 @@ class _Run:
             timing.attempt(seconds)
 
         metrics.observe_attempt = attempt  # type: ignore[method-assign]
-        for fwk in self.sched.profiles.values():
-            inner = fwk.observer
 
-            def observe(point: str, status: str, profile: str, seconds: float,
-                        inner: Callable[..., None] | None = inner) -> None:
-                if inner is not None:
-                    inner(point, status, profile, seconds)
-                timing.extension_point(point, seconds)
-
-            fwk.observer = observe
+    def _extension_point_sums(self) -> dict[str, float]:
+        """Seconds spent so far per extension point, all profiles and statuses together."""
+        out: dict[str, float] = {}
+        for family in self.sched.metrics.framework_extension_point_duration.collect():
+            for sample in family.samples:
+                if sample.name.endswith("_sum"):
+                    point = sample.labels["extension_point"]
+                    out[point] = out.get(point, 0.0) + sample.value
+        return out
 
     def _on_event(self, ev: WatchEvent) -> None:
         if ev.kind != "Pod" or ev.type != "MODIFIED":
@@ -262,12 +262,14 @@ class _Run:
             before = self.sched.stats.unschedulable_attempts
             _freeze_heap()
             self.timing.active = True
+            points_before = self._extension_point_sums()
             self.throughput.start()
         if not op.skip_wait:
             self._schedule_until(lambda: uids <= self.bound)
         if measure:
             self.throughput.stop()
             self.timing.active = False
+            self.timing.add_extension_points(points_before, self._extension_point_sums())
             self._unschedulable += self.sched.stats.unschedulable_attempts - before
 
     def _op_barrier(self, op: Op) -> None:
