@@ -44,9 +44,9 @@ def _reference(conditions: list[dict[str, Any]], updates: list[dict[str, Any]],
 
 
 _CONDITION = st.fixed_dictionaries(
-    {"type": st.sampled_from(["PodScheduled", "Ready", "Initialized"]),
-     "status": st.sampled_from(["True", "False"])},
-    optional={"reason": st.sampled_from(["A", "B"]),
+    {"status": st.sampled_from(["True", "False"])},
+    optional={"type": st.sampled_from(["PodScheduled", "Ready", "Initialized"]),
+              "reason": st.sampled_from(["A", "B"]),
               "lastTransitionTime": st.sampled_from(["2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z"])})
 
 
@@ -56,6 +56,17 @@ def test_update_pod_conditions_equals_repeated_upserts(conditions: list[dict[str
     before = [dict(c) for c in conditions]
     assert update_pod_conditions(conditions, updates, now) == _reference(conditions, updates, now)
     assert conditions == before  # the input is not edited
+
+
+@given(st.lists(_CONDITION, max_size=3), st.lists(_CONDITION, max_size=3))
+def test_update_pod_conditions_with_an_unhashable_type_scans(conditions: list[dict[str, Any]],
+                                                            updates: list[dict[str, Any]]) -> None:
+    """A malformed condition type (a list) cannot be indexed: the linear scan gives the answer."""
+    odd = {"type": ["Ready"], "status": "True"}
+    for conds, ups in (([*conditions, odd], updates), (conditions, [*updates, odd]),
+                       ([odd, *conditions], [*updates, odd])):
+        # (a one-shot iterator: the fallback must not lose the updates already read)
+        assert update_pod_conditions(conds, iter(ups), 5.0) == _reference(conds, ups, 5.0)
 
 
 def test_event_make_equals_the_constructor_and_stays_frozen() -> None:

@@ -35,6 +35,9 @@ __all__ = [
 StatusChunk = tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]
 """(node names, an index per node into the table, the table of distinct statuses)."""
 
+_DEFAULT_ABSENT = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+"""NewDefaultNodeToStatus's absent-nodes status (Status is immutable: one serves all)."""
+
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 """NoNodeAvailableMsg (types.go)."""
 
@@ -65,7 +68,7 @@ class NodeToStatus:
 
     def __init__(self) -> None:
         self._map: dict[str, Status] = {}
-        self._absent = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
+        self._absent = _DEFAULT_ABSENT
         self._chunks: list[tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]] = []
         self._later: list[tuple[int, Callable[[], StatusChunk]]] = []
 
