@@ -228,27 +228,52 @@ def _reason_ids(s: PreFilterState, snapshot: Any, vc: ValueCodes) -> npt.NDArray
         codes, values = cols.label_column(key)
         return m.per_code(key, values, vc)[codes], codes >= 0
 
-    has_all = np.ones(n, dtype=bool)
-    pods_exist = np.ones(n, dtype=bool)
-    for t in s.terms.required_affinity:
-        cnt, has = gather(s.affinity_counts, t.topology_key)
-        has_all &= has
-        pods_exist &= cnt > 0
-    fail_aff: B = ~(has_all & (pods_exist | _first_pod_exception(s)))
-
-    fail_anti = np.zeros(n, dtype=bool)
+    # The anti-affinity checks, per topology key in label-value space (a node fails a key's
+    # check when its value's count is nonzero): one gather per key instead of one per term.
+    anti: dict[str, B] = {}
     if s.anti_affinity_counts:
         for t in s.terms.required_anti_affinity:
-            fail_anti |= gather(s.anti_affinity_counts, t.topology_key)[0] > 0
-
-    fail_existing = np.zeros(n, dtype=bool)
+            _mark(anti, t.topology_key, s.anti_affinity_counts, cols, vc)
+    existing: dict[str, B] = {}
     for key in s.existing_anti_affinity_counts.nonzero_keys():
-        fail_existing |= gather(s.existing_anti_affinity_counts, key)[0] > 0
+        _mark(existing, key, s.existing_anti_affinity_counts, cols, vc)
 
-    # First failing check wins, in Filter's order.
-    rid = np.where(fail_aff, 1, np.where(fail_anti, 2, np.where(fail_existing, 3, 0))).astype(np.int32)
+    # First failing check wins, in Filter's order: affinity (1), anti-affinity (2), existing
+    # pods' anti-affinity (3); over several keys the smallest nonzero check wins.
+    rid = np.zeros(n, dtype=np.int32)
+    keys = {*anti, *existing}
+    for key in keys:
+        size = len(anti[key]) if key in anti else len(existing[key])
+        by_code = np.zeros(size, dtype=np.int32)
+        if key in existing:
+            by_code[existing[key]] = 3
+        if key in anti:
+            by_code[anti[key]] = 2
+        per_node = by_code[cols.label_column(key)[0]]
+        if len(keys) == 1:
+            rid = per_node
+        else:
+            rid = np.where((rid == 0) | ((per_node > 0) & (per_node < rid)), per_node, rid)
+    if s.terms.required_affinity:
+        has_all = np.ones(n, dtype=bool)
+        pods_exist = np.ones(n, dtype=bool)
+        for t in s.terms.required_affinity:
+            cnt, has = gather(s.affinity_counts, t.topology_key)
+            has_all &= has
+            pods_exist &= cnt > 0
+        rid[~(has_all & (pods_exist | _first_pod_exception(s)))] = 1
+    # (Without required affinity terms the affinity check passes everywhere.)
     s.batch_rows = (snapshot, cols, snapshot.generation, rid)
     return rid
+
+
+def _mark(out: dict[str, B], key: str, counts: TopologyValueCounts, cols: Any, vc: ValueCodes) -> None:
+    """OR into ``out[key]`` the label values of ``key`` whose count is nonzero (per value
+    code, with the trailing entry for nodes without the label)."""
+    values = cols.label_column(key)[1]
+    hit = counts.per_code(key, values, vc) > 0
+    prev = out.get(key)
+    out[key] = hit if prev is None else prev | hit
 
 
 def filter_batch(s: PreFilterState, nodes: NodeBatch, vc: ValueCodes) -> BatchFilterResult:
