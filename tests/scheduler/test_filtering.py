@@ -237,3 +237,20 @@ def test_http_extender_takes_part_in_preemption() -> None:
     [(_, args)] = [r for r in b.requests if r[0] == "preempt"]
     assert args["nodeNameToMetaVictims"] == {"n0": {"pods": [{"uid": "low-uid"}], "numPDBViolations": 0}}
     assert env.node_of("high") == "n0"
+
+
+def test_feasible_nodes_read_like_the_list_of_their_rows() -> None:
+    """The batch pass's feasible nodes are a sequence over snapshot rows: length without
+    building the list, then indexing, iteration and equality as the NodeInfo list."""
+    import numpy as np
+
+    from kubesched.cache import Snapshot
+    from kubesched.scheduler._algorithm import FeasibleNodes
+
+    snap = Snapshot.from_objects([_node(f"n{i}").obj() for i in range(5)])
+    rows = np.array([3, 0, 4], dtype=np.int64)
+    got = FeasibleNodes(snap.infos_array(), rows)
+    assert len(got) == 3 and got._list is None
+    want = [snap.node_info_list[i] for i in (3, 0, 4)]
+    assert got[0] is want[0] and list(got) == want and got == want and got[1:] == want[1:]
+    assert [ni.name for ni in got] == ["n3", "n0", "n4"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +108,7 @@ class ScheduleAlgorithm:
                               names, totals)
 
     def find_nodes_that_fit_pod(self, fwk: Any, state: CycleState, pod: Pod,
-                                snapshot: Snapshot) -> tuple[list[NodeInfo], Diagnosis]:
+                                snapshot: Snapshot) -> tuple[Sequence[NodeInfo], Diagnosis]:
         """findNodesThatFitPod."""
         diagnosis = Diagnosis()
         all_nodes = snapshot.node_info_list
@@ -155,7 +155,7 @@ class ScheduleAlgorithm:
         return after, diagnosis
 
     def _evaluate_nominated_node(self, fwk: Any, state: CycleState, pod: Pod, snapshot: Snapshot,
-                                 diagnosis: Diagnosis) -> list[NodeInfo]:
+                                 diagnosis: Diagnosis) -> Sequence[NodeInfo]:
         ni = snapshot.get(pod.nominated_node_name)
         if ni is None:
             raise KeyError(f"nodeinfo not found for node name {pod.nominated_node_name!r}")
@@ -168,7 +168,7 @@ class ScheduleAlgorithm:
 
     def find_nodes_that_pass_filters(self, fwk: Any, state: CycleState, pod: Pod,
                                      diagnosis: Diagnosis, nodes: Sequence[NodeInfo],
-                                     rotate: bool = True) -> list[NodeInfo]:
+                                     rotate: bool = True) -> Sequence[NodeInfo]:
         """findNodesThatPassFilters: check nodes from ``nextStartNodeIndex`` on, stop once
         ``numNodesToFind`` fit; rejected nodes' statuses go to the diagnosis.
 
@@ -215,7 +215,7 @@ class ScheduleAlgorithm:
 
     def _filter_batch(self, fwk: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
                       nodes: Sequence[NodeInfo], snap: Snapshot, start: int,
-                      to_find: int) -> list[NodeInfo]:
+                      to_find: int) -> Sequence[NodeInfo]:
         """The same search over snapshot rows, a chunk of nodes at a time through the framework's
         batch filter (nodes holding nominated pods of equal or higher priority take the per-node
         two-pass check inside it); the statuses equal the per-node path's."""
@@ -262,10 +262,10 @@ class ScheduleAlgorithm:
             self._last_feasible = found
         rows_found = feasible_rows[0] if len(feasible_rows) == 1 else np.concatenate(feasible_rows)
         self._feasible_rows = rows_found
-        return list(snap.infos_array()[rows_found].tolist())
+        return FeasibleNodes(snap.infos_array(), rows_found)
 
-    def find_nodes_that_pass_extenders(self, pod: Pod, feasible: list[NodeInfo],
-                                       statuses: NodeToStatus) -> list[NodeInfo]:
+    def find_nodes_that_pass_extenders(self, pod: Pod, feasible: Sequence[NodeInfo],
+                                       statuses: NodeToStatus) -> Sequence[NodeInfo]:
         """findNodesThatPassExtenders: extenders in order, each narrowing the list; ignorable
         extenders' errors are skipped; unresolvable failures win over plain ones."""
         for ext in self.extenders:
@@ -290,7 +290,7 @@ class ScheduleAlgorithm:
 
     # -- scoring ---------------------------------------------------------------------------
     def prioritize_nodes(self, fwk: Any, state: CycleState, pod: Pod,
-                         nodes: list[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
+                         nodes: Sequence[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
         """prioritizeNodes as (node names, total scores) aligned with ``nodes``.
 
         No score plugins and no extenders: every node scores 1."""
@@ -354,6 +354,38 @@ class ScheduleAlgorithm:
 
 def _ok(st: Status | None) -> Status:
     return st if st is not None else Status.success()
+
+
+class FeasibleNodes(Sequence["NodeInfo"]):
+    """The batch filter pass's feasible nodes: the snapshot rows, with the NodeInfo list built
+    only if someone reads the nodes one by one. Scoring reads the rows (a NodeBatch) and most
+    PreScore plugins never look at the list, so building it was a few percent of a cycle."""
+
+    __slots__ = ("_infos", "_list", "rows")
+
+    def __init__(self, infos: npt.NDArray[np.object_], rows: npt.NDArray[np.int64]) -> None:
+        self._infos = infos
+        self.rows = rows
+        self._list: list[NodeInfo] | None = None
+
+    def _nodes(self) -> list[NodeInfo]:
+        if self._list is None:
+            self._list = self._infos[self.rows].tolist()
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._nodes()[i]
+
+    def __iter__(self) -> Iterator[NodeInfo]:
+        return iter(self._nodes())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == (list(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _totals(result: Any, nodes: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:

@@ -270,7 +270,7 @@ class _Cycle:
                 node.filters.append(FilterVerdict(EXTENDER_NAME, st.code, st.reasons))
                 node.feasible, node.status = False, st
                 self.diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
-        return kept
+        return list(kept)
 
     # -- Score ------------------------------------------------------------------------------
     def _score(self, feasible: list[NodeInfo], by_name: dict[str, NodeExplanation]) -> None:
