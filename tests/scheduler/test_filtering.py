@@ -254,3 +254,24 @@ def test_feasible_nodes_read_like_the_list_of_their_rows() -> None:
     want = [snap.node_info_list[i] for i in (3, 0, 4)]
     assert got[0] is want[0] and list(got) == want and got == want and got[1:] == want[1:]
     assert [ni.name for ni in got] == ["n3", "n0", "n4"]
+
+
+def test_feasible_nodes_rows_are_read_without_the_list() -> None:
+    """A snapshot-backed NodeView takes FeasibleNodes' rows as they are (PodTopologySpread's
+    PreScore), and the same rows as for the equivalent NodeInfo list; another snapshot's
+    NodeInfos are not mistaken for its rows."""
+    import numpy as np
+
+    from kubesched.cache import Snapshot
+    from kubesched.plugins.helper._pod_index import NodeView
+    from kubesched.scheduler._algorithm import FeasibleNodes
+
+    snap = Snapshot.from_objects([_node(f"n{i}").obj() for i in range(6)])
+    view = NodeView(snap.node_info_list, snap)
+    rows = np.array([5, 1, 2], dtype=np.int64)
+    feasible = FeasibleNodes(snap.infos_array(), rows)
+    assert view.rows_of(feasible).tolist() == [5, 1, 2] and feasible._list is None
+    assert sorted(view.rows_of(list(feasible)).tolist()) == [1, 2, 5]
+    other = Snapshot.from_objects([_node(f"n{i}").obj() for i in range(6)])
+    foreign = FeasibleNodes(other.infos_array(), rows)
+    assert sorted(view.rows_of(foreign).tolist()) == [1, 2, 5]  # by name, not taken as rows

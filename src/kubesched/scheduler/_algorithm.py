@@ -361,16 +361,16 @@ class FeasibleNodes(Sequence["NodeInfo"]):
     only if someone reads the nodes one by one. Scoring reads the rows (a NodeBatch) and most
     PreScore plugins never look at the list, so building it was a few percent of a cycle."""
 
-    __slots__ = ("_infos", "_list", "rows")
+    __slots__ = ("_list", "infos", "rows")
 
     def __init__(self, infos: npt.NDArray[np.object_], rows: npt.NDArray[np.int64]) -> None:
-        self._infos = infos
+        self.infos = infos  # the snapshot's NodeInfos by row
         self.rows = rows
         self._list: list[NodeInfo] | None = None
 
     def _nodes(self) -> list[NodeInfo]:
         if self._list is None:
-            self._list = self._infos[self.rows].tolist()
+            self._list = self.infos[self.rows].tolist()
         return self._list
 
     def __len__(self) -> int:

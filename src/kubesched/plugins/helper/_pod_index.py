@@ -360,6 +360,11 @@ class NodeView:
         """The rows of ``subset``'s nodes (a subset of ``nodes``), in no particular order."""
         if len(subset) == len(self.nodes):
             return np.arange(len(self.nodes), dtype=np.int64)
+        rows = getattr(subset, "rows", None)  # the batch filter's FeasibleNodes: snapshot rows
+        infos = getattr(subset, "infos", None)
+        if (rows is not None and infos is not None and len(infos) == len(self.nodes) and len(rows)
+                and infos[int(rows[0])] is self.nodes[int(rows[0])]):
+            return np.asarray(rows, dtype=np.int64)
         if self._row_of_id is not None:
             try:  # the snapshot's own NodeInfos: rows by identity, without reading names
                 return np.fromiter(map(self._row_of_id.__getitem__, map(id, subset)), dtype=np.int64,
