@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import Node, Pod
 from kubesched.cache import Cache, Snapshot
@@ -503,3 +504,21 @@ def test_memoized_node_masks_follow_label_and_node_list_changes() -> None:
     assert cycle() == ([OK, FAIL_POD, OK], [0, 7, 0])
     cache.update_node(n0, node("n0", pool="b", zone="z1"))
     assert cycle() == ([FAIL_POD, FAIL_POD, OK], [0, 7, 0])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(1, 300), st.lists(st.integers(0, 320), min_size=1, max_size=4), st.booleans())
+def test_match_fields_mask_equals_membership_on_every_path(n: int, wanted: list[int], not_in: bool) -> None:
+    """metadata.name In/NotIn over a batch: one value, a few values on a small batch and
+    np.isin on a big one all give plain membership."""
+    import numpy as np
+
+    from kubesched.api import NodeSelectorRequirement
+    from kubesched.plugins.nodeaffinity._match import BatchView, _field_mask
+
+    snap = Snapshot.from_objects([make_node().name(f"n{i}").obj() for i in range(n)])
+    req = NodeSelectorRequirement("metadata.name", "NotIn" if not_in else "In",
+                                  tuple(f"n{w}" for w in wanted))
+    got = _field_mask(req, BatchView(snap, np.arange(n, dtype=np.int64)))
+    want = [(f"n{i}" in req.values) != not_in for i in range(n)]
+    assert got.tolist() == want

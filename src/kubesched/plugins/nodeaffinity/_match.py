@@ -125,7 +125,14 @@ def _field_mask(req: NodeSelectorRequirement, view: BatchView) -> Mask:
     # matchFields supports metadata.name with In / NotIn only (validated when parsed). Names
     # differ per pod (DaemonSet pods name their node), so this is computed on the batch alone.
     names = view.snapshot.names_array().take(view.indices)
-    inside = np.isin(names, np.array(req.values, dtype=object))
+    values = req.values
+    if len(values) == 1:  # a DaemonSet pod's own node: one comparison, not np.isin's sort
+        inside = np.asarray(names == values[0], dtype=bool)
+    elif len(names) <= 256:
+        wanted = frozenset(values)
+        inside = np.fromiter((n in wanted for n in names.tolist()), dtype=bool, count=len(names))
+    else:
+        inside = np.isin(names, np.array(values, dtype=object))
     return ~inside if req.operator == "NotIn" else inside
 
 
