@@ -148,8 +148,10 @@ class Evaluator:
         else:
             names = [ni.name for ni in all_nodes]
             index = {name: i for i, name in enumerate(names)}
-        potential = list(map(all_nodes.__getitem__,
-                             map(index.__getitem__, m.nodes_for_status_code(names, Code.UNSCHEDULABLE))))
+        wanted = m.nodes_for_status_code(names, Code.UNSCHEDULABLE)
+        # Every node (a subset in snapshot order of the same size): no lookups needed.
+        potential = (list(all_nodes) if len(wanted) == len(names) else
+                     list(map(all_nodes.__getitem__, map(index.__getitem__, wanted))))
         if not potential:
             return [], NodeToStatus(), []
         pdbs = list_pdbs(self.handle.store)
