@@ -1,12 +1,14 @@
-"""FastHistogram exports what prometheus_client's Histogram exports for the same observations."""
+"""FastHistogram exports what prometheus_client's Histogram exports for the same observations;
+SchedulerMetrics' helpers feed the children that labels() resolves."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry, Histogram
 
-from kubesched.scheduler._metrics import FastHistogram, exponential_buckets
+from kubesched.scheduler._metrics import FastHistogram, SchedulerMetrics, exponential_buckets
 
 _BUCKETS = exponential_buckets(0.001, 2, 6)
 
@@ -43,3 +45,48 @@ def test_fast_histogram_without_labels_and_by_keyword() -> None:
     labelled = FastHistogram("d", "doc", ["a", "b"], buckets=[1], registry=registry)
     labelled.labels(b="y", a="x").observe(0.5)
     assert registry.get_sample_value("d_count", {"a": "x", "b": "y"}) == 1
+
+
+@given(st.lists(st.integers(0, 20), max_size=10))
+def test_fast_histogram_observe_equals_labels_then_observe(values: list[int]) -> None:
+    """observe() on an unlabelled histogram (its child looked up directly once it exists) is
+    labels().observe(); on a labelled one it is refused, as labels() without values is."""
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    fast = FastHistogram("n", "doc", buckets=[1, 2, 4], registry=ours)
+    slow = FastHistogram("n", "doc", buckets=[1, 2, 4], registry=theirs)
+    for v in values:
+        fast.observe(v)
+        slow.labels().observe(v)
+    assert _samples(ours) == _samples(theirs)
+    labelled = FastHistogram("d", "doc", ["a"], buckets=[1], registry=CollectorRegistry())
+    for _ in range(2):
+        with pytest.raises(ValueError, match="expected labels"):
+            labelled.observe(1)
+
+
+_LABEL = st.sampled_from(["a", "b"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["attempt", "point", "plugin"]), _LABEL, _LABEL, _LABEL,
+                          st.floats(0, 0.1, allow_nan=False)), max_size=30))
+def test_scheduler_metrics_helpers_equal_labels_then_observe(
+        calls: list[tuple[str, str, str, str, float]]) -> None:
+    """The helpers' bound-method shortcut (_ChildMethods) feeds the same children, and so
+    exports the same samples, as resolving ``labels(...)`` on every call."""
+    ours, theirs = SchedulerMetrics(), SchedulerMetrics()
+    for kind, x, y, z, seconds in calls:
+        if kind == "attempt":
+            ours.observe_attempt(x, y, seconds)
+            theirs.schedule_attempts.labels(x, y).inc()
+            theirs.scheduling_attempt_duration.labels(x, y).observe(seconds)
+        elif kind == "point":
+            ours.observe_extension_point(x, y, z, seconds)
+            theirs.framework_extension_point_duration.labels(x, y, z).observe(seconds)
+        else:  # observe_plugin(point, plugin, status): the metric's label order is plugin first
+            ours.observe_plugin(x, y, z, seconds)
+            theirs.plugin_execution_duration.labels(y, x, z).observe(seconds)
+    got, want = _samples(ours.registry), _samples(theirs.registry)
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        assert abs(got[key] - value) < 1e-9, key

@@ -321,3 +321,18 @@ def test_failure_without_post_filter_clears_the_nomination() -> None:
     env.run()
     assert env.pod("p").nominated_node_name == ""
     assert env.sched.queue.nominator.nominated_pods("n0") == []
+
+
+def test_event_and_status_writes_that_fail_are_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """recordEvent / updatePod failures are logged upstream, never raised: the pod still binds
+    (event write failing) and still goes back to the queue (status patch failing)."""
+    env = Env().add(_node("n0", cpu="1"), _pod("fits"), _pod("big", cpu="2"))
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("store unavailable")
+
+    monkeypatch.setattr(env.store, "record_event", refuse)
+    monkeypatch.setattr(env.store, "patch_pod_status", refuse)
+    env.run()
+    assert env.pod("fits").node_name == "n0"
+    assert env.pod("big").node_name == "" and env.pod("big").condition("PodScheduled") is None

@@ -447,7 +447,7 @@ class MemoryStore:
         self._kind_rv[kind] = self._rv
         new = obj.with_changes({**(changes or {}), ("metadata", "resourceVersion"): str(self._rv)})
         self._bucket(kind)[key] = new
-        self._emit(WatchEvent("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
+        self._emit(WatchEvent._make("ADDED" if old is None else "MODIFIED", kind, old, new, self._rv))
         if kind == "PodDisruptionBudget" and old is None:
             if "status" in new.raw:
                 self._given_pdb_status.add(key)
@@ -467,7 +467,7 @@ class MemoryStore:
             timer.cancel()
         self._rv += 1
         self._kind_rv[kind] = self._rv
-        self._emit(WatchEvent("DELETED", kind, old, None, self._rv))
+        self._emit(WatchEvent._make("DELETED", kind, old, None, self._rv))
         if kind == "Pod":
             self._sync_pdbs(key[0], old)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import math
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
@@ -50,6 +50,9 @@ def exponential_buckets(start: float, factor: float, count: int) -> list[float]:
     return [start * factor**i for i in range(count)]
 
 
+_bisect_left = bisect.bisect_left  # (a module global: one lookup less per observation)
+
+
 class _HistogramChild:
     """One label set's buckets (not cumulative: bucket i counts values in (bound[i-1], bound[i]])."""
 
@@ -63,7 +66,7 @@ class _HistogramChild:
 
     def observe(self, amount: float) -> None:
         """Histogram.Observe: the first bucket whose upper bound is >= ``amount``."""
-        i = bisect.bisect_left(self._bounds, amount)
+        i = _bisect_left(self._bounds, amount)
         with self._lock:
             self.counts[i] += 1
             self.sum += amount
@@ -99,8 +102,12 @@ class FastHistogram(Collector):
         return child
 
     def observe(self, amount: float) -> None:
-        """Observe on the histogram without labels."""
-        self.labels().observe(amount)
+        """Observe on the histogram without labels (the child ``labels()`` gives, looked up
+        directly once it exists: scheduler_pod_scheduling_attempts is fed for every bound pod)."""
+        child = self._children.get(())
+        if child is None:
+            child = self.labels()
+        child.observe(amount)
 
     def describe(self) -> Iterator[Metric]:
         yield HistogramMetricFamily(self._name, self._documentation, labels=self._labelnames)
@@ -116,6 +123,22 @@ class FastHistogram(Collector):
                 buckets.append((floatToGoString(bound), float(acc)))
             family.add_metric(list(values), buckets, total)
         yield family
+
+
+class _ChildMethods(dict[tuple[str, ...], Callable[..., None]]):
+    """Label values -> one method (``observe``, ``inc``) of that label set's child, bound on
+    first use (``__missing__``): the metrics fed for every extension point, attempt and sampled
+    plugin call then cost one flat lookup and the call, not a ``labels()`` resolution."""
+
+    def __init__(self, metric: Any, method: str) -> None:
+        super().__init__()
+        self._metric = metric
+        self._method = method
+
+    def __missing__(self, values: tuple[str, ...]) -> Callable[..., None]:
+        bound: Callable[..., None] = getattr(self._metric.labels(*values), self._method)
+        self[values] = bound
+        return bound
 
 
 class SchedulerMetrics:
@@ -161,30 +184,28 @@ class SchedulerMetrics:
             "Duration for running a plugin at a specific extension point.",
             ["plugin", "extension_point", "status"],
             buckets=exponential_buckets(0.00001, 1.5, 20), registry=r)
-        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
+        self._count_attempt = _ChildMethods(self.schedule_attempts, "inc")
+        self._time_attempt = _ChildMethods(self.scheduling_attempt_duration, "observe")
+        self._time_extension_point = _ChildMethods(self.framework_extension_point_duration, "observe")
+        self._time_plugin = _ChildMethods(self.plugin_execution_duration, "observe")
 
     # -- helpers named after metrics.PodScheduled / PodUnschedulable / PodScheduleError ------
     def observe_attempt(self, result: str, profile: str, seconds: float) -> None:
-        self._child(self.schedule_attempts, result, profile).inc()
-        self._child(self.scheduling_attempt_duration, result, profile).observe(seconds)
-
-    def _child(self, metric: Any, *values: str) -> Any:
-        """``metric.labels(*values)`` (label values in the metric's label order), looked up once
-        per label set: these metrics are fed for every extension point (and, in sampled cycles,
-        every plugin call) of every cycle."""
-        key = (id(metric), values)
-        child = self._children.get(key)
-        if child is None:
-            child = self._children[key] = metric.labels(*values)
-        return child
+        """metrics.PodScheduled / PodUnschedulable / PodScheduleError: one attempt counted and
+        timed."""
+        key = (result, profile)
+        self._count_attempt[key]()
+        self._time_attempt[key](seconds)
 
     def observe_extension_point(self, point: str, status: str, profile: str, seconds: float) -> None:
-        self._child(self.framework_extension_point_duration, point, status, profile).observe(seconds)
+        """metrics.FrameworkExtensionPointDuration.WithLabelValues(...).Observe (the
+        framework's ``observer``, called after every extension point of every cycle)."""
+        self._time_extension_point[point, status, profile](seconds)
 
     def observe_plugin(self, point: str, plugin: str, status: str, seconds: float) -> None:
         """scheduler_plugin_execution_duration_seconds, fed only in sampled cycles (the
         framework's ``plugin_observer``; upstream samples pluginMetricsSamplePercent = 10%)."""
-        self._child(self.plugin_execution_duration, plugin, point, status).observe(seconds)
+        self._time_plugin[plugin, point, status](seconds)
 
     def set_pending(self, counts: Mapping[str, int]) -> None:
         for q in PENDING_QUEUES:

@@ -12,7 +12,6 @@ candidate offset), so the same inputs and seed give the same placements.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 import threading
@@ -251,12 +250,19 @@ class Scheduler(ScheduleOneMixin):
         nnn = None
         if nominating is not None and nominating.mode == "ModeOverride":
             nnn = nominating.nominated_node_name
-        with contextlib.suppress(Exception):  # the pod may be gone; upstream logs and moves on
+        try:
             self.store.patch_pod_status(pod.namespace, pod.name, [condition] if condition else [], nnn)
+        except Exception:  # the pod may be gone; upstream logs and moves on
+            return
 
     def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
-        with contextlib.suppress(Exception):
+        """The event recorder: a failure is logged upstream, never raised. (try, not
+        contextlib.suppress: this runs for every bound pod, and a suppress object per call
+        costs more than the guarded call's own bookkeeping.)"""
+        try:
             self.store.record_event(pod, reason, message, type=type_, action=action)
+        except Exception:
+            return
 
     def _update_snapshot(self) -> None:
         self.cache.update_snapshot(self.snapshot)
