@@ -187,3 +187,18 @@ def test_full_run_same_nominations_and_victims_per_node_and_batch() -> None:
                          sorted(e.involved_name for e in s.events("Preempted"))))
     assert outcomes[0] == outcomes[1]
     assert all(outcomes[0][0]) and outcomes[0][1]
+
+
+def test_nominator_without_change_log_is_asked_node_by_node() -> None:
+    """With a nominator that keeps no change log the batch dry run asks it per node (equal or
+    higher priority pods added; a resource without a column leaves the node to the per-node
+    model), with SelectVictimsOnNode's answers."""
+    s = build([(4, 110, False)] * 4, [(i, 1, 1, 0, None, False) for i in range(4)] * 3,
+              [(0, 1, 20), (1, 1, 0)])
+    s.store.create(make_pod().name("gpu").priority(20).req({"cpu": "1", "example.com/gpu": "1"})
+                   .nominated_node_name("n2").obj())
+    fwk = s.scheduler.profiles["default-scheduler"]
+    fwk._nominator_logs_changes = False
+    pod = make_pod().name("incoming").uid("incoming").priority(10).req({"cpu": "2"}).obj()
+    got, want = dry_run_both(s, pod)
+    assert assert_same(got, want) == 4

@@ -37,14 +37,14 @@ import numpy as np
 import numpy.typing as npt
 
 from kubesched.framework import NodeBatch, Status
-from kubesched.framework._nominated import SnapshotView, columns_view
+from kubesched.framework._nominated import SnapshotView, columns_view, requests_row
 from kubesched.framework.preemption import DecidedNodes, VictimsSummary
 
 from ._resource_victims import ResourceVictimSelector, VictimsResult, no_victims_result
 
 if TYPE_CHECKING:
     from kubesched.api import Pod
-    from kubesched.cache import NodeInfo, PodInfo, Snapshot
+    from kubesched.cache import NodeInfo, Snapshot
     from kubesched.cache._columns import NodeColumns
 
 __all__ = ["BatchVictimSelector", "KnownAnswers", "NodePodArrays"]
@@ -151,28 +151,38 @@ class _ShapeAnswers:
     version the answer holds for (-1: none), and either a status without victims (an index
     into ``table``, ``failed``) or the victims (``victims``)."""
 
-    __slots__ = ("_ids", "failed", "generation", "nominated", "status", "table", "victims")
+    __slots__ = ("failed", "generation", "nominated", "status", "statuses", "victims")
 
     def __init__(self, n: int) -> None:
         self.generation: I64 = np.full(n, -1, dtype=np.int64)
         self.nominated: I64 = np.full(n, -1, dtype=np.int64)
         self.failed = np.zeros(n, dtype=bool)
         self.status = np.zeros(n, dtype=np.intp)
-        self.table: list[Status] = []
+        self.statuses = _StatusTable()
         self.victims: dict[int, VictimsResult] = {}
+
+    def keep(self, rows: I64, generations: I64, nominated: I64) -> None:
+        self.generation[rows] = generations
+        self.nominated[rows] = nominated
+
+
+class _StatusTable:
+    """Distinct statuses (by code, reasons and plugin) and their index in ``table``: the
+    status table of a DecidedNodes record, kept across chunks for a pod shape."""
+
+    __slots__ = ("_ids", "table")
+
+    def __init__(self) -> None:
+        self.table: list[Status] = []
         self._ids: dict[tuple[int, tuple[str, ...], str], int] = {}
 
-    def status_id(self, st: Status) -> int:
+    def id_of(self, st: Status) -> int:
         key = (int(st.code), st.reasons, st.plugin)
         k = self._ids.get(key)
         if k is None:
             k = self._ids[key] = len(self.table)
             self.table.append(st)
         return k
-
-    def keep(self, rows: I64, generations: I64, nominated: I64) -> None:
-        self.generation[rows] = generations
-        self.nominated[rows] = nominated
 
 
 class BatchVictimSelector:
@@ -226,8 +236,6 @@ class BatchVictimSelector:
             return self._one.select(ni)
         return res
 
-    select = __call__
-
     def _run(self, start: int, infos: Sequence[NodeInfo]) -> tuple[list[VictimsResult | None], DecidedNodes]:
         one = self._one
         snap = self._snapshot
@@ -270,13 +278,13 @@ class BatchVictimSelector:
         ge = one.ge_nominated
         shape: _ShapeAnswers | None = None
         nominated_v = np.zeros(0, dtype=np.int64)
-        table: list[Status] = []
+        statuses = _StatusTable()
         own = -1
         if ge is not None and self._known is not None:
             pod = one.pod
             shape = self._known.for_shape(
                 (pod.priority_value, tuple(sorted(pod.requests.items())), id(one.fit), tuple(ridx)), snap)
-            table = shape.table
+            statuses = shape.statuses
             nominated_v = ge.row_versions(rows_a)
             known = (shape.generation[rows_a] == gens_a) & (shape.nominated[rows_a] == nominated_v)
             own = ge.own_row
@@ -296,20 +304,16 @@ class BatchVictimSelector:
                     take_a[unknown], rows_a[unknown], gens_a[unknown], nominated_v[unknown])
         if take_a.size:
             fails, unstable = self._decide(take_a, rows_a, out)
-            ids: dict[int, int] = {}
-            local: list[Status] = table if shape is not None else []
+            ids: dict[int, int] = {}  # this chunk's Status objects (alive: ids are safe here)
             for j, st in fails:
                 k = ids.get(id(st))
                 if k is None:
-                    k = ids[id(st)] = shape.status_id(st) if shape is not None else len(local)
-                    if shape is None:
-                        local.append(st)
+                    k = ids[id(st)] = statuses.id_of(st)
                 failed[j] = True
                 keys[j] = k
-            table = local
             if shape is not None:
                 self._keep(shape, take_a, rows_a, gens_a, nominated_v, out, failed, keys, unstable, own)
-        return out, DecidedNodes(start, start + m, failed, names_at, keys, table)
+        return out, DecidedNodes(start, start + m, failed, names_at, keys, statuses.table)
 
     @staticmethod
     def _keep(shape: _ShapeAnswers, take_a: npt.NDArray[np.intp], rows_a: I64, gens_a: I64,
@@ -396,11 +400,14 @@ class BatchVictimSelector:
             for k in maybe:
                 if not ok[k]:
                     continue
-                for pi in nominated_for(names[k]):
-                    if (pi.pod.priority_value >= prio and pi.pod.uid != uid
-                            and not _add_into(used[k], pi, ridx)):
-                        ok[k] = False
-                        break
+                ge_pods = [pi for pi in nominated_for(names[k])
+                           if pi.pod.priority_value >= prio and pi.pod.uid != uid]
+                if ge_pods:
+                    add = requests_row(ge_pods, ridx, ridx["pods"], width)
+                    if add is None:
+                        ok[k] = False  # a resource without a column: the per-node path
+                    else:
+                        used[k] += add
         sel = np.flatnonzero(ok)
         if sel.size == 0:
             return fails, set()
@@ -494,14 +501,3 @@ def _summaries(prio: I64, start: F64, counts: I64) -> list[VictimsSummary]:
     rows = zip(prio[first].tolist(), total.tolist(), sizes.tolist(), earliest.tolist(),
                any_unstarted.tolist(), strict=True)
     return cast("list[VictimsSummary]", list(rows))
-
-
-def _add_into(row: I64, pi: PodInfo, ridx: dict[str, int]) -> bool:
-    """Add a pod's requests to a requested row; False when a resource has no column."""
-    for name, v in pi.resource.items():
-        c = ridx.get(name)
-        if c is None:
-            return False
-        row[c] += v
-    row[ridx["pods"]] += 1
-    return True
