@@ -330,10 +330,10 @@ def ge_nominated_pods(nom: Any, cols: NominatedColumns, snapshot: Any, pod: Pod,
     return ge
 
 
-def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod) -> list[tuple[int, list[PodInfo]]]:
-    """(batch row, nominated pods of priority >= the pod's other than itself) for every batch
-    node that has any, in batch order: the nodes addGENominatedPods would add pods to. The
-    node-by-node form, for nominators without a change log."""
+def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod) -> list[int]:
+    """The batch rows whose node holds nominated pods of priority >= the pod's other than
+    itself, in batch order: the nodes addGENominatedPods would add pods to. The node-by-node
+    form, for nominators without a change log."""
     infos = batch.snapshot.node_info_list
     prio, uid = pod.priority_value, pod.uid
     rows: Any = enumerate(batch.indices.tolist())
@@ -348,13 +348,9 @@ def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod) -> list[tuple[int, l
         marked[[i for i in map(index.get, nominated) if i is not None]] = True
         hit = np.flatnonzero(marked[batch.indices])
         rows = zip(hit.tolist(), batch.indices[hit].tolist(), strict=True)
-    out: list[tuple[int, list[PodInfo]]] = []
-    for row, idx in rows:
-        ge = [pi for pi in nom.nominated_pods_for_node(infos[idx].name)
-              if pi.pod.priority_value >= prio and pi.pod.uid != uid]
-        if ge:
-            out.append((row, ge))
-    return out
+    return [row for row, idx in rows
+            if any(pi.pod.priority_value >= prio and pi.pod.uid != uid
+                   for pi in nom.nominated_pods_for_node(infos[idx].name))]
 
 
 def requests_row(pods: Sequence[PodInfo], ridx: dict[str, int], pods_col: int,

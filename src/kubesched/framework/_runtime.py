@@ -37,7 +37,6 @@ from ._nominated import (
     ge_nominated_pods,
     ge_nominated_rows,
     refilter_with_nominated,
-    requests_row,
     resource_only_fit,
 )
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
@@ -538,24 +537,10 @@ class Framework:
 
     def _filter_batch_asking_per_node(self, state: CycleState, pod: Pod, batch: NodeBatch,
                                       nom: Any) -> FilterOutcome:
-        """The same, for a nominator without a change log: asked node by node."""
-        special = ge_nominated_rows(nom, batch, pod)
+        """The same for a nominator without a change log (no rows kept across cycles): the
+        nodes holding such pods take the per-node two-pass path."""
         out = self.run_filter_plugins_batch(state, pod, batch)
-        if not special:
-            return out
-        rows = [row for row, _ in special]
-        ok, fit, fit_pos = resource_only_fit(self, state)
-        if ok:
-            ridx = batch.snapshot.columns.resource_index
-            width = len(ridx)
-            adds = [requests_row(ge, ridx, ridx["pods"], width) for _, ge in special]
-            rows = [row for row, add in zip(rows, adds, strict=True) if add is None]
-            taken = [(row, add) for (row, _), add in zip(special, adds, strict=True) if add is not None]
-            if taken:
-                refilter_with_nominated(out, state, pod, fit, fit_pos, self._active_filter_names(state),
-                                        np.array([r for r, _ in taken], dtype=np.int64),
-                                        np.array([a for _, a in taken], dtype=np.int64))
-        self._refilter_per_node(out, state, pod, batch, rows)
+        self._refilter_per_node(out, state, pod, batch, ge_nominated_rows(nom, batch, pod))
         return out
 
     def _active_filter_names(self, state: CycleState) -> list[str]:
