@@ -2,7 +2,7 @@
 incrementally updated, columnar snapshot."""
 
 from ._cache import Cache, CacheDump, CacheError
-from ._columns import BASE_RESOURCES, NodeColumns, RowAnswers, RowMemo
+from ._columns import BASE_RESOURCES, NodeColumns, RowAnswers, RowMemo, label_domains_of
 from ._debugger import CacheDiff, compare
 from ._images import normalized_image_name
 from ._node_info import (
@@ -35,6 +35,7 @@ __all__ = [
     "compare",
     "get_zone_key",
     "is_scalar_resource_name",
+    "label_domains_of",
     "next_generation",
     "normalized_image_name",
     "tracked_resources",

@@ -46,7 +46,7 @@ from ..api import Node, Taint
 if TYPE_CHECKING:
     from ._node_info import NodeInfo
 
-__all__ = ["BASE_RESOURCES", "NodeColumns", "RowAnswers", "RowMemo"]
+__all__ = ["BASE_RESOURCES", "NodeColumns", "RowAnswers", "RowMemo", "label_domains_of"]
 
 BASE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "pods")
 
@@ -81,6 +81,7 @@ class NodeColumns:
         self._infos = infos
         self._row_nodes: list[Node | None] = [None] * n  # node object each row was filled from
         self._label_cache: dict[str, tuple[npt.NDArray[np.int32], list[str]]] = {}
+        self._label_domains: dict[str, tuple[bool, list[int]]] = {}  # cleared with _label_cache
         self._row_log: list[int] = []  # rows rewritten in place, oldest first
         self._log_start = 0  # log position of _row_log[0]
         for i, ni in enumerate(infos):
@@ -135,6 +136,7 @@ class NodeColumns:
             self.taint_set_id[i] = tid
             if self._label_cache and (prev is None or node is None or prev.labels != node.labels):
                 self._label_cache.clear()
+                self._label_domains.clear()
 
     def _add_resources(self, names: Sequence[str]) -> None:
         """Grow the resource matrices by one zero column per new resource name."""
@@ -186,6 +188,7 @@ class NodeColumns:
         c._infos = infos
         c._row_nodes = [self._row_nodes[s] if s >= 0 else None for s in src_rows]
         c._label_cache = {}
+        c._label_domains = {}
         c._row_log = []
         c._log_start = 0
         for i in sorted({*dirty, *np.flatnonzero(~keep).tolist()}):
@@ -228,8 +231,25 @@ class NodeColumns:
         hit = self._label_cache[key] = (codes, values)
         return hit
 
+    def label_domains(self, key: str) -> tuple[bool, list[int]]:
+        """Whether every row holds a node labelled ``key``, and the codes of
+        :meth:`label_column` present in some row, ascending: per-cycle questions of topology
+        plugins (which domains exist, does any node lack the key) answered once per label state."""
+        hit = self._label_domains.get(key)
+        if hit is None:
+            hit = self._label_domains[key] = label_domains_of(self.label_column(key)[0], self.has_node)
+        return hit
+
     def resource_col(self, name: str) -> int | None:
         return self.resource_index.get(name)
+
+
+def label_domains_of(codes: npt.NDArray[np.int32], has_node: npt.NDArray[np.bool_]) -> tuple[bool, list[int]]:
+    """(every row has a node and a code, the codes present ascending) of a label column."""
+    labeled = codes >= 0
+    everywhere = bool(labeled.all() and has_node.all())
+    present = np.flatnonzero(np.bincount(codes[labeled], minlength=0)).tolist() if labeled.any() else []
+    return everywhere, present
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from kubesched.api import Pod
 from kubesched.cache import PodInfo
 from kubesched.framework import Code, CycleState
-from kubesched.plugins.podtopologyspread import PodTopologySpread
+from kubesched.plugins.podtopologyspread import PodTopologySpread, filtering
 
 from ..interpodaffinity._paths import FakeHandle, run_filter, run_score
 from ..interpodaffinity._strategies import SpreadCluster, affinity_clusters, affinity_pods
@@ -42,3 +42,33 @@ def test_batch_agrees_with_per_node(cluster: SpreadCluster, pod: Pod, data: st.D
     run_filter(pl, pod, s, state)
     pl.remove_pod(state, pod, other, ni)
     assert run_filter(pl, pod, s, state) == before
+
+
+@SETTINGS
+@given(cluster=affinity_clusters(), pod=affinity_pods("incoming"))
+def test_pre_filter_counts_follow_the_per_node_definition(cluster: SpreadCluster, pod: Pod) -> None:
+    """calPreFilterState read node by node: the counts per domain (and the domains of eligible
+    nodes without matching pods) equal the column path's, whether or not every node carries the
+    topology keys (both the all-rows shortcut and the masked path run here)."""
+    s = cluster.snapshot()
+    pl = PodTopologySpread(handle=FakeHandle(s))
+    state = CycleState()
+    _, st_ = pl.pre_filter(state, pod, s.node_info_list)
+    if st_ is not None and st_.code == Code.SKIP:
+        return
+    got = filtering.get_pre_filter_state(state)
+    for i, c in enumerate(got.constraints):
+        want: dict[str, int] = {}
+        for ni in s.node_info_list:
+            node = ni.node
+            assert node is not None
+            if any(k.topology_key not in node.labels for k in got.constraints):
+                continue
+            if not c.match_node_inclusion_policies(pod, node):
+                continue
+            value = node.labels[c.topology_key]
+            want[value] = want.get(value, 0) + sum(
+                1 for p in ni.pods
+                if p.pod.namespace == pod.namespace and not p.pod.is_terminating
+                and c.selector is not None and not c.selector.is_empty and c.selector.matches(p.pod.labels))
+        assert got.tp_value_to_match_num[i] == want

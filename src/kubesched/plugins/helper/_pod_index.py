@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...api import Pod
-from ...cache import NodeInfo
+from ...cache import NodeInfo, label_domains_of
 from ._affinity_terms import AffinityTerm, PodTermsCache
 from ._index_views import GroupView, TermKey, TermView, ViewCache
 
@@ -355,6 +355,13 @@ class NodeView:
         if self._columns is not None:
             return np.ones(len(self.nodes), dtype=bool)
         return np.array([ni.node is not None for ni in self.nodes], dtype=bool)
+
+    def label_domains(self, key: str) -> tuple[bool, list[int]]:
+        """Whether every row holds a node labelled ``key``, and the codes present, ascending
+        (kept by the snapshot's columns across cycles)."""
+        if self._columns is not None:
+            return self._columns.label_domains(key)
+        return label_domains_of(self.codes(key)[0], self.has_node())
 
     def rows_of(self, subset: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:
         """The rows of ``subset``'s nodes (a subset of ``nodes``), in no particular order."""

@@ -146,16 +146,22 @@ def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
 
 
 def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], require_all: bool,
-                   enable_node_inclusion_policy: bool) -> list[npt.NDArray[np.bool_]]:
+                   enable_node_inclusion_policy: bool) -> list[npt.NDArray[np.bool_] | None]:
     """Per constraint, the nodes whose pods count towards its domains: nodes with every topology
     key (when ``require_all``) that pass the inclusion policies (or, with the policies disabled,
     the pod's required node affinity). Policies are evaluated per node only when they can
-    exclude something: a pod without node selector/affinity, or taints not honored, passes."""
+    exclude something: a pod without node selector/affinity, or taints not honored, passes.
+    ``None`` stands for every row (the usual case, known from the label columns without a pass
+    over the nodes)."""
     n = len(view)
-    base = view.has_node()
+    base: npt.NDArray[np.bool_] | None = None
     if require_all:
-        for c in constraints:
-            base &= view.codes(c.topology_key)[0] >= 0
+        if not all(view.label_domains(c.topology_key)[0] for c in constraints):
+            base = view.has_node()
+            for c in constraints:
+                base &= view.codes(c.topology_key)[0] >= 0
+    elif view.snapshot is None:
+        base = view.has_node()
     has_node_affinity = bool(pod.node_selector) or (pod.affinity is not None
                                                     and pod.affinity.node_required is not None)
     memo: dict[tuple[bool, bool], npt.NDArray[np.bool_]] = {}
@@ -169,22 +175,27 @@ def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], 
                  for ni in view.nodes), dtype=bool, count=n)
         return hit
 
+    def restricted(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        return mask if base is None else base & mask
+
     if not enable_node_inclusion_policy:
         if has_node_affinity:
-            base &= policy_mask(True, False)
+            base = restricted(policy_mask(True, False))
         return [base for _ in constraints]
-    out = []
+    out: list[npt.NDArray[np.bool_] | None] = []
     for c in constraints:
         aff = c.node_affinity_policy == HONOR and has_node_affinity
         taints = c.node_taints_policy == HONOR
-        out.append(base & policy_mask(aff, taints) if aff or taints else base)
+        out.append(restricted(policy_mask(aff, taints)) if aff or taints else base)
     return out
 
 
 def compute_pre_filter_state(pod: Pod, constraints: list[Constraint], view: NodeView, index: PodIndex,
                              enable_node_inclusion_policy: bool = True) -> PreFilterState:
     """calPreFilterState: per constraint, matching pods summed per domain of the eligible nodes
-    (``np.bincount`` over the label codes); domains of eligible nodes without pods count 0."""
+    (``np.bincount`` over the label codes); domains of eligible nodes without pods count 0.
+    When every node is eligible the domains are the label column's (kept across cycles) and
+    the sum is one ``bincount`` over all rows."""
     s = PreFilterState(constraints, [CriticalPaths() for _ in constraints], [{} for _ in constraints])
     if not constraints:
         return s
@@ -193,17 +204,22 @@ def compute_pre_filter_state(pod: Pod, constraints: list[Constraint], view: Node
     for i, c in enumerate(constraints):
         codes, values = view.codes(c.topology_key)
         mask = masks[i]
-        if not mask.any():
-            continue
-        cc = codes[mask]
-        counts = pod_counts(pod, c, view, index, memo)[mask]
-        sums = np.bincount(cc, weights=counts, minlength=len(values))
-        present = np.bincount(cc, minlength=len(values)) > 0
+        if mask is None:
+            sums = np.bincount(codes, weights=pod_counts(pod, c, view, index, memo), minlength=len(values))
+            present = view.label_domains(c.topology_key)[1]
+        else:
+            if not mask.any():
+                continue
+            cc = codes[mask]
+            sums = np.bincount(cc, weights=pod_counts(pod, c, view, index, memo)[mask], minlength=len(values))
+            present = np.flatnonzero(np.bincount(cc, minlength=len(values))).tolist()
         m = s.tp_value_to_match_num[i]
-        for code in np.flatnonzero(present).tolist():
-            m[values[code]] = int(sums[code])
+        per_code = sums.tolist()
+        for code in present:
+            m[values[code]] = int(per_code[code])
+        update = s.critical_paths[i].update
         for v, num in m.items():
-            s.critical_paths[i].update(v, num)
+            update(v, num)
     return s
 
 
@@ -223,19 +239,22 @@ def filter_node(s: PreFilterState, pod: Pod, node_info: NodeInfo) -> Status | No
 
 
 def filter_batch(s: PreFilterState, pod: Pod, nodes: NodeBatch, vc: ValueCodes) -> BatchFilterResult:
+    """Filter over a batch: per constraint the verdict is decided per domain (skew too large: 2;
+    the trailing slot, no such label: 1) and gathered by the nodes' label codes; the first
+    constraint a node fails names its status, as in the per-node loop."""
     n = len(nodes)
-    rid = np.zeros(n, dtype=np.int32)
     if not s.constraints:
         return BatchFilterResult.all_success(n)
     cols = nodes.snapshot.columns
+    rid: npt.NDArray[np.int32] | None = None
     for i, c in enumerate(s.constraints):
         codes_all, values = cols.label_column(c.topology_key)
-        codes = codes_all[nodes.indices]
         per_value = vc.array(c.topology_key, values, s.tp_value_to_match_num[i])
         self_match = 1 if c.matches_pod(pod.labels) else 0
-        skew = per_value[codes] + self_match - s.min_match_num(i)
-        undecided = rid == 0
-        rid[undecided & (codes < 0)] = 1
-        rid[undecided & (codes >= 0) & (skew > c.max_skew)] = 2
+        verdict = ((per_value + (self_match - s.min_match_num(i))) > c.max_skew).astype(np.int32) * 2
+        verdict[-1] = 1
+        got = verdict[codes_all[nodes.indices]]
+        rid = got if rid is None else np.where(rid == 0, got, rid)
+    assert rid is not None
     code_of = np.array([0, int(_LABEL_STATUS.code), int(_SKEW_STATUS.code)], dtype=np.int8)
     return BatchFilterResult(code_of[rid], rid, [(), _LABEL_STATUS.reasons, _SKEW_STATUS.reasons])

@@ -126,7 +126,9 @@ def compute_pre_score_state(pod: Pod, constraints: list[Constraint], filtered: S
                 dom_of[values.index("")] = dom_idx[""]
         weights.append(topology_normalizing_weight(len(dom_idx)))
         dom = dom_of[codes]
-        mask = masks[i] & (dom >= 0)
+        labeled = dom >= 0
+        eligible = masks[i]
+        mask = labeled if eligible is None else eligible & labeled
         sums = np.zeros(len(dom_idx), dtype=np.int64)
         if mask.any():
             sums = np.bincount(dom[mask], weights=pod_counts(pod, c, view, index, memo)[mask],
