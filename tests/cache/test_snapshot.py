@@ -268,6 +268,7 @@ def _assert_same(inc: Snapshot, fresh: Snapshot) -> None:
         for arr in ("allocatable", "requested", "non_zero_requested"):
             assert _col(ci, getattr(ci, arr), r) == _col(cf, getattr(cf, arr), r), (arr, r)
     assert ci.pod_count.tolist() == cf.pod_count.tolist()
+    assert ci.generation.tolist() == cf.generation.tolist() == [ni.generation for ni in inc.node_info_list]
     assert ci.unschedulable.tolist() == cf.unschedulable.tolist()
     assert ci.has_node.tolist() == cf.has_node.tolist() == [ni.node is not None for ni in inc.node_info_list]
     assert [ci.taint_sets[t] for t in ci.taint_set_id] == [cf.taint_sets[t] for t in cf.taint_set_id]

@@ -213,3 +213,32 @@ def test_rejections_added_later_read_like_ones_added_at_once(
     assert lazy.unschedulable_plugins == eager.unschedulable_plugins
     assert lazy.pending_plugins == eager.pending_plugins
     assert calls[0] == nonempty  # each built once
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(0, 30), st.integers(0, 2), st.lists(st.integers(0, 2), min_size=1, max_size=30),
+       st.booleans())
+def test_a_nominated_node_rejected_again_by_the_full_pass_counts_once(
+        nominated: int, first: int, rest: list[int], read_before: bool) -> None:
+    """The nominated-node pass rejects one node, then the pass over all nodes rejects it again
+    (upstream's map overwrites it): ``len``, ``get`` and the reason counts read like one map
+    built in that order, whether or not a status was read (``get`` builds no map) in between."""
+    table = [Status.of(Code.UNSCHEDULABLE, "Insufficient cpu").with_plugin("Fit"),
+             Status.of(Code.UNSCHEDULABLE, "a", "b").with_plugin("Taint"),
+             Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "c").with_plugin("Fit")]
+    m = NodeToStatus()
+    want: dict[str, Status] = {}
+    m.set_many(np.array([f"n{nominated}"], dtype=object), np.array([first], dtype=np.intp), table)
+    want[f"n{nominated}"] = table[first]
+    if read_before:
+        assert m.get(f"n{nominated}") is table[first]
+    names = [f"n{i}" for i in range(len(rest))]
+    m.set_many(np.array(names, dtype=object), np.array(rest, dtype=np.intp), table)
+    want.update(zip(names, [table[k] for k in rest], strict=True))
+    assert len(m) == len(want)
+    assert all(m.get(n) is st_ for n, st_ in want.items())
+    counts: Counter[str] = Counter()
+    for st_ in want.values():
+        counts.update(st_.reasons)
+    assert m.reason_counts() == counts
+    assert dict(m.items()) == want

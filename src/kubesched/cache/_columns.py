@@ -73,6 +73,8 @@ class NodeColumns:
         self.requested: I64 = np.zeros((n, r), dtype=np.int64)
         self.non_zero_requested: I64 = np.zeros((n, r), dtype=np.int64)
         self.pod_count: I64 = np.zeros(n, dtype=np.int64)
+        # each row's NodeInfo generation when it was last filled (what kept answers check)
+        self.generation: I64 = np.zeros(n, dtype=np.int64)
         self.unschedulable = np.zeros(n, dtype=bool)
         self.has_node = np.zeros(n, dtype=bool)
         self.taint_set_id = np.zeros(n, dtype=np.int32)
@@ -116,6 +118,7 @@ class NodeColumns:
         self.requested[i] = req
         self.non_zero_requested[i] = nz
         self.pod_count[i] = npods
+        self.generation[i] = ni.generation
         log = self._row_log
         log.append(i)
         if len(log) > _ROW_LOG_LIMIT:
@@ -180,6 +183,7 @@ class NodeColumns:
         c.requested = gather(self.requested)
         c.non_zero_requested = gather(self.non_zero_requested)
         c.pod_count = gather(self.pod_count)
+        c.generation = gather(self.generation)
         c.unschedulable = gather(self.unschedulable)
         c.has_node = gather(self.has_node)
         c.taint_set_id = gather(self.taint_set_id)

@@ -248,8 +248,10 @@ class ScheduleAlgorithm:
                         first_error = cut = int(err_rows[0])
                     rejected = np.flatnonzero(codes[:cut])
                     if rejected.size:
-                        diagnosis.add_rejected_later(snap.names_array()[part[rejected]],
-                                                     functools.partial(outcome.status_keys, rejected))
+                        names_array = snap.names_array()
+                        diagnosis.add_rejected_later(names_array[part[rejected]],
+                                                     functools.partial(outcome.status_keys, rejected),
+                                                     part[rejected], names_array)
                     ok = part[ok_rows[ok_rows < cut]]
                 feasible_rows.append(ok)
                 found += ok.size

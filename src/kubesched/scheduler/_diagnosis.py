@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +32,15 @@ __all__ = [
     "NodeToStatus",
 ]
 
-StatusChunk = tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]
+class _Chunk(NamedTuple):
+    """Nodes ``names[i]`` with status ``table[keys[i]]``; ``rows``: their rows in the snapshot
+    whose ``names_array()`` is ``source`` (None when the writer did not give them)."""
+
+    names: npt.NDArray[np.object_]
+    keys: npt.NDArray[np.intp]
+    table: list[Status]
+    rows: npt.NDArray[np.int64] | None = None
+    source: object = None
 """(node names, an index per node into the table, the table of distinct statuses)."""
 
 _DEFAULT_ABSENT = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
@@ -53,6 +61,10 @@ class NoNodesAvailableError(Exception):
         super().__init__("no nodes available to schedule pods")
 
 
+_SMALL_CHUNK = 16
+"""A chunk of at most this many names is checked against a later chunk for repeats."""
+
+
 class NodeToStatus:
     """framework.NodeToStatus: explicit statuses of rejected nodes and the status of absent ones.
 
@@ -69,35 +81,46 @@ class NodeToStatus:
     def __init__(self) -> None:
         self._map: dict[str, Status] = {}
         self._absent = _DEFAULT_ABSENT
-        self._chunks: list[tuple[npt.NDArray[np.object_], npt.NDArray[np.intp], list[Status]]] = []
-        self._later: list[tuple[int, Callable[[], StatusChunk]]] = []
+        self._chunks: list[_Chunk] = []
+        self._later: list[tuple[int, Callable[[], _Chunk]]] = []
 
     def _resolve(self) -> None:
         """Turn the deferred chunks (:meth:`set_many_later`) into chunks, in order."""
         if self._later:
             later, self._later = self._later, []
             for _, produce in later:
-                self.set_many(*produce())
+                self._add_chunk(produce())
 
     def _materialize(self) -> None:
         self._resolve()
         if not self._chunks:
             return
         m = self._map
-        for names, keys, table in self._chunks:
+        for names, keys, table, _, _ in self._chunks:
             m.update(zip(names.tolist(), [table[k] for k in keys.tolist()], strict=True))
         self._chunks.clear()
 
     def get(self, node_name: str) -> Status:
-        """The node's status, or the absent-nodes status when it has none of its own."""
-        self._materialize()
-        return self._map.get(node_name, self._absent)
+        """The node's status, or the absent-nodes status when it has none of its own. Reads
+        the chunks in place (one comparison over their names): preemption asks for the
+        nominated node's status on every attempt, and building the whole map for it cost more
+        than the rest of a PostFilter that finds no candidate."""
+        self._resolve()
+        if self._map:
+            return self._map.get(node_name, self._absent)
+        # The chunks' names are distinct (set_many), and chunks exist only while the map is
+        # empty (set_many and set merge them into a non-empty map).
+        for names, keys, table, _, _ in self._chunks:
+            hit = np.flatnonzero(names == node_name)
+            if len(hit):
+                return table[int(keys[hit[0]])]
+        return self._absent
 
     def set(self, node_name: str, status: Status) -> None:
         self._materialize()
         self._map[node_name] = status
 
-    def set_many_later(self, count: int, produce: Callable[[], StatusChunk]) -> None:
+    def set_many_later(self, count: int, produce: Callable[[], _Chunk]) -> None:
         """:meth:`set_many` of ``count`` new nodes, computed only when a status is read: a
         pod that is scheduled never reads the statuses of the nodes that rejected it, only
         how many there were (``len``), and building them was a tenth of a busy cycle."""
@@ -106,17 +129,39 @@ class NodeToStatus:
 
     def set_many(self, node_names: npt.NDArray[np.object_], keys: npt.NDArray[np.intp],
                  table: list[Status]) -> None:
-        """``node_names[i]`` gets ``table[keys[i]]``; the names must be distinct and new (one
-        filter pass over distinct nodes), which keeps ``len`` exact without building the map."""
-        if not len(node_names):
-            return
+        """``node_names[i]`` gets ``table[keys[i]]``; the names must be distinct (one filter
+        pass over distinct nodes). They may repeat names of a small earlier chunk (the
+        nominated-node pass before the pass over all nodes, which upstream's map overwrites):
+        those are dropped from it, which keeps ``len`` exact without building the map. Two
+        large chunks must not share names (the filter passes over all nodes are disjoint)."""
         self._resolve()
-        self._chunks.append((node_names, keys, table))
+        self._add_chunk(_Chunk(node_names, keys, table))
+
+    def _add_chunk(self, chunk: _Chunk) -> None:
+        if not len(chunk.names):
+            return
+        if self._chunks:
+            self._drop_repeats(chunk.names)
+        self._chunks.append(chunk)
         if self._map:  # the names may repeat explicit ones: merge now so that ``len`` stays exact
             self._materialize()
 
+    def _drop_repeats(self, node_names: npt.NDArray[np.object_]) -> None:
+        """Remove ``node_names`` from the earlier chunks where one side is small."""
+        kept = []
+        for chunk in self._chunks:
+            if min(len(chunk.names), len(node_names)) <= _SMALL_CHUNK:
+                again = np.isin(chunk.names, node_names)
+                if again.any():
+                    keep = ~again
+                    chunk = chunk._replace(names=chunk.names[keep], keys=chunk.keys[keep],
+                                           rows=None if chunk.rows is None else chunk.rows[keep])
+            if len(chunk.names):
+                kept.append(chunk)
+        self._chunks = kept
+
     def __len__(self) -> int:
-        return (len(self._map) + sum(len(names) for names, _, _ in self._chunks)
+        return (len(self._map) + sum(len(c.names) for c in self._chunks)
                 + sum(count for count, _ in self._later))
 
     def __contains__(self, node_name: object) -> bool:
@@ -133,7 +178,7 @@ class NodeToStatus:
         the map."""
         self._resolve()
         out: Counter[str] = Counter()
-        for _names, keys, table in self._chunks:
+        for _names, keys, table, _, _ in self._chunks:
             for k, count in enumerate(np.bincount(keys, minlength=len(table)).tolist()):
                 if count:
                     for r in table[k].reasons:
@@ -152,12 +197,26 @@ class NodeToStatus:
         map (preemption's dry run asks this once instead of ``get`` for every node)."""
         self._resolve()
         out: builtins.set[str] = builtins.set()
-        for names, keys, table in self._chunks:
+        for names, keys, table, _, _ in self._chunks:
             hits = [k for k, st in enumerate(table) if st.plugin == plugin]
             if hits:
                 out.update(names[np.isin(keys, hits)].tolist())
         out.update(name for name, st in self._map.items() if st.plugin == plugin)
         return out
+
+    def rows_with_plugin(self, plugin: str, source: object) -> npt.NDArray[np.int64] | None:
+        """:meth:`names_with_plugin` as rows of the snapshot whose ``names_array()`` is
+        ``source``, read from the chunks without a name lookup; None unless every explicit
+        status sits in a chunk that carries such rows."""
+        self._resolve()
+        if self._map or any(c.rows is None or c.source is not source for c in self._chunks):
+            return None
+        parts = []
+        for c in self._chunks:
+            hits = [k for k, st in enumerate(c.table) if st.plugin == plugin]
+            if hits and c.rows is not None:
+                parts.append(c.rows[np.isin(c.keys, hits)])
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
     def absent_nodes_status(self) -> Status:
         return self._absent
@@ -173,7 +232,7 @@ class NodeToStatus:
             # Read the chunks: which explicit nodes have the code, which have another one.
             hit: set[str] = set()
             miss: set[str] = set()
-            for names, keys, table in self._chunks:
+            for names, keys, table, _, _ in self._chunks:
                 codes = np.fromiter((int(t.code) for t in table), dtype=np.int8, count=len(table))
                 sel = codes[keys] == int(code)
                 hit.update(names[sel].tolist())
@@ -243,9 +302,12 @@ class Diagnosis:
             self._pending_plugins.add(status.plugin)
 
     def add_rejected_later(self, names: npt.NDArray[np.object_],
-                           statuses: Callable[[], tuple[npt.NDArray[np.intp], list[Status]]]) -> None:
+                           statuses: Callable[[], tuple[npt.NDArray[np.intp], list[Status]]],
+                           rows: npt.NDArray[np.int64] | None = None, source: object = None) -> None:
         """Nodes ``names`` rejected the pod with ``statuses()`` (keys per node into a table),
-        as ``set_many`` plus AddPluginStatus for each distinct status, computed on first read."""
+        as ``set_many`` plus AddPluginStatus for each distinct status, computed on first read.
+        ``rows``/``source``: the nodes' snapshot rows and that snapshot's ``names_array()``
+        (see :meth:`NodeToStatus.rows_with_plugin`)."""
         if not len(names):
             return
         memo: list[tuple[npt.NDArray[np.intp], list[Status]]] = []
@@ -255,7 +317,8 @@ class Diagnosis:
                 memo.append(statuses())
             return memo[0]
 
-        self.node_to_status.set_many_later(len(names), lambda: (names, *keys_and_table()))
+        self.node_to_status.set_many_later(
+            len(names), lambda: _Chunk(names, *keys_and_table(), rows, source))
         self._later.append(lambda: keys_and_table()[1])
 
 

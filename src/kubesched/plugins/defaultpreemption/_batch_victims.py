@@ -241,7 +241,6 @@ class BatchVictimSelector:
         snap = self._snapshot
         cols = snap.columns
         ridx = cols.resource_index
-        index = snap.node_index
         m = len(infos)
         out: list[VictimsResult | None] = [None] * m
         failed = np.zeros(m, dtype=bool)
@@ -250,29 +249,9 @@ class BatchVictimSelector:
 
         # Nodes the model takes: the Filter status came from Fit, and the node is this
         # snapshot's own row.
-        take: list[int] = []
-        rows: list[int] = []
-        gens: list[int] = []
-        infos_list = snap.node_info_list
-        index_get = index.get
-        fit_nodes = one.fit_nodes()
-        for j, ni in enumerate(infos):
-            node = ni.node
-            if node is None:
-                continue
-            name = node.meta.name
-            row = index_get(name, -1)
-            if row < 0 or infos_list[row] is not ni or name not in fit_nodes:
-                continue
-            take.append(j)
-            rows.append(row)
-            gens.append(ni.generation)
-            names_at[j] = name
-        if not take:
+        take_a, rows_a, gens_a = self._taken(infos, names_at)
+        if not take_a.size:
             return out, DecidedNodes(start, start + m, failed, names_at, keys, [])
-        take_a = np.asarray(take, dtype=np.intp)
-        rows_a = np.asarray(rows, dtype=np.int64)
-        gens_a = np.asarray(gens, dtype=np.int64)
 
         # Known answers for this pod shape (only with the Filter pass's nominated rows).
         ge = one.ge_nominated
@@ -314,6 +293,30 @@ class BatchVictimSelector:
             if shape is not None:
                 self._keep(shape, take_a, rows_a, gens_a, nominated_v, out, failed, keys, unstable, own)
         return out, DecidedNodes(start, start + m, failed, names_at, keys, statuses.table)
+
+    def _taken(self, infos: Sequence[NodeInfo], names_at: npt.NDArray[np.object_],
+               ) -> tuple[npt.NDArray[np.intp], I64, I64]:
+        """The positions in ``infos`` the model takes (the Filter status came from Fit, and the
+        node is this snapshot's own row), their rows and node generations; fills ``names_at``
+        at those positions. The snapshot's own NodeInfos are found by identity at once."""
+        snap = self._snapshot
+        fit = self._one.fit_rows(snap)
+        row_of_id = snap.row_of_id
+        try:
+            all_rows = np.fromiter(map(row_of_id.__getitem__, map(id, infos)), dtype=np.int64,
+                                   count=len(infos))
+        except KeyError:  # some node is not the snapshot's own: read them one by one
+            index_get, infos_list = snap.node_index.get, snap.node_info_list
+            pairs = [(j, row) for j, ni in enumerate(infos)
+                     if ni.node is not None and (row := index_get(ni.node.meta.name, -1)) >= 0
+                     and infos_list[row] is ni and fit[row]]
+            take_a = np.fromiter((j for j, _ in pairs), dtype=np.intp, count=len(pairs))
+            rows_a = np.fromiter((r for _, r in pairs), dtype=np.int64, count=len(pairs))
+        else:
+            take_a = np.flatnonzero(fit[all_rows])
+            rows_a = all_rows[take_a]
+        names_at[take_a] = snap.names_array()[rows_a]
+        return take_a, rows_a, snap.columns.generation[rows_a]
 
     @staticmethod
     def _keep(shape: _ShapeAnswers, take_a: npt.NDArray[np.intp], rows_a: I64, gens_a: I64,

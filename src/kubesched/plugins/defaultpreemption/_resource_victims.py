@@ -31,6 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+import numpy.typing as npt
+
 from kubesched.framework import Code, CycleState, Status
 from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods
 from kubesched.framework.preemption import get_pod_start_time
@@ -42,7 +45,7 @@ from kubesched.plugins.tainttoleration import TaintToleration
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
-    from kubesched.cache import NodeInfo, PodInfo
+    from kubesched.cache import NodeInfo, PodInfo, Snapshot
 
 __all__ = ["NODE_STATIC_FILTERS", "NO_VICTIMS_REASON", "ResourceVictimSelector", "VictimsResult",
            "no_victims_result"]
@@ -124,8 +127,8 @@ class _Usage:
 class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
-    __slots__ = ("_fit_nodes", "_importance", "_is_eligible", "_pdbs", "_split", "fit", "fit_name",
-                 "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
+    __slots__ = ("_fit_nodes", "_fit_rows", "_importance", "_is_eligible", "_pdbs", "_split", "fit",
+                 "fit_name", "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
     def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
                  statuses: Any, nominated: Callable[[str], list[PodInfo]],
@@ -143,6 +146,7 @@ class ResourceVictimSelector:
         self.nominated_nodes: set[str] | None = None  # nodes that may have nominated pods (None: any)
         self.ge_nominated: GENominatedPods | None = None  # the Filter pass's, when current
         self._fit_nodes: set[str] | None = None
+        self._fit_rows: tuple[object, npt.NDArray[np.bool_]] | None = None
         self._is_eligible = is_eligible
         self._importance = importance
         self._split = split
@@ -194,6 +198,20 @@ class ResourceVictimSelector:
             self._fit_nodes = (names_with(self.fit_name) if names_with is not None else
                                {name for name, st in self.statuses.items() if st.plugin == self.fit_name})
         return self._fit_nodes
+
+    def fit_rows(self, snapshot: Snapshot) -> npt.NDArray[np.bool_]:
+        """:meth:`fit_nodes` as a mask over ``snapshot``'s rows (built once per preemption)."""
+        if self._fit_rows is None or self._fit_rows[0] is not snapshot:
+            mask = np.zeros(len(snapshot.node_info_list), dtype=bool)
+            rows_with = getattr(self.statuses, "rows_with_plugin", None)
+            rows = rows_with(self.fit_name, snapshot.names_array()) if rows_with is not None else None
+            if rows is None:  # statuses without rows: look the names up
+                index = snapshot.node_index
+                names = [n for n in self.fit_nodes() if n in index]
+                rows = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+            mask[rows] = True
+            self._fit_rows = (snapshot, mask)
+        return self._fit_rows[1]
 
     def _fit_status(self, usage: _Usage) -> Status | None:
         """Fit's own Filter on the usage record; None when the pod fits."""
