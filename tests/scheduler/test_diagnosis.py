@@ -242,3 +242,40 @@ def test_a_nominated_node_rejected_again_by_the_full_pass_counts_once(
         counts.update(st_.reasons)
     assert m.reason_counts() == counts
     assert dict(m.items()) == want
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=20), st.integers(1, 3), st.integers(-1, 19),
+       st.booleans())
+def test_row_readings_equal_reading_every_status(
+        codes: list[int], parts: int, nominated: int, absent_unschedulable: bool) -> None:
+    """``rows_for_status_code`` and ``rows_with_plugin`` (filter passes that gave their rows)
+    equal asking every node's status by name, with a nominated-node pass first or not; a chunk
+    without rows, or of another snapshot, makes them decline."""
+    table = [Status.of(Code.UNSCHEDULABLE, "Insufficient cpu").with_plugin("Fit"),
+             Status.of(Code.UNSCHEDULABLE, "a").with_plugin("Taint"),
+             Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "c").with_plugin("Fit"),
+             Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "d").with_plugin("Other")]
+    n = len(codes) + 2  # two rows stay absent
+    source = np.array([f"n{i}" for i in range(n)], dtype=object)
+    d = Diagnosis()
+
+    def add(rows: np.ndarray) -> None:
+        keys = np.array([codes[r] for r in rows.tolist()], dtype=np.intp)
+        d.add_rejected_later(source[rows], lambda: (keys, table), rows, source)
+
+    if 0 <= nominated < len(codes):
+        add(np.array([nominated], dtype=np.int64))
+    for part in np.array_split(np.arange(len(codes), dtype=np.int64), parts):
+        add(part)
+    m = d.node_to_status
+    if absent_unschedulable:
+        m.set_absent_nodes_status(Status(Code.UNSCHEDULABLE))
+    for code in (Code.UNSCHEDULABLE, Code.UNSCHEDULABLE_AND_UNRESOLVABLE):
+        mask = m.rows_for_status_code(code, source, n)
+        assert mask is not None
+        assert source[mask].tolist() == m.nodes_for_status_code(source.tolist(), code)
+    rows = m.rows_with_plugin("Fit", source)
+    assert rows is not None and set(source[rows].tolist()) == m.names_with_plugin("Fit")
+    assert m.rows_with_plugin("Fit", source.copy()) is None  # another snapshot's rows
+    assert len(m) == len(codes)

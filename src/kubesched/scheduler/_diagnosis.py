@@ -224,6 +224,20 @@ class NodeToStatus:
     def set_absent_nodes_status(self, status: Status) -> None:
         self._absent = status
 
+    def rows_for_status_code(self, code: Code, source: object, num_rows: int) -> npt.NDArray[np.bool_] | None:
+        """:meth:`nodes_for_status_code` of all nodes of the snapshot whose ``names_array()`` is
+        ``source`` (``num_rows`` of them), as a row mask read from the chunks' rows; None
+        unless every explicit status sits in a chunk carrying such rows."""
+        self._resolve()
+        if self._map or any(c.rows is None or c.source is not source for c in self._chunks):
+            return None
+        mask = np.full(num_rows, self._absent.code == code, dtype=bool)
+        for c in self._chunks:
+            assert c.rows is not None
+            codes = np.fromiter((int(t.code) for t in c.table), dtype=np.int8, count=len(c.table))
+            mask[c.rows] = codes[c.keys] == int(code)
+        return mask
+
     def nodes_for_status_code(self, node_names: list[str], code: Code) -> list[str]:
         """NodesForStatusCode: the given nodes (snapshot order) whose status has ``code``;
         absent nodes count with the absent status."""

@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .._cycle_state import CycleState
 from .._interface import PostFilterResult
 from .._status import Code, Status
@@ -142,16 +144,23 @@ class Evaluator:
         if not all_nodes:
             raise RuntimeError("no nodes available")
         snap = self.handle.snapshot()
-        if snap.node_info_list is all_nodes:
-            # The snapshot's own list: its names and index are kept aligned with it.
-            names, index = snap.node_names, snap.node_index
+        own = snap.node_info_list is all_nodes
+        rows_for = getattr(m, "rows_for_status_code", None) if own else None
+        mask = (rows_for(Code.UNSCHEDULABLE, snap.names_array(), len(all_nodes))
+                if rows_for is not None else None)
+        if mask is not None:  # the statuses know the snapshot rows: no name lookups
+            potential = (list(all_nodes) if mask.all() else
+                         list(map(all_nodes.__getitem__, np.flatnonzero(mask).tolist())))
         else:
-            names = [ni.name for ni in all_nodes]
-            index = {name: i for i, name in enumerate(names)}
-        wanted = m.nodes_for_status_code(names, Code.UNSCHEDULABLE)
-        # Every node (a subset in snapshot order of the same size): no lookups needed.
-        potential = (list(all_nodes) if len(wanted) == len(names) else
-                     list(map(all_nodes.__getitem__, map(index.__getitem__, wanted))))
+            if own:  # the snapshot's own list: its names and index are kept aligned with it
+                names, index = snap.node_names, snap.node_index
+            else:
+                names = [ni.name for ni in all_nodes]
+                index = {name: i for i, name in enumerate(names)}
+            wanted = m.nodes_for_status_code(names, Code.UNSCHEDULABLE)
+            # Every node (a subset in snapshot order of the same size): no lookups needed.
+            potential = (list(all_nodes) if len(wanted) == len(names) else
+                         list(map(all_nodes.__getitem__, map(index.__getitem__, wanted))))
         if not potential:
             return [], NodeToStatus(), []
         pdbs = list_pdbs(self.handle.store)
