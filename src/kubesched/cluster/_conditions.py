@@ -32,13 +32,15 @@ def update_pod_conditions(
     out = [dict(c) for c in conditions]
     changed = False
     stamp = format_time(now)
+    present = {c.get("type") for c in out}
     for condition in updates:
-        if out:
+        if condition.get("type") in present:
             changed = _upsert(out, condition, stamp) or changed
-        else:  # nothing to compare with (a new pod's first write): append
+        else:  # no condition of this type to compare with (a binding's first write): append
             new = dict(condition)
             new["lastTransitionTime"] = stamp
             out.append(new)
+            present.add(new.get("type"))
             changed = True
     return out, changed
 
