@@ -30,6 +30,7 @@ from kubesched.testing import make_node, make_pod
 
 from .._random_cluster import RandomCluster
 
+ZONE_KEY = "topology.kubernetes.io/zone"
 KINDS = ("required_affinity", "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity")
 
 
@@ -75,6 +76,15 @@ def check(index: PodIndex, snap: Snapshot) -> None:
         for skip in (False, True):
             got = index.group_rows(name, pred, skip).tolist()
             assert got == recount_groups(snap, pred, skip), (name, skip)
+            # per-domain sums, kept across syncs while the label column is the same array
+            for key in (ZONE_KEY, "kubernetes.io/hostname"):
+                codes, values = snap.columns.label_column(key)
+                sums = index.group_domain_sums(name, pred, codes, len(values), skip).tolist()
+                want = [0] * len(values)
+                for row, count in enumerate(got):
+                    if codes[row] >= 0:
+                        want[int(codes[row])] += count
+                assert sums == want, (name, skip, key)
     for kind in KINDS:
         for probe in PROBES:
             def term_pred(t: AffinityTerm, probe: Pod = probe) -> bool:

@@ -35,17 +35,38 @@ TermKey = tuple[AffinityTerm, int]  # (term, weight); required terms have weight
 GroupInfo = Mapping[int, tuple[Pod, bool, Any]]
 
 
+_DOMAIN_COLUMNS = 4
+"""Label columns a group view keeps per-domain sums for (the topology keys asked about)."""
+
+
 class GroupView:
     """Per-row count of the pods whose group satisfies ``pred`` (terminating pods left out when
     ``skip_terminating``)."""
 
-    __slots__ = ("member", "pred", "rows", "skip_terminating")
+    __slots__ = ("_domains", "member", "pred", "rows", "skip_terminating")
 
     def __init__(self, pred: Callable[[Pod], bool], skip_terminating: bool, n: int) -> None:
         self.pred = pred
         self.skip_terminating = skip_terminating
         self.member: dict[int, bool] = {}  # gid -> does the group count
         self.rows: I64 = np.zeros(n, dtype=np.int64)
+        # (label codes per row, per-code sums of ``rows``): kept by ``apply`` for the label
+        # columns asked about (:meth:`domain_sums`), the newest last
+        self._domains: list[tuple[npt.NDArray[np.int32], I64]] = []
+
+    def domain_sums(self, codes: npt.NDArray[np.int32], num_codes: int) -> I64:
+        """``rows`` summed per label code (``codes[row]``; -1, no label, left out): a
+        ``bincount`` over every row when first asked for this label column (by identity), then
+        moved by the same deltas as the rows. Read it, do not keep or change it."""
+        for known, sums in self._domains:
+            if known is codes and len(sums) == num_codes:
+                return sums
+        labeled = codes >= 0
+        sums = np.bincount(codes[labeled], weights=self.rows[labeled], minlength=num_codes).astype(np.int64)
+        self._domains.append((codes, sums))
+        if len(self._domains) > _DOMAIN_COLUMNS:
+            del self._domains[0]
+        return sums
 
     def includes(self, gid: int, info: GroupInfo) -> bool:
         m = self.member.get(gid)
@@ -63,9 +84,16 @@ class GroupView:
                     rows[layout[name]] += n
 
     def apply(self, row: int, deltas: Mapping[int, int], info: GroupInfo) -> None:
+        total = 0
         for gid, d in deltas.items():
             if self.includes(gid, info):
-                self.rows[row] += d
+                total += d
+        if total:
+            self.rows[row] += total
+            for codes, sums in self._domains:
+                code = int(codes[row])
+                if code >= 0:
+                    sums[code] += total
 
 
 class TermView:

@@ -292,13 +292,23 @@ class PodIndex:
         satisfy ``pred``. ``key`` names the rule: equal
         keys must mean the same ``pred``. The array is the index's own and moves with later
         syncs: read it, do not keep or change it."""
+        return self._group_view(key, pred, skip_terminating).rows
+
+    def group_domain_sums(self, key: Hashable, pred: Callable[[Pod], bool], codes: npt.NDArray[np.int32],
+                          num_codes: int, skip_terminating: bool = False) -> npt.NDArray[np.int64]:
+        """:meth:`group_rows` summed per label code (``codes``: a label column over the same
+        rows, -1 for no label), kept up to date with the rows across syncs while ``codes`` is
+        the same array. The index's own array: read it, do not keep or change it."""
+        return self._group_view(key, pred, skip_terminating).domain_sums(codes, num_codes)
+
+    def _group_view(self, key: Hashable, pred: Callable[[Pod], bool], skip_terminating: bool) -> GroupView:
         full_key = (key, skip_terminating)
         v = self._group_views.get(full_key)
         if v is None:
             v = GroupView(pred, skip_terminating, self._nrows)
             v.fill(self._group_nodes, self._group_info, self._layout)
             self._group_views.put(full_key, v)
-        return v.rows
+        return v
 
     def term_rows(self, kind: TermKind, key: Hashable,
                   pred: Callable[[AffinityTerm], bool]) -> Mapping[str, npt.NDArray[np.int64]]:

@@ -145,6 +145,17 @@ def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
     return out
 
 
+def pod_domain_sums(pod: Pod, c: Constraint, index: PodIndex, codes: npt.NDArray[np.int32],
+                    num_codes: int) -> npt.NDArray[np.int64]:
+    """:func:`pod_counts` summed per code of the label column ``codes`` (every row eligible),
+    kept by the index across cycles instead of a ``bincount`` over all nodes per pod."""
+    sel, ns = c.selector, pod.namespace
+    if sel is None or sel.is_empty:
+        return np.zeros(num_codes, dtype=np.int64)
+    return index.group_domain_sums(("spread", ns, sel), lambda p: p.namespace == ns and sel.matches(p.labels),
+                                   codes, num_codes, skip_terminating=True)
+
+
 def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], require_all: bool,
                    enable_node_inclusion_policy: bool) -> list[npt.NDArray[np.bool_] | None]:
     """Per constraint, the nodes whose pods count towards its domains: nodes with every topology
@@ -205,7 +216,7 @@ def compute_pre_filter_state(pod: Pod, constraints: list[Constraint], view: Node
         codes, values = view.codes(c.topology_key)
         mask = masks[i]
         if mask is None:
-            sums = np.bincount(codes, weights=pod_counts(pod, c, view, index, memo), minlength=len(values))
+            sums = pod_domain_sums(pod, c, index, codes, len(values))
             present = view.label_domains(c.topology_key)[1]
         else:
             if not mask.any():
