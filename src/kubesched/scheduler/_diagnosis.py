@@ -65,6 +65,11 @@ _SMALL_CHUNK = 16
 """A chunk of at most this many names is checked against a later chunk for repeats."""
 
 
+def _stamped_by(table: list[Status], plugin: str) -> npt.NDArray[np.bool_]:
+    """Per status of a chunk's table: was it stamped by ``plugin`` (index by the chunk's keys)."""
+    return np.fromiter((st.plugin == plugin for st in table), dtype=bool, count=len(table))
+
+
 class NodeToStatus:
     """framework.NodeToStatus: explicit statuses of rejected nodes and the status of absent ones.
 
@@ -198,9 +203,9 @@ class NodeToStatus:
         self._resolve()
         out: builtins.set[str] = builtins.set()
         for names, keys, table, _, _ in self._chunks:
-            hits = [k for k, st in enumerate(table) if st.plugin == plugin]
-            if hits:
-                out.update(names[np.isin(keys, hits)].tolist())
+            by_key = _stamped_by(table, plugin)
+            if by_key.any():
+                out.update(names[by_key[keys]].tolist())
         out.update(name for name, st in self._map.items() if st.plugin == plugin)
         return out
 
@@ -213,9 +218,9 @@ class NodeToStatus:
             return None
         parts = []
         for c in self._chunks:
-            hits = [k for k, st in enumerate(c.table) if st.plugin == plugin]
-            if hits and c.rows is not None:
-                parts.append(c.rows[np.isin(c.keys, hits)])
+            by_key = _stamped_by(c.table, plugin)
+            if by_key.any() and c.rows is not None:
+                parts.append(c.rows[by_key[c.keys]])
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
     def absent_nodes_status(self) -> Status:

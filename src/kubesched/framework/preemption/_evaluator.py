@@ -206,7 +206,11 @@ class Evaluator:
             if res is None:
                 ni = ni.snapshot_copy()
                 res = self.interface.select_victims_on_node(state.clone(), pod, ni, pdbs)
-            name = ni.name
+            return take(ni.name, res)
+
+        def take(name: str, res: Any) -> bool:
+            """Record node ``name``'s SelectVictimsOnNode result ``res``; True once enough
+            candidates are found."""
             pods, num_violations, status = res
             if pods and status.code == Code.SUCCESS:
                 c = Candidate(name, Victims(list(pods), num_violations, getattr(pods, "summary", None)))
@@ -230,13 +234,17 @@ class Evaluator:
         else:
             # The hook decided a run of nodes without victims at once: record those in one
             # step, visit the others in order, and stop where the per-node loop would.
+            # ``known(j)``, when the hook has it: (name, result) of a node it answered,
+            # without the per-node call.
+            known: Callable[[int], tuple[str, Any] | None] | None = getattr(fast, "known", None)
             i = 0
             enough = False
             while i < n and not enough:
                 decided = bulk(i)
                 stop = decided.end
                 for j in decided.undecided(i):
-                    if visit_node(j):
+                    hit = known(j) if known is not None else None
+                    if take(*hit) if hit is not None else visit_node(j):
                         stop, enough = j + 1, True
                         break
                 decided.record(i, stop, statuses)

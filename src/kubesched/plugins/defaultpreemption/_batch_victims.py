@@ -190,7 +190,7 @@ class BatchVictimSelector:
     ``bulk(i)`` hands the Evaluator the chunk holding the i-th node
     (:class:`~kubesched.framework.preemption.DecidedNodes`)."""
 
-    __slots__ = ("_arrays", "_chunk", "_chunks", "_done", "_known", "_nodes", "_now", "_one",
+    __slots__ = ("_arrays", "_chunk", "_chunks", "_done", "_known", "_names", "_nodes", "_now", "_one",
                  "_results", "_snapshot")
 
     def __init__(self, one: ResourceVictimSelector, nodes: Sequence[NodeInfo], snapshot: Snapshot,
@@ -207,6 +207,7 @@ class BatchVictimSelector:
         self._chunk = max(chunk + chunk // 4, _MIN_CHUNK)
         self._done = 0
         self._results: list[VictimsResult | None] = []
+        self._names: list[str | None] = []  # per visit position: the node's name where taken
         self._chunks: list[DecidedNodes] = []
 
     def _through(self, i: int) -> DecidedNodes:
@@ -215,6 +216,7 @@ class BatchVictimSelector:
             end = min(len(self._nodes), self._done + self._chunk)
             results, decided = self._run(self._done, self._nodes[self._done:end])
             self._results.extend(results)
+            self._names.extend(decided.names.tolist())
             self._chunks.append(decided)
             self._done = end
             self._chunk *= 2
@@ -226,6 +228,17 @@ class BatchVictimSelector:
 
     def bulk(self, i: int) -> DecidedNodes:
         return self._through(i)
+
+    def known(self, i: int) -> tuple[str, VictimsResult] | None:
+        """(name, result) of visit position ``i`` when this selector answered it with victims
+        or a status of its own (what ``self(i, ni)`` returns for an undecided position),
+        without the node; None when the node needs ``self(i, ni)``. ``bulk(i)`` comes first."""
+        res = self._results[i]
+        if res is None:
+            return None
+        name = self._names[i]
+        assert name is not None
+        return name, res
 
     def __call__(self, i: int, ni: NodeInfo) -> VictimsResult | None:
         decided = self._through(i)
