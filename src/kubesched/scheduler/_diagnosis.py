@@ -65,6 +65,11 @@ _SMALL_CHUNK = 16
 """A chunk of at most this many names is checked against a later chunk for repeats."""
 
 
+def _codes_of(table: list[Status]) -> npt.NDArray[np.int8]:
+    """The code of each status of a chunk's table (index by the chunk's keys)."""
+    return np.fromiter((int(t.code) for t in table), dtype=np.int8, count=len(table))
+
+
 def _stamped_by(table: list[Status], plugin: str) -> npt.NDArray[np.bool_]:
     """Per status of a chunk's table: was it stamped by ``plugin`` (index by the chunk's keys)."""
     return np.fromiter((st.plugin == plugin for st in table), dtype=bool, count=len(table))
@@ -213,14 +218,11 @@ class NodeToStatus:
         """:meth:`names_with_plugin` as rows of the snapshot whose ``names_array()`` is
         ``source``, read from the chunks without a name lookup; None unless every explicit
         status sits in a chunk that carries such rows."""
-        self._resolve()
-        if self._map or any(c.rows is None or c.source is not source for c in self._chunks):
+        chunks = self._chunks_with_rows(source)
+        if chunks is None:
             return None
-        parts = []
-        for c in self._chunks:
-            by_key = _stamped_by(c.table, plugin)
-            if by_key.any() and c.rows is not None:
-                parts.append(c.rows[by_key[c.keys]])
+        parts = [rows[by_key[keys]] for keys, table, rows in chunks
+                 if (by_key := _stamped_by(table, plugin)).any()]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
     def absent_nodes_status(self) -> Status:
@@ -233,15 +235,27 @@ class NodeToStatus:
         """:meth:`nodes_for_status_code` of all nodes of the snapshot whose ``names_array()`` is
         ``source`` (``num_rows`` of them), as a row mask read from the chunks' rows; None
         unless every explicit status sits in a chunk carrying such rows."""
-        self._resolve()
-        if self._map or any(c.rows is None or c.source is not source for c in self._chunks):
+        chunks = self._chunks_with_rows(source)
+        if chunks is None:
             return None
         mask = np.full(num_rows, self._absent.code == code, dtype=bool)
-        for c in self._chunks:
-            assert c.rows is not None
-            codes = np.fromiter((int(t.code) for t in c.table), dtype=np.int8, count=len(c.table))
-            mask[c.rows] = codes[c.keys] == int(code)
+        for keys, table, rows in chunks:
+            mask[rows] = _codes_of(table)[keys] == int(code)
         return mask
+
+    def _chunks_with_rows(self, source: object,
+                          ) -> list[tuple[npt.NDArray[np.intp], list[Status], npt.NDArray[np.int64]]] | None:
+        """The explicit statuses as (keys, table, rows) of chunks carrying rows of the snapshot
+        whose ``names_array()`` is ``source``; None when some status is not in such a chunk."""
+        self._resolve()
+        if self._map:
+            return None
+        out = []
+        for c in self._chunks:
+            if c.rows is None or c.source is not source:
+                return None
+            out.append((c.keys, c.table, c.rows))
+        return out
 
     def nodes_for_status_code(self, node_names: list[str], code: Code) -> list[str]:
         """NodesForStatusCode: the given nodes (snapshot order) whose status has ``code``;
@@ -252,7 +266,7 @@ class NodeToStatus:
             hit: set[str] = set()
             miss: set[str] = set()
             for names, keys, table, _, _ in self._chunks:
-                codes = np.fromiter((int(t.code) for t in table), dtype=np.int8, count=len(table))
+                codes = _codes_of(table)
                 sel = codes[keys] == int(code)
                 hit.update(names[sel].tolist())
                 miss.update(names[~sel].tolist())

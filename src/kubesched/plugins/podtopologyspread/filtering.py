@@ -14,7 +14,7 @@ per-node loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -127,6 +127,15 @@ def get_pre_filter_state(state: CycleState) -> PreFilterState:
     return state.read_as(PRE_FILTER_STATE_KEY, PreFilterState)
 
 
+def _matching_group(pod: Pod, c: Constraint) -> tuple[Hashable, Callable[[Pod], bool]] | None:
+    """The pod-index rule of countPodsMatchSelector (pods in the pod's namespace matching the
+    selector), as (key, predicate); None for a selector that matches nothing (nil or empty)."""
+    sel, ns = c.selector, pod.namespace
+    if sel is None or sel.is_empty:
+        return None
+    return ("spread", ns, sel), lambda p: p.namespace == ns and sel.matches(p.labels)
+
+
 def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
                cache: dict[object, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
     """countPodsMatchSelector for every node of ``view`` (pods in the pod's namespace, not
@@ -135,12 +144,9 @@ def pod_counts(pod: Pod, c: Constraint, view: NodeView, index: PodIndex,
     hit = cache.get(c.selector)
     if hit is not None:
         return hit
-    sel, ns = c.selector, pod.namespace
-    if sel is None or sel.is_empty:
-        out = np.zeros(len(view), dtype=np.int64)
-    else:
-        out = index.group_rows(("spread", ns, sel), lambda p: p.namespace == ns and sel.matches(p.labels),
-                               skip_terminating=True)
+    group = _matching_group(pod, c)
+    out = (np.zeros(len(view), dtype=np.int64) if group is None
+           else index.group_rows(*group, skip_terminating=True))
     cache[c.selector] = out
     return out
 
@@ -149,11 +155,10 @@ def pod_domain_sums(pod: Pod, c: Constraint, index: PodIndex, codes: npt.NDArray
                     num_codes: int) -> npt.NDArray[np.int64]:
     """:func:`pod_counts` summed per code of the label column ``codes`` (every row eligible),
     kept by the index across cycles instead of a ``bincount`` over all nodes per pod."""
-    sel, ns = c.selector, pod.namespace
-    if sel is None or sel.is_empty:
+    group = _matching_group(pod, c)
+    if group is None:
         return np.zeros(num_codes, dtype=np.int64)
-    return index.group_domain_sums(("spread", ns, sel), lambda p: p.namespace == ns and sel.matches(p.labels),
-                                   codes, num_codes, skip_terminating=True)
+    return index.group_domain_sums(*group, codes, num_codes, skip_terminating=True)
 
 
 def eligible_masks(pod: Pod, view: NodeView, constraints: Sequence[Constraint], require_all: bool,
@@ -205,8 +210,8 @@ def compute_pre_filter_state(pod: Pod, constraints: list[Constraint], view: Node
                              enable_node_inclusion_policy: bool = True) -> PreFilterState:
     """calPreFilterState: per constraint, matching pods summed per domain of the eligible nodes
     (``np.bincount`` over the label codes); domains of eligible nodes without pods count 0.
-    When every node is eligible the domains are the label column's (kept across cycles) and
-    the sum is one ``bincount`` over all rows."""
+    When every node is eligible the domains are the label column's and the sums the pod
+    index's (both kept across cycles: :func:`pod_domain_sums`)."""
     s = PreFilterState(constraints, [CriticalPaths() for _ in constraints], [{} for _ in constraints])
     if not constraints:
         return s
