@@ -90,3 +90,19 @@ def test_scheduler_metrics_helpers_equal_labels_then_observe(
     assert got.keys() == want.keys()
     for key, value in want.items():
         assert abs(got[key] - value) < 1e-9, key
+
+
+def test_fast_histogram_counts_observations_held_past_a_batch() -> None:
+    """Observations are bucketed in batches: more than one batch (and a partial one) read
+    like prometheus_client's Histogram fed one by one."""
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    fast = FastHistogram("b_seconds", "doc", buckets=_BUCKETS, registry=ours)
+    slow = Histogram("b_seconds", "doc", buckets=_BUCKETS, registry=theirs)
+    values = [(k % 97) / 1000 for k in range(2600)] + [0.004, 0.032, 1.0]  # bounds included
+    for v in values:
+        fast.observe(v)
+        slow.observe(v)
+    got, want = _samples(ours), _samples(theirs)
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        assert abs(got[key] - value) < 1e-9, key
