@@ -238,7 +238,7 @@ class ScheduleAlgorithm:
                 codes = outcome.codes
                 need = to_find - found
                 first_error = -1
-                if not codes.any():  # every node fits: take the first ``need``
+                if not np.count_nonzero(codes):  # every node fits: take the first ``need``
                     ok = part[:need]
                 else:
                     ok_rows = np.flatnonzero(codes == 0)
@@ -348,7 +348,7 @@ class ScheduleAlgorithm:
         choice among the best; we make it seed-reproducible."""
         if len(names) == 0:
             raise ValueError("empty priorityList")
-        tied = np.flatnonzero(totals == totals.max())
+        tied = np.flatnonzero(totals == np.maximum.reduce(totals))
         if tied.size == 1:
             return names[int(tied[0])]
         return names[int(tied[self.rng.randrange(tied.size)])]

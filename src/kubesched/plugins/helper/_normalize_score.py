@@ -20,7 +20,7 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: npt.NDArra
     """Normalize ``scores`` in place (an int64 array, one entry per node)."""
     if scores.size == 0:
         return
-    max_count = max(int(scores.max()), 0)  # upstream starts maxCount at 0
+    max_count = max(int(np.maximum.reduce(scores)), 0)  # upstream starts maxCount at 0
     if max_count == 0:
         if reverse:
             scores[:] = max_priority

@@ -115,7 +115,8 @@ class ImageLocality(PluginBase):
         infos = nodes.snapshot.node_info_list
         # Nodes with none of the images all get the same clamped minimum: computed once, and
         # only nodes holding one of the images take the per-node arithmetic.
-        out = np.full(len(nodes), self._score_none(pod), dtype=np.int64)
+        out = np.empty(len(nodes), dtype=np.int64)
+        out.fill(self._score_none(pod))
         if not self._with_images.names(nodes.snapshot):
             return out, None  # no node has any image (simulated clusters often): all minimum
         images = {normalized_image_name(c.image) for c in (*pod.init_containers, *pod.containers)}
