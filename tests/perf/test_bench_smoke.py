@@ -117,3 +117,12 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it() -> None:
     wl = select_workloads(load_config(), ["SchedulingBasic/5Nodes"])[0]
     run_workload(wl, seed=1)  # freezes the heap before its measured op
     assert gc.get_freeze_count() == 0
+
+
+def test_measured_ops_run_on_a_paced_clock_and_pace_false_keeps_it_virtual() -> None:
+    wl = select_workloads(load_config(), ["PreemptionBasic/5Nodes"])[0]
+    paced = run_workload(wl, seed=3)
+    assert paced.clock_moves and all(a[0] < b[0] and a[1] < b[1]
+                                     for a, b in zip(paced.clock_moves, paced.clock_moves[1:]))
+    frozen = run_workload(wl, seed=3, pace=False)
+    assert frozen.clock_moves == [] and frozen.scheduled == frozen.measured_pods

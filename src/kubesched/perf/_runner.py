@@ -8,13 +8,14 @@ Here the "API server" is a :class:`~kubesched.cluster.MemoryStore` on a
 :class:`~kubesched.clock.VirtualClock` and the scheduler runs in the same thread: the runner
 alternates scheduling cycles with the clock's due tasks (binding cycles are tasks at the
 current virtual time, so each pod is bound right after its scheduling cycle, as kube-scheduler's
-concurrent binding goroutines would), and advances virtual time only when activeQ is empty
-(backoff, graceful termination of preemption victims, flushes). Everything a decision depends on
-is virtual and seeded; only the measurements use wall time.
+concurrent binding goroutines would). Outside measured ops virtual time advances only when
+activeQ is empty (backoff, graceful termination of preemption victims, flushes), and everything
+a decision depends on is virtual and seeded. During measured ops the clock keeps pace with wall
+time (:class:`~._pacer.WallPacer`), so backoffs expire amid the burst as they do upstream.
 
 ``churn`` ticks every ``intervalMilliseconds`` of wall time, as upstream's churn goroutine does.
-Each tick is recorded as the loop step it happened at, so that a second run
-(``check_decisions``) can replay the same ticks at the same steps and stay comparable.
+Each tick, and each move of the paced clock, is recorded as the loop step it happened at, so that
+a second run (``check_decisions``) can replay them at the same steps and stay comparable.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ..scheduler import Scheduler, SchedulerOptions
 from ._collect import Summary, ThroughputCollector, TimingCollector
 from ._config import ConfigError, Op, Workload
 from ._objects import ObjectFactory
+from ._pacer import WallPacer
 
 __all__ = ["DecisionMismatch", "WorkloadResult", "check_decisions", "peak_rss_bytes", "run_workload"]
 
@@ -71,6 +73,8 @@ class WorkloadResult:
     placements: dict[str, str] = field(default_factory=dict)
     """Every pod bound during the run (``namespace/name`` -> node), in bind order."""
     churn_steps: list[int] = field(default_factory=list)
+    clock_moves: list[tuple[int, float]] = field(default_factory=list)
+    """(loop step, virtual time) of each move of the paced clock (:class:`~._pacer.WallPacer`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -144,16 +148,19 @@ class _Churn:
 
 class _Run:
     def __init__(self, wl: Workload, seed: int, per_node: bool, config: Any,
-                 churn_replay: Sequence[Sequence[int]] | None) -> None:
+                 churn_replay: Sequence[Sequence[int]] | None,
+                 clock_replay: Sequence[tuple[int, float]] | None = None, pace: bool = True) -> None:
         self.wl = wl
         self.clock = VirtualClock(0.0)
+        self.pacer = WallPacer(self.clock, clock_replay) if pace else None
         # No watch history: nothing resumes a watch here, and 60,000 pods' history is memory.
         self.store = MemoryStore(self.clock, history_limit=0)
         self.factory = ObjectFactory(random.Random(seed))
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(per_node_filters=per_node,
                                                         features=dict(wl.feature_gates)))
-        self.throughput = ThroughputCollector()
+        self.throughput = (ThroughputCollector(now=self.pacer.harness_time) if self.pacer is not None
+                           else ThroughputCollector())
         self.timing = TimingCollector()
         self._hook_metrics()
         self.measured: set[str] = set()
@@ -219,6 +226,7 @@ class _Run:
             attempt_latency=self.timing.attempt_summary(),
             extension_points=dict(self.timing.extension_points),
             placements=self.placements, churn_steps=self._flat_churn_steps(),
+            clock_moves=list(self.pacer.moves) if self.pacer is not None else [],
         )
 
     def _flat_churn_steps(self) -> list[int]:
@@ -265,11 +273,15 @@ class _Run:
             _freeze_heap()
             self.timing.active = True
             points_before = self._extension_point_sums()
+            if self.pacer is not None:
+                self.pacer.start()
             self.throughput.start()
         if not op.skip_wait:
             self._schedule_until(lambda: uids <= self.bound)
         if measure:
             self.throughput.stop()
+            if self.pacer is not None:
+                self.pacer.stop()
             self.timing.active = False
             self.timing.add_extension_points(points_before, self._extension_point_sums())
             self._unschedulable += self.sched.stats.unschedulable_attempts - before
@@ -329,13 +341,15 @@ class _Run:
     def _schedule_until(self, done: Callable[[], bool]) -> None:
         """Run scheduling cycles and the clock's tasks until ``done()``, or until nothing can
         change any more (no task left, or none within the idle horizon)."""
-        sched, clock = self.sched, self.clock
+        sched, clock, pacer = self.sched, self.clock, self.pacer
         while not done():
             self.step += 1
             for i, churn in enumerate(self.churns):
                 if churn.due(self.step):
                     self.churn_steps[i].append(self.step)
                     churn.tick()
+            if pacer is not None:
+                pacer.catch_up(self.step)
             if sched.schedule_one():
                 while clock.peek() <= clock.now:  # the binding cycle, and anything else due now
                     clock.step()
@@ -345,6 +359,8 @@ class _Run:
                 break
             if sched.bindings_in_flight == 0 and nxt - sched.last_progress > _IDLE_HORIZON:
                 break
+            if pacer is not None:
+                pacer.skip_to(nxt)
             clock.step()
 
 
@@ -383,10 +399,15 @@ def _duration_seconds(v: Any) -> float:
 
 
 def run_workload(wl: Workload, seed: int = 0, per_node: bool = False, config: Any = None,
-                 churn_replay: Sequence[Sequence[int]] | None = None) -> WorkloadResult:
+                 churn_replay: Sequence[Sequence[int]] | None = None,
+                 clock_replay: Sequence[tuple[int, float]] | None = None,
+                 pace: bool = True) -> WorkloadResult:
     """Run ``wl`` once on a fresh store and scheduler; ``per_node`` forces the per-node plugin
-    path; ``churn_replay`` (a previous result's churn steps) replays its churn ticks."""
-    return _Run(wl, seed, per_node, config, churn_replay).run()
+    path; ``churn_replay`` and ``clock_replay`` (a previous result's churn steps and clock
+    moves) replay its churn ticks and its paced clock; ``pace=False`` keeps the clock virtual
+    during measured ops too (it then moves only when activeQ is empty: fully reproducible from
+    the seed, but no timer fires amid a burst)."""
+    return _Run(wl, seed, per_node, config, churn_replay, clock_replay, pace).run()
 
 
 def _split_steps(flat: Sequence[int]) -> list[list[int]]:
@@ -402,11 +423,12 @@ def _split_steps(flat: Sequence[int]) -> list[list[int]]:
 def check_decisions(wl: Workload, seed: int = 0, config: Any = None,
                     first: WorkloadResult | None = None) -> WorkloadResult:
     """Run ``wl`` on the batch path (or take ``first``, such a run), then again on the per-node
-    path with the same seed, replaying the first run's churn ticks at the same loop steps; raise
-    :class:`DecisionMismatch` naming the first pods placed differently. Returns the batch run."""
+    path with the same seed, replaying the first run's churn ticks and clock moves at the same
+    loop steps; raise :class:`DecisionMismatch` naming the first pods placed differently. Returns
+    the batch run."""
     batch = first if first is not None else run_workload(wl, seed, config=config)
     per_node = run_workload(wl, seed, per_node=True, config=config,
-                            churn_replay=_split_steps(batch.churn_steps))
+                            churn_replay=_split_steps(batch.churn_steps), clock_replay=batch.clock_moves)
     if batch.placements != per_node.placements:
         diff = [k for k in sorted(set(batch.placements) | set(per_node.placements))
                 if batch.placements.get(k) != per_node.placements.get(k)]
