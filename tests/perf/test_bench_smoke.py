@@ -4,6 +4,7 @@ and ``kubesched bench -o json``. Correctness only: no timing assertions."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -122,7 +123,6 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it() -> None:
 def test_measured_ops_run_on_a_paced_clock_and_pace_false_keeps_it_virtual() -> None:
     wl = select_workloads(load_config(), ["PreemptionBasic/5Nodes"])[0]
     paced = run_workload(wl, seed=3)
-    assert paced.clock_moves and all(a[0] < b[0] and a[1] < b[1]
-                                     for a, b in zip(paced.clock_moves, paced.clock_moves[1:]))
+    assert paced.clock_moves and all(a[0] < b[0] and a[1] < b[1] for a, b in pairwise(paced.clock_moves))
     frozen = run_workload(wl, seed=3, pace=False)
     assert frozen.clock_moves == [] and frozen.scheduled == frozen.measured_pods

@@ -26,27 +26,40 @@ def test_percentile_index_is_ceil_n_p_over_100_minus_1(values: list[float], p: f
     assert percentile(values, p) == want
 
 
-def test_one_sample_per_elapsed_interval_with_actual_duration() -> None:
-    now = FakeTime()
-    c = ThroughputCollector(now)
-    c.start()
-    for _ in range(8):  # 8 pods in the first 1.0 s (binary-exact steps)
-        now.t += 0.125
+def bind(c: ThroughputCollector, now: FakeTime, *times: float) -> None:
+    for t in times:
+        now.t = t
         c.pod_scheduled()
-    now.t += 1.5  # 1 pod after 1.5 s: the sample is 1 pod / 1.5 s
-    c.pod_scheduled()
-    assert c.samples == pytest.approx([8.0, 1 / 1.5])
 
 
-def test_intervals_without_progress_give_no_zero_sample() -> None:
+def test_first_tick_with_a_bound_pod_is_the_baseline_then_one_sample_per_tick() -> None:
+    now = FakeTime()
+    c = ThroughputCollector(now)
+    c.start()  # ticks at 101, 102, ...
+    bind(c, now, 100.25, 100.5)  # before the first tick: the skipped initial sample
+    bind(c, now, 101.25, 101.5, 101.75)
+    bind(c, now, 102.5)  # the tick at 102 saw 3 new pods in 1 s
+    assert c.samples == pytest.approx([3.0])
+
+
+def test_ticks_before_any_bound_pod_are_ignored() -> None:
     now = FakeTime()
     c = ThroughputCollector(now)
     c.start()
-    now.t += 3.0
-    c.tick()  # nothing scheduled: upstream keeps waiting instead of recording 0 pods/s
-    assert c.samples == []
-    c.pod_scheduled()
-    assert c.samples == pytest.approx([1 / 3.0])
+    bind(c, now, 130.25, 130.5)  # thirty ticks with nothing bound yet: no sample, no stall
+    bind(c, now, 131.25, 131.5, 131.75, 132.5)
+    assert c.samples == pytest.approx([3.0])
+
+
+def test_a_stall_is_recorded_once_per_skipped_tick() -> None:
+    now = FakeTime()
+    c = ThroughputCollector(now)
+    c.start()
+    bind(c, now, 100.5)  # baseline at 101
+    bind(c, now, 103.5)  # ticks 102 and 103 saw no progress
+    now.t = 104.25
+    c.tick()  # tick 104: 1 pod in 3 s, for itself and both skipped ticks
+    assert c.samples == pytest.approx([1 / 3.0] * 3)
 
 
 def test_short_run_reports_its_only_partial_interval() -> None:
@@ -61,16 +74,20 @@ def test_short_run_reports_its_only_partial_interval() -> None:
     assert c.seconds == pytest.approx(0.05)
 
 
-def test_short_trailing_interval_is_dropped_after_full_samples() -> None:
+@pytest.mark.parametrize(("stop_at", "want"), [
+    pytest.param(102.25, [2.0], id="quarter-interval-tail-dropped"),
+    pytest.param(102.75, [2.0, 1 / 0.75], id="three-quarter-interval-tail-kept"),
+])
+def test_trailing_partial_interval_counts_when_at_least_half_an_interval(stop_at: float,
+                                                                         want: list[float]) -> None:
     now = FakeTime()
     c = ThroughputCollector(now)
     c.start()
-    now.t += 1.0
-    c.pod_scheduled()
-    now.t += 0.1
-    c.pod_scheduled()
+    bind(c, now, 100.5, 101.25, 101.5)  # baseline at 101, 2 pods/s at the tick at 102
+    bind(c, now, 102.125)  # one pod in the tail
+    now.t = stop_at
     c.stop()
-    assert c.samples == pytest.approx([1.0])
+    assert c.samples == pytest.approx(want)
 
 
 def test_summary_average_and_percentiles() -> None:

@@ -2,7 +2,8 @@
 
 Mirrors test/integration/scheduler_perf (master 2026): the same YAML shape (test cases, a
 workload template of ops, workloads with params and thresholds), the same throughput definition
-(1-second samples of pods bound per second), run against the embedded store on a virtual clock.
+(1-second samples of pods bound per second), run against the embedded store on a virtual clock
+that keeps pace with wall time during measured ops (``_pacer.WallPacer``).
 """
 
 from ._collect import SAMPLE_INTERVAL, Summary, ThroughputCollector, TimingCollector, percentile, summarize

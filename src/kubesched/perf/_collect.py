@@ -1,21 +1,26 @@
 """What a benchmark run measures: throughput samples, attempt latencies, extension-point time.
 
-Throughput mirrors throughputCollector (test/integration/scheduler_perf/util.go, master 2026):
-one sample per ``SAMPLE_INTERVAL`` (1 s) of wall time, the number of measured pods bound in the
-interval divided by its actual duration; an interval in which no pod was bound yields no sample
-(upstream keeps waiting for the next bound pod rather than recording 0 pods/s); the summary is
-the average and the p50/p90/p99 of the sorted samples, index ``ceil(n * p / 100) - 1``.
+Throughput mirrors throughputCollector.run (test/integration/scheduler_perf/util.go, master
+2026, the informer-based collector), tick by tick: a tick every ``SAMPLE_INTERVAL`` (1 s) of
+harness time reads how many measured pods are bound;
 
-Two differences, both because our scheduler and the "API server" run in one thread:
-- upstream samples on a ticker goroutine; we sample when a measured pod is bound (the only
-  moments the count changes), closing every whole interval that has elapsed;
-- upstream drops its first sample (pod creation and sampling start independently); our
-  measurement starts exactly when the measured pods are handed to the scheduler, so the first
-  interval is kept. The trailing partial interval is kept when it lasted at least half an
-  interval, or when there is no other sample (a run shorter than a second), so that short runs
-  still report a rate.
+- ticks before the first measured pod is bound are ignored, and the first tick after it only
+  takes the baseline (upstream skips that "initial sample": it mixes start-up with steady state);
+- a tick without progress records nothing yet and counts as skipped;
+- a tick with progress records ``new pods / time since the last recorded tick`` once for itself
+  and once per skipped tick ("to keep percentiles accurate"), so that a stall weighs as long as
+  it lasted;
+- the summary is the average and the p50/p90/p99 of the sorted samples, index
+  ``ceil(n * p / 100) - 1``.
 
-Durations are wall time (``time.perf_counter``): they measure speed and never feed a decision.
+Upstream samples on a ticker goroutine; our scheduler runs in the harness's thread, so the ticks
+are replayed when a measured pod is bound and at the end, counting only the pods bound before
+each tick: the same samples. One deliberate difference: upstream loses the last, partial interval
+(its collector stops with the workload); we keep it when it lasted at least half an interval, or
+when the run left no other sample (a run too short for two ticks would otherwise report nothing).
+
+Durations are harness time (wall time, plus the idle time the paced clock skipped:
+``_pacer.WallPacer``): they measure speed and never feed a decision.
 """
 
 from __future__ import annotations
@@ -75,6 +80,9 @@ class ThroughputCollector:
         self.scheduled = 0
         self._last_count = 0
         self._last_time = 0.0
+        self._next_tick = 0.0
+        self._baseline = False  # the first tick with a bound pod was taken
+        self._skipped = 0
         self.started = 0.0
         self.stopped = 0.0
         self.cpu_seconds = 0.0
@@ -82,32 +90,49 @@ class ThroughputCollector:
 
     def start(self) -> None:
         self.started = self._last_time = self._now()
+        self._next_tick = self.started + self.interval
         self._cpu_start = time.process_time()
 
     def pod_scheduled(self) -> None:
+        self.tick()  # ticks up to now count the pods bound before this one
         self.scheduled += 1
-        self.tick()
 
     def tick(self) -> None:
-        """Close the sample interval if a whole interval has passed since the last sample."""
+        """Run the ticks due by now."""
         now = self._now()
-        if now - self._last_time >= self.interval:
-            self._close(now)
+        while self._next_tick <= now:
+            self._on_tick(self._next_tick)
+            self._next_tick += self.interval
 
-    def _close(self, now: float) -> None:
-        new = self.scheduled - self._last_count
+    def _on_tick(self, t: float) -> None:
+        scheduled = self.scheduled
+        if scheduled == 0:
+            return  # "only do sampling if number of scheduled pods is greater than zero"
+        if not self._baseline:
+            self._baseline = True
+            self._last_count, self._last_time = scheduled, t
+            return
+        new = scheduled - self._last_count
         if new == 0:
-            return  # no sample for an interval without progress (upstream: skipped++)
-        self.samples.append(new / (now - self._last_time))
-        self._last_count = self.scheduled
-        self._last_time = now
+            self._skipped += 1  # no 0 pods/s sample: wait for the next progress
+            return
+        self._record(new / (t - self._last_time))
+        self._last_count, self._last_time = scheduled, t
+
+    def _record(self, rate: float) -> None:
+        self.samples.extend([rate] * (self._skipped + 1))
+        self._skipped = 0
 
     def stop(self) -> None:
+        self.tick()
         now = self._now()
         self.stopped = now
         self.cpu_seconds += time.process_time() - self._cpu_start
-        if now - self._last_time >= self.interval / 2 or (not self.samples and now > self._last_time):
-            self._close(now)
+        new = self.scheduled - self._last_count
+        elapsed = now - self._last_time
+        if new and elapsed > 0 and (elapsed >= self.interval / 2 or not self.samples):
+            self._record(new / elapsed)  # the trailing partial interval (see the module doc)
+            self._last_count, self._last_time = self.scheduled, now
 
     @property
     def seconds(self) -> float:
