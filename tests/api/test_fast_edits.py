@@ -198,6 +198,16 @@ def test_memoised_times_round_trip() -> None:
             parse_time("yesterday")
 
 
+@given(st.one_of(st.floats(min_value=-1e9, max_value=4e9, allow_nan=False),
+                 st.integers(0, 4 * 10**9).map(lambda s: s + 0.9999995),
+                 st.integers(0, 4 * 10**9).map(lambda s: s - 1e-7)))
+@settings(max_examples=300, deadline=None)
+def test_time_stamps_memoised_per_second_equal_formatting_each_time(seconds: float) -> None:
+    from datetime import UTC, datetime
+
+    assert format_time(seconds) == datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def test_nodes_from_one_template_share_parsed_quantities_correctly() -> None:
     doc = make_node().name("n").capacity({"cpu": "4", "memory": "32Gi", "pods": "110"}).to_dict()
     a, b = parse_object(doc), parse_object(doc)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -72,10 +73,17 @@ def _parse_time_text(text: Any) -> float:
 _parse_time_str = lru_cache(maxsize=1024)(_parse_time_text)
 
 
-@lru_cache(maxsize=1024)
 def format_time(seconds: float) -> str:
-    """Epoch seconds -> RFC 3339 in UTC, second precision as the API server writes it."""
-    return datetime.fromtimestamp(seconds, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Epoch seconds -> RFC 3339 in UTC, second precision as the API server writes it.
+
+    Memoised per whole second (rounded to microseconds first, as ``datetime.fromtimestamp``
+    does): a clock that moves on every cycle still writes the same stamp all second long."""
+    return _format_second(math.floor(round(seconds, 6)))
+
+
+@lru_cache(maxsize=1024)
+def _format_second(second: int) -> str:
+    return datetime.fromtimestamp(second, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)

@@ -67,10 +67,10 @@ class WallPacer:
                 _, when = self._replay.popleft()
                 self._move(when)
             return
-        target = self._origin + self.harness_time()
+        target = self._origin + self._wall() + self.skipped  # harness_time(), inlined: every step
         if target > self.clock.now:
             self.moves.append((step, target))
-            self._move(target)
+            self.clock.run(until=target)
 
     def skip_to(self, when: float) -> None:
         """The runner is about to jump, idle, to the timer due at ``when``: count the jump as
