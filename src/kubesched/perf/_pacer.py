@@ -3,10 +3,8 @@
 Upstream's scheduler_perf runs kube-scheduler in real time: a pod's backoff (1 s, doubling),
 a preemption victim's deletion and the periodic flushes come due while other pods are being
 scheduled. The bench runs on a :class:`~kubesched.clock.VirtualClock`, which moves only when
-activeQ is empty; left alone, no timer would fire during a burst of measured pods. In
-PreemptionBasic that means every preemptor fails and nominates before the first backoff
-expires, and nearly every pod binds in the last second: a throughput figure no real scheduler
-would produce.
+activeQ is empty; left alone, no timer would fire during a burst of measured pods, and a pod
+that failed early in a burst would wait out the whole burst before its backoff could expire.
 
 During measured ops the :class:`WallPacer` moves the virtual clock up to the harness time
 (wall time since the op started, plus idle time skipped, below) before each scheduling cycle, so
