@@ -74,3 +74,13 @@ def test_replay_moves_the_clock_at_the_recorded_steps_whatever_the_wall_says() -
     pacer.catch_up(4)
     assert clock.now == 1.5 and fired == [1.0]
     assert pacer.moves == []  # a replay records nothing of its own
+
+
+def test_unpaced_pacer_never_moves_the_clock() -> None:
+    clock, wall = VirtualClock(0.0), FakeWall()
+    pacer = WallPacer(clock, wall=wall, paced=False)
+    pacer.start()
+    wall.t += 2.0
+    pacer.catch_up(1)
+    pacer.skip_to(5.0)
+    assert clock.now == 0.0 and pacer.moves == [] and pacer.skipped == 0.0

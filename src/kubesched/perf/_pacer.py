@@ -31,11 +31,13 @@ __all__ = ["WallPacer"]
 
 class WallPacer:
     """Keeps ``clock`` level with the harness time between :meth:`start` and :meth:`stop`;
-    ``replay`` (a previous run's :attr:`moves`) sets the clock at the same loop steps instead."""
+    ``replay`` (a previous run's :attr:`moves`) sets the clock at the same loop steps instead.
+    With ``paced=False`` it never moves the clock (the harness time is then wall time)."""
 
     def __init__(self, clock: VirtualClock, replay: Sequence[tuple[int, float]] | None = None,
-                 wall: Callable[[], float] = time.perf_counter) -> None:
+                 wall: Callable[[], float] = time.perf_counter, paced: bool = True) -> None:
         self.clock = clock
+        self.paced = paced
         self._wall = wall
         self._replay = deque(replay) if replay is not None else None
         self.moves: list[tuple[int, float]] = []
@@ -50,7 +52,7 @@ class WallPacer:
         return self._wall() + self.skipped
 
     def start(self) -> None:
-        self.active = True
+        self.active = self.paced
         self._origin = self.clock.now - self.harness_time()
 
     def stop(self) -> None:

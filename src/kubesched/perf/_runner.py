@@ -152,15 +152,14 @@ class _Run:
                  clock_replay: Sequence[tuple[int, float]] | None = None, pace: bool = True) -> None:
         self.wl = wl
         self.clock = VirtualClock(0.0)
-        self.pacer = WallPacer(self.clock, clock_replay) if pace else None
+        self.pacer = WallPacer(self.clock, clock_replay, paced=pace)
         # No watch history: nothing resumes a watch here, and 60,000 pods' history is memory.
         self.store = MemoryStore(self.clock, history_limit=0)
         self.factory = ObjectFactory(random.Random(seed))
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(per_node_filters=per_node,
                                                         features=dict(wl.feature_gates)))
-        self.throughput = (ThroughputCollector(now=self.pacer.harness_time) if self.pacer is not None
-                           else ThroughputCollector())
+        self.throughput = ThroughputCollector(now=self.pacer.harness_time)
         self.timing = TimingCollector()
         self._hook_metrics()
         self.measured: set[str] = set()
@@ -226,7 +225,7 @@ class _Run:
             attempt_latency=self.timing.attempt_summary(),
             extension_points=dict(self.timing.extension_points),
             placements=self.placements, churn_steps=self._flat_churn_steps(),
-            clock_moves=list(self.pacer.moves) if self.pacer is not None else [],
+            clock_moves=list(self.pacer.moves),
         )
 
     def _flat_churn_steps(self) -> list[int]:
@@ -273,15 +272,13 @@ class _Run:
             _freeze_heap()
             self.timing.active = True
             points_before = self._extension_point_sums()
-            if self.pacer is not None:
-                self.pacer.start()
+            self.pacer.start()
             self.throughput.start()
         if not op.skip_wait:
             self._schedule_until(lambda: uids <= self.bound)
         if measure:
             self.throughput.stop()
-            if self.pacer is not None:
-                self.pacer.stop()
+            self.pacer.stop()
             self.timing.active = False
             self.timing.add_extension_points(points_before, self._extension_point_sums())
             self._unschedulable += self.sched.stats.unschedulable_attempts - before
@@ -348,8 +345,7 @@ class _Run:
                 if churn.due(self.step):
                     self.churn_steps[i].append(self.step)
                     churn.tick()
-            if pacer is not None:
-                pacer.catch_up(self.step)
+            pacer.catch_up(self.step)
             if sched.schedule_one():
                 while clock.peek() <= clock.now:  # the binding cycle, and anything else due now
                     clock.step()
@@ -359,8 +355,7 @@ class _Run:
                 break
             if sched.bindings_in_flight == 0 and nxt - sched.last_progress > _IDLE_HORIZON:
                 break
-            if pacer is not None:
-                pacer.skip_to(nxt)
+            pacer.skip_to(nxt)
             clock.step()
 
 
