@@ -141,6 +141,9 @@ def _index(hint_map: QueueingHintMap) -> HintIndex:
     return hint_map if isinstance(hint_map, HintIndex) else HintIndex(hint_map)
 
 
+_NO_PLUGINS: frozenset[str] = frozenset()
+
+
 def rejector_plugins(p: QueuedPodInfo) -> set[str]:
     """UnschedulablePlugins ∪ PendingPlugins."""
     return (p.unschedulable_plugins or set()) | (p.pending_plugins or set())
@@ -162,8 +165,9 @@ def is_pod_worth_requeuing(hint_map: QueueingHintMap, p: QueuedPodInfo, event: C
     """isPodWorthRequeuing: Queue from a Pending plugin means activeQ at once; Queue from an
     Unschedulable plugin means after backoff; all Skip keeps the pod parked. A pod with no
     rejecting plugin, or a wildcard event (for this pod), always moves after backoff."""
-    rejectors = rejector_plugins(p)
-    if not rejectors:
+    unschedulable = p.unschedulable_plugins or _NO_PLUGINS
+    pending = p.pending_plugins or _NO_PLUGINS
+    if not unschedulable and not pending:  # no rejecting plugin
         return QueueingStrategy.QUEUE_AFTER_BACKOFF
     if is_wildcard(event):
         # A wildcard event carrying a pod (ForceActivate) is for that pod only.
@@ -173,10 +177,11 @@ def is_pod_worth_requeuing(hint_map: QueueingHintMap, p: QueuedPodInfo, event: C
     entries = _index(hint_map).matching(p.pod.scheduler_name, event)
     if entries is None:
         return QueueingStrategy.QUEUE_AFTER_BACKOFF
-    pending = p.pending_plugins or set()
     strategy = QueueingStrategy.QUEUE_SKIP
     for entry in entries:
-        if entry.plugin not in rejectors:
+        # Only a rejecting plugin's hint counts (membership in the union, without building it:
+        # this runs for every parked pod on every event of interest).
+        if entry.plugin not in unschedulable and entry.plugin not in pending:
             continue
         if _run_hint(entry, p.pod, old_obj, new_obj) == QueueingHint.QUEUE_SKIP:
             continue

@@ -184,3 +184,26 @@ def test_memo_rescores_everything_once_the_change_log_is_trimmed(monkeypatch: An
     got, _ = sc.score_batch(batch, [100, 10**6])
     assert got.tolist() == sc.scorer(sc.usage_batch(batch, [100, 10**6])).tolist()
     assert len(set(got.tolist())) == 4
+
+
+def test_rows_with_amounts_past_row_exact_are_rescored_by_numpy() -> None:
+    """A changed row holding an amount the row scorer cannot keep exact (or a pod asking for
+    one) falls back to the numpy scorer: the memoized scores still equal fresh ones."""
+    cache = Cache(VirtualClock())
+    cache.add_node(_node("small", 4000, 10**9, 0))
+    cache.add_node(_node("huge", 4000, 2**62, 0))  # (capacity - requested) * 100 wraps in int64
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    batch = NodeBatch(snap, np.arange(2, dtype=np.int64))
+    scorers = (Fit().scorer, BalancedAllocation().scorer)
+    for sc in scorers:
+        for reqs in ([100, 10**6], [100, ROW_EXACT]):
+            for _ in range(2):  # the second call fills the memo the later calls read
+                sc.score_batch(batch, reqs)
+    for i, node in enumerate(("small", "huge", "huge")):
+        cache.add_pod(_pod(f"p{i}", node, 100, ROW_EXACT + i if node == "huge" else 10**6, 0))
+        cache.update_snapshot(snap)
+        for sc in scorers:
+            for reqs in ([100, 10**6], [100, ROW_EXACT]):
+                got, _ = sc.score_batch(batch, reqs)
+                assert got.tolist() == sc.scorer(sc.usage_batch(batch, reqs)).tolist()

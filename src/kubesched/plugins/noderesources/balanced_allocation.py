@@ -139,8 +139,12 @@ def balanced_resource_row_scorer(index: Sequence[int], allocatable: Sequence[int
     for capacity, used, want in zip(allocatable, allocated, pod, strict=True):
         if capacity:
             cap = float(capacity)
-            with_pod.append(min(float(used + want) / cap, 1.0))
-            without.append(min(float(used) / cap, 1.0))
+            # int / float converts the int to float64 first, as float() would (amounts are
+            # below ROW_EXACT, so exactly); a conditional caps at 1 without a call to min.
+            f = (used + want) / cap
+            with_pod.append(f if f < 1.0 else 1.0)
+            f = used / cap
+            without.append(f if f < 1.0 else 1.0)
     half = MAX_NODE_SCORE // 2
     return half + (half + _balance(with_pod) - _balance(without)) // 2
 

@@ -262,16 +262,16 @@ class ResourceAllocationScorer:
         row_scorer = self.row_scorer
         assert row_scorer is not None
         kept, pick, _ = plan
-        cix = range(pick.start, pick.stop) if isinstance(pick, slice) else pick
+        pod = [pod_requests[j] for j in kept]
+        if pod and (max(pod) >= ROW_EXACT or min(pod) < 0):
+            return False
         cols = memo.cols
         basis = cols.requested if self.use_requested else cols.non_zero_requested
-        pod = [pod_requests[j] for j in kept]
+        alloc_m, used_m = cols.allocatable, basis
         out: list[int] = []
         for r in rows:
-            arow, urow = cols.allocatable[r].tolist(), basis[r].tolist()
-            alloc = [arow[c] for c in cix]
-            used = [urow[c] for c in cix]
-            if max((*alloc, *used, *pod), default=0) >= ROW_EXACT or min((*used, *pod), default=0) < 0:
+            alloc, used = alloc_m[r, pick].tolist(), used_m[r, pick].tolist()
+            if (alloc and max(alloc) >= ROW_EXACT) or (used and (max(used) >= ROW_EXACT or min(used) < 0)):
                 return False
             out.append(row_scorer(kept, alloc, used, pod))
         memo.put(rows, out)
