@@ -267,10 +267,10 @@ class ResourceAllocationScorer:
             return False
         cols = memo.cols
         basis = cols.requested if self.use_requested else cols.non_zero_requested
-        alloc_m, used_m = cols.allocatable, basis
+        allocatable = cols.allocatable
         out: list[int] = []
         for r in rows:
-            alloc, used = alloc_m[r, pick].tolist(), used_m[r, pick].tolist()
+            alloc, used = allocatable[r, pick].tolist(), basis[r, pick].tolist()
             if (alloc and max(alloc) >= ROW_EXACT) or (used and (max(used) >= ROW_EXACT or min(used) < 0)):
                 return False
             out.append(row_scorer(kept, alloc, used, pod))
