@@ -162,3 +162,15 @@ def test_bad_workload_objects_exit_2(tmp_path: Path, doc: dict[str, Any], error:
     assert result.exit_code == 2, result.output
     assert "cluster.yaml: document 0" in result.stderr and error in result.stderr, result.stderr
     assert "Traceback" not in result.output
+
+
+def test_typed_lists_of_the_new_kinds_load(tmp_path: Path) -> None:
+    """``ServiceList`` / ``ReplicaSetList`` as the raw API returns them (items without kind)."""
+    docs = [
+        {"apiVersion": "v1", "kind": "ServiceList",
+         "items": [{k: v for k, v in SERVICE.items() if k not in ("kind", "apiVersion")}]},
+        {"apiVersion": "apps/v1", "kind": "ReplicaSetList",
+         "items": [{k: v for k, v in REPLICA_SET.items() if k not in ("kind", "apiVersion")}]},
+    ]
+    loaded = load_paths([_write(tmp_path, docs)])
+    assert loaded.counts() == {"Service": 1, "ReplicaSet": 1}

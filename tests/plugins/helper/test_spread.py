@@ -125,8 +125,13 @@ def test_listers_follow_the_store() -> None:
     assert default_selector(pod, listers).is_empty
     store.create(service("s", {"app": "web"}))
     assert default_selector(pod, listers).match_labels == (("app", "web"),)
+    events: list[tuple[str, str]] = []
+    store.subscribe(lambda ev: events.append((ev.type, ev.kind)))
+    store.update(service("s", {"app": "web", "tier": "fe"}))
+    assert default_selector(pod, listers).is_empty  # the Service no longer selects the pod
     store.delete("Service", "default", "s")
     assert default_selector(pod, listers).is_empty
+    assert events == [("MODIFIED", "Service"), ("DELETED", "Service")]
 
 
 @pytest.mark.parametrize(("text", "want"), [
