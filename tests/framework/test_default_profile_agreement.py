@@ -8,6 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kubesched.api import ReplicaSet, Service
+from kubesched.cluster import MemoryStore
 from kubesched.framework import CycleState, Framework, NodeBatch, new_profile_map
 from kubesched.framework.config import default_config
 from kubesched.testing import make_node, make_pod, snapshot_of
@@ -72,6 +74,64 @@ def test_default_profile_batch_equals_per_node(nodes: list[tuple[Any, ...]], pod
     feasible = [snap.node_info_list[i] for i in out.feasible().tolist()]
     if len(feasible) < 2:
         return
+    assert fast.run_pre_score_plugins(s_fast, p, feasible).is_success()
+    assert slow.run_pre_score_plugins(s_slow, p, feasible).is_success()
+    r_fast, sf = fast.run_score_plugins(s_fast, p, feasible)
+    r_slow, ss = slow.run_score_plugins(s_slow, p, feasible)
+    assert sf.is_success() and ss.is_success() and r_fast is not None and r_slow is not None
+    assert r_fast.normalized.tolist() == r_slow.normalized.tolist()
+    assert r_fast.totals.tolist() == r_slow.totals.tolist()
+
+
+def _store(service_app: str | None, rs_app: str | None) -> MemoryStore:
+    """A Service selecting ``app=<service_app>`` and a ReplicaSet ``rs`` selecting
+    ``app=<rs_app>``, each only when given."""
+    objs: list[Any] = []
+    if service_app is not None:
+        objs.append(Service.from_dict({"apiVersion": "v1", "kind": "Service",
+                                       "metadata": {"name": "s", "namespace": "default"},
+                                       "spec": {"selector": {"app": service_app}}}))
+    if rs_app is not None:
+        objs.append(ReplicaSet.from_dict({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                          "metadata": {"name": "rs", "namespace": "default"},
+                                          "spec": {"selector": {"matchLabels": {"app": rs_app}}}}))
+    store = MemoryStore()
+    store.load(objs)
+    return store
+
+
+APPS = ["web", "db"]
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    nodes=st.lists(st.tuples(st.sampled_from([*ZONES, ""]), st.lists(st.sampled_from(APPS), max_size=4)),
+                   min_size=2, max_size=8),
+    app=st.sampled_from(APPS),
+    service_app=st.sampled_from([None, *APPS]),
+    rs_app=st.sampled_from([None, *APPS]),
+)
+def test_default_spreading_batch_equals_per_node(nodes: list[tuple[str, list[str]]], app: str,
+                                                 service_app: str | None, rs_app: str | None) -> None:
+    """System default spreading with a selector from a Service and the owning ReplicaSet: both
+    paths score the same (nodes without a zone form their own domain)."""
+    built, existing = [], []
+    for i, (zone, apps) in enumerate(nodes):
+        b = make_node().name(f"n{i}").capacity({"cpu": "8", "memory": "8Gi"}).label(
+            "kubernetes.io/hostname", f"n{i}")
+        built.append((b.label("topology.kubernetes.io/zone", zone) if zone else b).obj())
+        existing += [make_pod().name(f"e{i}-{j}").uid(f"e{i}-{j}").label("app", a).node(f"n{i}").obj()
+                     for j, a in enumerate(apps)]
+    p = make_pod().name("p").uid("p").label("app", app).owner_reference("rs").obj()
+    snap = snapshot_of(built, existing)
+    cfg = default_config()
+    store = _store(service_app, rs_app)
+    fast = new_profile_map(cfg, snapshot=snap, store=store)["default-scheduler"]
+    slow = new_profile_map(cfg, snapshot=snap, store=store, per_node=True)["default-scheduler"]
+    s_fast, s_slow = CycleState(), CycleState()
+    fast.run_pre_filter_plugins(s_fast, p)
+    slow.run_pre_filter_plugins(s_slow, p)
+    feasible = list(snap.node_info_list)
     assert fast.run_pre_score_plugins(s_fast, p, feasible).is_success()
     assert slow.run_pre_score_plugins(s_slow, p, feasible).is_success()
     r_fast, sf = fast.run_score_plugins(s_fast, p, feasible)

@@ -58,6 +58,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
+from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
@@ -95,8 +96,12 @@ __all__ = [
     "PodDisruptionBudget",
     "PriorityClass",
     "QuantityError",
+    "ReplicaSet",
+    "ReplicationController",
     "ResourceList",
     "SelectorError",
+    "Service",
+    "StatefulSet",
     "StorageClass",
     "Taint",
     "Toleration",

@@ -29,6 +29,7 @@ from ._objects import (
 )
 from ._pod import Pod
 from ._raw import DELETE, with_paths
+from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
 
 __all__ = [
     "KINDS",
@@ -52,6 +53,10 @@ ApiObject: TypeAlias = (
     | PersistentVolumeClaim
     | StorageClass
     | CSINode
+    | Service
+    | ReplicationController
+    | ReplicaSet
+    | StatefulSet
 )
 
 
@@ -76,6 +81,10 @@ KINDS: Final[Mapping[str, KindInfo]] = {
         KindInfo("PersistentVolume", "v1", False, PersistentVolume),
         KindInfo("PersistentVolumeClaim", "v1", True, PersistentVolumeClaim),
         KindInfo("PodDisruptionBudget", "policy/v1", True, PodDisruptionBudget),
+        KindInfo("Service", "v1", True, Service),
+        KindInfo("ReplicationController", "v1", True, ReplicationController),
+        KindInfo("ReplicaSet", "apps/v1", True, ReplicaSet),
+        KindInfo("StatefulSet", "apps/v1", True, StatefulSet),
         KindInfo("Pod", "v1", True, Pod),
     )
 }
@@ -163,6 +172,22 @@ class LoadedObjects:
     @property
     def csinodes(self) -> list[CSINode]:
         return self.of_kind("CSINode")
+
+    @property
+    def services(self) -> list[Service]:
+        return self.of_kind("Service")
+
+    @property
+    def replication_controllers(self) -> list[ReplicationController]:
+        return self.of_kind("ReplicationController")
+
+    @property
+    def replica_sets(self) -> list[ReplicaSet]:
+        return self.of_kind("ReplicaSet")
+
+    @property
+    def stateful_sets(self) -> list[StatefulSet]:
+        return self.of_kind("StatefulSet")
 
     def extend(self, other: LoadedObjects) -> None:
         """Add ``other``'s objects; a duplicate raises LoadError naming both places."""

@@ -13,8 +13,8 @@ pkg/controller/disruption/disruption.go (master 2026):
 - disruptionsAllowed = currentHealthy - desiredHealthy, 0 when negative or nothing is expected.
 
 Approximation: for percentages and ``maxUnavailable`` upstream takes the expected count from the
-scale of the pods' controllers (ReplicaSet, StatefulSet, ...); kubesched has no controllers, so
-the expected count is always the number of pods the selector matches in the PDB's namespace
+scale of the pods' controllers (ReplicaSet, StatefulSet, ...); kubesched does not read their
+scale, so the expected count is always the number of pods the selector matches in the PDB's namespace
 (what upstream uses for an integer ``minAvailable``).
 
 The MemoryStore calls :func:`pdb_status` whenever pods change: a PDB created without a status

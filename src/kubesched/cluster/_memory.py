@@ -68,6 +68,10 @@ _PLURAL = {
     "Namespace": "namespaces",
     "Node": "nodes",
     "Pod": "pods",
+    "Service": "services",
+    "ReplicationController": "replicationcontrollers",
+    "ReplicaSet": "replicasets",
+    "StatefulSet": "statefulsets",
 }
 
 

@@ -14,7 +14,6 @@ from kubesched.plugins.podtopologyspread import (
     PodTopologySpread,
     PodTopologySpreadArgs,
 )
-from kubesched.plugins.podtopologyspread.common import default_selector
 from kubesched.testing import make_node, make_pod
 
 QUEUE, SKIP = QueueingHint.QUEUE, QueueingHint.QUEUE_SKIP
@@ -196,26 +195,3 @@ def test_target_pod_toleration_update_requeues_only_with_taints_policy_honor() -
     pl = PodTopologySpread()
     assert pl.is_schedulable_after_pod_change(old.obj(), old.obj(), new.obj()) == QUEUE
     assert pl.is_schedulable_after_pod_change(TARGET, TARGET, TARGET) == SKIP
-
-
-@pytest.mark.parametrize(
-    ("owner_kind", "labels", "services", "want"),
-    [
-        pytest.param(None, {"app": "web"}, [], {}, id="no controller and no service: no default spreading"),
-        pytest.param("ReplicaSet", {"app": "web", "pod-template-hash": "h"}, [],
-                     {"app": "web", "pod-template-hash": "h"}, id="ReplicaSet: the template labels"),
-        pytest.param("StatefulSet", {"app": "db", "statefulset.kubernetes.io/pod-name": "db-0",
-                                     "controller-revision-hash": "r"}, [], {"app": "db"},
-                     id="StatefulSet: per-pod labels dropped"),
-        pytest.param("Job", {"app": "batch"}, [], {}, id="other controllers are not spread"),
-        pytest.param(None, {"app": "web", "tier": "fe"}, [{"app": "web"}, {"app": "other"}], {"app": "web"},
-                     id="selectors of the services selecting the pod"),
-    ],
-)
-def test_default_selector(owner_kind: str | None, labels: dict[str, str], services: list[dict[str, str]],
-                          want: dict[str, str]) -> None:
-    b = make_pod().name("p").labels(labels)
-    if owner_kind:
-        b = b.owner_reference("o", kind=owner_kind)
-    sel = default_selector(b.obj(), services)
-    assert dict(sel.match_labels) == want

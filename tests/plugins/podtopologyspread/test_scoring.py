@@ -15,6 +15,7 @@ from kubesched.plugins.podtopologyspread import PodTopologySpread, PodTopologySp
 from kubesched.plugins.podtopologyspread.scoring import go_round
 from kubesched.testing import make_node, make_pod
 
+from .._workloads import replica_set, store_with
 from ..interpodaffinity._paths import FakeHandle, run_score, snap
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -164,6 +165,11 @@ def test_pod_topology_spread_score(
     assert run_score(PodTopologySpread(handle=FakeHandle(s)), pod, s, feasible) == (raw, want)
 
 
+def rs_store() -> Any:
+    """The ReplicaSet owning the `owned` pods."""
+    return store_with(replica_set("rs", {"matchLabels": {"app": "web"}}))
+
+
 def owned(name: str, node_name: str = "") -> Any:
     b = make_pod().name(name).label("app", "web").owner_reference("rs", kind="ReplicaSet")
     return b.node(node_name) if node_name else b
@@ -176,7 +182,7 @@ def test_system_default_constraints() -> None:
     -> 2. max 12 min 2: a 100*2/12=16, b 100*5/12=41, c 100."""
     nodes = [node("node-a", "zone1"), node("node-b", "zone1"), node("node-c")]
     s = snap(nodes, [owned("e1", "node-a").obj(), owned("e2", "node-a").obj()])
-    pl = PodTopologySpread(handle=FakeHandle(s))
+    pl = PodTopologySpread(handle=FakeHandle(s, store=rs_store()))
     assert run_score(pl, owned("p").obj(), s) == ([12, 9, 2], [16, 41, 100])
 
 
@@ -196,7 +202,7 @@ def test_list_defaulting_uses_default_constraints() -> None:
         }
     )
     s = snap([node("node-a"), node("node-b")], [owned("e1", "node-a").obj()])
-    pl = PodTopologySpread(args, FakeHandle(s))
+    pl = PodTopologySpread(args, FakeHandle(s, store=rs_store()))
     state = CycleState()
     _, st = pl.pre_filter(state, owned("p").obj(), s.node_info_list)
     assert st is None

@@ -1,8 +1,8 @@
 """What PodTopologySpread's filtering and scoring share: the processed constraints, the node
 inclusion policies, default constraints and pod counting.
 
-Mirrors pkg/scheduler/framework/plugins/podtopologyspread/common.go (master 2026) and
-helper.DefaultSelector (pkg/scheduler/framework/plugins/helper/spread.go).
+Mirrors pkg/scheduler/framework/plugins/podtopologyspread/common.go (master 2026); the default
+constraints' selector is helper.DefaultSelector (:func:`kubesched.plugins.helper.default_selector`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ __all__ = [
     "IGNORE",
     "Constraint",
     "count_pods_match_selector",
-    "default_selector",
     "filter_constraints",
     "node_labels_match_spread_constraints",
     "required_node_affinity_matches",
@@ -98,34 +97,6 @@ def filter_constraints(constraints: Sequence[TopologySpreadConstraint], pod_labe
             node_taints_policy=(c.node_taints_policy or IGNORE) if enable_node_inclusion_policy else IGNORE,
         ))
     return out
-
-
-# Labels a controller stamps per pod (not part of any owner's selector).
-_PER_POD_LABELS = frozenset({
-    "statefulset.kubernetes.io/pod-name",
-    "apps.kubernetes.io/pod-index",
-    "controller-revision-hash",
-})
-_SPREAD_OWNERS = frozenset({"ReplicaSet", "StatefulSet", "ReplicationController"})
-
-
-def default_selector(pod: Pod, services: Sequence[Mapping[str, str]] = ()) -> LabelSelector:
-    """helper.DefaultSelector, as far as kubesched's store allows.
-
-    Upstream merges the selectors of the Services selecting the pod and of its controlling
-    ReplicationController / ReplicaSet / StatefulSet. The store keeps no workload objects, so the
-    controller's selector is approximated from the pod's own labels (a controller's selector
-    matches its pod template's labels; the labels a controller stamps per pod are dropped).
-    ``services`` are the selectors of Services in the pod's namespace, when known. An empty result
-    means "no default spreading", as upstream."""
-    merged: dict[str, str] = {}
-    for sel in services:
-        if sel and all(pod.labels.get(k) == v for k, v in sel.items()):
-            merged.update(sel)
-    owner = next((o for o in pod.meta.owner_references if o.get("controller")), None)
-    if owner is not None and owner.get("kind") in _SPREAD_OWNERS:
-        merged.update({k: v for k, v in pod.labels.items() if k not in _PER_POD_LABELS})
-    return LabelSelector(tuple(sorted(merged.items())))
 
 
 def count_pods_match_selector(node_info: NodeInfo, selector: LabelSelector | None, namespace: str) -> int:

@@ -4,12 +4,14 @@ NormalizeScore, and its cluster events.
 Mirrors pkg/scheduler/framework/plugins/podtopologyspread/plugin.go and common.go (master 2026).
 Constraints come from the pod, or, when it has none, from the default constraints (System
 defaulting: hostname maxSkew 3 and zone maxSkew 5, ScheduleAnyway) with a selector built by
-:func:`.common.default_selector`; an empty default selector means no default spreading.
+helper.DefaultSelector (the Services selecting the pod and its controlling ReplicationController,
+ReplicaSet or StatefulSet, read from the store); an empty default selector means no default
+spreading.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -31,7 +33,15 @@ from ...framework import (
     QueueingHint,
     Status,
 )
-from ..helper import NodeView, PodIndex, ValueCodes, cycle_snapshot, feature_enabled
+from ..helper import (
+    NodeView,
+    PodIndex,
+    ValueCodes,
+    WorkloadListers,
+    cycle_snapshot,
+    default_selector,
+    feature_enabled,
+)
 from ..names import POD_TOPOLOGY_SPREAD
 from . import filtering, scoring
 from ._args import (
@@ -44,7 +54,6 @@ from ._args import (
 from .common import (
     HONOR,
     Constraint,
-    default_selector,
     filter_constraints,
     node_labels_match_spread_constraints,
 )
@@ -70,7 +79,8 @@ class PodTopologySpread(PluginBase):
                                                             True)
         self.enable_match_label_keys = feature_enabled(handle, "MatchLabelKeysInPodTopologySpread", True)
         self._queueing_hints = feature_enabled(handle, "SchedulerQueueingHints", True)
-        self._services_memo: tuple[tuple[str, int], list[dict[str, str]]] | None = None
+        # setListers: the kinds whose selectors make the default constraints' selector.
+        self._workloads = WorkloadListers(getattr(handle, "store", None))
         self._defaults_pod_independent = not any(c.match_label_keys for c in self.default_constraints)
         self._defaults_by_action: dict[str, list[Constraint]] = {}
         self._index = PodIndex()
@@ -80,40 +90,6 @@ class PodTopologySpread(PluginBase):
     def _filter(self, pod: Pod, action: str) -> list[Constraint]:
         return filter_constraints(pod.topology_spread_constraints, pod.labels, action,
                                   self.enable_match_label_keys, self.enable_node_inclusion_policy)
-
-    def _services(self, pod: Pod) -> list[dict[str, str]]:
-        """Selectors of the Services in the pod's namespace, when the store has any."""
-        store = getattr(self.handle, "store", None) if self.handle is not None else None
-        if store is None:
-            return []
-        # Services change rarely: with a per-kind version, each namespace's list is read once
-        # per change (this runs in PreFilter and PreScore of every pod without constraints).
-        kind_version = getattr(store, "kind_version", None)
-        key = (pod.namespace, kind_version("Service")) if kind_version is not None else None
-        if key is not None and self._services_memo is not None and self._services_memo[0] == key:
-            return self._services_memo[1]
-        out = self._read_services(store, pod)
-        if key is not None:
-            self._services_memo = (key, out)
-        return out
-
-    @staticmethod
-    def _read_services(store: Any, pod: Pod) -> list[dict[str, str]]:
-        try:
-            items = store.list("Service", pod.namespace)
-        except (LookupError, AttributeError, TypeError, ValueError):
-            return []
-        out = []
-        for svc in items:
-            raw = getattr(svc, "raw", svc)
-            if not isinstance(raw, Mapping):
-                continue
-            meta = raw.get("metadata") or {}
-            if (meta.get("namespace") or "default") != (pod.namespace or "default"):
-                continue
-            sel = (raw.get("spec") or {}).get("selector") or {}
-            out.append({str(k): str(v) for k, v in sel.items()})
-        return out
 
     def _default_constraints_for(self, pod: Pod, action: str) -> list[Constraint]:
         """The default constraints for ``action``; without matchLabelKeys they do not depend on
@@ -133,7 +109,7 @@ class PodTopologySpread(PluginBase):
         cons = self._default_constraints_for(pod, action)
         if not cons:
             return []
-        sel = default_selector(pod, self._services(pod))
+        sel = default_selector(pod, self._workloads)
         if sel.is_empty:
             return []
         return [Constraint(c.max_skew, c.topology_key, sel, c.min_domains, c.node_affinity_policy,
