@@ -4,11 +4,14 @@ It speaks k8s.io/kube-scheduler/extender/v1 JSON: ``/filter`` keeps the nodes wh
 not in ``reject`` (reporting them in failedNodes, or failedAndUnresolvableNodes for
 ``unresolvable``), ``/prioritize`` scores nodes from ``scores`` (0..10), ``/bind`` records the
 binding, ``/preempt`` returns the victims it was given. Every request is kept in ``requests``.
+``hold``: an Event the handler waits on before answering (a server that answers too late; set
+it to release the handler). ``tls``: serve HTTPS with this server-side SSL context.
 """
 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +29,7 @@ class ExtenderBehaviour:
     error: str = ""  # an "error" field in filter/bind results
     requests: list[tuple[str, Any]] = field(default_factory=list)
     bound: list[dict[str, Any]] = field(default_factory=list)
+    hold: threading.Event | None = None
 
 
 def _names(args: dict[str, Any]) -> list[str]:
@@ -44,6 +48,9 @@ def _handler(b: ExtenderBehaviour) -> type[BaseHTTPRequestHandler]:
             args = json.loads(self.rfile.read(length) or b"null")
             verb = self.path.rsplit("/", 1)[-1]
             b.requests.append((verb, args))
+            if b.hold is not None:
+                b.hold.wait(timeout=10)  # bounded: a test that forgets to release cannot hang
+                return  # too late: the client gave up, nothing to answer
             if b.fail_with:
                 self.send_response(b.fail_with)
                 self.end_headers()
@@ -87,15 +94,20 @@ def _handler(b: ExtenderBehaviour) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def running_extender(behaviour: ExtenderBehaviour) -> Iterator[str]:
-    """Serve ``behaviour``; yields the URL prefix."""
+def running_extender(behaviour: ExtenderBehaviour, tls: ssl.SSLContext | None = None) -> Iterator[str]:
+    """Serve ``behaviour`` on 127.0.0.1; yields the URL prefix (``https://`` with ``tls``)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(behaviour))
     server.daemon_threads = True
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
+    scheme = "https" if tls is not None else "http"
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/ext"
+        yield f"{scheme}://127.0.0.1:{server.server_address[1]}/ext"
     finally:
+        if behaviour.hold is not None:
+            behaviour.hold.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from ._logging import show_warnings_on_stderr
+
 app = typer.Typer(no_args_is_help=True, add_completion=False,
                   help="kubesched: kube-scheduler's decisions, explained, in Python.")
 
@@ -11,6 +13,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False,
 @app.callback()
 def _root() -> None:
     """kubesched: kube-scheduler's decisions, explained, in Python."""
+    show_warnings_on_stderr()
 
 
 def main() -> None:

@@ -277,8 +277,9 @@ class ScheduleAlgorithm:
                 continue
             try:
                 feasible_list, failed, unresolvable = ext.filter(pod, feasible)
-            except Exception:
+            except Exception as err:
                 if ext.is_ignorable():
+                    ext.log_skipped_error("filter", err)
                     continue
                 raise
             for name, msg in unresolvable.items():
@@ -319,8 +320,9 @@ class ScheduleAlgorithm:
                     continue
                 try:
                     prioritized, weight = ext.prioritize(pod, nodes)
-                except Exception:
+                except Exception as err:
                     # Prioritization errors are ignored: no score from this extender.
+                    ext.log_skipped_error("prioritize", err)
                     continue
                 for host, score in prioritized:
                     final = score * weight * (MAX_NODE_SCORE // MAX_EXTENDER_PRIORITY)

@@ -1,21 +1,29 @@
 """Scheduler extenders, client side: HTTP webhooks that filter, prioritize, preempt and bind.
 
-Mirrors pkg/scheduler/extender.go (HTTPExtender, master 2026) and the JSON of
-k8s.io/kube-scheduler/extender/v1 (types.go). Requests are ``POST <urlPrefix>/<verb>`` with a
-JSON body; any status other than 200 is an error. ``nodeCacheCapable`` extenders get node names
-instead of full Node objects. ``ignorable`` extenders' errors are skipped by the scheduler.
-``managedResources`` restrict the pods an extender is interested in. Uses urllib only.
+Mirrors pkg/scheduler/extender.go (HTTPExtender, master 2026), the JSON of
+k8s.io/kube-scheduler/extender/v1 (types.go) and buildExtenders (pkg/scheduler/scheduler.go).
+Requests are ``POST <urlPrefix>/<verb>`` with a JSON body; any status other than 200 is an
+error. ``nodeCacheCapable`` extenders get node names instead of full Node objects.
+``ignorable`` extenders' errors are skipped by the scheduler. ``managedResources`` restrict
+the pods an extender is interested in; those ``ignoredByScheduler`` are left to the extender
+by NodeResourcesFit. The HTTP client (TLS, timeout) is in :mod:`._extender_transport`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import re
-import urllib.error
-import urllib.request
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from ..framework._duration import parse_go_duration
+from ..framework.config import ExtenderTLSConfig, decode_extender
+from ..plugins.names import NODE_RESOURCES_FIT
+from ._extender_transport import ExtenderError, Transport, make_transport
 
 if TYPE_CHECKING:
     from ..api import Pod
@@ -28,22 +36,17 @@ __all__ = [
     "ExtenderError",
     "HTTPExtender",
     "Victims",
+    "build_extenders",
     "parse_duration",
 ]
+
+_log = logging.getLogger(__name__)
 
 MAX_EXTENDER_PRIORITY = 10
 """extenderv1.MaxExtenderPriority: extender scores are 0..10, scaled by MaxNodeScore/10."""
 
 DEFAULT_EXTENDER_TIMEOUT = 5.0
 """DefaultExtenderTimeout (extender.go): used when httpTimeout is unset or zero."""
-
-
-class ExtenderError(Exception):
-    """An extender call failed (transport, HTTP status, or an ``error`` in its result)."""
-
-
-_DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
-_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
 def parse_duration(value: Any, path: str = "httpTimeout") -> float:
@@ -53,18 +56,10 @@ def parse_duration(value: Any, path: str = "httpTimeout") -> float:
         return 0.0
     if isinstance(value, int | float):
         return float(value)
-    s = str(value).strip()
-    if s == "0":
-        return 0.0
-    pos, total = 0, 0.0
-    for m in _DURATION_RE.finditer(s):
-        if m.start() != pos:
-            break
-        total += float(m.group(1)) * _UNIT[m.group(2)]
-        pos = m.end()
-    if pos != len(s) or pos == 0:
-        raise ValueError(f"{path}: invalid duration {value!r}")
-    return total
+    try:
+        return parse_go_duration(str(value))
+    except ValueError as exc:
+        raise ValueError(f"{path}: invalid duration {value!r}") from exc
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,6 +73,7 @@ class ExtenderConfig:
     bind_verb: str = ""
     weight: int = 0
     enable_https: bool = False
+    tls_config: ExtenderTLSConfig | None = None
     http_timeout: float = 0.0
     node_cache_capable: bool = False
     managed_resources: tuple[tuple[str, bool], ...] = ()  # (name, ignoredByScheduler)
@@ -85,32 +81,10 @@ class ExtenderConfig:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any], path: str = "extenders[0]") -> ExtenderConfig:
-        """Decode and validate (ValidateExtenders' rules that concern one extender)."""
-        known = {"urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "bindVerb", "weight",
-                 "enableHTTPS", "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources",
-                 "ignorable"}
-        for k in d:
-            if k not in known:
-                raise ValueError(f"{path}.{k}: unknown field")
-        weight = int(d.get("weight") or 0)
-        prioritize = str(d.get("prioritizeVerb") or "")
-        if weight < 0 or (prioritize and weight <= 0):
-            raise ValueError(f"{path}.weight: must have a positive weight applied to it")
-        mr = tuple((str(m.get("name") or ""), bool(m.get("ignoredByScheduler") or False))
-                   for m in (d.get("managedResources") or []))
-        return ExtenderConfig(
-            url_prefix=str(d.get("urlPrefix") or ""),
-            filter_verb=str(d.get("filterVerb") or ""),
-            preempt_verb=str(d.get("preemptVerb") or ""),
-            prioritize_verb=prioritize,
-            bind_verb=str(d.get("bindVerb") or ""),
-            weight=weight,
-            enable_https=bool(d.get("enableHTTPS") or False),
-            http_timeout=parse_duration(d.get("httpTimeout"), f"{path}.httpTimeout"),
-            node_cache_capable=bool(d.get("nodeCacheCapable") or False),
-            managed_resources=mr,
-            ignorable=bool(d.get("ignorable") or False),
-        )
+        """Decode and validate with the configuration's own rules (a ConfigError, a
+        ValueError, names each bad field under ``path``)."""
+        m = re.fullmatch(r"extenders\[(\d+)\]", path)
+        return _from_config_object(decode_extender(d, int(m.group(1)) if m else 0))
 
 
 @dataclass(slots=True)
@@ -121,22 +95,6 @@ class Victims:
     num_pdb_violations: int = 0
 
 
-Transport = Callable[[str, bytes, float], tuple[int, bytes]]
-"""(url, body, timeout) -> (HTTP status, response body)."""
-
-
-def _urllib_transport(url: str, body: bytes, timeout: float) -> tuple[int, bytes]:
-    req = urllib.request.Request(url, data=body, method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return int(resp.status), resp.read()
-    except urllib.error.HTTPError as exc:
-        return int(exc.code), b""
-    except (urllib.error.URLError, OSError, TimeoutError) as exc:
-        raise ExtenderError(f"Post {url!r}: {exc}") from exc
-
-
 def _node_name(ni: NodeInfo) -> str:
     return ni.name
 
@@ -145,12 +103,15 @@ class HTTPExtender:
     """extender.go HTTPExtender."""
 
     def __init__(self, config: ExtenderConfig, transport: Transport | None = None) -> None:
+        """NewHTTPExtender; a ValueError for unusable TLS material."""
         self.config = config
         self.extender_url = config.url_prefix
         self.weight = config.weight
         self.timeout = config.http_timeout or DEFAULT_EXTENDER_TIMEOUT
         self.managed_resources = frozenset(n for n, _ in config.managed_resources)
-        self._transport = transport or _urllib_transport
+        self._transport = transport or make_transport(config.tls_config, config.enable_https)
+        self._warned = False
+        self._warn_lock = threading.Lock()
 
     # -- identity and capabilities ------------------------------------------------------
     def name(self) -> str:
@@ -183,6 +144,18 @@ class HTTPExtender:
             if any(r in self.managed_resources for r in (*c.requests, *c.limits)):
                 return True
         return False
+
+    def log_skipped_error(self, verb: str, err: BaseException) -> None:
+        """Log an error of this extender that the scheduler skips (an ignorable extender's, or
+        any prioritize error). Upstream logs every one at Info level; a warning the first time
+        tells the user without repeating it for every pod, later ones go to debug."""
+        with self._warn_lock:
+            first, self._warned = not self._warned, True
+        if first:
+            _log.warning("extender %s: %s failed, skipped: %s (later errors of this extender "
+                         "are not shown)", self.extender_url, verb, err)
+        else:
+            _log.debug("extender %s: %s failed, skipped: %s", self.extender_url, verb, err)
 
     # -- verbs --------------------------------------------------------------------------
     def _send(self, verb: str, args: Mapping[str, Any]) -> Any:
@@ -296,15 +269,16 @@ def _from_config_object(e: Any) -> ExtenderConfig:
     return ExtenderConfig(
         url_prefix=e.url_prefix, filter_verb=e.filter_verb, preempt_verb=e.preempt_verb,
         prioritize_verb=e.prioritize_verb, bind_verb=e.bind_verb, weight=e.weight,
-        enable_https=e.enable_https, http_timeout=float(e.http_timeout or 0.0),
-        node_cache_capable=e.node_cache_capable,
+        enable_https=e.enable_https, tls_config=e.tls_config,
+        http_timeout=float(e.http_timeout or 0.0), node_cache_capable=e.node_cache_capable,
         managed_resources=tuple((m.name, m.ignored_by_scheduler) for m in e.managed_resources),
         ignorable=e.ignorable)
 
 
 def extenders_from_config(entries: Sequence[Any]) -> list[HTTPExtender]:
-    """Build HTTPExtenders from config entries: ExtenderConfig, the decoded configuration's
-    Extender objects, or v1 dicts. At most one extender may bind (validation.go)."""
+    """Build HTTPExtenders from config entries (ExtenderConfig, the decoded configuration's
+    Extender objects, or v1 dicts), in order. At most one extender may bind (validation.go).
+    A ValueError names the entry whose TLS material is unusable."""
     out = []
     for i, e in enumerate(entries):
         if isinstance(e, ExtenderConfig):
@@ -313,7 +287,47 @@ def extenders_from_config(entries: Sequence[Any]) -> list[HTTPExtender]:
             cfg = ExtenderConfig.from_dict(e, f"extenders[{i}]")
         else:
             cfg = _from_config_object(e)
-        out.append(HTTPExtender(cfg))
+        try:
+            out.append(HTTPExtender(cfg))
+        except ValueError as exc:
+            raise ValueError(f"extenders[{i}] ({cfg.url_prefix}): {exc}") from exc
     if sum(1 for x in out if x.is_binder()) > 1:
         raise ValueError("extenders: only one extender can implement bind")
     return out
+
+
+def build_extenders(config: Any) -> tuple[list[HTTPExtender], Any]:
+    """buildExtenders (scheduler.go): the extenders, ignorable ones last, and the configuration
+    with every profile's NodeResourcesFit ``ignoredResources`` replaced by the
+    ``ignoredByScheduler`` managed resources of all extenders (they take precedence over the
+    plugin args). A profile without NodeResourcesFit args is an error then, as upstream.
+    A ValueError names the configuration's file when it has one."""
+    try:
+        return _build_extenders(config)
+    except ValueError as exc:
+        source = getattr(config, "source", "")
+        raise ValueError(f"{source}: {exc}" if source else str(exc)) from exc
+
+
+def _build_extenders(config: Any) -> tuple[list[HTTPExtender], Any]:
+    built = extenders_from_config(list(config.extenders))
+    extenders = [e for e in built if not e.is_ignorable()] + [e for e in built if e.is_ignorable()]
+    ignored = tuple(name for e in built for name, by_scheduler in e.config.managed_resources
+                    if by_scheduler)
+    if not ignored:
+        return extenders, config
+    profiles = []
+    for prof in config.profiles:
+        configs = list(prof.plugin_config)
+        for k, pc in enumerate(configs):
+            if pc.name == NODE_RESOURCES_FIT:
+                if not hasattr(pc.args, "ignored_resources"):
+                    raise ValueError(f"want args to be of type NodeResourcesFitArgs, got "
+                                     f"{type(pc.args).__name__}")
+                args = dataclasses.replace(pc.args, ignored_resources=ignored)
+                configs[k] = dataclasses.replace(pc, args=args)
+                break
+        else:
+            raise ValueError("can't find NodeResourcesFitArgs in plugin config")
+        profiles.append(dataclasses.replace(prof, plugin_config=tuple(configs)))
+    return extenders, dataclasses.replace(config, profiles=tuple(profiles))

@@ -107,6 +107,9 @@ class ScheduleOneMixin:
     def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
         raise NotImplementedError
 
+    def _store_extender_binding(self, pod: Pod, node_name: str) -> None:
+        raise NotImplementedError
+
     def _update_snapshot(self) -> None:
         raise NotImplementedError
 
@@ -304,6 +307,12 @@ class ScheduleOneMixin:
         return status
 
     def _extenders_binding(self, pod: Pod, host: str) -> tuple[bool, Exception | None]:
+        """extendersBinding: the first binder extender interested in the pod binds it (an
+        ignorable one's error passes the turn on, in the end to the Bind plugins).
+
+        The extender creates the Binding in the API server and the informer sees the pod bound;
+        here its success is that Binding, written to the store (a store refusal is the bind's
+        error), so the assumed pod is confirmed as with DefaultBinder."""
         for ext in self.extenders:
             if not ext.is_binder() or not ext.is_interested(pod):
                 continue
@@ -311,7 +320,12 @@ class ScheduleOneMixin:
                 ext.bind(pod, host)
             except Exception as err:
                 if ext.is_ignorable():
+                    ext.log_skipped_error("bind", err)
                     continue
+                return True, err
+            try:
+                self._store_extender_binding(pod, host)
+            except Exception as err:
                 return True, err
             return True, None
         return False, None

@@ -35,7 +35,7 @@ from ..queue import (
 from ._algorithm import ScheduleAlgorithm
 from ._diagnosis import EXTENDER_NAME
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
-from ._extender import HTTPExtender, extenders_from_config
+from ._extender import HTTPExtender, build_extenders
 from ._metrics import SchedulerMetrics
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
@@ -124,7 +124,11 @@ class Scheduler(ScheduleOneMixin):
         self.store = store
         self.clock: Clock = clock if clock is not None else getattr(store, "clock", None) or VirtualClock()
         self.options = options or SchedulerOptions()
-        self.config = config if config is not None else default_config(self.options.features or None)
+        config = config if config is not None else default_config(self.options.features or None)
+        # buildExtenders: ignorable extenders last; their ignoredByScheduler resources become
+        # every profile's NodeResourcesFit ignoredResources, before the frameworks are built.
+        self.extenders: list[HTTPExtender]
+        self.extenders, self.config = build_extenders(config)
         self.rng = random.Random(seed)
         # Which cycles time each plugin call (pluginMetricsSamplePercent): drawn from a second
         # generator seeded from ``seed``, so that sampling never shifts the decisions' stream.
@@ -136,7 +140,6 @@ class Scheduler(ScheduleOneMixin):
         self.stats = _Stats()
         self.bindings_in_flight = 0
         self.last_progress = self.clock.now
-        self.extenders: list[HTTPExtender] = extenders_from_config(list(self.config.extenders))
         self.snapshot = Snapshot()
         self.cache = Cache(self.clock, self.options.assumed_pod_ttl)
         self.profiles: dict[str, Any] = new_profile_map(
@@ -254,6 +257,15 @@ class Scheduler(ScheduleOneMixin):
             self.store.patch_pod_status(pod.namespace, pod.name, [condition] if condition else [], nnn)
         except Exception:  # the pod may be gone; upstream logs and moves on
             return
+
+    def _store_extender_binding(self, pod: Pod, node_name: str) -> None:
+        """The Binding a binder extender created through the API server, as the store sees it:
+        the pod bound to ``node_name`` (the informer's update then confirms the assumed pod).
+        Nothing to do when the store already shows it (an extender that wrote to this store)."""
+        current = self._store_get_pod(pod.namespace, pod.name)
+        if current is not None and current.uid == pod.uid and current.node_name == node_name:
+            return
+        self.store.bind(pod.namespace, pod.name, node_name, uid=pod.meta.uid or None)
 
     def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
         """The event recorder: a failure is logged upstream, never raised. (try, not

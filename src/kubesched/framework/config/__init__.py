@@ -5,7 +5,7 @@
 :class:`ConfigError` naming the file and each field.
 """
 
-from ._decode import default_config, from_dict, load_config
+from ._decode import decode_extender, default_config, from_dict, load_config
 from ._defaults import default_plugins, merge_plugin_set, merge_plugins
 from ._types import (
     API_VERSION,
@@ -14,6 +14,7 @@ from ._types import (
     ConfigError,
     Extender,
     ExtenderManagedResource,
+    ExtenderTLSConfig,
     FieldError,
     PluginConfig,
     PluginRef,
@@ -30,6 +31,7 @@ __all__ = [
     "ConfigError",
     "Extender",
     "ExtenderManagedResource",
+    "ExtenderTLSConfig",
     "FieldError",
     "PluginConfig",
     "PluginRef",
@@ -37,6 +39,7 @@ __all__ = [
     "Plugins",
     "Profile",
     "SchedulerConfig",
+    "decode_extender",
     "default_config",
     "default_plugins",
     "from_dict",

@@ -12,6 +12,8 @@ points they are enabled for, and each plugin's ``pluginConfig`` args are decoded
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,6 +31,7 @@ from ._types import (
     ConfigError,
     Extender,
     ExtenderManagedResource,
+    ExtenderTLSConfig,
     FieldError,
     PluginConfig,
     PluginRef,
@@ -37,9 +40,9 @@ from ._types import (
     Profile,
     SchedulerConfig,
 )
-from ._validation import validate_config
+from ._validation import validate_config, validate_extenders
 
-__all__ = ["default_config", "from_dict", "load_config"]
+__all__ = ["decode_extender", "default_config", "from_dict", "load_config"]
 
 T = TypeVar("T")
 
@@ -53,6 +56,9 @@ _EXTENDER_KEYS = {
     "urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "weight", "bindVerb", "enableHTTPS",
     "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources", "ignorable",
 }
+_TLS_STRINGS = {"serverName": "server_name", "certFile": "cert_file", "keyFile": "key_file",
+                "caFile": "ca_file"}
+_TLS_BYTES = {"certData": "cert_data", "keyData": "key_data", "caData": "ca_data"}
 
 
 class _Decoder:
@@ -257,7 +263,7 @@ class _Decoder:
             self.check_keys(m, {"name", "ignoredByScheduler"}, mpath)
             managed.append(ExtenderManagedResource(self.typed(m, "name", mpath, str, ""),
                                                    self.typed(m, "ignoredByScheduler", mpath, bool, False)))
-        tls = self.mapping(d.get("tlsConfig"), f"{path}.tlsConfig")
+        tls = self.tls_config(d.get("tlsConfig"), f"{path}.tlsConfig")
         s: Callable[[str], str] = lambda k: self.typed(d, k, path, str, "")  # noqa: E731
         return Extender(
             url_prefix=s("urlPrefix"), filter_verb=s("filterVerb"), preempt_verb=s("preemptVerb"),
@@ -267,6 +273,29 @@ class _Decoder:
             node_cache_capable=self.typed(d, "nodeCacheCapable", path, bool, False),
             managed_resources=tuple(managed), ignorable=self.typed(d, "ignorable", path, bool, False),
         )
+
+    def tls_config(self, v: Any, path: str) -> ExtenderTLSConfig | None:
+        """v1.ExtenderTLSConfig, strictly: the ``*Data`` fields are base64 (Go's ``[]byte``)."""
+        d = self.mapping(v, path)
+        if d is None:
+            return None
+        self.check_keys(d, {"insecure", *_TLS_STRINGS, *_TLS_BYTES}, path)
+        fields: dict[str, Any] = {"insecure": self.typed(d, "insecure", path, bool, False)}
+        for key, attr in _TLS_STRINGS.items():
+            fields[attr] = self.typed(d, key, path, str, "")
+        for key, attr in _TLS_BYTES.items():
+            fields[attr] = self.base64(d, key, path)
+        return ExtenderTLSConfig(**fields)
+
+    def base64(self, d: Mapping[str, Any], key: str, path: str) -> bytes:
+        """A Go ``[]byte`` field: standard base64 (line breaks ignored, as encoding/base64)."""
+        raw = self.typed(d, key, path, str, "")
+        try:
+            return base64.b64decode(raw.replace("\r", "").replace("\n", ""), validate=True)
+        except (binascii.Error, ValueError) as exc:
+            self.errors.append(FieldError.invalid(_join(path, key), _short(raw),
+                                                  f"illegal base64 data ({exc})"))
+            return b""
 
     def config(self, d: Mapping[str, Any], source: str) -> SchedulerConfig:
         self.check_keys(d, _TOP_KEYS, "")
@@ -353,3 +382,14 @@ def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
 def default_config(features: Mapping[str, bool] | None = None) -> SchedulerConfig:
     """The configuration kube-scheduler runs with when given no file."""
     return from_dict({}, features=features)
+
+
+def decode_extender(d: Any, index: int = 0) -> Extender:
+    """One ``extenders[index]`` entry decoded and validated on its own, with the same rules and
+    field paths as in a whole configuration. Raises :class:`ConfigError`."""
+    dec = _Decoder(None, None)
+    ext = dec.extender(d, f"extenders[{index}]")
+    errors = dec.errors or (validate_extenders((ext,), index) if ext is not None else [])
+    if errors or ext is None:
+        raise ConfigError(errors)
+    return ext

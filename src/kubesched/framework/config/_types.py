@@ -19,6 +19,7 @@ __all__ = [
     "ConfigError",
     "Extender",
     "ExtenderManagedResource",
+    "ExtenderTLSConfig",
     "FieldError",
     "PluginConfig",
     "PluginRef",
@@ -188,6 +189,22 @@ class ExtenderManagedResource:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtenderTLSConfig:
+    """``tlsConfig`` of an extender (v1.ExtenderTLSConfig). The ``*_data`` fields hold the
+    decoded bytes (they are base64 in the file, as Go encodes ``[]byte``); data wins over the
+    file of the same thing (client-go's dataFromSliceOrFile)."""
+
+    insecure: bool = False
+    server_name: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    ca_file: str = ""
+    cert_data: bytes = b""
+    key_data: bytes = b""
+    ca_data: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
 class Extender:
     """An HTTP extender (v1.Extender). ``http_timeout`` is in seconds; 0 means the client's
     default of 5 s (DefaultExtenderTimeout, pkg/scheduler/extender.go)."""
@@ -199,7 +216,7 @@ class Extender:
     weight: int = 0
     bind_verb: str = ""
     enable_https: bool = False
-    tls_config: Mapping[str, Any] | None = None
+    tls_config: ExtenderTLSConfig | None = None
     http_timeout: float = 0.0
     node_cache_capable: bool = False
     managed_resources: tuple[ExtenderManagedResource, ...] = ()

@@ -12,7 +12,7 @@ import re
 
 from ._types import Extender, FieldError, Profile, SchedulerConfig
 
-__all__ = ["validate_config"]
+__all__ = ["validate_config", "validate_extenders"]
 
 _QUALIFIED_NAME = re.compile(r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
                              r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
@@ -48,7 +48,7 @@ def validate_config(cfg: SchedulerConfig) -> list[FieldError]:
     if cfg.pod_max_backoff_seconds < cfg.pod_initial_backoff_seconds:
         errs.append(FieldError.invalid("podMaxBackoffSeconds", cfg.pod_max_backoff_seconds,
                                        "must be greater than or equal to PodInitialBackoffSeconds"))
-    errs.extend(_validate_extenders(cfg.extenders))
+    errs.extend(validate_extenders(cfg.extenders))
     return errs
 
 
@@ -97,11 +97,12 @@ def _is_extended_resource_name(name: str) -> bool:
     return bool(_QUALIFIED_NAME.match(name)) and bool(_QUALIFIED_NAME.match("requests." + name))
 
 
-def _validate_extenders(extenders: tuple[Extender, ...]) -> list[FieldError]:
+def validate_extenders(extenders: tuple[Extender, ...], first_index: int = 0) -> list[FieldError]:
+    """validateExtenders; paths count from ``extenders[first_index]``."""
     errs: list[FieldError] = []
     binders = 0
     managed: set[str] = set()
-    for i, ext in enumerate(extenders):
+    for i, ext in enumerate(extenders, first_index):
         path = f"extenders[{i}]"
         if ext.prioritize_verb and ext.weight <= 0:
             errs.append(FieldError.invalid(f"{path}.weight", ext.weight,

@@ -268,6 +268,7 @@ class Evaluator:
                 result = dict(ext.process_preemption(pod, victims_map, snap.get))
             except Exception as err:
                 if ext.is_ignorable():
+                    _log_skipped(ext, err)
                     continue
                 return [], Status.from_error(err)
             for node_name, victims in list(result.items()):
@@ -306,3 +307,11 @@ def list_pdbs(store: Any) -> list[PodDisruptionBudget]:
         return list(store.list("PodDisruptionBudget"))
     except Exception:
         return []
+
+
+def _log_skipped(ext: Any, err: Exception) -> None:
+    """Upstream logs a skipped ignorable extender's error; the scheduler's HTTP extender does it
+    (a warning the first time), other extender objects need not."""
+    log = getattr(ext, "log_skipped_error", None)
+    if log is not None:
+        log("preempt", err)
