@@ -76,6 +76,15 @@ def test_simulate_never_cuts_a_value(columns: int | None, wide: bool) -> None:
                 assert len(line.rstrip()) <= columns, line
 
 
+def test_force_color_colours_a_log_but_keeps_its_width() -> None:
+    result = runner.invoke(app, ["simulate", str(LONG)], env={"COLUMNS": "", "FORCE_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    assert "\x1b[" in result.stdout  # rich treats it as a terminal: colours
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+    assert any(MESSAGE in line for line in plain.splitlines())
+    _assert_whole(plain, VALUES)
+
+
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_explain_never_cuts_a_value(columns: int | None) -> None:
     out = _run(["explain", str(LONG), "--pod", TRAINER], columns)

@@ -14,7 +14,7 @@ the width by cropping cells (``Bo`` for ``Bound``, ``2000`` for a priority of 20
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import IO, Literal
 
 from rich.console import Console, RenderableType
 from rich.measure import Measurement
@@ -32,12 +32,21 @@ def _columns_env() -> int | None:
 
 
 def out_console() -> Console:
-    """The console for a command's human output on stdout (see the module docstring)."""
+    """The console for a command's human output on stdout (see the module docstring). Whether
+    stdout is a terminal is asked of the file itself: ``FORCE_COLOR`` (set by many CI systems)
+    makes rich treat a log as a terminal, which may colour it but must not narrow it."""
     width = _columns_env()
     console = Console(width=width)
-    if width is None and not console.is_terminal:
+    if width is None and not _isatty(console.file):
         console.width = UNLIMITED_WIDTH
     return console
+
+
+def _isatty(file: IO[str]) -> bool:
+    try:
+        return file.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed file
+        return False
 
 
 def add_column(table: Table, header: str, *, justify: Literal["left", "right"] = "left",
