@@ -12,7 +12,7 @@ from kubesched.cli import app
 
 runner = CliRunner()
 
-COMMANDS = ["bench", "explain", "simulate", "validate"]
+COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
 
 
 def test_version_from_package_metadata() -> None:
@@ -30,8 +30,8 @@ def test_dash_h_is_help(command: list[str]) -> None:
     assert "-h" in short.stdout and "--help" in short.stdout
 
 
-def test_every_command_is_checked() -> None:
-    assert sorted(c.name or "" for c in app.registered_commands) == COMMANDS
+def test_the_commands() -> None:
+    assert {"bench", "explain", "simulate", "validate"} <= set(COMMANDS)
 
 
 def _complete(words: str) -> list[str]:
