@@ -29,6 +29,7 @@ from ..perf import (
     run_workload,
     select_workloads,
 )
+from ._console import add_column, out_console, print_table
 from ._main import app
 
 __all__ = ["BenchOutput", "bench", "bench_report", "render_bench"]
@@ -54,7 +55,7 @@ def render_bench(console: Console, results: list[WorkloadResult], machine: dict[
     for col in ("workload", "nodes", "measured", "average", "p50", "p90", "p99", "threshold",
                 "seconds", "cpu s", "attempt p50 ms", "attempt p99 ms", "peak RSS MiB", "scheduled",
                 "unschedulable"):
-        t.add_column(col, justify="left" if col == "workload" else "right")
+        add_column(t, col, justify="left" if col == "workload" else "right")
     for r in results:
         tp, lat = r.throughput, r.attempt_latency
         below = r.threshold and tp.average < r.threshold
@@ -64,15 +65,15 @@ def render_bench(console: Console, results: list[WorkloadResult], machine: dict[
                   f"{r.threshold:.0f}" if r.threshold else "-", f"{r.seconds:.2f}", f"{r.cpu_seconds:.2f}",
                   f"{lat.p50 * 1000:.2f}", f"{lat.p99 * 1000:.2f}", f"{r.peak_rss_bytes / _MiB:.0f}",
                   str(r.scheduled), str(r.unschedulable))
-    console.print(t)
+    print_table(console, t)
     e = Table(title="Time per extension point (seconds over the measured pods, largest first)",
               show_header=True)
-    e.add_column("workload")
-    e.add_column("extension points")
+    add_column(e, "workload")
+    add_column(e, "extension points", free_text=True)
     for r in results:
         top = sorted(r.extension_points.items(), key=lambda kv: -kv[1])
         e.add_row(r.name, ", ".join(f"{p} {s:.3f}" for p, s in top))
-    console.print(e)
+    print_table(console, e)
 
 
 @app.command("bench")
@@ -112,4 +113,4 @@ def bench(
     if output is BenchOutput.json:
         sys.stdout.write(json.dumps(bench_report(results, machine), indent=2) + "\n")
     else:
-        render_bench(Console(), results, machine)
+        render_bench(out_console(), results, machine)

@@ -13,9 +13,9 @@ from enum import StrEnum
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
 from ..scheduler._explain import explain as explain_pod
+from ._console import out_console
 from ._inputs import bad_input, load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._render import render_explanation
@@ -55,4 +55,4 @@ def explain(
     if output is ExplainOutput.json:
         sys.stdout.write(json.dumps(explanation_to_dict(e), indent=2) + "\n")
     else:
-        render_explanation(Console(), e)
+        render_explanation(out_console(), e)

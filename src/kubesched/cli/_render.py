@@ -1,4 +1,7 @@
-"""Rich rendering of simulate's and explain's results as tables (the human outputs)."""
+"""Rich rendering of simulate's and explain's results as tables (the human outputs).
+
+Tables go through :func:`print_table` (no value is ever cut; messages and reasons wrap) and
+resource amounts through :func:`column_formatter` (one unit per column)."""
 
 from __future__ import annotations
 
@@ -6,10 +9,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..api import format_quantity
 from ..framework import Code
 from ..scheduler._explain import Explanation, FilterVerdict, PluginScore
+from ._console import add_column, print_table
 from ._simulation import Simulation
+from ._units import column_formatter
 
 __all__ = ["render_explanation", "render_simulation"]
 
@@ -26,13 +30,12 @@ def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> 
     pods = Table(title="Pods", title_justify="left")
     cols = ["POD", "NODE", "STATUS", "PRIORITY", "NOMINATED"] + (["MESSAGE"] if wide else [])
     for col in cols:
-        pods.add_column(col, justify="right" if col == "PRIORITY" else "left",
-                        overflow="fold", no_wrap=col != "MESSAGE")
+        add_column(pods, col, justify="right" if col == "PRIORITY" else "left", free_text=col == "MESSAGE")
     for p in sim.pods:
         row: list[str | Text] = [p.pod, p.node or "-", Text(p.status, style=_STATUS_STYLE.get(p.status, "")),
                                  str(p.priority), p.nominated_node or "-"]
-        pods.add_row(*row, *([p.message] if wide else []))
-    console.print(pods)
+        pods.add_row(*row, *([Text(p.message)] if wide else []))
+    print_table(console, pods)
     if not wide:
         why = [p for p in sim.pods if p.message and not p.node]
         for p in why:
@@ -41,24 +44,27 @@ def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> 
     if sim.preemptions:
         pre = Table(title="Preemptions", title_justify="left")
         for col in ("VICTIM", "PREEMPTOR", "NODE", "TIME"):
-            pre.add_column(col)
+            add_column(pre, col)
         for e in sim.preemptions:
             pre.add_row(e.victim, e.preemptor, e.node, f"+{e.time - sim.start:g}s")
-        console.print(pre)
+        print_table(console, pre)
 
     nodes = Table(title="Nodes (requested / allocatable)", title_justify="left")
-    nodes.add_column("NODE")
+    add_column(nodes, "NODE")
     resources = _resources(sim, wide)
     for r in resources:
-        nodes.add_column(r.upper(), justify="right")
+        add_column(nodes, r.upper(), justify="right")
+    fmt = {r: column_formatter(r, [a for n in sim.nodes
+                                   for a in (n.requested.get(r, 0), n.allocatable.get(r, 0))])
+           for r in resources}
     for n in sim.nodes:
         cells = []
         for r in resources:
             req, alloc = n.requested.get(r, 0), n.allocatable.get(r, 0)
             pct = f" ({100 * req // alloc}%)" if alloc else ""
-            cells.append(f"{format_quantity(r, req)} / {format_quantity(r, alloc)}{pct}")
+            cells.append(f"{fmt[r](req)} / {fmt[r](alloc)}{pct}")
         nodes.add_row(n.name, *cells)
-    console.print(nodes)
+    print_table(console, nodes)
 
     unplaced = len(sim.unplaced())
     console.print(
@@ -94,8 +100,8 @@ def _verdict_cell(v: FilterVerdict | None) -> Text:
     return _SHORT.get(v.code, Text(str(v.code)))
 
 
-def _score_cell(s: PluginScore | None) -> str:
-    return f"{s.normalized} x {s.weight} = {s.weighted} [{s.raw}]" if s is not None else ""
+def _score_cell(s: PluginScore | None) -> Text:
+    return Text(f"{s.normalized} x {s.weight} = {s.weighted} [{s.raw}]" if s is not None else "")
 
 
 def render_explanation(console: Console, e: Explanation) -> None:
@@ -111,18 +117,18 @@ def render_explanation(console: Console, e: Explanation) -> None:
                if all(f.code == Code.SKIP for n in e.nodes for f in n.filters if f.plugin == p)]
     shown = [p for p in plugins if p not in skipped]
     filters = Table(title="Filter", title_justify="left")
-    filters.add_column("NODE", no_wrap=True)
+    add_column(filters, "NODE")
     for p in shown:
-        filters.add_column(p, overflow="fold")
-    filters.add_column("FEASIBLE")
-    filters.add_column("REASONS", overflow="fold")
+        add_column(filters, p)
+    add_column(filters, "FEASIBLE")
+    add_column(filters, "REASONS", free_text=True)
     for n in e.nodes:
         by_plugin = {f.plugin: f for f in n.filters}
         reasons = "; ".join(f"{f.plugin}: {', '.join(f.reasons) or f.code}" for f in n.filters
                             if f.code not in (Code.SUCCESS, Code.SKIP))
         filters.add_row(n.name, *(_verdict_cell(by_plugin.get(p)) for p in shown),
-                        Text("yes", style="green") if n.feasible else Text("no", style="red"), reasons)
-    console.print(filters)
+                        Text("yes", style="green") if n.feasible else Text("no", style="red"), Text(reasons))
+    print_table(console, filters)
     if skipped:
         console.print(Text(f"Skipped (nothing to check for this pod): {', '.join(skipped)}", style="dim"))
 
@@ -133,16 +139,16 @@ def render_explanation(console: Console, e: Explanation) -> None:
             for s in n.scores:
                 score_plugins.setdefault(s.plugin, None)
         scores = Table(title="Score (normalized x weight = weighted; raw in brackets)", title_justify="left")
-        scores.add_column("NODE", no_wrap=True)
+        add_column(scores, "NODE")
         for p in score_plugins:
-            scores.add_column(p, justify="right")
-        scores.add_column("TOTAL", justify="right")
+            add_column(scores, p, justify="right")
+        add_column(scores, "TOTAL", justify="right")
         for n in feasible:
             by = {s.plugin: s for s in n.scores}
             cells = [_score_cell(by.get(p)) for p in score_plugins]
             total = Text(str(n.total_score), style="bold green" if n.name == e.selected_node else "")
             scores.add_row(n.name, *cells, total)
-        console.print(scores)
+        print_table(console, scores)
 
     if e.selected_node:
         tied = f" (tied: {', '.join(e.tied_nodes)})" if len(e.tied_nodes) > 1 else ""

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from ._console import out_console
 from ._inputs import EXIT_UNSCHEDULABLE, load_inputs, reported_as_bad_input
 from ._main import app
 from ._render import render_simulation
@@ -47,13 +48,12 @@ def simulate(
         inputs = load_inputs(paths, config)
         simulator = Simulator(inputs.loaded, inputs.config, seed)
     sim = _run(simulator)
-    out = Console(soft_wrap=output in (SimulateOutput.json, SimulateOutput.yaml))
     if output is SimulateOutput.json:
         sys.stdout.write(json.dumps(simulation_report(sim), indent=2) + "\n")
     elif output is SimulateOutput.yaml:
         sys.stdout.write(dump_yaml(state_manifests(sim)))
     else:
-        render_simulation(out, sim, wide=output is SimulateOutput.wide)
+        render_simulation(out_console(), sim, wide=output is SimulateOutput.wide)
     if fail_on_unschedulable and sim.unplaced():
         raise typer.Exit(EXIT_UNSCHEDULABLE)
 

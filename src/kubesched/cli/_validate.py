@@ -15,12 +15,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..api import Node, Pod, format_quantity
+from ..api import Node, Pod
 from ..api.loader import LoadedObjects
 from ..clock import VirtualClock
 from ..cluster import MemoryStore
+from ._console import add_column, out_console, print_table
 from ._inputs import load_inputs, reported_as_bad_input, start_time
 from ._main import app
+from ._units import column_formatter
 
 __all__ = ["ClusterSummary", "summarize", "validate"]
 
@@ -62,28 +64,24 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
 
 def _render(console: Console, s: ClusterSummary) -> None:
     kinds = Table(title="Objects", show_header=True)
-    kinds.add_column("kind")
-    kinds.add_column("count", justify="right")
+    add_column(kinds, "kind")
+    add_column(kinds, "count", justify="right")
     for k, n in s.counts.items():
         kinds.add_row(k, str(n))
-    console.print(kinds)
+    print_table(console, kinds)
     console.print(
         f"pods: {s.bound_pods} bound, {s.pending_pods} pending"
         + (f", {s.terminating_pods} terminating" if s.terminating_pods else "")
     )
     res = Table(title="Resources", show_header=True)
     for col in ("resource", "allocatable", "requested (bound)", "requested (pending)"):
-        res.add_column(col, justify="left" if col == "resource" else "right")
+        add_column(res, col, justify="left" if col == "resource" else "right")
     names = sorted(set(s.allocatable) | set(s.requested) | set(s.pending_requested))
     for name in names:
-        res.add_row(
-            name,
-            *(
-                format_quantity(name, d.get(name, 0))
-                for d in (s.allocatable, s.requested, s.pending_requested)
-            ),
-        )
-    console.print(res)
+        amounts = [d.get(name, 0) for d in (s.allocatable, s.requested, s.pending_requested)]
+        fmt = column_formatter(name, amounts)  # a resource's amounts are a row here
+        res.add_row(name, *(fmt(a) for a in amounts))
+    print_table(console, res)
 
 
 @app.command("validate")
@@ -99,4 +97,4 @@ def validate(
         store.load(inputs.loaded)
     pods: list[Any] = store.list("Pod")
     nodes: list[Any] = store.list("Node")
-    _render(Console(), summarize(inputs.loaded, pods, nodes))
+    _render(out_console(), summarize(inputs.loaded, pods, nodes))

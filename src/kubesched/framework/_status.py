@@ -2,10 +2,19 @@
 
 Mirrors staging/src/k8s.io/kube-scheduler/framework/interface.go (master 2026): ``Code`` keeps
 upstream's names and order; a ``None`` status counts as Success.
+
+Building one (what plugins do; README "Writing a plugin"):
+
+- ``Status(Code.UNSCHEDULABLE, "node(s) are busy")``: one reason (upstream's
+  ``NewStatus(code, reason)``); ``Status(code, ["a", "b"])`` or ``Status.of(code, "a", "b")``:
+  several reasons, joined by ", " in :meth:`Status.message`;
+- ``as_status(exc)`` / ``Status.from_error(exc)``: an Error status carrying the exception;
+- ``status.with_plugin(NAME)``: the failing plugin's name (the runtime sets it for you).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
@@ -43,12 +52,24 @@ _NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Status:
-    code: Code = Code.SUCCESS
-    reasons: tuple[str, ...] = ()
-    plugin: str = ""
-    error: BaseException | None = None
+    """A code, the reasons (always a tuple of strings), the plugin that returned it and, for
+    Error, the exception. ``reasons`` accepts one string or an iterable of strings: upstream's
+    ``NewStatus(code, reasons ...string)`` is variadic, so ``Status(code, "a reason")`` must
+    mean one reason, not one per character."""
+
+    code: Code
+    reasons: tuple[str, ...]
+    plugin: str
+    error: BaseException | None
+
+    def __init__(self, code: Code = Code.SUCCESS, reasons: str | Iterable[str] = (), plugin: str = "",
+                 error: BaseException | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "reasons", reasons if type(reasons) is tuple else _as_reasons(reasons))
+        object.__setattr__(self, "plugin", plugin)
+        object.__setattr__(self, "error", error)
 
     @staticmethod
     def success() -> Status:
@@ -94,6 +115,18 @@ class Status:
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message()}" if self.reasons else str(self.code)
+
+
+def _as_reasons(reasons: str | Iterable[str]) -> tuple[str, ...]:
+    """One string is one reason; any other iterable must hold strings only (a tuple is taken as
+    is: the runtime's own statuses are built from tuples on the hot path)."""
+    if isinstance(reasons, str):
+        return (reasons,)
+    out = tuple(reasons)
+    for r in out:
+        if not isinstance(r, str):
+            raise TypeError(f"Status reasons must be strings, got {type(r).__name__} {r!r}")
+    return out
 
 
 _SUCCESS = Status()
