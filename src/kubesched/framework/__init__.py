@@ -22,6 +22,7 @@ from ._interface import (
     BatchScorePlugin,
     BindPlugin,
     EnqueueExtensions,
+    FilterInputs,
     FilterPlugin,
     PermitPlugin,
     Plugin,
@@ -39,6 +40,7 @@ from ._interface import (
     ReservePlugin,
     ScoreExtensions,
     ScorePlugin,
+    filter_inputs,
 )
 from ._plugin_base import ArgsError, PluginArgs, PluginBase
 from ._profiles import new_profile_map, registry_for
@@ -75,6 +77,7 @@ __all__ = [
     "EnqueueExtensions",
     "EventResource",
     "ExtensionPointObserver",
+    "FilterInputs",
     "FilterOutcome",
     "FilterPlugin",
     "Framework",
@@ -113,6 +116,7 @@ __all__ = [
     "Status",
     "WaitingPod",
     "as_status",
+    "filter_inputs",
     "is_success",
     "load_plugin",
     "new_profile_map",

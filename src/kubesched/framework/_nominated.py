@@ -7,11 +7,13 @@ then, if that passed, on the node itself. The batch path used to do exactly that
 node, on cloned NodeInfos. With many pending preemptors (every one nominates a node, and on the
 virtual clock none of them lands before the others have been tried) those clones dominated.
 
-Most of those cycles have a simple shape: every Filter plugin that is not skipped is either
-NodeResourcesFit or a *node-static* plugin (its verdict reads only the node object and the
-cycle state written in PreFilter, never the pods on the node: NodeUnschedulable, NodeName,
+Most of those cycles have a simple shape: every Filter plugin that is not skipped states that
+its verdict reads only the node's resources (``FilterInputs.RESOURCES``: NodeResourcesFit, at
+most one such plugin, called Fit below) or only the node object and the cycle state written
+in PreFilter, never the pods on the node (``FilterInputs.NODE``: NodeUnschedulable, NodeName,
 TaintToleration, NodeAffinity), and no PreFilter plugin that runs has AddPod/RemovePod
-extensions. Then for such a node, with ``f`` the position of Fit in the filter order:
+extensions. The plugins state this about themselves; the framework never names them. Then for
+such a node, with ``f`` the position of Fit in the filter order:
 
 - a node rejected by a plugin before Fit is rejected by it in the first pass too (that plugin
   reads nothing the nominated pods change, the earlier ones passed on the same inputs);
@@ -37,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._batch import NodeBatch
+from ._interface import BatchFilterPlugin, FilterInputs, filter_inputs
 from ._results import FilterOutcome
 
 if TYPE_CHECKING:
@@ -44,10 +47,11 @@ if TYPE_CHECKING:
     from ..cache import PodInfo
     from ..cache._columns import NodeColumns
     from ._cycle_state import CycleState
+    from ._runtime import Framework
 
 __all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "NominatedColumns", "SnapshotView", "columns_view",
            "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated", "requests_row",
-           "resource_only_fit"]
+           "resource_only_filters"]
 
 I64 = npt.NDArray[np.int64]
 
@@ -76,31 +80,24 @@ class SnapshotView:
         self.columns = columns
 
 
-def _node_static_and_fit() -> tuple[tuple[type, ...], type]:
-    # Imported here: the framework does not depend on the plugins at import time.
-    from ..plugins.defaultpreemption._resource_victims import NODE_STATIC_FILTERS
-    from ..plugins.noderesources import Fit
-
-    return NODE_STATIC_FILTERS, Fit
-
-
-def resource_only_fit(fwk: Any, state: CycleState) -> tuple[bool, Any, int]:
-    """Whether this cycle's active filters have the shape of the module docstring:
-    ``(ok, fit plugin or None, Fit's position among the active filter plugins)``."""
-    if getattr(fwk, "per_node", True):
+def resource_only_filters(fwk: Framework, state: CycleState) -> tuple[bool, BatchFilterPlugin | None, int]:
+    """Whether this cycle's active filters have the shape of the module docstring, as the
+    plugins state it (:class:`FilterInputs`): ``(ok, the one RESOURCES plugin or None, its
+    position among the active filter plugins)``. Also the shape preemption's resource-only dry
+    run needs."""
+    if fwk.per_node:
         return False, None, -1  # the reference mode keeps upstream's two passes
-    static, fit_type = _node_static_and_fit()
     skip = state.skip_filter_plugins
-    fit = None
+    fit: BatchFilterPlugin | None = None
     pos = -1
     k = 0
     for pl in fwk.filter_plugins:
         if skip and pl.name() in skip:
             continue
-        t = type(pl)
-        if t is fit_type and fit is None:
+        inputs = filter_inputs(pl)
+        if inputs is FilterInputs.RESOURCES and fit is None and isinstance(pl, BatchFilterPlugin):
             fit, pos = pl, k
-        elif t not in static:
+        elif inputs is not FilterInputs.NODE:
             return False, None, -1
         k += 1
     for pl in fwk.pre_filter_plugins:
@@ -369,7 +366,8 @@ def requests_row(pods: Sequence[PodInfo], ridx: dict[str, int], pods_col: int,
     return row
 
 
-def refilter_with_nominated(out: FilterOutcome, state: CycleState, pod: Pod, fit: Any, fit_pos: int,
+def refilter_with_nominated(out: FilterOutcome, state: CycleState, pod: Pod, fit: BatchFilterPlugin | None,
+                            fit_pos: int,
                             active_names: Sequence[str], rows: I64, additions: I64) -> None:
     """Turn the plain batch outcome ``out`` into RunFilterPluginsWithNominatedPods' answer for
     batch rows ``rows``, whose nodes hold nominated pods requesting ``additions`` (one row

@@ -37,7 +37,7 @@ from ._nominated import (
     ge_nominated_pods,
     ge_nominated_rows,
     refilter_with_nominated,
-    resource_only_fit,
+    resource_only_filters,
 )
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
@@ -517,7 +517,7 @@ class Framework:
         rows, additions, undecided = ge.additions(batch.indices, cols.resource_index)
         if rows.size == 0 and not undecided:
             return out
-        ok, fit, fit_pos = resource_only_fit(self, state)
+        ok, fit, fit_pos = resource_only_filters(self, state)
         if ok:
             refilter_with_nominated(out, state, pod, fit, fit_pos, self._active_filter_names(state),
                                     rows, additions)

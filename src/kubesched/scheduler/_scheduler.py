@@ -25,7 +25,9 @@ from ..clock import Clock, VirtualClock
 from ..framework import ActionType, PostFilterResult, QueuedPodInfo
 from ..framework._profiles import new_profile_map
 from ..framework.config import default_config
+from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ..plugins.queuesort import PrioritySort
+from ..plugins.registry import in_tree_registry
 from ..queue import (
     DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
     UNSCHEDULABLE_PODS_FLUSH_INTERVAL,
@@ -40,6 +42,10 @@ from ._metrics import SchedulerMetrics
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
 __all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
+
+_NAMESPACE_SPREAD_PLUGINS = frozenset({POD_TOPOLOGY_SPREAD})
+"""Plugins whose rejection any assigned pod of the rejected pod's namespace may resolve: the
+queue's cross-topology pre-check (upstream names PodTopologySpread in the queue itself)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,8 +146,9 @@ class Scheduler(ScheduleOneMixin):
         self.snapshot = Snapshot()
         self.cache = Cache(self.clock, self.options.assumed_pod_ttl)
         self.profiles: dict[str, Any] = new_profile_map(
-            self.config, registry=self.options.registry, clock=self.clock, rng=self.rng,
-            store=self.store, features=self.options.features, extenders=self.extenders,
+            self.config, in_tree_registry(self.options.features), registry=self.options.registry,
+            clock=self.clock, rng=self.rng, store=self.store, features=self.options.features,
+            extenders=self.extenders,
             snapshot=lambda: self.snapshot, per_node=self.options.per_node_filters,
             observer=self.metrics.observe_extension_point,
             plugin_observer=self.metrics.observe_plugin)
@@ -178,6 +185,7 @@ class Scheduler(ScheduleOneMixin):
             pod_lookup=self._store_get_pod,
             namespace_labels=self._namespace_labels,
             sort_key=sort_key,
+            namespace_spread_plugins=_NAMESPACE_SPREAD_PLUGINS,
         )
 
     def _initial_sync(self) -> None:

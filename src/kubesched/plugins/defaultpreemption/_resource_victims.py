@@ -4,13 +4,14 @@ Upstream's ``SelectVictimsOnNode`` (default_preemption.go) removes every lower-p
 from a copy of the node, runs ``RunFilterPluginsWithNominatedPods`` once, then adds the
 victims back one at a time (PDB-violating ones first, most important first), running the whole
 filter chain after each. For most preemptors, though, every Filter plugin that is not skipped
-in this cycle is either
+in this cycle states about itself (``framework.FilterInputs``) that it is either
 
-- *node-static*: its verdict reads only the node object and the cycle state written in
-  PreFilter, never the pods on the node (NodeUnschedulable, NodeName, TaintToleration,
+- *node-static* (``NODE``): its verdict reads only the node object and the cycle state written
+  in PreFilter, never the pods on the node (NodeUnschedulable, NodeName, TaintToleration,
   NodeAffinity), and it has no PreFilter extensions; or
-- NodeResourcesFit, whose verdict reads only the node's allocatable, the summed requests of the
-  pods on it and their number, and which is monotone: fewer pods never fit worse.
+- *resource-only* (``RESOURCES``: NodeResourcesFit, called Fit below), whose verdict reads only
+  the node's allocatable, the summed requests of the pods on it and their number, and which is
+  monotone: fewer pods never fit worse.
 
 Then each filter run of the dry run is decided by Fit alone, on a node whose pods are known
 without copying it: the static plugins passed on this node in the Filter phase (the node's
@@ -34,28 +35,19 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.framework import Code, CycleState, Status
-from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods
+from kubesched.framework import BatchFilterPlugin, Code, CycleState, Framework, Status
+from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
 from kubesched.framework.preemption import get_pod_start_time
-from kubesched.plugins.nodeaffinity import NodeAffinity
-from kubesched.plugins.nodename import NodeName
-from kubesched.plugins.noderesources import Fit
-from kubesched.plugins.nodeunschedulable import NodeUnschedulable
-from kubesched.plugins.tainttoleration import TaintToleration
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
     from kubesched.cache import NodeInfo, PodInfo, Snapshot
 
-__all__ = ["NODE_STATIC_FILTERS", "NO_VICTIMS_REASON", "ResourceVictimSelector", "VictimsResult",
+__all__ = ["NO_VICTIMS_REASON", "ResourceVictimSelector", "VictimsResult",
            "no_victims_result"]
 
 NO_VICTIMS_REASON = "No preemption victims found for incoming pod"
 _NO_VICTIMS = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
-
-NODE_STATIC_FILTERS: tuple[type, ...] = (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity)
-"""In-tree Filter plugins whose verdict does not depend on the pods on the node (by class, so
-that an out-of-tree plugin registered under the same name is not mistaken for them)."""
 
 VictimsResult = tuple[list["Pod"], int, Status]
 """(victims, number of PDB violations, status): SelectVictimsOnNode's result."""
@@ -130,8 +122,9 @@ class ResourceVictimSelector:
     __slots__ = ("_fit_nodes", "_fit_rows", "_importance", "_is_eligible", "_pdbs", "_split", "fit",
                  "fit_name", "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
-    def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                 statuses: Any, nominated: Callable[[str], list[PodInfo]],
+    def __init__(self, fit: BatchFilterPlugin, state: CycleState, pod: Pod,
+                 pdbs: Sequence[PodDisruptionBudget], statuses: Any,
+                 nominated: Callable[[str], list[PodInfo]],
                  is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
                  importance: Callable[[list[PodInfo]], None],
                  split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
@@ -162,27 +155,11 @@ class ResourceVictimSelector:
         ``is_eligible`` is the plugin's IsEligiblePod hook (besides lower priority), None when it
         admits every pod; ``importance`` sorts pod infos most important first; ``split`` is
         filterPodsWithPDBViolation."""
-        if statuses is None or getattr(fh, "per_node", True):
+        if statuses is None or not isinstance(fh, Framework):
             return None
-        filter_plugins = getattr(fh, "filter_plugins", None)
-        pre_filter_plugins = getattr(fh, "pre_filter_plugins", None)
-        if filter_plugins is None or pre_filter_plugins is None:
+        ok, fit, _ = resource_only_filters(fh, state)
+        if not ok or fit is None:
             return None
-        skip = state.skip_filter_plugins
-        fit: Fit | None = None
-        for pl in filter_plugins:
-            if pl.name() in skip:
-                continue
-            if type(pl) is Fit and fit is None:
-                fit = pl
-            elif type(pl) not in NODE_STATIC_FILTERS:
-                return None
-        if fit is None:
-            return None
-        # No PreFilter extension may run (AddPod/RemovePod could fail or feed another filter).
-        for pl in pre_filter_plugins:
-            if pl.name() not in skip and pl.pre_filter_extensions() is not None:
-                return None
         nominated, nominated_nodes, ge = _nominated_lookup(fh, state, pod)
         selector = ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
                                           importance, split)

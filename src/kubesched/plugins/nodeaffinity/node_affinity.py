@@ -34,6 +34,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -144,6 +145,7 @@ def _labels(ni: NodeInfo) -> tuple[str, Mapping[str, str]]:
 class NodeAffinity(PluginBase):
     NAME = NAME
     Args = NodeAffinityArgs
+    FILTER_INPUTS = FilterInputs.NODE  # reads the node's labels and fields, and PreFilter's state
 
     def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
         super().__init__(args, handle)

@@ -24,6 +24,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -47,6 +48,7 @@ def fits(pod: Pod, node_name: str) -> bool:
 
 class NodeName(PluginBase):
     NAME = NAME
+    FILTER_INPUTS = FilterInputs.NODE  # reads only the node's name and the pod's spec.nodeName
 
     def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
         super().__init__(args, handle)

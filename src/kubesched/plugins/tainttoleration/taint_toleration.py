@@ -35,6 +35,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -126,6 +127,7 @@ def _node_taints(node_info: NodeInfo) -> tuple[Taint, ...]:
 
 class TaintToleration(PluginBase):
     NAME = NAME
+    FILTER_INPUTS = FilterInputs.NODE  # reads only the node's taints and the pod's tolerations
 
     def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
         super().__init__(args, handle)
