@@ -44,11 +44,6 @@ LAYERS: dict[str, int] = {
 # What the configuration layer may read of the plugins.
 CONFIG_MAY_IMPORT = {"kubesched.plugins", "kubesched.plugins.names", "kubesched.plugins.registry"}
 
-# Known violations still to be removed (each with the reason it is still here).
-KNOWN = {
-    # Diagnosis and FitError still live in the scheduler package.
-    ("kubesched.framework.preemption._evaluator", "kubesched.scheduler._diagnosis"),
-}
 
 
 def _layer_key(module: str) -> str:
@@ -108,8 +103,7 @@ def _violations(path: Path, root: Path = SRC) -> list[str]:
         dst_layer = LAYERS[dst_key]
         same_top = target.split(".")[:2] == src_top
         if dst_layer > src_layer or (dst_layer == src_layer and not same_top and src_layer != 8):
-            if (src_key == "kubesched.framework.config" and target in CONFIG_MAY_IMPORT) \
-                    or (module, target) in KNOWN:
+            if src_key == "kubesched.framework.config" and target in CONFIG_MAY_IMPORT:
                 continue
             bad.append(f"{path.relative_to(root.parent)}:{line}: {module} imports {target}")
         elif src_key == "kubesched.framework.config" and dst_key == "kubesched.plugins" \

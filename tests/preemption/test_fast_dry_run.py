@@ -13,9 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod, PodDisruptionBudget
-from kubesched.framework import Code, CycleState
+from kubesched.framework import Code, CycleState, NodeToStatus
 from kubesched.plugins.defaultpreemption import NO_VICTIMS_REASON
-from kubesched.scheduler import NodeToStatus
 from kubesched.testing.wrappers import make_node, make_pod
 
 from ._sim import Sim

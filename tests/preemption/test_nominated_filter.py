@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod
-from kubesched.framework import CycleState, NodeBatch
+from kubesched.framework import CycleState, NodeBatch, NodeToStatus
 from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
 from kubesched.framework.preemption import (
     Victims,
@@ -26,7 +26,6 @@ from kubesched.framework.preemption import (
 )
 from kubesched.plugins.defaultpreemption._batch_victims import _summaries
 from kubesched.plugins.defaultpreemption._resource_victims import _nominated_lookup
-from kubesched.scheduler import NodeToStatus
 from kubesched.testing.wrappers import make_node, make_pod
 
 from ._sim import Sim

@@ -5,6 +5,7 @@ Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 
 from ._batch import BatchFilterResult, BatchNames, NodeBatch
 from ._cycle_state import CycleState, StateData
+from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
 from ._events import (
     ActionType,
     ClusterEvent,
@@ -60,9 +61,11 @@ from ._waiting_pods import PermitFuture, WaitingPod
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "EXTENDER_NAME",
     "MAX_NODE_SCORE",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
+    "NO_NODE_AVAILABLE_MSG",
     "ActionType",
     "ArgsError",
     "BatchFilterPlugin",
@@ -74,17 +77,20 @@ __all__ = [
     "ClusterEventWithHint",
     "Code",
     "CycleState",
+    "Diagnosis",
     "EnqueueExtensions",
     "EventResource",
     "ExtensionPointObserver",
     "FilterInputs",
     "FilterOutcome",
     "FilterPlugin",
+    "FitError",
     "Framework",
     "FrameworkBuildError",
     "Handle",
     "LoadedPlugin",
     "NodeBatch",
+    "NodeToStatus",
     "PermitFuture",
     "PermitPlugin",
     "Plugin",

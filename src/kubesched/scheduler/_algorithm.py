@@ -28,8 +28,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..framework import MAX_NODE_SCORE, Code, CycleState, NodeBatch, Status
-from ._diagnosis import EXTENDER_NAME, Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
+from ..framework import (
+    EXTENDER_NAME,
+    MAX_NODE_SCORE,
+    Code,
+    CycleState,
+    Diagnosis,
+    FitError,
+    NodeBatch,
+    NodeToStatus,
+    Status,
+)
+from ._diagnosis import NoNodesAvailableError
 from ._extender import MAX_EXTENDER_PRIORITY
 
 if TYPE_CHECKING:

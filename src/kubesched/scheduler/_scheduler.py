@@ -22,7 +22,7 @@ from typing import Any
 from ..api import Pod
 from ..cache import Cache, Snapshot
 from ..clock import Clock, VirtualClock
-from ..framework import ActionType, PostFilterResult, QueuedPodInfo
+from ..framework import EXTENDER_NAME, ActionType, PostFilterResult, QueuedPodInfo
 from ..framework._profiles import new_profile_map
 from ..framework.config import default_config
 from ..plugins.names import POD_TOPOLOGY_SPREAD
@@ -35,7 +35,6 @@ from ..queue import (
     build_queueing_hint_map,
 )
 from ._algorithm import ScheduleAlgorithm
-from ._diagnosis import EXTENDER_NAME
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, extenders_from_config
 from ._metrics import SchedulerMetrics

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._cycle_state import CycleState
+from .._diagnosis import Diagnosis, FitError, NodeToStatus
 from .._interface import PostFilterResult
 from .._status import Code, Status
 from ._decided import DecidedNodes
@@ -109,7 +110,6 @@ class Evaluator:
         if errs and not candidates:
             return None, Status.from_error(errs[0])
         if not candidates:
-            from ...scheduler._diagnosis import Diagnosis, FitError
 
             node_statuses.set_absent_nodes_status(
                 Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, PREEMPTION_NOT_HELPFUL))
@@ -139,7 +139,6 @@ class Evaluator:
                         m: Any) -> tuple[list[Candidate], Any, list[BaseException]]:
         """findCandidates: the potential nodes (filter status Unschedulable, snapshot order),
         the PDBs, then the dry run from the plugin's offset."""
-        from ...scheduler._diagnosis import NodeToStatus
 
         if not all_nodes:
             raise RuntimeError("no nodes available")
@@ -184,7 +183,6 @@ class Evaluator:
         Victims for the node choice. A function that also has ``bulk(i)`` answers a run of
         nodes from the i-th on at once (:class:`~._decided.DecidedNodes`): the nodes it found
         no victims on are recorded without visiting them one by one."""
-        from ...scheduler._diagnosis import NodeToStatus
 
         non_violating = _CandidateList(num_candidates)
         violating = _CandidateList(num_candidates)
