@@ -197,7 +197,7 @@ def test_nominator_without_change_log_is_asked_node_by_node() -> None:
     s.store.create(make_pod().name("gpu").priority(20).req({"cpu": "1", "example.com/gpu": "1"})
                    .nominated_node_name("n2").obj())
     fwk = s.scheduler.profiles["default-scheduler"]
-    fwk._nominator_logs_changes = False
+    fwk._logging_nominator = None
     pod = make_pod().name("incoming").uid("incoming").priority(10).req({"cpu": "2"}).obj()
     got, want = dry_run_both(s, pod)
     assert assert_same(got, want) == 4

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,7 @@ from ._status import Status
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo, PodInfo
+    from ._diagnosis import NodeToStatus
 
 __all__ = [
     "MAX_NODE_SCORE",
@@ -219,7 +220,7 @@ class PostFilterPlugin(Plugin, Protocol):
     name to the status that rejected it."""
 
     def post_filter(self, state: CycleState, pod: Pod,
-                    filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]: ...
+                    filtered_node_status: NodeToStatus) -> tuple[PostFilterResult | None, Status | None]: ...
 
 
 @runtime_checkable

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
@@ -44,16 +44,33 @@ from ._results import FilterOutcome
 
 if TYPE_CHECKING:
     from ..api import Pod
-    from ..cache import PodInfo
+    from ..cache import PodInfo, Snapshot
     from ..cache._columns import NodeColumns
     from ._cycle_state import CycleState
     from ._runtime import Framework
 
-__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "NominatedColumns", "SnapshotView", "columns_view",
-           "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated", "requests_row",
-           "resource_only_filters"]
+__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "LoggingNominator", "NominatedColumns", "SnapshotView",
+           "columns_view", "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated",
+           "requests_row", "resource_only_filters"]
 
 I64 = npt.NDArray[np.int64]
+
+
+class LoggingNominator(Protocol):
+    """A nominator that keeps a change log (the scheduler's queue): what the nominated columns
+    read of it."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]: ...
+
+    def nominated_node_names(self) -> Collection[str]: ...
+
+
+class AnyNominator(Protocol):
+    """The least a nominator offers (``framework.PodNominator``)."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
 
 
 def columns_view(cols: NodeColumns, rows: I64, requested: I64) -> NodeColumns:
@@ -100,8 +117,8 @@ def resource_only_filters(fwk: Framework, state: CycleState) -> tuple[bool, Batc
         elif inputs is not FilterInputs.NODE:
             return False, None, -1
         k += 1
-    for pl in fwk.pre_filter_plugins:
-        if pl.pre_filter_extensions() is not None and not (skip and pl.name() in skip):
+    for pf in fwk.pre_filter_plugins:
+        if pf.pre_filter_extensions() is not None and not (skip and pf.name() in skip):
             return False, None, -1
     return True, fit, pos
 
@@ -146,11 +163,11 @@ class NominatedColumns:
         self.row_version: I64 = np.zeros(0, dtype=np.int64)
 
     @staticmethod
-    def supported(nom: Any) -> bool:
+    def supported(nom: object) -> TypeGuard[LoggingNominator]:
         """Whether the nominator keeps the change log this needs (the scheduler's queue does)."""
         return hasattr(nom, "nominated_changes_since")
 
-    def sync(self, nom: Any, snapshot: Any) -> None:
+    def sync(self, nom: LoggingNominator, snapshot: Snapshot) -> None:
         """Bring the rows up to date with the nominator and the snapshot's row layout."""
         cols = snapshot.columns
         layout = tuple(cols.resource_index)
@@ -171,7 +188,7 @@ class NominatedColumns:
                 self._read(row, nom.nominated_pods_for_node(name), ridx, pods_col, width)
         self.version = version
 
-    def _reset(self, snapshot: Any, layout: tuple[str, ...]) -> None:
+    def _reset(self, snapshot: Snapshot, layout: tuple[str, ...]) -> None:
         n = len(snapshot.node_info_list)
         self._index = snapshot.node_index
         self._layout = layout
@@ -222,7 +239,7 @@ class GENominatedPods:
 
     __slots__ = ("_cols", "_ge", "_nom", "_simple", "priority", "uid", "version")
 
-    def __init__(self, pod: Pod, cols: NominatedColumns, nom: Any) -> None:
+    def __init__(self, pod: Pod, cols: NominatedColumns, nom: LoggingNominator) -> None:
         self.uid = pod.uid
         self.priority = prio = pod.priority_value
         self.version = cols.version
@@ -311,7 +328,7 @@ class GENominatedPods:
         return hit[keep], req[keep], undecided
 
 
-def ge_nominated_pods(nom: Any, cols: NominatedColumns, snapshot: Any, pod: Pod,
+def ge_nominated_pods(nom: LoggingNominator, cols: NominatedColumns, snapshot: Snapshot, pod: Pod,
                       state: CycleState | None = None) -> GENominatedPods:
     """This cycle's :class:`GENominatedPods` for ``pod`` (kept in ``state`` when given):
     the nominated columns are synced with the queue first."""
@@ -327,7 +344,7 @@ def ge_nominated_pods(nom: Any, cols: NominatedColumns, snapshot: Any, pod: Pod,
     return ge
 
 
-def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod) -> list[int]:
+def ge_nominated_rows(nom: AnyNominator, batch: NodeBatch, pod: Pod) -> list[int]:
     """The batch rows whose node holds nominated pods of priority >= the pod's other than
     itself, in batch order: the nodes addGENominatedPods would add pods to. The node-by-node
     form, for nominators without a change log."""

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.framework import BatchFilterPlugin, Code, CycleState, Framework, Status
+from kubesched.framework import BatchFilterPlugin, Code, CycleState, Framework, Handle, NodeToStatus, Status
 from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
 from kubesched.framework.preemption import get_pod_start_time
 
@@ -62,7 +62,7 @@ def _no_pods(_node_name: str) -> list[PodInfo]:
     return []
 
 
-def _nominated_lookup(fh: Any, state: CycleState, pod: Pod,
+def _nominated_lookup(fh: Framework, state: CycleState, pod: Pod,
                       ) -> tuple[Callable[[str], list[PodInfo]], set[str] | None, GENominatedPods | None]:
     """The nominated pods of a node, as the nominator's NominatedPodsForNode, the nodes that
     may have any (None: unknown, any node may), and the batch Filter pass's answers when they
@@ -123,7 +123,7 @@ class ResourceVictimSelector:
                  "fit_name", "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
     def __init__(self, fit: BatchFilterPlugin, state: CycleState, pod: Pod,
-                 pdbs: Sequence[PodDisruptionBudget], statuses: Any,
+                 pdbs: Sequence[PodDisruptionBudget], statuses: NodeToStatus,
                  nominated: Callable[[str], list[PodInfo]],
                  is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
                  importance: Callable[[list[PodInfo]], None],
@@ -145,8 +145,8 @@ class ResourceVictimSelector:
         self._split = split
 
     @staticmethod
-    def prepare(fh: Any, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                statuses: Any, is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
+    def prepare(fh: Handle | None, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
+                statuses: NodeToStatus | None, is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
                 importance: Callable[[list[PodInfo]], None],
                 split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
                                 tuple[list[PodInfo], list[PodInfo]]]) -> ResourceVictimSelector | None:

@@ -28,7 +28,7 @@ pending. Pod-group (workload-aware) preemption of newest upstream is out of scop
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kubesched.framework import (
     ActionType,
@@ -37,6 +37,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    NodeToStatus,
     PluginBase,
     PostFilterResult,
     QueueingHint,
@@ -134,7 +135,7 @@ class DefaultPreemption(PluginBase):
     NAME = NAME
     Args = DefaultPreemptionArgs
 
-    def __init__(self, args: Any = None, handle: Any = None) -> None:
+    def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         if isinstance(args, dict):
             args = DefaultPreemptionArgs.from_dict(args)
         super().__init__(args, handle)
@@ -142,8 +143,11 @@ class DefaultPreemption(PluginBase):
         self.pl_args: DefaultPreemptionArgs = self.args
         features = getattr(handle, "features", None) or {}
         self.enable_async_preemption = bool(features.get(ASYNC_PREEMPTION_FEATURE, True))
-        self.executor = Executor(handle)
-        self.evaluator = Evaluator(NAME, handle, self, self.executor, self.enable_async_preemption)
+        # Upstream's New always gets a handle; without one (args checks) only the methods that
+        # read no handle work, and the Evaluator and Executor are never called.
+        fh = cast("Handle", handle)
+        self.executor = Executor(fh)
+        self.evaluator = Evaluator(NAME, fh, self, self.executor, self.enable_async_preemption)
         # Default policy hooks, replaceable as upstream's exported fields.
         self.is_eligible_pod: IsEligiblePodFn = _eligible_always
         self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
@@ -163,7 +167,7 @@ class DefaultPreemption(PluginBase):
 
     # -- PostFilter / PreEnqueue -------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: Pod,
-                    filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]:
+                    filtered_node_status: NodeToStatus) -> tuple[PostFilterResult | None, Status | None]:
         """PostFilter: every call counts as a preemption attempt; a message is prefixed with
         ``preemption: `` (the scheduler appends it to the FitError message)."""
         try:
@@ -242,7 +246,7 @@ class DefaultPreemption(PluginBase):
         return True, ""
 
     def prepare_dry_run(self, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                        node_statuses: Any, nodes: Sequence[NodeInfo], num_candidates: int,
+                        node_statuses: NodeToStatus | None, nodes: Sequence[NodeInfo], num_candidates: int,
                         ) -> Callable[[int, NodeInfo], VictimsResult | None] | None:
         """An optional Evaluator hook: a faster SelectVictimsOnNode for this preemption, asked
         about ``nodes[i]`` in the Evaluator's visiting order; it returns None for a node it

@@ -35,6 +35,7 @@ from kubesched.framework import (
     CycleState,
     EventResource,
     FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -147,7 +148,7 @@ class NodeAffinity(PluginBase):
     Args = NodeAffinityArgs
     FILTER_INPUTS = FilterInputs.NODE  # reads the node's labels and fields, and PreFilter's state
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         assert isinstance(self.args, NodeAffinityArgs)
         self.added_node_selector, added_pref = self.args.parsed()

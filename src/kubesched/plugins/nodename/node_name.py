@@ -25,6 +25,7 @@ from kubesched.framework import (
     CycleState,
     EventResource,
     FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -50,7 +51,7 @@ class NodeName(PluginBase):
     NAME = NAME
     FILTER_INPUTS = FilterInputs.NODE  # reads only the node's name and the pod's spec.nodeName
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         self.enable_resize_preemption = feature_enabled(
             handle, "InPlacePodVerticalScalingSchedulerPreemption", False

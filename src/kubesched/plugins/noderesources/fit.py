@@ -42,6 +42,7 @@ from kubesched.framework import (
     CycleState,
     EventResource,
     FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -181,7 +182,7 @@ class Fit(PluginBase):
     # Filter reads only allocatable, the requested sums and the pod count; fewer pods never fit worse.
     FILTER_INPUTS = FilterInputs.RESOURCES
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         assert isinstance(self.args, NodeResourcesFitArgs)
         a = self.args
