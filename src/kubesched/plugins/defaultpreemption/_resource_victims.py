@@ -30,32 +30,27 @@ the decision check) returns None and the Evaluator runs the generic path.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from kubesched.framework import BatchFilterPlugin, Code, CycleState, Framework, Handle, NodeToStatus, Status
 from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
-from kubesched.framework.preemption import get_pod_start_time
+
+from ._victim_rule import (
+    IsEligiblePodFn,
+    VictimsResult,
+    no_victims_result,
+    potential_victims,
+    reprieve,
+)
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
     from kubesched.cache import NodeInfo, PodInfo, Snapshot
 
-__all__ = ["NO_VICTIMS_REASON", "ResourceVictimSelector", "VictimsResult",
-           "no_victims_result"]
-
-NO_VICTIMS_REASON = "No preemption victims found for incoming pod"
-_NO_VICTIMS = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
-
-VictimsResult = tuple[list["Pod"], int, Status]
-"""(victims, number of PDB violations, status): SelectVictimsOnNode's result."""
-
-
-def no_victims_result() -> VictimsResult:
-    """SelectVictimsOnNode's answer for a node without lower-priority (eligible) pods."""
-    return [], 0, _NO_VICTIMS
+__all__ = ["ResourceVictimSelector"]
 
 
 def _no_pods(_node_name: str) -> list[PodInfo]:
@@ -119,16 +114,14 @@ class _Usage:
 class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
-    __slots__ = ("_fit_nodes", "_fit_rows", "_importance", "_is_eligible", "_pdbs", "_split", "fit",
+    __slots__ = ("_fit_nodes", "_fit_rows", "_importance", "_is_eligible", "_pdbs", "fit",
                  "fit_name", "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
     def __init__(self, fit: BatchFilterPlugin, state: CycleState, pod: Pod,
                  pdbs: Sequence[PodDisruptionBudget], statuses: NodeToStatus,
                  nominated: Callable[[str], list[PodInfo]],
-                 is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
-                 importance: Callable[[list[PodInfo]], None],
-                 split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
-                                 tuple[list[PodInfo], list[PodInfo]]]) -> None:
+                 is_eligible: IsEligiblePodFn | None,
+                 importance: Callable[[list[PodInfo]], None]) -> None:
         self.fit = fit
         self.fit_name = fit.name()
         self.state = state
@@ -142,19 +135,16 @@ class ResourceVictimSelector:
         self._fit_rows: tuple[object, npt.NDArray[np.bool_]] | None = None
         self._is_eligible = is_eligible
         self._importance = importance
-        self._split = split
 
     @staticmethod
     def prepare(fh: Handle | None, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                statuses: NodeToStatus | None, is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
-                importance: Callable[[list[PodInfo]], None],
-                split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
-                                tuple[list[PodInfo], list[PodInfo]]]) -> ResourceVictimSelector | None:
+                statuses: NodeToStatus | None, is_eligible: IsEligiblePodFn | None,
+                importance: Callable[[list[PodInfo]], None]) -> ResourceVictimSelector | None:
         """A selector when this cycle's active Filter plugins have the shape above, else None.
 
         ``is_eligible`` is the plugin's IsEligiblePod hook (besides lower priority), None when it
-        admits every pod; ``importance`` sorts pod infos most important first; ``split`` is
-        filterPodsWithPDBViolation."""
+        admits every pod; ``importance`` sorts pod infos most important first (see
+        :mod:`._victim_rule`)."""
         if statuses is None or not isinstance(fh, Framework):
             return None
         ok, fit, _ = resource_only_filters(fh, state)
@@ -162,7 +152,7 @@ class ResourceVictimSelector:
             return None
         nominated, nominated_nodes, ge = _nominated_lookup(fh, state, pod)
         selector = ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
-                                          importance, split)
+                                          importance)
         selector.nominated_nodes = nominated_nodes
         selector.ge_nominated = ge
         return selector
@@ -204,14 +194,7 @@ class ResourceVictimSelector:
             return None
         pod = self.pod
         prio = pod.priority_value
-        potential: list[PodInfo] = []
-        remaining: list[PodInfo] = []
-        is_eligible = self._is_eligible
-        for pi in node_info.pods:
-            if pi.pod.priority_value < prio and (is_eligible is None or is_eligible(node_info, pi, pod)):
-                potential.append(pi)
-            else:
-                remaining.append(pi)
+        potential, remaining = potential_victims(node_info, pod, self._is_eligible)
         if not potential:
             return no_victims_result()
         req = dict(node_info.requested)
@@ -229,49 +212,13 @@ class ResourceVictimSelector:
                 return None
             return [], 0, st0.with_plugin(self.fit_name)
 
-        self._importance(potential)
-        violating, non_violating = self._split(potential, self._pdbs) if self._pdbs else ([], potential)
-        victims: list[PodInfo] = []
-        num_violating = 0
-        for group, counts in ((violating, True), (non_violating, False)):
-            for pi in group:
-                usage.add(pi)
-                if self._fit_status(usage) is not None:
-                    usage.remove_last(pi)
-                    victims.append(pi)
-                    if counts:
-                        num_violating += 1
-        if violating and non_violating:
-            self._importance(victims)
+        def keep(pi: PodInfo) -> bool:
+            usage.add(pi)
+            if self._fit_status(usage) is None:
+                return True
+            usage.remove_last(pi)
+            return False
+
+        victims, num_violating = reprieve(potential, self._pdbs, self._importance, keep)
         return [pi.pod for pi in victims], num_violating, Status.success()
 
-
-def importance_sorter(more_important: Callable[[Pod, Pod], bool], default: bool,
-                      now: float) -> Callable[[list[PodInfo]], None]:
-    """Sorts pod infos most important first, in place and stably.
-
-    With the default MoreImportantPod (higher priority, then earlier start time) a key sort is
-    the same order as the comparison sort, and much cheaper."""
-    if default:
-        def by_key(pis: list[PodInfo]) -> None:
-            pis.sort(key=lambda pi: (-pi.pod.priority_value, get_pod_start_time(pi.pod, now)))
-        return by_key
-    key = importance_key(more_important)
-
-    def by_cmp(pis: list[PodInfo]) -> None:
-        pis.sort(key=key)
-    return by_cmp
-
-
-def importance_key(more_important: Callable[[Pod, Pod], bool]) -> Any:
-    """A sort key over PodInfos putting the most important pods first (stable for equal ones)."""
-    import functools
-
-    def cmp(a: PodInfo, b: PodInfo) -> int:
-        if more_important(a.pod, b.pod):
-            return -1
-        if more_important(b.pod, a.pod):
-            return 1
-        return 0
-
-    return functools.cmp_to_key(cmp)
