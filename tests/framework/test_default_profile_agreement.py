@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from kubesched.framework import CycleState, Framework, NodeBatch, new_profile_map
 from kubesched.framework.config import default_config
-from kubesched.plugins.registry import in_tree_registry
 from kubesched.testing import make_node, make_pod, snapshot_of
 
 ZONES = ["z1", "z2", "z3"]
@@ -33,8 +32,8 @@ pod_st = st.tuples(
 
 def _frameworks(snap: Any) -> tuple[Framework, Framework]:
     cfg = default_config()
-    fast = new_profile_map(cfg, in_tree_registry(), snapshot=snap)["default-scheduler"]
-    slow = new_profile_map(cfg, in_tree_registry(), snapshot=snap, per_node=True)["default-scheduler"]
+    fast = new_profile_map(cfg, snapshot=snap)["default-scheduler"]
+    slow = new_profile_map(cfg, snapshot=snap, per_node=True)["default-scheduler"]
     return fast, slow
 
 
