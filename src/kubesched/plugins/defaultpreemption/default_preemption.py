@@ -94,7 +94,6 @@ NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominat
 WAITING_FOR_PREEMPTION = "waiting for the preemption for this pod to be finished"
 
 
-
 def pod_terminating_by_preemption(pod: Pod) -> bool:
     """podTerminatingByPreemption: terminating, with DisruptionTarget=True set by the scheduler."""
     if not pod.is_terminating:
