@@ -74,3 +74,20 @@ def test_default_profile_expands_like_upstream() -> None:
         ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("NodeResourcesBalancedAllocation", 1),
         ("ImageLocality", 1),
     ]
+
+
+def test_profiles_get_the_in_tree_registry_from_the_caller_or_the_config() -> None:
+    """The framework imports no plugin: new_profile_map builds from the in-tree registry the
+    config was decoded against, or from the one its caller passes (the scheduler's)."""
+    from kubesched.framework import new_profile_map
+
+    cfg = default_config()
+    assert set(cfg.in_tree) == in_tree_names()
+    fwk = new_profile_map(cfg)["default-scheduler"]
+    assert type(fwk.plugins_map["NodeResourcesFit"]) is in_tree_registry()["NodeResourcesFit"]
+
+    class OtherFit(in_tree_registry()["NodeResourcesFit"]):  # type: ignore[misc]
+        pass
+
+    fwk = new_profile_map(cfg, {**in_tree_registry(), "NodeResourcesFit": OtherFit})["default-scheduler"]
+    assert type(fwk.plugins_map["NodeResourcesFit"]) is OtherFit

@@ -13,9 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod
-from kubesched.framework import Code, NodeBatch
+from kubesched.framework import Code, NodeBatch, NodeToStatus
 from kubesched.framework.preemption import DecidedNodes
-from kubesched.scheduler import NodeToStatus
 from kubesched.testing.wrappers import make_node, make_pod
 
 from ._sim import Sim

@@ -13,9 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod, PodDisruptionBudget
-from kubesched.framework import Code, CycleState
+from kubesched.framework import Code, CycleState, NodeToStatus
 from kubesched.plugins.defaultpreemption import NO_VICTIMS_REASON
-from kubesched.scheduler import NodeToStatus
 from kubesched.testing.wrappers import make_node, make_pod
 
 from ._sim import Sim
@@ -198,7 +197,7 @@ def test_nominator_without_change_log_is_asked_node_by_node() -> None:
     s.store.create(make_pod().name("gpu").priority(20).req({"cpu": "1", "example.com/gpu": "1"})
                    .nominated_node_name("n2").obj())
     fwk = s.scheduler.profiles["default-scheduler"]
-    fwk._nominator_logs_changes = False
+    fwk._logging_nominator = None
     pod = make_pod().name("incoming").uid("incoming").priority(10).req({"cpu": "2"}).obj()
     got, want = dry_run_both(s, pod)
     assert assert_same(got, want) == 4

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod
-from kubesched.framework import CycleState, NodeBatch
-from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_fit
+from kubesched.framework import CycleState, NodeBatch, NodeToStatus
+from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
 from kubesched.framework.preemption import (
     Victims,
     VictimsSummary,
@@ -26,7 +26,6 @@ from kubesched.framework.preemption import (
 )
 from kubesched.plugins.defaultpreemption._batch_victims import _summaries
 from kubesched.plugins.defaultpreemption._resource_victims import _nominated_lookup
-from kubesched.scheduler import NodeToStatus
 from kubesched.testing.wrappers import make_node, make_pod
 
 from ._sim import Sim
@@ -101,15 +100,15 @@ def test_the_shortcut_is_taken_only_for_fit_and_node_static_filters() -> None:
     fwk = s.scheduler.profiles["default-scheduler"]
     state = CycleState()
     fwk.run_pre_filter_plugins(state, make_pod().name("a").req({"cpu": "1"}).obj())
-    assert resource_only_fit(fwk, state)[0]  # NodePorts skipped: the pod has no host port
+    assert resource_only_filters(fwk, state)[0]  # NodePorts skipped: the pod has no host port
     state = CycleState()
     fwk.run_pre_filter_plugins(state, make_pod().name("b").req({"cpu": "1"}).host_port(80).obj())
-    assert not resource_only_fit(fwk, state)[0]
+    assert not resource_only_filters(fwk, state)[0]
     per_node = Sim(plugins=STATIC_FIRST)
     per_node._options = dataclasses.replace(per_node._options, per_node_filters=True)
     per_node.node("n0", cpu="4")
     fwk = per_node.scheduler.profiles["default-scheduler"]
-    assert not resource_only_fit(fwk, CycleState())[0]
+    assert not resource_only_filters(fwk, CycleState())[0]
 
 
 def test_kept_answers_are_the_queues_and_belong_to_one_pod() -> None:

@@ -440,7 +440,8 @@ def test_assigned_pod_added_moves_only_pods_with_matching_affinity() -> None:
 
 def test_assigned_pod_added_moves_spread_rejected_pods_in_namespace() -> None:
     clock = VirtualClock()
-    q = new_queue(clock, [QueueingHintEntry(EVENT_ASSIGNED_POD_ADD, "PodTopologySpread")])
+    q = new_queue(clock, [QueueingHintEntry(EVENT_ASSIGNED_POD_ADD, "PodTopologySpread")],
+                  namespace_spread_plugins={"PodTopologySpread"})
     same, elsewhere = make_pod("same", 2), make_pod("elsewhere", 1, namespace="other")
     q.add(same)
     q.add(elsewhere)

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.framework import Code, Status
-from kubesched.scheduler._diagnosis import Diagnosis, FitError, NodeToStatus
+from kubesched.framework import Code, Diagnosis, FitError, NodeToStatus, Status
 from kubesched.testing.wrappers import make_pod
 
 POD = make_pod().name("p").obj()
@@ -279,3 +278,14 @@ def test_row_readings_equal_reading_every_status(
     assert rows is not None and set(source[rows].tolist()) == m.names_with_plugin("Fit")
     assert m.rows_with_plugin("Fit", source.copy()) is None  # another snapshot's rows
     assert len(m) == len(codes)
+
+
+def test_diagnosis_types_are_the_frameworks_and_the_scheduler_reexports_them() -> None:
+    """As upstream (framework/types.go), the diagnosis types live in the framework, which
+    preemption builds them in; ``kubesched.scheduler`` still exports the same classes."""
+    import kubesched.framework as fw
+    import kubesched.scheduler as sched
+
+    assert sched.Diagnosis is fw.Diagnosis and sched.FitError is fw.FitError
+    assert sched.NodeToStatus is fw.NodeToStatus
+    assert fw.FitError.__module__ == "kubesched.framework._diagnosis"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, overload
 
 from ..api import Pod
 from ..api.loader import ApiObject
@@ -160,10 +160,18 @@ class Store(Protocol):
         """The newest resourceVersion (a global counter; 0 before any write)."""
         ...
 
+    @overload
+    def get(self, kind: Literal["Pod"], namespace: str, name: str) -> Pod: ...
+    @overload
+    def get(self, kind: str, namespace: str, name: str) -> ApiObject: ...
     def get(self, kind: str, namespace: str, name: str) -> ApiObject:
         """The object, or NotFound."""
         ...
 
+    @overload
+    def try_get(self, kind: Literal["Pod"], namespace: str, name: str) -> Pod | None: ...
+    @overload
+    def try_get(self, kind: str, namespace: str, name: str) -> ApiObject | None: ...
     def try_get(self, kind: str, namespace: str, name: str) -> ApiObject | None:
         """The object, or None."""
         ...

@@ -5,6 +5,7 @@ Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 
 from ._batch import BatchFilterResult, BatchNames, NodeBatch
 from ._cycle_state import CycleState, StateData
+from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
 from ._events import (
     ActionType,
     ClusterEvent,
@@ -22,6 +23,7 @@ from ._interface import (
     BatchScorePlugin,
     BindPlugin,
     EnqueueExtensions,
+    FilterInputs,
     FilterPlugin,
     PermitPlugin,
     Plugin,
@@ -39,6 +41,7 @@ from ._interface import (
     ReservePlugin,
     ScoreExtensions,
     ScorePlugin,
+    filter_inputs,
 )
 from ._plugin_base import ArgsError, PluginArgs, PluginBase
 from ._profiles import new_profile_map, registry_for
@@ -58,9 +61,11 @@ from ._waiting_pods import PermitFuture, WaitingPod
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "EXTENDER_NAME",
     "MAX_NODE_SCORE",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
+    "NO_NODE_AVAILABLE_MSG",
     "ActionType",
     "ArgsError",
     "BatchFilterPlugin",
@@ -72,16 +77,20 @@ __all__ = [
     "ClusterEventWithHint",
     "Code",
     "CycleState",
+    "Diagnosis",
     "EnqueueExtensions",
     "EventResource",
     "ExtensionPointObserver",
+    "FilterInputs",
     "FilterOutcome",
     "FilterPlugin",
+    "FitError",
     "Framework",
     "FrameworkBuildError",
     "Handle",
     "LoadedPlugin",
     "NodeBatch",
+    "NodeToStatus",
     "PermitFuture",
     "PermitPlugin",
     "Plugin",
@@ -113,6 +122,7 @@ __all__ = [
     "Status",
     "WaitingPod",
     "as_status",
+    "filter_inputs",
     "is_success",
     "load_plugin",
     "new_profile_map",

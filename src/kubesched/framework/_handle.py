@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo, PodInfo, Snapshot
     from ..clock import Clock
+    from ..cluster import Store
+    from ._runtime import PodNominator
+    from ._waiting_pods import WaitingPod
 
 __all__ = ["Handle"]
 
@@ -31,8 +34,8 @@ class Handle(Protocol):
     def rng(self) -> random.Random: ...
 
     @property
-    def store(self) -> Any:
-        """The cluster store (kubesched.cluster.Store)."""
+    def store(self) -> Store | None:
+        """The cluster store (None only for a framework built without one, in tests)."""
         ...
 
     @property
@@ -42,11 +45,11 @@ class Handle(Protocol):
 
     def snapshot(self) -> Snapshot: ...
 
-    def nominator(self) -> Any: ...
+    def nominator(self) -> PodNominator | None: ...
 
     def extenders(self) -> list[Any]: ...
 
-    def get_waiting_pod(self, uid: str) -> Any: ...
+    def get_waiting_pod(self, uid: str) -> WaitingPod | None: ...
 
     def reject_waiting_pod(self, uid: str) -> bool: ...
 

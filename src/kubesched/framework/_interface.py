@@ -9,9 +9,10 @@ plugin implements only what upstream's does. The runtime checks membership with
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ from ._status import Status
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo, PodInfo
+    from ._diagnosis import NodeToStatus
 
 __all__ = [
     "MAX_NODE_SCORE",
@@ -33,6 +35,7 @@ __all__ = [
     "BatchScorePlugin",
     "BindPlugin",
     "EnqueueExtensions",
+    "FilterInputs",
     "FilterPlugin",
     "PermitPlugin",
     "Plugin",
@@ -50,6 +53,7 @@ __all__ = [
     "ReservePlugin",
     "ScoreExtensions",
     "ScorePlugin",
+    "filter_inputs",
 ]
 
 MAX_NODE_SCORE = 100
@@ -171,13 +175,52 @@ class BatchFilterPlugin(FilterPlugin, Protocol):
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult: ...
 
 
+class FilterInputs(enum.Enum):
+    """What a Filter plugin's verdict on a node reads: a capability the plugin states about
+    itself (class attribute ``FILTER_INPUTS``, :class:`~kubesched.framework.PluginBase` says
+    ``ANY``), like an optional interface upstream. No counterpart upstream: the batch fast paths
+    (nominated pods in the Filter pass, preemption's dry run) ask it instead of naming plugins,
+    and decide a node without copying it only when every active filter states ``NODE`` or
+    ``RESOURCES`` (see ``framework/_nominated.py``). A wrong statement gives wrong answers;
+    ``ANY`` is always safe."""
+
+    ANY = "any"
+    """The verdict may read anything, the pods on the node included (the default)."""
+    NODE = "node"
+    """Only the node object and the cycle state written in PreFilter, never the pods on the
+    node; the plugin has no PreFilter extensions (NodeUnschedulable, NodeName, TaintToleration,
+    NodeAffinity)."""
+    RESOURCES = "resources"
+    """Only the node's allocatable, the summed requests of its pods and their number
+    (``NodeInfo.allocatable``, ``.requested``, ``len(.pods)``; ``filter`` accepts any object
+    with those three, ``filter_batch`` a columns view with ``requested`` and ``pod_count``
+    replaced), and monotone: fewer pods never fit worse (NodeResourcesFit)."""
+
+
+_FILTER_METHODS = ("filter", "filter_batch")
+
+
+def filter_inputs(plugin: object) -> FilterInputs:
+    """The plugin's ``FILTER_INPUTS``, from the class that last defined its Filter methods: a
+    subclass that overrides ``filter`` or ``filter_batch`` without restating the capability
+    gets ``ANY`` (its verdict is its own), one that overrides only other methods keeps it."""
+    for cls in type(plugin).__mro__:
+        own = vars(cls)
+        if "FILTER_INPUTS" in own:
+            value = own["FILTER_INPUTS"]
+            return value if isinstance(value, FilterInputs) else FilterInputs.ANY
+        if any(m in own for m in _FILTER_METHODS):
+            return FilterInputs.ANY
+    return FilterInputs.ANY
+
+
 @runtime_checkable
 class PostFilterPlugin(Plugin, Protocol):
     """Runs when no node passed Filter (DefaultPreemption). ``filtered_node_status`` maps node
     name to the status that rejected it."""
 
     def post_filter(self, state: CycleState, pod: Pod,
-                    filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]: ...
+                    filtered_node_status: NodeToStatus) -> tuple[PostFilterResult | None, Status | None]: ...
 
 
 @runtime_checkable

@@ -7,11 +7,13 @@ then, if that passed, on the node itself. The batch path used to do exactly that
 node, on cloned NodeInfos. With many pending preemptors (every one nominates a node, and on the
 virtual clock none of them lands before the others have been tried) those clones dominated.
 
-Most of those cycles have a simple shape: every Filter plugin that is not skipped is either
-NodeResourcesFit or a *node-static* plugin (its verdict reads only the node object and the
-cycle state written in PreFilter, never the pods on the node: NodeUnschedulable, NodeName,
+Most of those cycles have a simple shape: every Filter plugin that is not skipped states that
+its verdict reads only the node's resources (``FilterInputs.RESOURCES``: NodeResourcesFit, at
+most one such plugin, called Fit below) or only the node object and the cycle state written
+in PreFilter, never the pods on the node (``FilterInputs.NODE``: NodeUnschedulable, NodeName,
 TaintToleration, NodeAffinity), and no PreFilter plugin that runs has AddPod/RemovePod
-extensions. Then for such a node, with ``f`` the position of Fit in the filter order:
+extensions. The plugins state this about themselves; the framework never names them. Then for
+such a node, with ``f`` the position of Fit in the filter order:
 
 - a node rejected by a plugin before Fit is rejected by it in the first pass too (that plugin
   reads nothing the nominated pods change, the earlier ones passed on the same inputs);
@@ -30,26 +32,45 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
 
 from ._batch import NodeBatch
+from ._interface import BatchFilterPlugin, FilterInputs, filter_inputs
 from ._results import FilterOutcome
 
 if TYPE_CHECKING:
     from ..api import Pod
-    from ..cache import PodInfo
+    from ..cache import PodInfo, Snapshot
     from ..cache._columns import NodeColumns
     from ._cycle_state import CycleState
+    from ._runtime import Framework
 
-__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "NominatedColumns", "SnapshotView", "columns_view",
-           "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated", "requests_row",
-           "resource_only_fit"]
+__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "LoggingNominator", "NominatedColumns", "SnapshotView",
+           "columns_view", "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated",
+           "requests_row", "resource_only_filters"]
 
 I64 = npt.NDArray[np.int64]
+
+
+class LoggingNominator(Protocol):
+    """A nominator that keeps a change log (the scheduler's queue): what the nominated columns
+    read of it."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]: ...
+
+    def nominated_node_names(self) -> Collection[str]: ...
+
+
+class AnyNominator(Protocol):
+    """The least a nominator offers (``framework.PodNominator``)."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
 
 
 def columns_view(cols: NodeColumns, rows: I64, requested: I64) -> NodeColumns:
@@ -76,35 +97,28 @@ class SnapshotView:
         self.columns = columns
 
 
-def _node_static_and_fit() -> tuple[tuple[type, ...], type]:
-    # Imported here: the framework does not depend on the plugins at import time.
-    from ..plugins.defaultpreemption._resource_victims import NODE_STATIC_FILTERS
-    from ..plugins.noderesources import Fit
-
-    return NODE_STATIC_FILTERS, Fit
-
-
-def resource_only_fit(fwk: Any, state: CycleState) -> tuple[bool, Any, int]:
-    """Whether this cycle's active filters have the shape of the module docstring:
-    ``(ok, fit plugin or None, Fit's position among the active filter plugins)``."""
-    if getattr(fwk, "per_node", True):
+def resource_only_filters(fwk: Framework, state: CycleState) -> tuple[bool, BatchFilterPlugin | None, int]:
+    """Whether this cycle's active filters have the shape of the module docstring, as the
+    plugins state it (:class:`FilterInputs`): ``(ok, the one RESOURCES plugin or None, its
+    position among the active filter plugins)``. Also the shape preemption's resource-only dry
+    run needs."""
+    if fwk.per_node:
         return False, None, -1  # the reference mode keeps upstream's two passes
-    static, fit_type = _node_static_and_fit()
     skip = state.skip_filter_plugins
-    fit = None
+    fit: BatchFilterPlugin | None = None
     pos = -1
     k = 0
     for pl in fwk.filter_plugins:
         if skip and pl.name() in skip:
             continue
-        t = type(pl)
-        if t is fit_type and fit is None:
+        inputs = filter_inputs(pl)
+        if inputs is FilterInputs.RESOURCES and fit is None and isinstance(pl, BatchFilterPlugin):
             fit, pos = pl, k
-        elif t not in static:
+        elif inputs is not FilterInputs.NODE:
             return False, None, -1
         k += 1
-    for pl in fwk.pre_filter_plugins:
-        if pl.pre_filter_extensions() is not None and not (skip and pl.name() in skip):
+    for pf in fwk.pre_filter_plugins:
+        if pf.pre_filter_extensions() is not None and not (skip and pf.name() in skip):
             return False, None, -1
     return True, fit, pos
 
@@ -149,11 +163,11 @@ class NominatedColumns:
         self.row_version: I64 = np.zeros(0, dtype=np.int64)
 
     @staticmethod
-    def supported(nom: Any) -> bool:
+    def supported(nom: object) -> TypeGuard[LoggingNominator]:
         """Whether the nominator keeps the change log this needs (the scheduler's queue does)."""
         return hasattr(nom, "nominated_changes_since")
 
-    def sync(self, nom: Any, snapshot: Any) -> None:
+    def sync(self, nom: LoggingNominator, snapshot: Snapshot) -> None:
         """Bring the rows up to date with the nominator and the snapshot's row layout."""
         cols = snapshot.columns
         layout = tuple(cols.resource_index)
@@ -174,7 +188,7 @@ class NominatedColumns:
                 self._read(row, nom.nominated_pods_for_node(name), ridx, pods_col, width)
         self.version = version
 
-    def _reset(self, snapshot: Any, layout: tuple[str, ...]) -> None:
+    def _reset(self, snapshot: Snapshot, layout: tuple[str, ...]) -> None:
         n = len(snapshot.node_info_list)
         self._index = snapshot.node_index
         self._layout = layout
@@ -225,7 +239,7 @@ class GENominatedPods:
 
     __slots__ = ("_cols", "_ge", "_nom", "_simple", "priority", "uid", "version")
 
-    def __init__(self, pod: Pod, cols: NominatedColumns, nom: Any) -> None:
+    def __init__(self, pod: Pod, cols: NominatedColumns, nom: LoggingNominator) -> None:
         self.uid = pod.uid
         self.priority = prio = pod.priority_value
         self.version = cols.version
@@ -314,7 +328,7 @@ class GENominatedPods:
         return hit[keep], req[keep], undecided
 
 
-def ge_nominated_pods(nom: Any, cols: NominatedColumns, snapshot: Any, pod: Pod,
+def ge_nominated_pods(nom: LoggingNominator, cols: NominatedColumns, snapshot: Snapshot, pod: Pod,
                       state: CycleState | None = None) -> GENominatedPods:
     """This cycle's :class:`GENominatedPods` for ``pod`` (kept in ``state`` when given):
     the nominated columns are synced with the queue first."""
@@ -330,7 +344,7 @@ def ge_nominated_pods(nom: Any, cols: NominatedColumns, snapshot: Any, pod: Pod,
     return ge
 
 
-def ge_nominated_rows(nom: Any, batch: NodeBatch, pod: Pod) -> list[int]:
+def ge_nominated_rows(nom: AnyNominator, batch: NodeBatch, pod: Pod) -> list[int]:
     """The batch rows whose node holds nominated pods of priority >= the pod's other than
     itself, in batch order: the nodes addGENominatedPods would add pods to. The node-by-node
     form, for nominators without a change log."""
@@ -369,7 +383,8 @@ def requests_row(pods: Sequence[PodInfo], ridx: dict[str, int], pods_col: int,
     return row
 
 
-def refilter_with_nominated(out: FilterOutcome, state: CycleState, pod: Pod, fit: Any, fit_pos: int,
+def refilter_with_nominated(out: FilterOutcome, state: CycleState, pod: Pod, fit: BatchFilterPlugin | None,
+                            fit_pos: int,
                             active_names: Sequence[str], rows: I64, additions: I64) -> None:
     """Turn the plain batch outcome ``out`` into RunFilterPluginsWithNominatedPods' answer for
     batch rows ``rows``, whose nodes hold nominated pods requesting ``additions`` (one row

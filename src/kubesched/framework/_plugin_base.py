@@ -19,6 +19,7 @@ import numpy.typing as npt
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ActionType, ClusterEvent, ClusterEventWithHint, EventResource
+from ._interface import FilterInputs
 from ._status import Code, Status
 
 if TYPE_CHECKING:
@@ -88,6 +89,9 @@ class PluginArgs:
 class PluginBase:
     NAME: ClassVar[str] = ""
     Args: ClassVar[type[PluginArgs] | None] = None
+    FILTER_INPUTS: ClassVar[FilterInputs] = FilterInputs.ANY
+    """What ``filter`` reads (see :class:`~kubesched.framework.FilterInputs`): a plugin that
+    states less than ``ANY`` lets the batch fast paths decide nodes without copying them."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

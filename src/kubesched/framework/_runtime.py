@@ -30,14 +30,32 @@ import numpy.typing as npt
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
-from ._interface import MAX_NODE_SCORE, MIN_NODE_SCORE, PostFilterResult, PreFilterResult, QueuedPodInfo
+from ._interface import (
+    MAX_NODE_SCORE,
+    MIN_NODE_SCORE,
+    BindPlugin,
+    FilterPlugin,
+    PermitPlugin,
+    PostBindPlugin,
+    PostFilterPlugin,
+    PostFilterResult,
+    PreBindPlugin,
+    PreEnqueuePlugin,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    QueuedPodInfo,
+    QueueSortPlugin,
+    ReservePlugin,
+    ScorePlugin,
+)
 from ._nominated import (
     GENominatedPods,
     NominatedColumns,
     ge_nominated_pods,
     ge_nominated_rows,
     refilter_with_nominated,
-    resource_only_fit,
+    resource_only_filters,
 )
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
@@ -48,6 +66,8 @@ if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo, PodInfo, Snapshot
     from ..clock import Clock
+    from ..cluster import Store
+    from ._diagnosis import NodeToStatus
     from .config._types import Profile
 
 __all__ = ["ExtensionPointObserver", "Framework", "PluginObserver", "PodNominator"]
@@ -64,7 +84,7 @@ class PodNominator(Protocol):
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
 
 
-def _nothing_nominated(nom: Any) -> bool:
+def _nothing_nominated(nom: PodNominator) -> bool:
     """Whether a nominator that can tell (``len``: how many pods are nominated) has none."""
     size = getattr(nom, "__len__", None)
     return size is not None and size() == 0
@@ -135,7 +155,7 @@ class Framework:
         *,
         clock: Clock | None = None,
         rng: random.Random | None = None,
-        store: Any = None,
+        store: Store | None = None,
         features: Mapping[str, bool] | None = None,
         nominator: PodNominator | None = None,
         extenders: Sequence[Any] = (),
@@ -162,7 +182,7 @@ class Framework:
         self._store = store
         self._features: Mapping[str, bool] = dict(features or {})
         self._nominator = nominator
-        self._nominator_logs_changes = NominatedColumns.supported(nominator)
+        self._logging_nominator = nominator if NominatedColumns.supported(nominator) else None
         self._nominated_columns = NominatedColumns()  # kept across cycles (framework._nominated)
         self._extenders = list(extenders)
         self._snapshot = snapshot
@@ -176,18 +196,18 @@ class Framework:
         self._score_plans: dict[frozenset[str], _ScorePlan] = {}
         self._named_lists: dict[int, tuple[list[Any], list[tuple[Any, str]]]] = {}
         bp = lists.by_point
-        self.pre_enqueue_plugins = bp["preEnqueue"]
-        self.queue_sort_plugins = bp["queueSort"]
-        self.pre_filter_plugins = bp["preFilter"]
-        self.filter_plugins = bp["filter"]
-        self.post_filter_plugins = bp["postFilter"]
-        self.pre_score_plugins = bp["preScore"]
-        self.score_plugins = bp["score"]
-        self.reserve_plugins = bp["reserve"]
-        self.permit_plugins = bp["permit"]
-        self.pre_bind_plugins = bp["preBind"]
-        self.bind_plugins = bp["bind"]
-        self.post_bind_plugins = bp["postBind"]
+        self.pre_enqueue_plugins: list[PreEnqueuePlugin] = bp["preEnqueue"]
+        self.queue_sort_plugins: list[QueueSortPlugin] = bp["queueSort"]
+        self.pre_filter_plugins: list[PreFilterPlugin] = bp["preFilter"]
+        self.filter_plugins: list[FilterPlugin] = bp["filter"]
+        self.post_filter_plugins: list[PostFilterPlugin] = bp["postFilter"]
+        self.pre_score_plugins: list[PreScorePlugin] = bp["preScore"]
+        self.score_plugins: list[ScorePlugin] = bp["score"]
+        self.reserve_plugins: list[ReservePlugin] = bp["reserve"]
+        self.permit_plugins: list[PermitPlugin] = bp["permit"]
+        self.pre_bind_plugins: list[PreBindPlugin] = bp["preBind"]
+        self.bind_plugins: list[BindPlugin] = bp["bind"]
+        self.post_bind_plugins: list[PostBindPlugin] = bp["postBind"]
 
     # -- Handle ---------------------------------------------------------------------------
     @property
@@ -199,7 +219,7 @@ class Framework:
         return self._rng
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store | None:
         return self._store
 
     @property
@@ -223,7 +243,7 @@ class Framework:
 
     def set_nominator(self, nominator: PodNominator | None) -> None:
         self._nominator = nominator
-        self._nominator_logs_changes = NominatedColumns.supported(nominator)
+        self._logging_nominator = nominator if NominatedColumns.supported(nominator) else None
 
     def extenders(self) -> list[Any]:
         return self._extenders
@@ -509,15 +529,16 @@ class Framework:
         nom = self._nominator
         if nom is None or _nothing_nominated(nom):
             return self.run_filter_plugins_batch(state, pod, batch)
-        if not self._nominator_logs_changes:
+        logging = self._logging_nominator
+        if logging is None:
             return self._filter_batch_asking_per_node(state, pod, batch, nom)
-        ge = ge_nominated_pods(nom, self._nominated_columns, batch.snapshot, pod, state)
+        ge = ge_nominated_pods(logging, self._nominated_columns, batch.snapshot, pod, state)
         out = self.run_filter_plugins_batch(state, pod, batch)
         cols = batch.snapshot.columns
         rows, additions, undecided = ge.additions(batch.indices, cols.resource_index)
         if rows.size == 0 and not undecided:
             return out
-        ok, fit, fit_pos = resource_only_fit(self, state)
+        ok, fit, fit_pos = resource_only_filters(self, state)
         if ok:
             refilter_with_nominated(out, state, pod, fit, fit_pos, self._active_filter_names(state),
                                     rows, additions)
@@ -530,13 +551,13 @@ class Framework:
     def ge_nominated_pods(self, state: CycleState, pod: Pod) -> GENominatedPods | None:
         """This cycle's nominated pods of priority >= ``pod``'s on every snapshot node, kept in
         ``state`` (see ``framework._nominated``); None when the nominator keeps no change log."""
-        nom = self._nominator
-        if nom is None or not self._nominator_logs_changes:
+        nom = self._logging_nominator
+        if nom is None:
             return None
         return ge_nominated_pods(nom, self._nominated_columns, self.snapshot(), pod, state)
 
     def _filter_batch_asking_per_node(self, state: CycleState, pod: Pod, batch: NodeBatch,
-                                      nom: Any) -> FilterOutcome:
+                                      nom: PodNominator) -> FilterOutcome:
         """The same for a nominator without a change log (no rows kept across cycles): the
         nodes holding such pods take the per-node two-pass path."""
         out = self.run_filter_plugins_batch(state, pod, batch)
@@ -556,7 +577,7 @@ class Framework:
 
     # -- PostFilter -------------------------------------------------------------------------
     def run_post_filter_plugins(self, state: CycleState, pod: Pod,
-                                filtered_node_status: Any) -> tuple[PostFilterResult | None, Status]:
+                                filtered_node_status: NodeToStatus) -> tuple[PostFilterResult | None, Status]:
         """RunPostFilterPlugins: the first success or UnschedulableAndUnresolvable wins; else
         Unschedulable with every plugin's reasons, stamped with the first rejecting plugin and
         carrying the last non-noop result."""

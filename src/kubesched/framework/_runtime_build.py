@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._extension_points import EXTENSION_POINT_BY_KEY, EXTENSION_POINTS
 from ._interface import MAX_NODE_SCORE, MAX_TOTAL_SCORE
 from .config._types import PluginRef, Profile
+
+if TYPE_CHECKING:
+    from ._handle import Handle
 
 __all__ = ["FrameworkBuildError", "PluginLists", "build_plugin_lists"]
 
@@ -45,7 +48,7 @@ def _needed(profile: Profile) -> list[str]:
 
 
 def build_plugin_lists(profile: Profile, registry: Mapping[str, Callable[[Any, Any], Any]],
-                       handle: Any) -> PluginLists:
+                       handle: Handle) -> PluginLists:
     out = PluginLists()
     configs: dict[str, Any] = {}
     for pc in profile.plugin_config:

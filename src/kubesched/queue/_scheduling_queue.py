@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar, cast
 
 from ..api import Pod
@@ -39,7 +39,6 @@ from ..framework import (
     QueuedPodInfo,
     Status,
 )
-from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ._active_queue import ActiveQueue
 from ._affinity import NamespaceLabels, has_cross_topology_term
 from ._backoff_queue import BackoffQueue, LessFn, SortKeyFn
@@ -129,6 +128,7 @@ class PriorityQueue:
         pod_lookup: PodLookup | None = None,
         namespace_labels: NamespaceLabels | None = None,
         sort_key: SortKeyFn | None = None,
+        namespace_spread_plugins: Collection[str] = (),
     ) -> None:
         """``pre_enqueue_plugins``: profile -> its PreEnqueue plugins, in order.
         ``queueing_hint_map``: profile -> registrations (see ``build_queueing_hint_map``).
@@ -136,7 +136,10 @@ class PriorityQueue:
         ``pod_lookup``: the store's current pod, so the nominator skips deleted/bound pods.
         ``namespace_labels``: namespace labels for namespaceSelector affinity terms.
         ``sort_key``: optional key that orders pods exactly as ``less`` (for PrioritySort:
-        ``(-priority, timestamp)``); the heaps then compare in C, several times faster."""
+        ``(-priority, timestamp)``); the heaps then compare in C, several times faster.
+        ``namespace_spread_plugins``: plugins whose rejection any assigned pod of the rejected
+        pod's namespace may resolve (upstream's PodTopologySpread, named by the scheduler: the
+        queue names no plugin)."""
         self._clock = clock
         self._lock = threading.RLock()
         self._nominated_infos: dict[str, PodInfo] = {}  # uid -> PodInfo of its latest version
@@ -146,6 +149,7 @@ class PriorityQueue:
         self._max_in_unschedulable = pod_max_in_unschedulable_pods_duration
         self.pop_from_backoff_q = pop_from_backoff_q
         self._namespace_labels = namespace_labels
+        self._namespace_spread_plugins = frozenset(namespace_spread_plugins)
         self._backoff_q = BackoffQueue(clock, pod_initial_backoff, pod_max_backoff, less,
                                        pop_from_backoff_q, sort_key)
         self._active_q = ActiveQueue(less, self._backoff_q if pop_from_backoff_q else None, sort_key)
@@ -532,8 +536,9 @@ class PriorityQueue:
     def _pods_with_cross_topology_term(self, pod: Pod) -> list[QueuedPodInfo]:
         ns_labels = self._namespace_labels(pod.namespace) if self._namespace_labels else None
         return [p for p in self._unschedulable
-                if has_cross_topology_term(p.pod, POD_TOPOLOGY_SPREAD in (p.unschedulable_plugins or ()),
-                                           pod, ns_labels)]
+                if has_cross_topology_term(
+                    p.pod, not self._namespace_spread_plugins.isdisjoint(p.unschedulable_plugins or ()),
+                    pod, ns_labels)]
 
     # -- the nominator -------------------------------------------------------------------
     @_locked

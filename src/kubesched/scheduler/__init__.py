@@ -4,8 +4,9 @@ Mirrors pkg/scheduler (scheduler.go, schedule_one.go, eventhandlers.go, extender
 metrics/metrics.go), master 2026.
 """
 
+from ..framework import Diagnosis, FitError, NodeToStatus
 from ._algorithm import ScheduleAlgorithm, ScheduleResult, num_feasible_nodes_to_find
-from ._diagnosis import Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
+from ._diagnosis import NoNodesAvailableError
 from ._eventhandlers import node_scheduling_properties_change
 from ._explain import ExplainError, Explanation, explain, explain_in
 from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims

@@ -28,13 +28,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..framework import MAX_NODE_SCORE, Code, CycleState, NodeBatch, Status
-from ._diagnosis import EXTENDER_NAME, Diagnosis, FitError, NodeToStatus, NoNodesAvailableError
+from ..framework import (
+    EXTENDER_NAME,
+    MAX_NODE_SCORE,
+    Code,
+    CycleState,
+    Diagnosis,
+    FitError,
+    NodeBatch,
+    NodeToStatus,
+    Status,
+)
+from ._diagnosis import NoNodesAvailableError
 from ._extender import MAX_EXTENDER_PRIORITY
 
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo, Snapshot
+    from ..framework import Framework
     from ._extender import HTTPExtender
 
 __all__ = [
@@ -92,7 +103,7 @@ class ScheduleAlgorithm:
         self._feasible_rows: npt.NDArray[np.int64] | None = None
 
     # -- schedulePod ------------------------------------------------------------------------
-    def schedule_pod(self, fwk: Any, state: CycleState, pod: Pod, snapshot: Snapshot) -> ScheduleResult:
+    def schedule_pod(self, fwk: Framework, state: CycleState, pod: Pod, snapshot: Snapshot) -> ScheduleResult:
         """schedulePod: raises NoNodesAvailableError, FitError, or another error."""
         self._snapshot = snapshot
         if snapshot.num_nodes() == 0:
@@ -107,7 +118,7 @@ class ScheduleAlgorithm:
         return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible),
                               names, totals)
 
-    def find_nodes_that_fit_pod(self, fwk: Any, state: CycleState, pod: Pod,
+    def find_nodes_that_fit_pod(self, fwk: Framework, state: CycleState, pod: Pod,
                                 snapshot: Snapshot) -> tuple[Sequence[NodeInfo], Diagnosis]:
         """findNodesThatFitPod."""
         diagnosis = Diagnosis()
@@ -154,7 +165,7 @@ class ScheduleAlgorithm:
             diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
         return after, diagnosis
 
-    def _evaluate_nominated_node(self, fwk: Any, state: CycleState, pod: Pod, snapshot: Snapshot,
+    def _evaluate_nominated_node(self, fwk: Framework, state: CycleState, pod: Pod, snapshot: Snapshot,
                                  diagnosis: Diagnosis) -> Sequence[NodeInfo]:
         ni = snapshot.get(pod.nominated_node_name)
         if ni is None:
@@ -163,10 +174,10 @@ class ScheduleAlgorithm:
                                                      rotate=False)
         return self.find_nodes_that_pass_extenders(pod, feasible, diagnosis.node_to_status)
 
-    def _has_scoring(self, fwk: Any) -> bool:
+    def _has_scoring(self, fwk: Framework) -> bool:
         return bool(fwk.has_score_plugins()) or any(e.is_prioritizer() for e in self.extenders)
 
-    def find_nodes_that_pass_filters(self, fwk: Any, state: CycleState, pod: Pod,
+    def find_nodes_that_pass_filters(self, fwk: Framework, state: CycleState, pod: Pod,
                                      diagnosis: Diagnosis, nodes: Sequence[NodeInfo],
                                      rotate: bool = True) -> Sequence[NodeInfo]:
         """findNodesThatPassFilters: check nodes from ``nextStartNodeIndex`` on, stop once
@@ -191,7 +202,7 @@ class ScheduleAlgorithm:
             return self._filter_per_node(fwk, state, pod, diagnosis, nodes, start, to_find)
         return self._filter_batch(fwk, state, pod, diagnosis, nodes, snap, start, to_find)
 
-    def _filter_per_node(self, fwk: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
+    def _filter_per_node(self, fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis,
                          nodes: Sequence[NodeInfo], start: int, to_find: int) -> list[NodeInfo]:
         """One node at a time, in rotation order, through RunFilterPluginsWithNominatedPods."""
         n = len(nodes)
@@ -213,7 +224,7 @@ class ScheduleAlgorithm:
             self._last_feasible = len(feasible)
         return feasible
 
-    def _filter_batch(self, fwk: Any, state: CycleState, pod: Pod, diagnosis: Diagnosis,
+    def _filter_batch(self, fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis,
                       nodes: Sequence[NodeInfo], snap: Snapshot, start: int,
                       to_find: int) -> Sequence[NodeInfo]:
         """The same search over snapshot rows, a chunk of nodes at a time through the framework's
@@ -292,7 +303,7 @@ class ScheduleAlgorithm:
         return feasible
 
     # -- scoring ---------------------------------------------------------------------------
-    def prioritize_nodes(self, fwk: Any, state: CycleState, pod: Pod,
+    def prioritize_nodes(self, fwk: Framework, state: CycleState, pod: Pod,
                          nodes: Sequence[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
         """prioritizeNodes as (node names, total scores) aligned with ``nodes``.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..api import Node, Pod
 from ..framework import ActionType, ClusterEvent, EventResource
@@ -21,6 +21,11 @@ from ..queue._events import (
     EVENT_ASSIGNED_POD_DELETE,
     pod_scheduling_properties_change,
 )
+
+if TYPE_CHECKING:
+    from ..cache import Cache
+    from ..framework import Framework
+    from ..queue import PriorityQueue
 
 __all__ = [
     "EVENT_ASSIGNED_POD_ADD",
@@ -62,12 +67,12 @@ def node_scheduling_properties_change(new: Node, old: Node) -> list[ClusterEvent
 class _Host(Protocol):
     """What the handlers need from the scheduler."""
 
-    cache: Any
-    queue: Any
+    cache: Cache
+    queue: PriorityQueue
 
     def handles_scheduler_name(self, name: str) -> bool: ...
 
-    def framework_for_pod(self, pod: Pod) -> Any: ...
+    def framework_for_pod(self, pod: Pod) -> Framework: ...
 
 
 def _le_priority(priority: int) -> Callable[[Pod], bool]:

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..framework import Code, CycleState, Status
+from ..framework import EXTENDER_NAME, Code, CycleState, Diagnosis, FitError, Status
 from ..framework._results import filter_plugin_error
-from ._diagnosis import EXTENDER_NAME, Diagnosis, FitError, NoNodesAvailableError
+from ._diagnosis import NoNodesAvailableError
 
 if TYPE_CHECKING:
     from ..api import Pod

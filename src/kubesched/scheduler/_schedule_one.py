@@ -34,7 +34,9 @@ from ._metrics import ERROR, PLUGIN_METRICS_SAMPLE_PERCENT, SCHEDULED, UNSCHEDUL
 
 if TYPE_CHECKING:
     from ..api import Pod
-    from ..cache import Snapshot
+    from ..cache import Cache, Snapshot
+    from ..framework import Framework
+    from ..queue import PriorityQueue
     from ._extender import HTTPExtender
 
 __all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsToActivate",
@@ -62,7 +64,7 @@ class PodsToActivate:
 class _Cycle:
     """What the binding cycle needs from the scheduling cycle."""
 
-    fwk: Any
+    fwk: Framework
     state: CycleState
     pinfo: QueuedPodInfo
     assumed: Pod
@@ -78,8 +80,8 @@ def _ok(st: Status | None) -> Status:
 class ScheduleOneMixin:
     """The cycles; mixed into :class:`~kubesched.scheduler.Scheduler`, which provides these."""
 
-    queue: Any
-    cache: Any
+    queue: PriorityQueue
+    cache: Cache
     snapshot: Snapshot
     algorithm: ScheduleAlgorithm
     extenders: list[HTTPExtender]
@@ -87,7 +89,7 @@ class ScheduleOneMixin:
     rng: random.Random
     plugin_metrics_rng: random.Random
     nominated_node_name_for_expectation: bool
-    profiles: dict[str, Any]
+    profiles: dict[str, Framework]
     bindings_in_flight: int
     stats: Any
 
@@ -145,7 +147,7 @@ class ScheduleOneMixin:
         self._spawn(lambda: self._binding_cycle(cycle))
         return True
 
-    def _skip_pod_schedule(self, fwk: Any, pod: Pod) -> bool:
+    def _skip_pod_schedule(self, fwk: Framework, pod: Pod) -> bool:
         """skipPodSchedule: a pod being deleted, or one already assumed (it can come back to the
         queue through an update received during its own scheduling cycle)."""
         if pod.is_terminating:
@@ -154,7 +156,7 @@ class ScheduleOneMixin:
             return True
         return bool(self.cache.is_assumed_pod(pod))
 
-    def _scheduling_cycle(self, fwk: Any, state: CycleState, pinfo: QueuedPodInfo, start: float,
+    def _scheduling_cycle(self, fwk: Framework, state: CycleState, pinfo: QueuedPodInfo, start: float,
                           pods_to_activate: PodsToActivate
                           ) -> tuple[_Cycle | None, PostFilterResult | None, Status]:
         """schedulingCycle -> (the cycle for binding, nominating info, status)."""
@@ -247,7 +249,7 @@ class ScheduleOneMixin:
             self._store_update_pod(c.assumed, None, PostFilterResult(host, MODE_OVERRIDE))
         return Status.success()
 
-    def _wait_on_permit(self, fwk: Any, pod: Pod, cont: Callable[[Status], None]) -> None:
+    def _wait_on_permit(self, fwk: Framework, pod: Pod, cont: Callable[[Status], None]) -> None:
         """WaitOnPermit as a continuation: ``cont`` runs at once when the pod does not wait, or
         when the waiting pod is allowed, rejected or times out."""
         fwk.wait_on_permit(pod).add_done_callback(lambda st: cont(_ok(st)))
@@ -289,7 +291,7 @@ class ScheduleOneMixin:
             self.queue.activate(list(c.pods_to_activate.map.values()))
         return Status.success()
 
-    def _bind(self, fwk: Any, state: CycleState, pod: Pod, host: str) -> Status:
+    def _bind(self, fwk: Framework, state: CycleState, pod: Pod, host: str) -> Status:
         """bind: extenders that bind come first, then the Bind plugins; finishBinding after."""
         status = Status.success()
         try:
@@ -349,7 +351,7 @@ class ScheduleOneMixin:
                 EVENT_ASSIGNED_POD_DELETE, pod, None, lambda p: p.uid != uid)
 
     # -- failure ------------------------------------------------------------------------------
-    def _handle_scheduling_failure(self, fwk: Any, pinfo: QueuedPodInfo, status: Status,
+    def _handle_scheduling_failure(self, fwk: Framework, pinfo: QueuedPodInfo, status: Status,
                                    nominating: PostFilterResult | None, start: float) -> None:
         """handleSchedulingFailure: requeue (unless the pod is gone or bound meanwhile), record
         the nomination, a FailedScheduling event and the PodScheduled=False condition."""

@@ -20,12 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api import Pod
-from ..cache import Cache, Snapshot
+from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
-from ..framework import ActionType, PostFilterResult, QueuedPodInfo
+from ..cluster import Store
+from ..framework import EXTENDER_NAME, ActionType, Framework, PostFilterResult, QueuedPodInfo
 from ..framework._profiles import new_profile_map
-from ..framework.config import default_config
+from ..framework.config import SchedulerConfig, default_config
+from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ..plugins.queuesort import PrioritySort
+from ..plugins.registry import in_tree_registry
 from ..queue import (
     DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
     UNSCHEDULABLE_PODS_FLUSH_INTERVAL,
@@ -33,13 +36,16 @@ from ..queue import (
     build_queueing_hint_map,
 )
 from ._algorithm import ScheduleAlgorithm
-from ._diagnosis import EXTENDER_NAME
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._metrics import SchedulerMetrics
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
 __all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
+
+_NAMESPACE_SPREAD_PLUGINS = frozenset({POD_TOPOLOGY_SPREAD})
+"""Plugins whose rejection any assigned pod of the rejected pod's namespace may resolve: the
+queue's cross-topology pre-check (upstream names PodTopologySpread in the queue itself)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,14 +103,13 @@ class _NominatorView:
     nominated pod, and asking the queue (its lock and timer re-arm) for every node of every
     cycle dominated filtering time. Everything else goes to the queue."""
 
-    def __init__(self, queue: Any) -> None:
+    def __init__(self, queue: PriorityQueue) -> None:
         self._queue = queue
 
-    def nominated_pods_for_node(self, node_name: str) -> list[Any]:
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         if not self._queue.nominator.nominated_pods(node_name):
             return []
-        pods: list[Any] = self._queue.nominated_pods_for_node(node_name)
-        return pods
+        return self._queue.nominated_pods_for_node(node_name)
 
     def __len__(self) -> int:
         return len(self._queue.nominator)
@@ -119,7 +124,8 @@ class Scheduler(ScheduleOneMixin):
     ``store``: the cluster (MemoryStore or a live adapter); ``clock``: defaults to the store's;
     ``config``: a SchedulerConfig (``default_config()`` when None); ``seed``: the RNG seed."""
 
-    def __init__(self, store: Any, clock: Clock | None = None, config: Any = None, seed: int = 0,
+    def __init__(self, store: Store, clock: Clock | None = None, config: SchedulerConfig | None = None,
+                 seed: int = 0,
                  options: SchedulerOptions | None = None) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else getattr(store, "clock", None) or VirtualClock()
@@ -142,9 +148,10 @@ class Scheduler(ScheduleOneMixin):
         self.last_progress = self.clock.now
         self.snapshot = Snapshot()
         self.cache = Cache(self.clock, self.options.assumed_pod_ttl)
-        self.profiles: dict[str, Any] = new_profile_map(
-            self.config, registry=self.options.registry, clock=self.clock, rng=self.rng,
-            store=self.store, features=self.options.features, extenders=self.extenders,
+        self.profiles: dict[str, Framework] = new_profile_map(
+            self.config, in_tree_registry(self.options.features), registry=self.options.registry,
+            clock=self.clock, rng=self.rng, store=self.store, features=self.options.features,
+            extenders=self.extenders,
             snapshot=lambda: self.snapshot, per_node=self.options.per_node_filters,
             observer=self.metrics.observe_extension_point,
             plugin_observer=self.metrics.observe_plugin)
@@ -181,6 +188,7 @@ class Scheduler(ScheduleOneMixin):
             pod_lookup=self._store_get_pod,
             namespace_labels=self._namespace_labels,
             sort_key=sort_key,
+            namespace_spread_plugins=_NAMESPACE_SPREAD_PLUGINS,
         )
 
     def _initial_sync(self) -> None:
@@ -199,7 +207,7 @@ class Scheduler(ScheduleOneMixin):
     def handles_scheduler_name(self, name: str) -> bool:
         return name in self.profiles
 
-    def framework_for_pod(self, pod: Pod) -> Any:
+    def framework_for_pod(self, pod: Pod) -> Framework:
         """frameworkForPod; KeyError for a schedulerName without a profile."""
         try:
             return self.profiles[pod.scheduler_name]
@@ -236,8 +244,7 @@ class Scheduler(ScheduleOneMixin):
             pod: Pod | None = getter("Pod", namespace, name)
             return pod
         try:
-            found: Pod = self.store.get("Pod", namespace, name)
-            return found
+            return self.store.get("Pod", namespace, name)
         except Exception:
             return None
 

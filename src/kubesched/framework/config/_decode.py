@@ -69,7 +69,8 @@ class _Decoder:
 
         self.errors: list[FieldError] = []
         self.features = features
-        self.factories: dict[str, Any] = dict(in_tree_registry(features))
+        self.in_tree: dict[str, Any] = dict(in_tree_registry(features))
+        self.factories: dict[str, Any] = dict(self.in_tree)
         self.known: set[str] = set(in_tree_names())
         if registry:
             self.factories.update(registry)
@@ -325,6 +326,7 @@ class _Decoder:
             leader_election=self.mapping(d.get("leaderElection"), "leaderElection"),
             client_connection=self.mapping(d.get("clientConnection"), "clientConnection"),
             out_of_tree=dict(self.out_of_tree),
+            in_tree=self.in_tree,
             source=source,
         )
 

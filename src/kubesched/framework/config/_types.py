@@ -234,7 +234,9 @@ class SchedulerConfig:
     """A defaulted, validated KubeSchedulerConfiguration.
 
     ``out_of_tree`` holds the plugins the config named by import path or entry point, by
-    plugin name, so the runtime can add them to the in-tree registry."""
+    plugin name, so the runtime can add them to the in-tree registry; ``in_tree`` is the in-tree
+    registry the config was decoded against (``new_profile_map``'s default: the framework
+    itself never imports a plugin)."""
 
     parallelism: int = 16
     percentage_of_nodes_to_score: int | None = 0
@@ -248,6 +250,7 @@ class SchedulerConfig:
     leader_election: Mapping[str, Any] | None = None
     client_connection: Mapping[str, Any] | None = None
     out_of_tree: Mapping[str, Any] = field(default_factory=dict)
+    in_tree: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     source: str = ""
 
     def profile(self, scheduler_name: str) -> Profile | None:

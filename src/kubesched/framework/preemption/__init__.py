@@ -22,6 +22,8 @@ from ._util import (
     default_ordered_score_funcs,
     get_earliest_pod_start_time,
     get_pod_start_time,
+    importance_columns,
+    importance_key,
     more_important_pod,
     pick_one_node_for_preemption,
 )
@@ -44,6 +46,8 @@ __all__ = [
     "get_earliest_pod_start_time",
     "get_lower_priority_nominated_pods",
     "get_pod_start_time",
+    "importance_columns",
+    "importance_key",
     "list_pdbs",
     "more_important_pod",
     "pick_one_node_for_preemption",

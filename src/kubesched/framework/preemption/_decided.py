@@ -11,11 +11,10 @@ to where it stopped (exactly the nodes the per-node loop would have recorded).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
+from .._diagnosis import NodeToStatus
 from .._status import Status
 
 __all__ = ["DecidedNodes"]
@@ -48,8 +47,8 @@ class DecidedNodes:
         k = i - self.start
         return (np.flatnonzero(~self.failed[k:]) + i).tolist()
 
-    def record(self, i: int, stop: int, statuses: Any) -> None:
-        """Record the failed positions in ``i .. stop-1`` in ``statuses`` (a NodeToStatus)."""
+    def record(self, i: int, stop: int, statuses: NodeToStatus) -> None:
+        """Record the failed positions in ``i .. stop-1`` in ``statuses``."""
         lo, hi = i - self.start, stop - self.start
         sel = np.flatnonzero(self.failed[lo:hi]) + lo
         if sel.size:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._cycle_state import CycleState
+from .._diagnosis import Diagnosis, FitError, NodeToStatus
 from .._interface import PostFilterResult
 from .._status import Code, Status
 from ._decided import DecidedNodes
@@ -41,6 +42,7 @@ from ._util import Victims, pick_one_node_for_preemption
 if TYPE_CHECKING:
     from ...api import Pod, PodDisruptionBudget
     from ...cache import NodeInfo
+    from ...cluster import Store
     from .._handle import Handle
 
 __all__ = ["PREEMPTION_NOT_HELPFUL", "Evaluator"]
@@ -83,7 +85,8 @@ class Evaluator:
         self.enable_async_preemption = enable_async_preemption
 
     # -- Preempt ------------------------------------------------------------------------------
-    def preempt(self, state: CycleState, pod: Pod, m: Any) -> tuple[PostFilterResult | None, Status]:
+    def preempt(self, state: CycleState, pod: Pod,
+                m: NodeToStatus) -> tuple[PostFilterResult | None, Status]:
         """Preempt: ``m`` is the NodeToStatus of the failed Filter phase.
 
         Returns <None, Error> for transient errors and <None, Unschedulable> when the pod is not
@@ -109,7 +112,6 @@ class Evaluator:
         if errs and not candidates:
             return None, Status.from_error(errs[0])
         if not candidates:
-            from ...scheduler._diagnosis import Diagnosis, FitError
 
             node_statuses.set_absent_nodes_status(
                 Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, PREEMPTION_NOT_HELPFUL))
@@ -136,10 +138,9 @@ class Evaluator:
         return _nominate(best.name), Status.success()
 
     def find_candidates(self, state: CycleState, all_nodes: Sequence[NodeInfo], pod: Pod,
-                        m: Any) -> tuple[list[Candidate], Any, list[BaseException]]:
+                        m: NodeToStatus) -> tuple[list[Candidate], NodeToStatus, list[BaseException]]:
         """findCandidates: the potential nodes (filter status Unschedulable, snapshot order),
         the PDBs, then the dry run from the plugin's offset."""
-        from ...scheduler._diagnosis import NodeToStatus
 
         if not all_nodes:
             raise RuntimeError("no nodes available")
@@ -169,8 +170,8 @@ class Evaluator:
 
     def dry_run_preemption(self, state: CycleState, pod: Pod, potential_nodes: Sequence[NodeInfo],
                            pdbs: Sequence[PodDisruptionBudget], offset: int,
-                           num_candidates: int, node_statuses: Any = None,
-                           ) -> tuple[list[Candidate], Any, list[BaseException]]:
+                           num_candidates: int, node_statuses: NodeToStatus | None = None,
+                           ) -> tuple[list[Candidate], NodeToStatus, list[BaseException]]:
         """DryRunPreemption: SelectVictimsOnNode on a copy of each node (and of the cycle state)
         from ``offset`` on, wrapping around. Non-violating candidates come first in the result.
         Nodes that are no candidate get their status in the returned NodeToStatus.
@@ -184,7 +185,6 @@ class Evaluator:
         Victims for the node choice. A function that also has ``bulk(i)`` answers a run of
         nodes from the i-th on at once (:class:`~._decided.DecidedNodes`): the nodes it found
         no victims on are recorded without visiting them one by one."""
-        from ...scheduler._diagnosis import NodeToStatus
 
         non_violating = _CandidateList(num_candidates)
         violating = _CandidateList(num_candidates)
@@ -299,7 +299,7 @@ class Evaluator:
         return candidates[0]  # cannot happen; upstream logs and keeps going the same way
 
 
-def list_pdbs(store: Any) -> list[PodDisruptionBudget]:
+def list_pdbs(store: Store | None) -> list[PodDisruptionBudget]:
     """getPodDisruptionBudgets: every PDB the store knows (none without a store)."""
     if store is None:
         return []

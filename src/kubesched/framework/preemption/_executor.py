@@ -26,6 +26,7 @@ from ._interface import Candidate
 
 if TYPE_CHECKING:
     from ...api import Pod
+    from ...cluster import Store
     from .._handle import Handle
 
 __all__ = [
@@ -89,7 +90,6 @@ class Executor:
         """PreemptPod: reject a waiting victim, or add the condition and delete it; then the
         ``Preempted`` event. A victim already gone is not an error."""
         fh = self._handle
-        store = fh.store
         wp = fh.get_waiting_pod(victim.uid)
         if wp is not None:
             # Upstream's Reject only sends a message to the victim's binding goroutine, which
@@ -97,12 +97,12 @@ class Executor:
             fh.clock.schedule(0.0, lambda: wp.reject(plugin_name, "preempted"))
         else:
             try:
-                store.patch_pod_status(victim.namespace, victim.name,
-                                       [disruption_target_condition(preemptor, victim)])
+                self._store().patch_pod_status(victim.namespace, victim.name,
+                                               [disruption_target_condition(preemptor, victim)])
             except Exception as err:
                 return None if _is_not_found(err) else err
             try:
-                store.delete("Pod", victim.namespace, victim.name)
+                self._store().delete("Pod", victim.namespace, victim.name)
             except Exception as err:
                 return None if _is_not_found(err) else err
         # Mirrors the Preempted event of PreemptPod (pkg/scheduler/framework/preemption/
@@ -112,7 +112,7 @@ class Executor:
         # across namespaces (kubernetes#114882); newest upstream wins, so we never emit it.
         msg = f"Preempted by pod {preemptor.uid} on node {c.name}"
         with contextlib.suppress(Exception):  # events are best effort, as the event recorder
-            store.record_event(victim, PREEMPTED_REASON, msg, type="Normal", action="Preempting")
+            self._store().record_event(victim, PREEMPTED_REASON, msg, type="Normal", action="Preempting")
         return None
 
     def _observe_victims(self, n: int) -> None:
@@ -183,6 +183,13 @@ class Executor:
         return victim is not None and not victim.is_terminating
 
     # -- helpers ------------------------------------------------------------------------------
+    def _store(self) -> Store:
+        """The handle's store (a framework built without one cannot preempt)."""
+        store = self._handle.store
+        if store is None:
+            raise RuntimeError("preemption needs a cluster store")
+        return store
+
     def _clear_nominated_node_name(self, pods: list[Pod]) -> bool:
         """clearNominatedNodeName (without the API cacher): patch each pod that has a
         ``status.nominatedNodeName`` to clear it. False when a patch failed."""
@@ -191,7 +198,7 @@ class Executor:
             if not p.nominated_node_name:
                 continue
             try:
-                self._handle.store.patch_pod_status(p.namespace, p.name, (), "")
+                self._store().patch_pod_status(p.namespace, p.name, (), "")
             except Exception:
                 ok = False  # not critical: the nomination stays until the next cycle of that pod
         return ok
@@ -203,13 +210,12 @@ class Executor:
             activate({pod.name: pod})
 
 
-def _try_get_pod(store: Any, namespace: str, name: str) -> Pod | None:
+def _try_get_pod(store: Store | None, namespace: str, name: str) -> Pod | None:
     getter = getattr(store, "try_get", None)
     if getter is not None:
         found: Pod | None = getter("Pod", namespace, name)
         return found
     try:
-        pod: Pod = store.get("Pod", namespace, name)
+        return store.get("Pod", namespace, name) if store is not None else None
     except Exception:
         return None
-    return pod

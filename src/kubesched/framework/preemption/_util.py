@@ -16,6 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
 from ...api import Pod
 
 __all__ = [
@@ -25,10 +28,14 @@ __all__ = [
     "default_ordered_score_funcs",
     "get_earliest_pod_start_time",
     "get_pod_start_time",
+    "importance_columns",
+    "importance_key",
     "more_important_pod",
     "pick_one_node_for_preemption",
 ]
 
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 _MAX_INT32 = 2**31 - 1
 _priority_of = operator.attrgetter("priority")
 _MIN_INT64 = -(2**63)
@@ -80,13 +87,22 @@ def get_pod_start_time(pod: Pod, now: float) -> float:
     return pod.start_time if pod.start_time is not None else now
 
 
+def importance_key(pod: Pod, now: float) -> tuple[int, float]:
+    """MoreImportantPod as a sort key, smallest first: higher priority first; on equal priority
+    the pod that started earlier (it has run longer). The one definition of the order every
+    victim-selection path uses (:func:`importance_columns` is the same key over arrays)."""
+    return -pod.priority_value, get_pod_start_time(pod, now)
+
+
+def importance_columns(priority: I64, start: F64, now: float) -> tuple[F64, I64]:
+    """:func:`importance_key` over arrays of priorities and start times (NaN: not started, which
+    counts as ``now``), as ``np.lexsort`` keys (the last one is the primary key)."""
+    return np.where(np.isnan(start), now, start), -priority
+
+
 def more_important_pod(pod1: Pod, pod2: Pod, now: float) -> bool:
-    """MoreImportantPod: higher priority first; on equal priority the pod that started earlier
-    (it has run longer) is more important."""
-    p1, p2 = pod1.priority_value, pod2.priority_value
-    if p1 != p2:
-        return p1 > p2
-    return get_pod_start_time(pod1, now) < get_pod_start_time(pod2, now)
+    """MoreImportantPod: ``pod1`` comes before ``pod2`` in :func:`importance_key`'s order."""
+    return importance_key(pod1, now) < importance_key(pod2, now)
 
 
 def get_earliest_pod_start_time(victims: Victims, now: float) -> float | None:

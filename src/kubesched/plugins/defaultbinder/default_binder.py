@@ -23,8 +23,11 @@ class DefaultBinder(PluginBase):
     def bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         if self.handle is None:
             return Status.from_error(RuntimeError("DefaultBinder needs a framework handle"))
+        store = self.handle.store
+        if store is None:
+            return Status.from_error(RuntimeError("DefaultBinder needs a cluster store"))
         try:
-            self.handle.store.bind(pod.namespace, pod.name, node_name, uid=pod.meta.uid or None)
+            store.bind(pod.namespace, pod.name, node_name, uid=pod.meta.uid or None)
         except Exception as exc:  # any store failure is the plugin's Error status, as upstream
             return Status.from_error(exc)
         return None

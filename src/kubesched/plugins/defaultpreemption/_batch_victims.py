@@ -38,9 +38,10 @@ import numpy.typing as npt
 
 from kubesched.framework import NodeBatch, Status
 from kubesched.framework._nominated import SnapshotView, columns_view, requests_row
-from kubesched.framework.preemption import DecidedNodes, VictimsSummary
+from kubesched.framework.preemption import DecidedNodes, VictimsSummary, importance_columns
 
-from ._resource_victims import ResourceVictimSelector, VictimsResult, no_victims_result
+from ._resource_victims import ResourceVictimSelector
+from ._victim_rule import VictimsResult, lower_priority, no_victims_result
 
 if TYPE_CHECKING:
     from kubesched.api import Pod
@@ -390,7 +391,7 @@ class BatchVictimSelector:
         pprio = np.concatenate([a.prio for a in arrs])
         pstart = np.concatenate([a.start for a in arrs])
         preq = np.concatenate([a.req for a in arrs]).reshape(-1, width)
-        victim = pprio < prio
+        victim = lower_priority(pprio, prio)  # the potential victims (IsEligiblePod: the default)
         nvict = np.bincount(node_of[victim], minlength=len(arrs))
 
         # 1) Requested without every lower-priority pod, with equal-or-higher nominated pods.
@@ -451,11 +452,12 @@ class BatchVictimSelector:
         if alive.size == 0:
             return fails, set()
         unstarted = np.isnan(pstart)
-        start = np.where(unstarted, self._now, pstart)
         some = np.bincount(node_of[victim & unstarted], minlength=len(arrs))
         unstable = {take[k] for k in np.flatnonzero((some > 0) & (some < nvict)).tolist()}
         flat = np.flatnonzero(victim & np.isin(node_of, alive))
-        order = flat[np.lexsort((flat, start[flat], -pprio[flat], node_of[flat]))]
+        # Per node, most important first (the victim rule's order; ties: the node's pod order).
+        order = flat[np.lexsort((flat, *importance_columns(pprio[flat], pstart[flat], self._now),
+                                 node_of[flat]))]
         owner = node_of[order]
         first = np.searchsorted(owner, alive)
         rank = np.arange(len(order)) - first[np.searchsorted(alive, owner)]

@@ -4,13 +4,14 @@ Upstream's ``SelectVictimsOnNode`` (default_preemption.go) removes every lower-p
 from a copy of the node, runs ``RunFilterPluginsWithNominatedPods`` once, then adds the
 victims back one at a time (PDB-violating ones first, most important first), running the whole
 filter chain after each. For most preemptors, though, every Filter plugin that is not skipped
-in this cycle is either
+in this cycle states about itself (``framework.FilterInputs``) that it is either
 
-- *node-static*: its verdict reads only the node object and the cycle state written in
-  PreFilter, never the pods on the node (NodeUnschedulable, NodeName, TaintToleration,
+- *node-static* (``NODE``): its verdict reads only the node object and the cycle state written
+  in PreFilter, never the pods on the node (NodeUnschedulable, NodeName, TaintToleration,
   NodeAffinity), and it has no PreFilter extensions; or
-- NodeResourcesFit, whose verdict reads only the node's allocatable, the summed requests of the
-  pods on it and their number, and which is monotone: fewer pods never fit worse.
+- *resource-only* (``RESOURCES``: NodeResourcesFit, called Fit below), whose verdict reads only
+  the node's allocatable, the summed requests of the pods on it and their number, and which is
+  monotone: fewer pods never fit worse.
 
 Then each filter run of the dry run is decided by Fit alone, on a node whose pods are known
 without copying it: the static plugins passed on this node in the Filter phase (the node's
@@ -29,48 +30,34 @@ the decision check) returns None and the Evaluator runs the generic path.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.framework import Code, CycleState, Status
-from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods
-from kubesched.framework.preemption import get_pod_start_time
-from kubesched.plugins.nodeaffinity import NodeAffinity
-from kubesched.plugins.nodename import NodeName
-from kubesched.plugins.noderesources import Fit
-from kubesched.plugins.nodeunschedulable import NodeUnschedulable
-from kubesched.plugins.tainttoleration import TaintToleration
+from kubesched.framework import BatchFilterPlugin, Code, CycleState, Framework, Handle, NodeToStatus, Status
+from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
+
+from ._victim_rule import (
+    IsEligiblePodFn,
+    VictimsResult,
+    no_victims_result,
+    potential_victims,
+    reprieve,
+)
 
 if TYPE_CHECKING:
     from kubesched.api import Pod, PodDisruptionBudget
     from kubesched.cache import NodeInfo, PodInfo, Snapshot
 
-__all__ = ["NODE_STATIC_FILTERS", "NO_VICTIMS_REASON", "ResourceVictimSelector", "VictimsResult",
-           "no_victims_result"]
-
-NO_VICTIMS_REASON = "No preemption victims found for incoming pod"
-_NO_VICTIMS = Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
-
-NODE_STATIC_FILTERS: tuple[type, ...] = (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity)
-"""In-tree Filter plugins whose verdict does not depend on the pods on the node (by class, so
-that an out-of-tree plugin registered under the same name is not mistaken for them)."""
-
-VictimsResult = tuple[list["Pod"], int, Status]
-"""(victims, number of PDB violations, status): SelectVictimsOnNode's result."""
-
-
-def no_victims_result() -> VictimsResult:
-    """SelectVictimsOnNode's answer for a node without lower-priority (eligible) pods."""
-    return [], 0, _NO_VICTIMS
+__all__ = ["ResourceVictimSelector"]
 
 
 def _no_pods(_node_name: str) -> list[PodInfo]:
     return []
 
 
-def _nominated_lookup(fh: Any, state: CycleState, pod: Pod,
+def _nominated_lookup(fh: Framework, state: CycleState, pod: Pod,
                       ) -> tuple[Callable[[str], list[PodInfo]], set[str] | None, GENominatedPods | None]:
     """The nominated pods of a node, as the nominator's NominatedPodsForNode, the nodes that
     may have any (None: unknown, any node may), and the batch Filter pass's answers when they
@@ -127,15 +114,14 @@ class _Usage:
 class ResourceVictimSelector:
     """The resource-only dry run of one preemption (one pod, one cycle state)."""
 
-    __slots__ = ("_fit_nodes", "_fit_rows", "_importance", "_is_eligible", "_pdbs", "_split", "fit",
+    __slots__ = ("_fit_nodes", "_fit_rows", "_importance", "_is_eligible", "_pdbs", "fit",
                  "fit_name", "ge_nominated", "nominated_for", "nominated_nodes", "pod", "state", "statuses")
 
-    def __init__(self, fit: Fit, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                 statuses: Any, nominated: Callable[[str], list[PodInfo]],
-                 is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
-                 importance: Callable[[list[PodInfo]], None],
-                 split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
-                                 tuple[list[PodInfo], list[PodInfo]]]) -> None:
+    def __init__(self, fit: BatchFilterPlugin, state: CycleState, pod: Pod,
+                 pdbs: Sequence[PodDisruptionBudget], statuses: NodeToStatus,
+                 nominated: Callable[[str], list[PodInfo]],
+                 is_eligible: IsEligiblePodFn | None,
+                 importance: Callable[[list[PodInfo]], None]) -> None:
         self.fit = fit
         self.fit_name = fit.name()
         self.state = state
@@ -149,43 +135,24 @@ class ResourceVictimSelector:
         self._fit_rows: tuple[object, npt.NDArray[np.bool_]] | None = None
         self._is_eligible = is_eligible
         self._importance = importance
-        self._split = split
 
     @staticmethod
-    def prepare(fh: Any, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                statuses: Any, is_eligible: Callable[[NodeInfo, PodInfo, Pod], bool] | None,
-                importance: Callable[[list[PodInfo]], None],
-                split: Callable[[Sequence[PodInfo], Sequence[PodDisruptionBudget]],
-                                tuple[list[PodInfo], list[PodInfo]]]) -> ResourceVictimSelector | None:
+    def prepare(fh: Handle | None, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
+                statuses: NodeToStatus | None, is_eligible: IsEligiblePodFn | None,
+                importance: Callable[[list[PodInfo]], None]) -> ResourceVictimSelector | None:
         """A selector when this cycle's active Filter plugins have the shape above, else None.
 
         ``is_eligible`` is the plugin's IsEligiblePod hook (besides lower priority), None when it
-        admits every pod; ``importance`` sorts pod infos most important first; ``split`` is
-        filterPodsWithPDBViolation."""
-        if statuses is None or getattr(fh, "per_node", True):
+        admits every pod; ``importance`` sorts pod infos most important first (see
+        :mod:`._victim_rule`)."""
+        if statuses is None or not isinstance(fh, Framework):
             return None
-        filter_plugins = getattr(fh, "filter_plugins", None)
-        pre_filter_plugins = getattr(fh, "pre_filter_plugins", None)
-        if filter_plugins is None or pre_filter_plugins is None:
+        ok, fit, _ = resource_only_filters(fh, state)
+        if not ok or fit is None:
             return None
-        skip = state.skip_filter_plugins
-        fit: Fit | None = None
-        for pl in filter_plugins:
-            if pl.name() in skip:
-                continue
-            if type(pl) is Fit and fit is None:
-                fit = pl
-            elif type(pl) not in NODE_STATIC_FILTERS:
-                return None
-        if fit is None:
-            return None
-        # No PreFilter extension may run (AddPod/RemovePod could fail or feed another filter).
-        for pl in pre_filter_plugins:
-            if pl.name() not in skip and pl.pre_filter_extensions() is not None:
-                return None
         nominated, nominated_nodes, ge = _nominated_lookup(fh, state, pod)
         selector = ResourceVictimSelector(fit, state, pod, pdbs, statuses, nominated, is_eligible,
-                                          importance, split)
+                                          importance)
         selector.nominated_nodes = nominated_nodes
         selector.ge_nominated = ge
         return selector
@@ -227,14 +194,7 @@ class ResourceVictimSelector:
             return None
         pod = self.pod
         prio = pod.priority_value
-        potential: list[PodInfo] = []
-        remaining: list[PodInfo] = []
-        is_eligible = self._is_eligible
-        for pi in node_info.pods:
-            if pi.pod.priority_value < prio and (is_eligible is None or is_eligible(node_info, pi, pod)):
-                potential.append(pi)
-            else:
-                remaining.append(pi)
+        potential, remaining = potential_victims(node_info, pod, self._is_eligible)
         if not potential:
             return no_victims_result()
         req = dict(node_info.requested)
@@ -252,49 +212,13 @@ class ResourceVictimSelector:
                 return None
             return [], 0, st0.with_plugin(self.fit_name)
 
-        self._importance(potential)
-        violating, non_violating = self._split(potential, self._pdbs) if self._pdbs else ([], potential)
-        victims: list[PodInfo] = []
-        num_violating = 0
-        for group, counts in ((violating, True), (non_violating, False)):
-            for pi in group:
-                usage.add(pi)
-                if self._fit_status(usage) is not None:
-                    usage.remove_last(pi)
-                    victims.append(pi)
-                    if counts:
-                        num_violating += 1
-        if violating and non_violating:
-            self._importance(victims)
+        def keep(pi: PodInfo) -> bool:
+            usage.add(pi)
+            if self._fit_status(usage) is None:
+                return True
+            usage.remove_last(pi)
+            return False
+
+        victims, num_violating = reprieve(potential, self._pdbs, self._importance, keep)
         return [pi.pod for pi in victims], num_violating, Status.success()
 
-
-def importance_sorter(more_important: Callable[[Pod, Pod], bool], default: bool,
-                      now: float) -> Callable[[list[PodInfo]], None]:
-    """Sorts pod infos most important first, in place and stably.
-
-    With the default MoreImportantPod (higher priority, then earlier start time) a key sort is
-    the same order as the comparison sort, and much cheaper."""
-    if default:
-        def by_key(pis: list[PodInfo]) -> None:
-            pis.sort(key=lambda pi: (-pi.pod.priority_value, get_pod_start_time(pi.pod, now)))
-        return by_key
-    key = importance_key(more_important)
-
-    def by_cmp(pis: list[PodInfo]) -> None:
-        pis.sort(key=key)
-    return by_cmp
-
-
-def importance_key(more_important: Callable[[Pod, Pod], bool]) -> Any:
-    """A sort key over PodInfos putting the most important pods first (stable for equal ones)."""
-    import functools
-
-    def cmp(a: PodInfo, b: PodInfo) -> int:
-        if more_important(a.pod, b.pod):
-            return -1
-        if more_important(b.pod, a.pod):
-            return 1
-        return 0
-
-    return functools.cmp_to_key(cmp)

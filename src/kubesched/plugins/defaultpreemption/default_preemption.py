@@ -28,7 +28,7 @@ pending. Pod-group (workload-aware) preemption of newest upstream is out of scop
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kubesched.framework import (
     ActionType,
@@ -37,6 +37,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    NodeToStatus,
     PluginBase,
     PostFilterResult,
     QueueingHint,
@@ -56,12 +57,18 @@ from kubesched.plugins.names import DEFAULT_PREEMPTION
 
 from ._args import DefaultPreemptionArgs
 from ._batch_victims import BatchVictimSelector, KnownAnswers, NodePodArrays
-from ._resource_victims import (
+from ._resource_victims import ResourceVictimSelector
+from ._victim_rule import (
     NO_VICTIMS_REASON,
-    ResourceVictimSelector,
+    IsEligiblePodFn,
+    MoreImportantPodFn,
     VictimsResult,
-    importance_key,
+    filter_pods_with_pdb_violation,
     importance_sorter,
+    lower_priority,
+    no_victims_result,
+    potential_victims,
+    reprieve,
 )
 
 if TYPE_CHECKING:
@@ -86,11 +93,6 @@ NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 WAITING_FOR_PREEMPTION = "waiting for the preemption for this pod to be finished"
 
-IsEligiblePodFn = Callable[["NodeInfo", "PodInfo", "Pod"], bool]
-"""(node info, victim, preemptor) -> may the victim be preempted (besides lower priority)."""
-MoreImportantPodFn = Callable[["Pod", "Pod"], bool]
-"""(pod1, pod2) -> pod1 is more important (considered for preemption after pod2)."""
-
 
 def pod_terminating_by_preemption(pod: Pod) -> bool:
     """podTerminatingByPreemption: terminating, with DisruptionTarget=True set by the scheduler."""
@@ -101,40 +103,11 @@ def pod_terminating_by_preemption(pod: Pod) -> bool:
             and cond.get("reason") == REASON_PREEMPTION_BY_SCHEDULER)
 
 
-def filter_pods_with_pdb_violation(pod_infos: Sequence[PodInfo], pdbs: Sequence[PodDisruptionBudget]
-                                   ) -> tuple[list[PodInfo], list[PodInfo]]:
-    """filterPodsWithPDBViolation -> (violating, non-violating), order kept.
-
-    Each matching PDB's ``status.disruptionsAllowed`` is decremented per pod (pods already in its
-    ``disruptedPods`` do not count); a pod is violating once any of its PDBs goes below zero. A
-    PDB with a missing or empty selector matches nothing here; a pod without labels matches none."""
-    allowed = [pdb.disruptions_allowed or 0 for pdb in pdbs]
-    violating: list[PodInfo] = []
-    non_violating: list[PodInfo] = []
-    for pi in pod_infos:
-        pod = pi.pod
-        violated = False
-        if pod.labels:
-            for i, pdb in enumerate(pdbs):
-                if pdb.namespace != pod.namespace:
-                    continue
-                sel = pdb.selector
-                if sel is None or sel.is_empty or not sel.matches(pod.labels):
-                    continue
-                if pod.name in pdb.disrupted_pods:
-                    continue  # already processed by the API server: not a violation
-                allowed[i] -= 1
-                if allowed[i] < 0:
-                    violated = True
-        (violating if violated else non_violating).append(pi)
-    return violating, non_violating
-
-
 class DefaultPreemption(PluginBase):
     NAME = NAME
     Args = DefaultPreemptionArgs
 
-    def __init__(self, args: Any = None, handle: Any = None) -> None:
+    def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         if isinstance(args, dict):
             args = DefaultPreemptionArgs.from_dict(args)
         super().__init__(args, handle)
@@ -142,8 +115,11 @@ class DefaultPreemption(PluginBase):
         self.pl_args: DefaultPreemptionArgs = self.args
         features = getattr(handle, "features", None) or {}
         self.enable_async_preemption = bool(features.get(ASYNC_PREEMPTION_FEATURE, True))
-        self.executor = Executor(handle)
-        self.evaluator = Evaluator(NAME, handle, self, self.executor, self.enable_async_preemption)
+        # Upstream's New always gets a handle; without one (args checks) only the methods that
+        # read no handle work, and the Evaluator and Executor are never called.
+        fh = cast("Handle", handle)
+        self.executor = Executor(fh)
+        self.evaluator = Evaluator(NAME, fh, self, self.executor, self.enable_async_preemption)
         # Default policy hooks, replaceable as upstream's exported fields.
         self.is_eligible_pod: IsEligiblePodFn = _eligible_always
         self.more_important_pod: MoreImportantPodFn = lambda a, b: more_important_pod(a, b, self._now())
@@ -163,7 +139,7 @@ class DefaultPreemption(PluginBase):
 
     # -- PostFilter / PreEnqueue -------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: Pod,
-                    filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]:
+                    filtered_node_status: NodeToStatus) -> tuple[PostFilterResult | None, Status | None]:
         """PostFilter: every call counts as a preemption attempt; a message is prefixed with
         ``preemption: `` (the scheduler appends it to the FitError message)."""
         try:
@@ -220,7 +196,7 @@ class DefaultPreemption(PluginBase):
 
     def is_preemption_allowed(self, node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:
         """isPreemptionAllowed: strictly lower priority, and the IsEligiblePod hook."""
-        return (victim.pod.priority_value < preemptor.priority_value
+        return (lower_priority(victim.pod.priority_value, preemptor.priority_value)
                 and self.is_eligible_pod(node_info, victim, preemptor))
 
     def pod_eligible_to_preempt_others(self, pod: Pod,
@@ -242,7 +218,7 @@ class DefaultPreemption(PluginBase):
         return True, ""
 
     def prepare_dry_run(self, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
-                        node_statuses: Any, nodes: Sequence[NodeInfo], num_candidates: int,
+                        node_statuses: NodeToStatus | None, nodes: Sequence[NodeInfo], num_candidates: int,
                         ) -> Callable[[int, NodeInfo], VictimsResult | None] | None:
         """An optional Evaluator hook: a faster SelectVictimsOnNode for this preemption, asked
         about ``nodes[i]`` in the Evaluator's visiting order; it returns None for a node it
@@ -251,12 +227,9 @@ class DefaultPreemption(PluginBase):
         if (self.handle is None or "select_victims_on_node" in vars(self)
                 or type(self).select_victims_on_node is not DefaultPreemption.select_victims_on_node):
             return None  # a replaced SelectVictimsOnNode is the policy: run it
-        is_eligible = None if self.is_eligible_pod is _eligible_always else self.is_eligible_pod
-        importance = importance_sorter(self.more_important_pod,
-                                       self.more_important_pod is self._default_more_important_pod,
-                                       self._now())
+        is_eligible = self._is_eligible_hook()
         selector = ResourceVictimSelector.prepare(self.handle, state, pod, pdbs, node_statuses,
-                                                  is_eligible, importance, filter_pods_with_pdb_violation)
+                                                  is_eligible, self._importance())
         if selector is None:
             return None
         if pdbs or is_eligible is not None or self.more_important_pod is not self._default_more_important_pod:
@@ -286,45 +259,43 @@ class DefaultPreemption(PluginBase):
             if not st.is_success():
                 raise st.as_error() or RuntimeError(st.message())
 
-        potential = [pi for pi in node_info.pods if self.is_preemption_allowed(node_info, pi, pod)]
+        potential, _ = potential_victims(node_info, pod, self._is_eligible_hook())
         try:
             for pi in potential:
                 remove_pod(pi)
         except Exception as err:
             return [], 0, Status.from_error(err)
         if not potential:
-            return [], 0, Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, NO_VICTIMS_REASON)
+            return no_victims_result()
         # Without every lower-priority pod the pod still does not fit: no candidate (affinity to
         # a victim is not considered, as upstream, for performance).
         status = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info)
         if not status.is_success():
             return [], 0, status
 
-        key = importance_key(self.more_important_pod)
-        potential.sort(key=key)
-        violating, non_violating = filter_pods_with_pdb_violation(potential, pdbs)
-        victims: list[PodInfo] = []
-
-        def reprieve(pi: PodInfo) -> bool:
+        def keep(pi: PodInfo) -> bool:
             add_pod(pi)
             fits = fh.run_filter_plugins_with_nominated_pods(state, pod, node_info).is_success()
             if not fits:
                 remove_pod(pi)
-                victims.append(pi)
             return fits
 
-        num_violating = 0
         try:
-            for pi in violating:
-                if not reprieve(pi):
-                    num_violating += 1
-            for pi in non_violating:
-                reprieve(pi)
+            victims, num_violating = reprieve(potential, pdbs, self._importance(), keep)
         except Exception as err:
             return [], 0, Status.from_error(err)
-        if violating and non_violating:
-            victims.sort(key=key)
         return [pi.pod for pi in victims], num_violating, Status.success()
+
+    # -- the victim rule's hooks (see ._victim_rule) --------------------------------------------
+    def _is_eligible_hook(self) -> IsEligiblePodFn | None:
+        """The IsEligiblePod hook, None when it is the default (every pod is eligible)."""
+        return None if self.is_eligible_pod is _eligible_always else self.is_eligible_pod
+
+    def _importance(self) -> Callable[[list[PodInfo]], None]:
+        """Sorts pod infos most important first by the MoreImportantPod hook."""
+        return importance_sorter(self.more_important_pod,
+                                 self.more_important_pod is self._default_more_important_pod,
+                                 self._now())
 
 
 def _eligible_always(node_info: NodeInfo, victim: PodInfo, preemptor: Pod) -> bool:

@@ -3,12 +3,15 @@ otherwise the newest upstream default (passed in by the caller, never read from 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kubesched.framework import Handle
 
 __all__ = ["feature_enabled"]
 
 
-def feature_enabled(handle: Any, name: str, default: bool) -> bool:
+def feature_enabled(handle: Handle | None, name: str, default: bool) -> bool:
     features = getattr(handle, "features", None) if handle is not None else None
     if not features:
         return default

@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,10 @@ from ...api import Pod
 from ...cache import NodeInfo, label_domains_of
 from ._affinity_terms import AffinityTerm, PodTermsCache
 from ._index_views import GroupView, TermKey, TermView, ViewCache
+
+if TYPE_CHECKING:
+    from ...cache import Snapshot
+    from ...framework import Handle
 
 __all__ = ["NodeView", "PodIndex", "TermKind", "ValueCodes", "cycle_snapshot"]
 
@@ -419,7 +423,7 @@ class ValueCodes:
         return arr
 
 
-def cycle_snapshot(handle: Any) -> Any:
+def cycle_snapshot(handle: Handle | None) -> Snapshot | None:
     """The cycle's snapshot from the handle (upstream's shared lister), or None without a handle
     or when the handle has no (non-empty) snapshot: the plugin then sees only the nodes it is
     given."""

@@ -9,9 +9,12 @@ selector then selects nothing, and an unknown namespace has no labels, as upstre
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...api import Namespace
+
+if TYPE_CHECKING:
+    from ...framework import Handle
 
 __all__ = ["NamespaceReader"]
 
@@ -21,7 +24,7 @@ NAMESPACE = "Namespace"
 class NamespaceReader:
     __slots__ = ("_handle",)
 
-    def __init__(self, handle: Any) -> None:
+    def __init__(self, handle: Handle | None) -> None:
         self._handle = handle
 
     def list(self) -> list[Namespace]:

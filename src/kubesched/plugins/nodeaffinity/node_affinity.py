@@ -34,6 +34,8 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -144,8 +146,9 @@ def _labels(ni: NodeInfo) -> tuple[str, Mapping[str, str]]:
 class NodeAffinity(PluginBase):
     NAME = NAME
     Args = NodeAffinityArgs
+    FILTER_INPUTS = FilterInputs.NODE  # reads the node's labels and fields, and PreFilter's state
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         assert isinstance(self.args, NodeAffinityArgs)
         self.added_node_selector, added_pref = self.args.parsed()

@@ -24,6 +24,8 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -47,8 +49,9 @@ def fits(pod: Pod, node_name: str) -> bool:
 
 class NodeName(PluginBase):
     NAME = NAME
+    FILTER_INPUTS = FilterInputs.NODE  # reads only the node's name and the pod's spec.nodeName
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         self.enable_resize_preemption = feature_enabled(
             handle, "InPlacePodVerticalScalingSchedulerPreemption", False

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +32,7 @@ from kubesched.framework import (
     MAX_NODE_SCORE,
     ClusterEventWithHint,
     CycleState,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -161,7 +161,7 @@ class BalancedAllocation(PluginBase):
     NAME = NAME
     Args = NodeResourcesBalancedAllocationArgs
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         assert isinstance(self.args, NodeResourcesBalancedAllocationArgs)
         self.resources = self.args.resources

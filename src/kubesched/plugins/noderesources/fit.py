@@ -41,6 +41,8 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -177,8 +179,10 @@ def _status(insufficient: Sequence[InsufficientResource]) -> Status | None:
 class Fit(PluginBase):
     NAME = NAME
     Args = NodeResourcesFitArgs
+    # Filter reads only allocatable, the requested sums and the pod count; fewer pods never fit worse.
+    FILTER_INPUTS = FilterInputs.RESOURCES
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         assert isinstance(self.args, NodeResourcesFitArgs)
         a = self.args

@@ -23,6 +23,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
     NodeBatch,
     PluginBase,
     QueueingHint,
@@ -45,6 +46,7 @@ def tolerates_unschedulable(pod: Pod) -> bool:
 
 class NodeUnschedulable(PluginBase):
     NAME = NAME
+    FILTER_INPUTS = FilterInputs.NODE  # reads the node's spec.unschedulable, the pod's tolerations
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         node = node_info.node

@@ -35,6 +35,8 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    FilterInputs,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -126,8 +128,9 @@ def _node_taints(node_info: NodeInfo) -> tuple[Taint, ...]:
 
 class TaintToleration(PluginBase):
     NAME = NAME
+    FILTER_INPUTS = FilterInputs.NODE  # reads only the node's taints and the pod's tolerations
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None) -> None:
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         self._untolerated = _PerTaintSet(_untolerated, np.bool_)
         self._intolerable = _PerTaintSet(count_intolerable_prefer_no_schedule, np.int64)
