@@ -33,6 +33,7 @@ class ClusterSummary:
     bound_pods: int = 0
     pending_pods: int = 0
     terminating_pods: int = 0
+    finished_pods: int = 0  # Succeeded or Failed: they hold no resources
     allocatable: dict[str, int] = field(default_factory=dict)
     requested: dict[str, int] = field(default_factory=dict)  # by bound, non-finished pods
     pending_requested: dict[str, int] = field(default_factory=dict)
@@ -46,6 +47,7 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
             s.allocatable[k] = s.allocatable.get(k, 0) + v
     for p in pods:
         if p.is_terminal:
+            s.finished_pods += 1
             continue
         if p.is_terminating:
             s.terminating_pods += 1
@@ -70,6 +72,7 @@ def _render(console: Console, s: ClusterSummary) -> None:
     console.print(
         f"pods: {s.bound_pods} bound, {s.pending_pods} pending"
         + (f", {s.terminating_pods} terminating" if s.terminating_pods else "")
+        + (f", {s.finished_pods} finished" if s.finished_pods else "")
     )
     res = Table(title="Resources", show_header=True)
     for col in ("resource", "allocatable", "requested (bound)", "requested (pending)"):

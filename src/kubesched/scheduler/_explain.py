@@ -133,6 +133,8 @@ def explain_in(sched: Scheduler, namespace: str, name: str) -> Explanation:
                            "explain needs a pending pod")
     if pod.is_terminating:
         raise ExplainError(f'pod "{key}" is being deleted')
+    if pod.is_terminal:
+        raise ExplainError(f'pod "{key}" has finished (phase {pod.phase}); explain needs a pending pod')
     fwk = sched.profiles.get(pod.scheduler_name)
     if fwk is None:
         raise ExplainError(f'pod "{key}": no profile for schedulerName "{pod.scheduler_name}"')

@@ -37,6 +37,7 @@ from ._diagnosis import EXTENDER_NAME
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, extenders_from_config
 from ._metrics import SchedulerMetrics
+from ._pod_informer import deliver_pod_event, informer_selects
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
 __all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
@@ -181,11 +182,13 @@ class Scheduler(ScheduleOneMixin):
         )
 
     def _initial_sync(self) -> None:
-        """The informers' initial list: nodes, then pods, then nothing else matters yet."""
+        """The informers' initial list: nodes, then pods (not finished ones: the pod informer's
+        field selector), then nothing else matters yet."""
         for node in self.store.list("Node"):
             self.handlers.add_node(node)
         for pod in self.store.list("Pod"):
-            self.handlers.add_pod(pod)
+            if informer_selects(pod):
+                self.handlers.add_pod(pod)
 
     def close(self) -> None:
         """Stop watching the store and the queue's timers."""
@@ -210,12 +213,7 @@ class Scheduler(ScheduleOneMixin):
         kind, typ, old, new = ev.kind, ev.type, ev.old, ev.new
         h = self.handlers
         if kind == "Pod":
-            if typ == "ADDED":
-                h.add_pod(new)
-            elif typ == "MODIFIED":
-                h.update_pod(old, new)
-            else:
-                h.delete_pod(old)
+            deliver_pod_event(h, typ, old, new)
         elif kind == "Node":
             if typ == "ADDED":
                 h.add_node(new)
@@ -228,15 +226,17 @@ class Scheduler(ScheduleOneMixin):
             h.other(KIND_TO_RESOURCE[kind], action, old, new)
 
     def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
+        """The pod lister of the scheduler's informer: a finished pod is not found."""
         getter = getattr(self.store, "try_get", None)
+        pod: Pod | None
         if getter is not None:
-            pod: Pod | None = getter("Pod", namespace, name)
-            return pod
-        try:
-            found: Pod = self.store.get("Pod", namespace, name)
-            return found
-        except Exception:
-            return None
+            pod = getter("Pod", namespace, name)
+        else:
+            try:
+                pod = self.store.get("Pod", namespace, name)
+            except Exception:
+                return None
+        return pod if pod is not None and informer_selects(pod) else None
 
     def _namespace_labels(self, namespace: str) -> Mapping[str, str] | None:
         getter = getattr(self.store, "try_get", None)
