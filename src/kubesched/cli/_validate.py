@@ -22,7 +22,7 @@ from ..cluster import MemoryStore
 from ._inputs import load_inputs, reported_as_bad_input, start_time
 from ._main import app
 
-__all__ = ["ClusterSummary", "summarize", "validate"]
+__all__ = ["ClusterSummary", "dra_warning", "summarize", "validate"]
 
 
 @dataclass
@@ -60,6 +60,16 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
             target[k] = target.get(k, 0) + v
         target["pods"] = target.get("pods", 0) + 1
     return s
+
+
+def dra_warning(pods: list[Pod]) -> str | None:
+    """One line for the pods that use ``spec.resourceClaims`` (DRA is not implemented: the
+    DynamicResources placeholder refuses them), or None when no pod does."""
+    users = [p.key for p in pods if p.resource_claims and not p.is_terminal and not p.node_name]
+    if not users:
+        return None
+    return (f"warning: {len(users)} pending pod(s) use resourceClaims (first: {users[0]}): Dynamic "
+            "Resource Allocation is not implemented by kubesched yet; they will not be scheduled")
 
 
 def _render(console: Console, s: ClusterSummary) -> None:
@@ -103,3 +113,6 @@ def validate(
     pods: list[Any] = store.list("Pod")
     nodes: list[Any] = store.list("Node")
     _render(Console(), summarize(inputs.loaded, pods, nodes))
+    warning = dra_warning(pods)
+    if warning is not None:
+        typer.echo(warning, err=True)
