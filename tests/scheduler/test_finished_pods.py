@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from kubesched.api import Pod
 from kubesched.api.loader import load_documents
+from kubesched.cache import compare
 from kubesched.cli import app
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
@@ -129,6 +130,9 @@ def test_bound_pod_turning_succeeded_frees_its_node() -> None:
     d["status"]["phase"] = "Succeeded"
     env.store.update(Pod.from_dict(d))
     assert env.sched.cache.get_pod(env.pod("job")) is None
+    # The cache comparer agrees: a finished pod is not one the cache missed.
+    assert compare(env.sched.cache, env.store.list("Node"), env.store.list("Pod"),
+                   [env.pod("p")]).consistent
     env.run()
     assert env.node_of("p") == "n0"
 
