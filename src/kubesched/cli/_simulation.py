@@ -122,7 +122,8 @@ class Simulator:
         """Schedule on the virtual clock until nothing more can happen (run_until_idle)."""
         store, initial = self.store, self.initial
         bound_before = {p.key for p in initial if p.node_name}
-        unsubscribe = _watch_binds(store, len(initial) - len(bound_before), progress)
+        to_place = sum(1 for p in initial if not p.node_name and not p.is_terminal)  # finished: never
+        unsubscribe = _watch_binds(store, to_place, progress)
         try:
             summary = self.sched.run_until_idle()
         finally:

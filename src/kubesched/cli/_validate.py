@@ -111,8 +111,7 @@ def validate(
         store = MemoryStore(clock)
         store.load(inputs.loaded)
     pods: list[Any] = store.list("Pod")
+    if (warning := dra_warning(pods)) is not None:
+        typer.echo(warning, err=True)  # stderr: the summary on stdout stays as it was
     nodes: list[Any] = store.list("Node")
     _render(Console(), summarize(inputs.loaded, pods, nodes))
-    warning = dra_warning(pods)
-    if warning is not None:
-        typer.echo(warning, err=True)
