@@ -29,7 +29,8 @@ START = 1_767_225_600.0
 
 runner = CliRunner()
 
-CONTRACT_KEYS = ["pod", "profile", "nodes", "selectedNode", "tiedNodes", "postFilter", "message"]
+CONTRACT_KEYS = ["pod", "profile", "preEnqueue", "nodes", "selectedNode", "tiedNodes", "postFilter",
+                 "message"]
 NODE_KEYS = ["name", "filters", "feasible", "scores", "totalScore"]
 CODES = {"Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error", "Skip"}
 

@@ -36,6 +36,7 @@ UPSTREAM_DEFAULT_MULTI_POINT = [
     ("VolumeZone", 0),
     ("PodTopologySpread", 2),
     ("InterPodAffinity", 2),
+    ("DynamicResources", 0),  # DynamicResourceAllocation: GA, on by default since 1.34
     ("DefaultPreemption", 0),
     ("NodeResourcesBalancedAllocation", 1),
     ("ImageLocality", 1),
@@ -111,6 +112,9 @@ def test_default_args_filled_per_plugin() -> None:
 def test_dynamic_resources_feature_gate() -> None:
     names = [p.name for p in default_plugins({"DynamicResourceAllocation": True}).multi_point.enabled]
     assert names.index("DynamicResources") == names.index("DefaultPreemption") - 1
+    assert [p.name for p in default_plugins().multi_point.enabled] == names
+    off = [p.name for p in default_plugins({"DynamicResourceAllocation": False}).multi_point.enabled]
+    assert off == [n for n in names if n != "DynamicResources"]
 
 
 def _refs(*names: str | tuple[str, int]) -> tuple[PluginRef, ...]:

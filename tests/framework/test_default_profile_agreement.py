@@ -29,6 +29,7 @@ pod_st = st.tuples(
     st.integers(0, 6),  # memory request GiB
     st.booleans(),  # tolerates the taint
     st.sampled_from([None, *ZONES]),  # node selector on zone
+    st.booleans(),  # uses resourceClaims (DynamicResources refuses it at PreFilter)
 )
 
 
@@ -52,12 +53,14 @@ def test_default_profile_batch_equals_per_node(nodes: list[tuple[Any, ...]], pod
         built.append(b.obj())
         if used:
             existing.append(make_pod().name(f"e{i}").uid(f"e{i}").node(f"n{i}").req({"cpu": str(used)}).obj())
-    cpu, mem, tolerates, zone_sel = pod
+    cpu, mem, tolerates, zone_sel, claims = pod
     pb = make_pod().name("p").uid("p").req({"cpu": str(cpu), "memory": f"{mem}Gi"})
     if tolerates:
         pb = pb.toleration("dedicated", "x", "NoSchedule", "Equal")
     if zone_sel:
         pb = pb.node_selector({"zone": zone_sel})
+    if claims:
+        pb = pb.resource_claims(["gpu"])
     p = pb.obj()
     snap = snapshot_of(built, existing)
     fast, slow = _frameworks(snap)

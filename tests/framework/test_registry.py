@@ -14,7 +14,7 @@ UPSTREAM_NAMES = {
     "PrioritySort", "SchedulingGates", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
     "NodePorts", "NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality", "InterPodAffinity",
     "PodTopologySpread", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
-    "DefaultPreemption", "DefaultBinder",
+    "DynamicResources", "DefaultPreemption", "DefaultBinder",
 }
 
 PF: dict[str, Any] = {"pre_filter": (PreFilterResult(), None)}
@@ -36,6 +36,8 @@ UPSTREAM_POINTS: dict[str, dict[str, Any]] = {
     "VolumeZone": {**PF, **F},
     "PodTopologySpread": {**PF, **F, **S},
     "InterPodAffinity": {**PF, **F, **S},
+    "DynamicResources": {"pre_enqueue": None, **PF, **F, "post_filter": (None, None), "score": (0, None),
+                         "reserve": None, "unreserve": None, "pre_bind": None},
     "DefaultPreemption": {"post_filter": (None, None)},
     "NodeResourcesBalancedAllocation": S,
     "ImageLocality": {"score": (0, None)},
@@ -57,21 +59,23 @@ def test_default_profile_expands_like_upstream() -> None:
     registry = {name: toy(name, **points) for name, points in UPSTREAM_POINTS.items()}
     fw = Framework(default_config().profiles[0], registry)
     got = fw.list_plugins()
-    assert got["preEnqueue"] == ["SchedulingGates"]
+    assert got["preEnqueue"] == ["SchedulingGates", "DynamicResources"]
     assert got["queueSort"] == ["PrioritySort"]
     assert got["preFilter"] == ["NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
                                 "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",
-                                "InterPodAffinity"]
+                                "InterPodAffinity", "DynamicResources"]
     assert got["filter"] == ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
                              "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
-                             "VolumeZone", "PodTopologySpread", "InterPodAffinity"]
-    assert got["postFilter"] == ["DefaultPreemption"]
-    assert got["reserve"] == ["VolumeBinding"]
-    assert got["preBind"] == ["VolumeBinding"]
+                             "VolumeZone", "PodTopologySpread", "InterPodAffinity", "DynamicResources"]
+    # DynamicResources before DefaultPreemption: deallocating an idle claim beats evicting a pod.
+    assert got["postFilter"] == ["DynamicResources", "DefaultPreemption"]
+    assert got["reserve"] == ["VolumeBinding", "DynamicResources"]
+    assert got["preBind"] == ["VolumeBinding", "DynamicResources"]
     assert got["bind"] == ["DefaultBinder"]
     assert [(p, fw.score_weights[p]) for p in got["score"]] == [
         ("TaintToleration", 3), ("NodeAffinity", 2), ("NodeResourcesFit", 1), ("VolumeBinding", 1),
-        ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("NodeResourcesBalancedAllocation", 1),
+        ("PodTopologySpread", 2), ("InterPodAffinity", 2), ("DynamicResources", 1),
+        ("NodeResourcesBalancedAllocation", 1),
         ("ImageLocality", 1),
     ]
 

@@ -160,12 +160,13 @@ def check_pending(sim: Simulation) -> list[str]:
             continue
         cond = pod.condition("PodScheduled") or {}
         if pod.scheduler_name not in sim.profiles:
-            if cond:
+            # The API server marks any gated pod on create, whatever its scheduler.
+            if cond and not (pod.scheduling_gates and cond.get("reason") == GATED_REASON):
                 out.append(f"{pod.key} of another scheduler got PodScheduled {dict(cond)}")
             continue
         if pod.scheduling_gates:
-            # Never attempted; the API server (not the scheduler) may mark it SchedulingGated.
-            if cond and cond.get("reason") != GATED_REASON:
+            # Never attempted; the API server (not the scheduler) marks it SchedulingGated.
+            if cond.get("reason") != GATED_REASON:
                 out.append(f"{pod.key} is gated but PodScheduled is {dict(cond)}")
             continue
         msg = str(cond.get("message") or "")

@@ -356,6 +356,15 @@ class Pod(ManifestObject):
                 out.append(f"{self.name}-{v.get('name')}")
         return tuple(out)
 
+    @cached_property
+    def resource_claims(self) -> tuple[str, ...]:
+        """The names of ``spec.resourceClaims`` (Dynamic Resource Allocation): the claims the
+        DynamicResources plugin would allocate devices for."""
+        claims = (self.raw.get("spec") or {}).get("resourceClaims") or ()
+        if not isinstance(claims, list | tuple):
+            claims = (claims,)
+        return tuple(str(c.get("name") or "") if isinstance(c, Mapping) else str(c) for c in claims)
+
     def condition(self, type_: str) -> Mapping[str, Any] | None:
         for c in self.conditions:
             if c.get("type") == type_:

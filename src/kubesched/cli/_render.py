@@ -20,6 +20,7 @@ __all__ = ["render_explanation", "render_simulation"]
 _STATUS_STYLE = {
     "Bound": "dim", "Scheduled": "green", "Unschedulable": "red", "SchedulerError": "red",
     "Pending": "yellow", "Preempted": "magenta", "Terminating": "magenta", "Deleted": "dim",
+    "SchedulingGated": "yellow",
 }
 _TABLE_RESOURCES = ("cpu", "memory", "pods")
 
@@ -109,6 +110,12 @@ def render_explanation(console: Console, e: Explanation) -> None:
     error; the reasons in the last column), scores (feasible nodes x plugins), then the decision.
     Plugins that every node skipped (PreFilter returned Skip) are listed, not given a column."""
     console.print(Text(f"Pod {e.pod} (profile {e.profile})", style="bold"))
+    if e.pre_enqueue is not None:
+        pe = e.pre_enqueue
+        console.print(Text(f"PreEnqueue {pe.plugin}: {pe.code} - the pod waits outside the scheduling "
+                           "queue; no node is evaluated or selected.", style="yellow"))
+        console.print(Text(e.message, style="red"), highlight=False)
+        return
     plugins: dict[str, None] = {}
     for n in e.nodes:
         for f in n.filters:

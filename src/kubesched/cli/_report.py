@@ -83,10 +83,12 @@ def dump_yaml(docs: Iterable[dict[str, Any]]) -> str:
 # -- explain ---------------------------------------------------------------------------------
 def explanation_to_dict(e: Explanation) -> dict[str, Any]:
     """explain ``-o json``: the documented contract (README, "explain JSON")."""
-    pf = e.post_filter
+    pf, pe = e.post_filter, e.pre_enqueue
     return {
         "pod": e.pod,
         "profile": e.profile,
+        "preEnqueue": None if pe is None else {
+            "plugin": pe.plugin, "code": str(pe.code), "reasons": list(pe.reasons)},
         "nodes": [_node(n) for n in e.nodes],
         "selectedNode": e.selected_node,
         "tiedNodes": list(e.tied_nodes),

@@ -17,7 +17,8 @@ from typing import Any
 from ..api import Pod
 from ..api.loader import LoadedObjects, kind_of
 from ..clock import VirtualClock
-from ..cluster import MemoryStore, WatchEvent
+from ..cluster import SCHEDULING_GATED, MemoryStore, WatchEvent
+from ..plugins.schedulinggates import gates_message
 from ..scheduler import RunSummary, Scheduler
 from ._inputs import start_time
 
@@ -35,7 +36,8 @@ BOUND = "Bound"  # bound before the simulation started
 SCHEDULED = "Scheduled"  # bound by this simulation
 UNSCHEDULABLE = "Unschedulable"  # PodScheduled=False, reason Unschedulable
 SCHEDULER_ERROR = "SchedulerError"  # PodScheduled=False, reason SchedulerError
-PENDING = "Pending"  # never attempted: gated, or another scheduler's pod
+# SCHEDULING_GATED: PodScheduled=False, reason SchedulingGated (kubectl shows it so), gates left
+PENDING = "Pending"  # never attempted: another scheduler's pod
 PREEMPTED = "Preempted"  # deleted as a preemption victim
 TERMINATING = "Terminating"  # still terminating when the run ended
 DELETED = "Deleted"  # gone by the end of the run, not as a victim (e.g. terminating in a dump)
@@ -98,8 +100,8 @@ class Simulation:
 
     def unplaced(self) -> list[PodOutcome]:
         """Pods our profiles should have placed and did not (what --fail-on-unschedulable counts)."""
-        return [p for p in self.pods if p.status in (UNSCHEDULABLE, SCHEDULER_ERROR, PENDING)
-                and p.scheduler_name in self.profiles]
+        waiting = (UNSCHEDULABLE, SCHEDULER_ERROR, SCHEDULING_GATED, PENDING)
+        return [p for p in self.pods if p.status in waiting and p.scheduler_name in self.profiles]
 
 
 class Simulator:
@@ -120,7 +122,8 @@ class Simulator:
         """Schedule on the virtual clock until nothing more can happen (run_until_idle)."""
         store, initial = self.store, self.initial
         bound_before = {p.key for p in initial if p.node_name}
-        unsubscribe = _watch_binds(store, len(initial) - len(bound_before), progress)
+        to_place = sum(1 for p in initial if not p.node_name and not p.is_terminal)  # finished: never
+        unsubscribe = _watch_binds(store, to_place, progress)
         try:
             summary = self.sched.run_until_idle()
         finally:
@@ -203,14 +206,22 @@ def _status(pod: Pod, bound_before: set[str]) -> str:
         return UNSCHEDULABLE
     if cond.get("status") == "False" and cond.get("reason") == SCHEDULER_ERROR:
         return SCHEDULER_ERROR
+    if cond.get("status") == "False" and cond.get("reason") == SCHEDULING_GATED:
+        return SCHEDULING_GATED
     return PENDING
 
 
 def _message(pod: Pod) -> str:
-    if pod.node_name:
+    """Why the pod has no node: the PodScheduled=False message; for a pod still gated, the
+    SchedulingGates PreEnqueue status naming its gates (the condition's text does not)."""
+    if pod.node_name or pod.is_terminal:
         return ""
     cond = pod.condition("PodScheduled") or {}
-    return str(cond.get("message") or "") if cond.get("status") == "False" else ""
+    if cond.get("status") != "False":
+        return ""
+    if cond.get("reason") == SCHEDULING_GATED and pod.scheduling_gates:
+        return gates_message(pod.scheduling_gates)
+    return str(cond.get("message") or "")
 
 
 def allocations(store: Any) -> list[NodeAllocation]:

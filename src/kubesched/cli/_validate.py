@@ -24,7 +24,7 @@ from ._inputs import load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._units import column_formatter
 
-__all__ = ["ClusterSummary", "summarize", "validate"]
+__all__ = ["ClusterSummary", "dra_warning", "summarize", "validate"]
 
 
 @dataclass
@@ -35,6 +35,7 @@ class ClusterSummary:
     bound_pods: int = 0
     pending_pods: int = 0
     terminating_pods: int = 0
+    finished_pods: int = 0  # Succeeded or Failed: they hold no resources
     allocatable: dict[str, int] = field(default_factory=dict)
     requested: dict[str, int] = field(default_factory=dict)  # by bound, non-finished pods
     pending_requested: dict[str, int] = field(default_factory=dict)
@@ -48,6 +49,7 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
             s.allocatable[k] = s.allocatable.get(k, 0) + v
     for p in pods:
         if p.is_terminal:
+            s.finished_pods += 1
             continue
         if p.is_terminating:
             s.terminating_pods += 1
@@ -62,6 +64,16 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
     return s
 
 
+def dra_warning(pods: list[Pod]) -> str | None:
+    """One line for the pods that use ``spec.resourceClaims`` (DRA is not implemented: the
+    DynamicResources placeholder refuses them), or None when no pod does."""
+    users = [p.key for p in pods if p.resource_claims and not p.is_terminal and not p.node_name]
+    if not users:
+        return None
+    return (f"warning: {len(users)} pending pod(s) use resourceClaims (first: {users[0]}): Dynamic "
+            "Resource Allocation is not implemented by kubesched yet; they will not be scheduled")
+
+
 def _render(console: Console, s: ClusterSummary) -> None:
     kinds = Table(title="Objects", show_header=True)
     add_column(kinds, "kind")
@@ -72,6 +84,7 @@ def _render(console: Console, s: ClusterSummary) -> None:
     console.print(
         f"pods: {s.bound_pods} bound, {s.pending_pods} pending"
         + (f", {s.terminating_pods} terminating" if s.terminating_pods else "")
+        + (f", {s.finished_pods} finished" if s.finished_pods else "")
     )
     res = Table(title="Resources", show_header=True)
     for col in ("resource", "allocatable", "requested (bound)", "requested (pending)"):
@@ -96,5 +109,7 @@ def validate(
         store = MemoryStore(clock)
         store.load(inputs.loaded)
     pods: list[Any] = store.list("Pod")
+    if (warning := dra_warning(pods)) is not None:
+        typer.echo(warning, err=True)  # stderr: the summary on stdout stays as it was
     nodes: list[Any] = store.list("Node")
     _render(out_console(), summarize(inputs.loaded, pods, nodes))

@@ -1,6 +1,6 @@
 """The cluster the scheduler talks to: the ``Store`` protocol and the embedded ``MemoryStore``."""
 
-from ._conditions import update_pod_condition
+from ._conditions import SCHEDULING_GATED, update_pod_condition
 from ._memory import Expired, MemoryStore
 from ._store import (
     AlreadyExists,
@@ -15,6 +15,7 @@ from ._store import (
 )
 
 __all__ = [
+    "SCHEDULING_GATED",
     "AlreadyExists",
     "Conflict",
     "Event",

@@ -3,6 +3,7 @@
 Mirrors podutil.UpdatePodCondition (pkg/api/v1/pod/util.go, master 2026): a new condition is
 appended; an existing one keeps its lastTransitionTime while its status is unchanged, and is
 replaced only when something (status, reason, message, probe or transition time) differs.
+Also the one condition the API server writes itself on create: SchedulingGated.
 """
 
 from __future__ import annotations
@@ -10,9 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..api import format_time
+from ..api import Pod, format_time
 
-__all__ = ["update_pod_condition", "update_pod_conditions"]
+__all__ = ["SCHEDULING_GATED", "apply_scheduling_gated_condition", "update_pod_condition",
+           "update_pod_conditions"]
+
+SCHEDULING_GATED = "SchedulingGated"
+"""corev1.PodReasonSchedulingGated; ``kubectl get pods`` shows it as the pod's status."""
+_SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
 
 _COMPARED = ("status", "reason", "message", "lastProbeTime", "lastTransitionTime", "observedGeneration")
 
@@ -64,3 +70,16 @@ def _upsert(out: list[dict[str, Any]], condition: Mapping[str, Any], stamp: str)
         return False
     out.append(new)
     return True
+
+
+def apply_scheduling_gated_condition(pod: Pod, now: float) -> Pod:
+    """applySchedulingGatedCondition (pkg/registry/core/pod/strategy.go, PrepareForCreate): a
+    pod created with ``spec.schedulingGates`` and no PodScheduled condition gets
+    ``PodScheduled=False``, reason SchedulingGated. The scheduler never writes it; it stays
+    until the scheduler, once the gates are gone, records a failure or binds the pod."""
+    if not pod.scheduling_gates or pod.condition("PodScheduled") is not None:
+        return pod
+    conditions, _ = update_pod_condition(
+        pod.conditions, {"type": "PodScheduled", "status": "False", "reason": SCHEDULING_GATED,
+                         "message": _SCHEDULING_GATED_MESSAGE, "lastProbeTime": None}, now)
+    return pod.with_changes({("status", "conditions"): conditions})

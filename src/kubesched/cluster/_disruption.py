@@ -9,7 +9,9 @@ pkg/controller/disruption/disruption.go (master 2026):
   desiredHealthy = max(0, expected - maxUnavailable);
 - neither: nothing expected, nothing allowed;
 - currentHealthy: matched pods that are Ready and not terminating (pods listed in
-  ``status.disruptedPods`` are not counted);
+  ``status.disruptedPods`` are not counted); a finished pod (Succeeded or Failed) is never
+  healthy, whatever its conditions say (the kubelet sets Ready=False when a pod finishes; a
+  hand-written manifest may not);
 - disruptionsAllowed = currentHealthy - desiredHealthy, 0 when negative or nothing is expected.
 
 Approximation: for percentages and ``maxUnavailable`` upstream takes the expected count from the
@@ -76,7 +78,8 @@ def compute_pdb_status(pdb: PodDisruptionBudget, pods: Iterable[Pod]) -> PdbStat
     else:
         expected = 0  # neither field: getExpectedPodCount leaves both counts at zero
     healthy = sum(1 for p in selected
-                  if not p.is_terminating and p.name not in pdb.disrupted_pods and p.is_ready)
+                  if not p.is_terminating and not p.is_terminal and p.name not in pdb.disrupted_pods
+                  and p.is_ready)
     allowed = healthy - desired
     if expected <= 0 or allowed <= 0:
         allowed = 0

@@ -8,7 +8,8 @@ Behaves as the parts of kube-apiserver a scheduler touches (master 2026):
   subscriber that writes during delivery has its own change queued after the current one), and
   kept so that ``events_since(rv)`` can resume a watch after a list;
 - create runs admission: Priority for pods and PriorityClasses (plugin/pkg/admission/priority)
-  and DefaultTolerationSeconds for pods;
+  and DefaultTolerationSeconds for pods; a pod created with scheduling gates gets
+  PodScheduled=False, reason SchedulingGated (the pod strategy's PrepareForCreate);
 - ``bind`` is the pods/binding subresource (pkg/registry/core/pod/storage/storage.go assignPod):
   it sets spec.nodeName and PodScheduled=True, and fails when the pod is bound or terminating;
 - pod deletion is graceful (pkg/registry/core/pod/strategy.go CheckGracefulDelete): the grace
@@ -50,7 +51,7 @@ from ..api import (
 )
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
-from ._conditions import update_pod_conditions
+from ._conditions import apply_scheduling_gated_condition, update_pod_conditions
 from ._disruption import pdb_selects, pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
 
@@ -330,6 +331,7 @@ class MemoryStore:
                     try:
                         obj = self._admission(lambda o=obj: admit_pod(o, classes))  # type: ignore[misc]
                         obj = add_default_tolerations(obj)
+                        obj = apply_scheduling_gated_condition(obj, self._clock.now)
                     except StoreError as exc:
                         raise fail(obj, exc) from exc
                 admitted.append((obj, replaces))
@@ -426,6 +428,7 @@ class MemoryStore:
             elif isinstance(obj, Pod):
                 obj = self._admission(lambda: admit_pod(obj, self.priority_classes()))  # type: ignore[arg-type]
                 obj = add_default_tolerations(obj)  # type: ignore[arg-type]
+                obj = apply_scheduling_gated_condition(obj, self._clock.now)
         changes: dict[Path, Any] = {}
         if not obj.meta.uid:
             changes[("metadata", "uid")] = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{kind}/{key}/{self._rv + 1}"))

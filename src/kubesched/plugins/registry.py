@@ -4,8 +4,8 @@ Mirrors pkg/scheduler/framework/plugins/registry.go (NewInTreeRegistry). Plugin 
 imported lazily, when a registry is built, and defensively: a package that is missing or does
 not import leaves its plugin out of the registry (a profile naming it then fails with upstream's
 ``... does not exist``) instead of breaking ``import kubesched``. Feature flags are an argument,
-never a global. DynamicResources (DRA, on by default upstream since 1.34) has no in-tree
-implementation here and is therefore not registered.
+never a global. DynamicResources (DRA, on by default upstream since 1.34) is registered as a
+placeholder that refuses pods with resource claims (see plugins/dynamicresources).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ IN_TREE_PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (names.NODE_VOLUME_LIMITS, ("nodevolumelimits",)),
     (names.VOLUME_BINDING, ("volumebinding",)),
     (names.VOLUME_ZONE, ("volumezone",)),
+    (names.DYNAMIC_RESOURCES, ("dynamicresources",)),
     (names.DEFAULT_PREEMPTION, ("defaultpreemption",)),
     (names.DEFAULT_BINDER, ("defaultbinder",)),
 )

@@ -13,7 +13,10 @@ needs more than deciding, as kube-scheduler-simulator's result annotations do:
 - when no node is feasible, PostFilter runs with preemption's executor replaced by a recorder:
   the victims and the nomination are reported, nothing is evicted (and the store is a copy).
 
-Other pending pods are not scheduled first; bound pods stay where they are.
+Other pending pods are not scheduled first; bound pods stay where they are. A pod that a
+PreEnqueue plugin keeps out of the scheduling queue (SchedulingGates: the pod still has
+``spec.schedulingGates``) never reaches a cycle upstream: the explanation is that plugin's
+status, with no node evaluated and none selected.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ __all__ = [
     "NodeExplanation",
     "PluginScore",
     "PostFilterExplanation",
+    "PreEnqueueExplanation",
     "explain",
     "explain_in",
 ]
@@ -91,6 +95,16 @@ class PostFilterExplanation:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class PreEnqueueExplanation:
+    """The PreEnqueue plugin that keeps the pod out of the scheduling queue, and its status
+    (SchedulingGates: UnschedulableAndUnresolvable, ``waiting for scheduling gates: [a b]``)."""
+
+    plugin: str
+    code: Code
+    reasons: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class Explanation:
     pod: str
@@ -100,6 +114,8 @@ class Explanation:
     tied_nodes: list[str] = field(default_factory=list)
     post_filter: PostFilterExplanation | None = None
     message: str = ""
+    pre_enqueue: PreEnqueueExplanation | None = None
+    """Set when a PreEnqueue plugin rejects the pod: then no cycle runs (``nodes`` is empty)."""
 
 
 def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: Any = None,
@@ -133,9 +149,16 @@ def explain_in(sched: Scheduler, namespace: str, name: str) -> Explanation:
                            "explain needs a pending pod")
     if pod.is_terminating:
         raise ExplainError(f'pod "{key}" is being deleted')
+    if pod.is_terminal:
+        raise ExplainError(f'pod "{key}" has finished (phase {pod.phase}); explain needs a pending pod')
     fwk = sched.profiles.get(pod.scheduler_name)
     if fwk is None:
         raise ExplainError(f'pod "{key}": no profile for schedulerName "{pod.scheduler_name}"')
+    gated = fwk.run_pre_enqueue_plugins(pod)
+    if not gated.is_success():
+        # runPreEnqueuePlugins: the pod waits outside activeQ; no scheduling cycle runs.
+        return Explanation(pod.key, fwk.profile_name, [], message=gated.message(),
+                           pre_enqueue=PreEnqueueExplanation(gated.plugin, gated.code, gated.reasons))
     sched.cache.update_snapshot(sched.snapshot)
     return _Cycle(sched, fwk, pod).run()
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..api import Pod
+from ..api import Namespace, Pod
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store
@@ -39,6 +39,7 @@ from ._algorithm import ScheduleAlgorithm
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._metrics import SchedulerMetrics
+from ._pod_informer import deliver_pod_event, informer_selects
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
 __all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
@@ -192,11 +193,13 @@ class Scheduler(ScheduleOneMixin):
         )
 
     def _initial_sync(self) -> None:
-        """The informers' initial list: nodes, then pods, then nothing else matters yet."""
+        """The informers' initial list: nodes, then pods (not finished ones: the pod informer's
+        field selector), then nothing else matters yet."""
         for node in self.store.list("Node"):
             self.handlers.add_node(node)
         for pod in self.store.list("Pod"):
-            self.handlers.add_pod(pod)
+            if informer_selects(pod):
+                self.handlers.add_pod(pod)
 
     def close(self) -> None:
         """Stop watching the store and the queue's timers."""
@@ -221,12 +224,7 @@ class Scheduler(ScheduleOneMixin):
         kind, typ, old, new = ev.kind, ev.type, ev.old, ev.new
         h = self.handlers
         if kind == "Pod":
-            if typ == "ADDED":
-                h.add_pod(new)
-            elif typ == "MODIFIED":
-                h.update_pod(old, new)
-            else:
-                h.delete_pod(old)
+            deliver_pod_event(h, typ, old, new)
         elif kind == "Node":
             if typ == "ADDED":
                 h.add_node(new)
@@ -239,19 +237,13 @@ class Scheduler(ScheduleOneMixin):
             h.other(KIND_TO_RESOURCE[kind], action, old, new)
 
     def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
-        getter = getattr(self.store, "try_get", None)
-        if getter is not None:
-            pod: Pod | None = getter("Pod", namespace, name)
-            return pod
-        try:
-            return self.store.get("Pod", namespace, name)
-        except Exception:
-            return None
+        """The pod lister of the scheduler's informer: a finished pod is not found."""
+        pod = self.store.try_get("Pod", namespace, name)
+        return pod if pod is not None and informer_selects(pod) else None
 
     def _namespace_labels(self, namespace: str) -> Mapping[str, str] | None:
-        getter = getattr(self.store, "try_get", None)
-        ns = getter("Namespace", "", namespace) if getter is not None else None
-        return ns.labels if ns is not None else None
+        ns = self.store.try_get("Namespace", "", namespace)
+        return ns.labels if isinstance(ns, Namespace) else None
 
     def _store_update_pod(self, pod: Pod, condition: dict[str, Any] | None,
                           nominating: PostFilterResult | None) -> None:

@@ -365,6 +365,11 @@ class PodBuilder(_ObjectBuilder):
         self._spec["schedulingGates"] = [{"name": g} for g in gates]
         return self
 
+    def resource_claims(self, names: Iterable[str]) -> PodBuilder:
+        """``spec.resourceClaims`` (DRA), each naming a ResourceClaim of the same name."""
+        self._spec["resourceClaims"] = [{"name": n, "resourceClaimName": n} for n in names]
+        return self
+
     def pvc(self, claim_name: str, volume_name: str | None = None, read_only: bool = False) -> PodBuilder:
         """Add a persistentVolumeClaim volume (upstream PVC)."""
         src: dict[str, Any] = {"claimName": claim_name}

@@ -6,9 +6,10 @@ sets on the defaults. Differences from upstream's list, on purpose:
 
 - EBSLimits, GCEPDLimits, AzureDiskLimits: removed upstream (in-tree volume limits migrated to
   NodeVolumeLimits/CSI); absent here as in the newest upstream.
-- DynamicResources: upstream inserts it before DefaultPreemption when the
-  DynamicResourceAllocation gate is on (default since 1.34). kubesched has no DRA plugin, so it
-  is added only when a caller passes ``{"DynamicResourceAllocation": True}``.
+- None otherwise: DynamicResources is inserted before DefaultPreemption while the
+  DynamicResourceAllocation gate is on (GA, on by default since 1.34), as upstream's
+  applyFeatureGates does; ``{"DynamicResourceAllocation": False}`` leaves it out. (kubesched's
+  DynamicResources is a placeholder refusing pods with claims: see plugins/dynamicresources.)
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _DEFAULT_MULTI_POINT: tuple[PluginRef, ...] = (
 def default_plugins(features: Mapping[str, bool] | None = None) -> Plugins:
     """getDefaultPlugins + applyFeatureGates."""
     enabled = list(_DEFAULT_MULTI_POINT)
-    if (features or {}).get("DynamicResourceAllocation", False):
+    if (features or {}).get("DynamicResourceAllocation", True):
         i = next(i for i, p in enumerate(enabled) if p.name == names.DEFAULT_PREEMPTION)
         enabled.insert(i, PluginRef(names.DYNAMIC_RESOURCES))
     return Plugins(multi_point=PluginSet(enabled=tuple(enabled)))

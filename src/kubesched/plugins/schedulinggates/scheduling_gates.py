@@ -23,9 +23,14 @@ from kubesched.framework import (
 )
 from kubesched.plugins.names import SCHEDULING_GATES
 
-__all__ = ["NAME", "SchedulingGates"]
+__all__ = ["NAME", "SchedulingGates", "gates_message"]
 
 NAME = SCHEDULING_GATES
+
+
+def gates_message(gates: tuple[str, ...]) -> str:
+    """The PreEnqueue rejection's message: ``waiting for scheduling gates: [a b]``."""
+    return f"waiting for scheduling gates: [{' '.join(gates)}]"
 
 
 class SchedulingGates(PluginBase):
@@ -34,8 +39,7 @@ class SchedulingGates(PluginBase):
     def pre_enqueue(self, pod: Pod) -> Status | None:
         if not pod.scheduling_gates:
             return None
-        gates = " ".join(pod.scheduling_gates)
-        return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, f"waiting for scheduling gates: [{gates}]")
+        return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, gates_message(pod.scheduling_gates))
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
