@@ -16,6 +16,7 @@ from kubesched.api import Node, Pod
 from kubesched.cache import (
     Cache,
     CacheError,
+    ImageStateSummary,
     NodeColumns,
     NodeImages,
     NodeInfo,
@@ -257,6 +258,47 @@ def test_image_index_is_kept_across_cycles_and_follows_node_changes() -> None:
     a = index.rows("a:1")
     assert index.rows("b:1") is None  # only n0 had it
     assert a is not None and (a.rows.tolist(), a.num_nodes.tolist()) == ([0, 1], [2.0, 3.0])
+
+
+def test_node_update_keeping_its_images_leaves_image_states_alone() -> None:
+    # A status heartbeat (same images, new conditions) changes no image count: the snapshot
+    # copy keeps its image states and the image index does not move.
+    n0 = make_node().name("n0").images({"a:1": 100}).obj()
+    cache = _cache(n0, make_node().name("n1").images({"a:1": 100}).obj())
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    states = snap.node_info_list[0].image_states
+    index = snap.columns.images()
+    version = index.version
+    beat = make_node().name("n0").images({"a:1": 100}).condition("Ready", "False").obj()
+    cache.update_node(n0, beat)
+    cache.update_snapshot(snap)
+    assert snap.node_info_list[0].node is beat
+    assert snap.node_info_list[0].image_states is states and index.version == version
+    cache.update_node(beat, make_node().name("n0").images({"b:1": 5}).obj())  # new images
+    cache.update_snapshot(snap)
+    assert set(snap.node_info_list[0].image_states) == {"b:1"} and index.version > version
+    assert cache.image_count() == 2
+
+
+def test_image_index_follows_a_reordered_node_list() -> None:
+    # A zone change re-orders the node list (the tree interleaves zones): built arrays move
+    # their rows and stay in row order; a node gone leaves them.
+    infos = []
+    for i in range(6):
+        ni = NodeInfo.of(make_node().name(f"n{i}").obj(), [])
+        ni.image_states = {"a:1": ImageStateSummary(10 + i, 6)}
+        if i % 2:
+            ni.image_states = {**ni.image_states, "b:1": ImageStateSummary(5, 3)}
+        infos.append(ni)
+    index = NodeImages(infos)
+    assert index.rows("a:1") is not None and index.rows("b:1") is not None  # built before the move
+    src = [5, 2, 0, 3, 1]  # n4 gone
+    moved = [infos[i] for i in src]
+    index.relist(moved, np.array(src, dtype=np.int64))
+    _assert_same_images(index, NodeImages(moved), moved)
+    b = index.rows("b:1")
+    assert b is not None and b.rows.tolist() == [0, 3, 4]  # n5, n3, n1
 
 
 def test_inconsistent_snapshot_recovers_with_error() -> None:

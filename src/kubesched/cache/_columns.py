@@ -204,7 +204,7 @@ class NodeColumns:
         c._log_start = 0
         c._images = self._images
         if c._images is not None:
-            c._images.relist(infos)
+            c._images.relist(infos, src)
         for i in sorted({*dirty, *np.flatnonzero(~keep).tolist()}):
             c.fill_row(i, infos[i])
         return c
