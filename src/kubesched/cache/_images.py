@@ -203,6 +203,8 @@ class NodeImages:
             return
         by_image, arrays = self._by_image, self._arrays
         row = self._rows_of().get(name, -1) if arrays else -1
+        if row < 0:  # no built arrays, or a node not listed (not seen in a snapshot): rebuild later
+            arrays.clear()
         if old:
             for image in old:
                 if image not in states:
@@ -215,10 +217,7 @@ class NodeImages:
                 nodes[name] = summary
                 hit = arrays.get(image)
                 if hit is not None:
-                    if row >= 0:
-                        arrays[image] = hit.put(row, summary)
-                    else:
-                        del arrays[image]
+                    arrays[image] = hit.put(row, summary)
         if states:
             self._indexed[name] = states
         else:
@@ -226,7 +225,8 @@ class NodeImages:
         self.version += 1
 
     def _remove(self, image: str, name: str, row: int) -> None:
-        """Forget ``name`` listing ``image``; ``row`` -1 leaves the arrays to the caller."""
+        """Forget ``name`` listing ``image``; built arrays lose ``row`` (-1: the caller moves
+        or drops them)."""
         nodes = self._by_image.get(image)
         if nodes is None:
             return
