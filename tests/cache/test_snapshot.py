@@ -13,7 +13,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Node, Pod
-from kubesched.cache import Cache, CacheError, NodeColumns, NodeInfo, Snapshot, normalized_image_name
+from kubesched.cache import (
+    Cache,
+    CacheError,
+    ImageStateSummary,
+    NodeColumns,
+    NodeImages,
+    NodeInfo,
+    Snapshot,
+    normalized_image_name,
+)
 from kubesched.clock import VirtualClock
 from kubesched.testing.wrappers import make_node, make_pod
 
@@ -220,6 +229,78 @@ def test_normalized_image_name(name: str, normalized: str) -> None:
     assert normalized_image_name(name) == normalized
 
 
+def test_image_index_is_kept_across_cycles_and_follows_node_changes() -> None:
+    # No upstream counterpart: the snapshot's image index (what ImageLocality's batch path
+    # reads) is built once and then changes only where a node's image states do.
+    cache = _cache(make_node().name("n0").images({"a:1": 100, "b:1": 7}).obj(),
+                   make_node().name("n1").images({"a:1": 100}).obj())
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    index = snap.columns.images()
+    a = index.rows("a:1")
+    assert a is not None and (a.rows.tolist(), a.num_nodes.tolist()) == ([0, 1], [2.0, 2.0])
+    version = index.version
+
+    cache.add_pod(_pod("p", "n0"))  # a scheduling cycle's change: no image state moves
+    cache.update_snapshot(snap)
+    assert snap.columns.images() is index and index.version == version and index.rows("a:1") is a
+
+    cache.add_node(make_node().name("n2").images({"a:1": 100}).obj())
+    cache.update_snapshot(snap)  # a new node: the node list is regathered, the index kept
+    assert snap.columns.images() is index and index.version > version
+    a = index.rows("a:1")
+    # n0 and n1 did not change, so their snapshot copies keep the count they were taken with
+    # (upstream's UpdateSnapshot clones only changed nodes); n2's copy counts three.
+    assert a is not None and (a.rows.tolist(), a.num_nodes.tolist()) == ([0, 1, 2], [2.0, 2.0, 3.0])
+
+    cache.remove_node(make_node().name("n0").obj())
+    cache.update_snapshot(snap)
+    a = index.rows("a:1")
+    assert index.rows("b:1") is None  # only n0 had it
+    assert a is not None and (a.rows.tolist(), a.num_nodes.tolist()) == ([0, 1], [2.0, 3.0])
+
+
+def test_node_update_keeping_its_images_leaves_image_states_alone() -> None:
+    # A status heartbeat (same images, new conditions) changes no image count: the snapshot
+    # copy keeps its image states and the image index does not move.
+    n0 = make_node().name("n0").images({"a:1": 100}).obj()
+    cache = _cache(n0, make_node().name("n1").images({"a:1": 100}).obj())
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    states = snap.node_info_list[0].image_states
+    index = snap.columns.images()
+    version = index.version
+    beat = make_node().name("n0").images({"a:1": 100}).condition("Ready", "False").obj()
+    cache.update_node(n0, beat)
+    cache.update_snapshot(snap)
+    assert snap.node_info_list[0].node is beat
+    assert snap.node_info_list[0].image_states is states and index.version == version
+    cache.update_node(beat, make_node().name("n0").images({"b:1": 5}).obj())  # new images
+    cache.update_snapshot(snap)
+    assert set(snap.node_info_list[0].image_states) == {"b:1"} and index.version > version
+    assert cache.image_count() == 2
+
+
+def test_image_index_follows_a_reordered_node_list() -> None:
+    # A zone change re-orders the node list (the tree interleaves zones): built arrays move
+    # their rows and stay in row order; a node gone leaves them.
+    infos = []
+    for i in range(6):
+        ni = NodeInfo.of(make_node().name(f"n{i}").obj(), [])
+        ni.image_states = {"a:1": ImageStateSummary(10 + i, 6)}
+        if i % 2:
+            ni.image_states = {**ni.image_states, "b:1": ImageStateSummary(5, 3)}
+        infos.append(ni)
+    index = NodeImages(infos)
+    assert index.rows("a:1") is not None and index.rows("b:1") is not None  # built before the move
+    src = [5, 2, 0, 3, 1]  # n4 gone
+    moved = [infos[i] for i in src]
+    index.relist(moved, np.array(src, dtype=np.int64))
+    _assert_same_images(index, NodeImages(moved), moved)
+    b = index.rows("b:1")
+    assert b is not None and b.rows.tolist() == [0, 3, 4]  # n5, n3, n1
+
+
 def test_inconsistent_snapshot_recovers_with_error() -> None:
     cache = _cache(_node("n0"))
     snap = Snapshot()
@@ -276,6 +357,7 @@ def _assert_same(inc: Snapshot, fresh: Snapshot) -> None:
         (c1, v1), (c2, v2) = ci.label_column(key), cf.label_column(key)
         assert [v1[c] if c >= 0 else None for c in c1] == [v2[c] if c >= 0 else None for c in c2]
         assert sorted(v1) == sorted(set(v1)) == sorted(v2)
+    _assert_same_images(ci.images(), NodeImages(inc.node_info_list), inc.node_info_list)
     # and each NodeInfo equals one aggregated from scratch from its node and pods
     for ni in inc.node_info_list:
         ref = NodeInfo.of(ni.node, [pi.pod for pi in ni.pods])
@@ -284,6 +366,24 @@ def _assert_same(inc: Snapshot, fresh: Snapshot) -> None:
         # (used ports are a set upstream: removing one of two pods sharing a port frees it, so
         # they may differ from a from-scratch aggregation by design)
         assert ref.pvc_ref_counts == ni.pvc_ref_counts
+
+
+def _assert_same_images(kept: NodeImages, fresh: NodeImages, infos: list[NodeInfo]) -> None:
+    """The image index kept row by row equals one built now from the same NodeInfos (their
+    own summaries: a node's counts may be stale in a snapshot, as upstream's are)."""
+    names = {name for ni in infos for name in ni.image_states} | {"never:seen"}
+    assert bool(kept) == bool(fresh) == any(ni.image_states for ni in infos)
+    for name in sorted(names):
+        a, b = kept.rows(name), fresh.rows(name)
+        if b is None:
+            assert a is None, name
+            continue
+        assert a is not None, name
+        assert (a.rows.tolist(), a.size.tolist(), a.num_nodes.tolist()) == \
+            (b.rows.tolist(), b.size.tolist(), b.num_nodes.tolist()), name
+        for row, size, num in zip(b.rows.tolist(), b.size.tolist(), b.num_nodes.tolist(), strict=True):
+            summary = infos[row].image_states[name]
+            assert (summary.size, summary.num_nodes) == (size, num)
 
 
 def _nonzero(rl: dict[str, int]) -> dict[str, int]:
@@ -329,6 +429,7 @@ def test_incremental_snapshot_equals_fresh(ops: list[tuple[str, int, int]]) -> N
     nodes: dict[str, Node] = {}
     pods: dict[str, tuple[Pod, bool]] = {}  # uid -> (pod, assumed)
     snap = Snapshot()
+    snap.columns.images()  # kept from the start: every later change goes through it
     for n, (op, a, b) in enumerate(ops):
         name = NODE_NAMES[a % len(NODE_NAMES)]
         uids = sorted(pods)

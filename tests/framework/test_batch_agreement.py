@@ -7,6 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubesched.framework import CycleState, NodeBatch
+from kubesched.plugins.imagelocality import ImageLocality
+from kubesched.plugins.names import IMAGE_LOCALITY
 from kubesched.testing import make_node, make_pod, snapshot_of
 
 from ._toys import CpuFit, OddName, ZoneLabel, framework, pset
@@ -70,3 +72,30 @@ def test_score_batch_equals_per_node(nodes: list[tuple[int, int]]) -> None:
     assert sa.is_success() and sb.is_success() and a is not None and b is not None
     assert a.totals.tolist() == b.totals.tolist()
     assert a.raw.tolist() == b.raw.tolist()
+
+
+MI = 2**20
+IMAGE_POOL = (("reg.io/a:1", 300 * MI), ("reg.io/b:latest", 1200 * MI), ("reg.io/c@sha256:c0", 60 * MI))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    nodes=st.lists(st.lists(st.sampled_from(IMAGE_POOL), max_size=3, unique=True), min_size=1, max_size=10),
+    pod_images=st.lists(st.sampled_from(["reg.io/a:1", "reg.io/b", "reg.io/c@sha256:c0", "reg.io/d"]),
+                        min_size=1, max_size=3),
+)
+def test_image_locality_score_batch_equals_per_node(nodes: list[list[tuple[str, int]]],
+                                                     pod_images: list[str]) -> None:
+    """The in-tree ImageLocality through the runtime: batch path (the snapshot's image index)
+    and per-node path (each node's image states) give the same raw and weighted scores."""
+    snap = snapshot_of([make_node().name(f"n{i}").images(dict(im)).obj() for i, im in enumerate(nodes)])
+    b = make_pod().name("p").uid("p")
+    for image in pod_images:
+        b = b.container_image(image)
+    pod = b.obj()
+    fast = framework([ImageLocality], score=pset((IMAGE_LOCALITY, 2)), snapshot=snap)
+    slow = framework([ImageLocality], score=pset((IMAGE_LOCALITY, 2)), snapshot=snap, per_node=True)
+    a, sa = fast.run_score_plugins(CycleState(), pod, NodeBatch.all(snap))
+    c, sc = slow.run_score_plugins(CycleState(), pod, snap.node_info_list)
+    assert sa.is_success() and sc.is_success() and a is not None and c is not None
+    assert a.raw.tolist() == c.raw.tolist() and a.totals.tolist() == c.totals.tolist()

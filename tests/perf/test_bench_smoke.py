@@ -65,6 +65,7 @@ def test_same_seed_same_placements() -> None:
     "SchedulingBasic/5Nodes", "SchedulingPodAffinity/5Nodes", "SchedulingPreferredPodAntiAffinity/5Nodes",
     "TopologySpreading/5Nodes", "PreferredTopologySpreading/5Nodes", "MixedSchedulingBasePod/5Nodes",
     "PreemptionBasic/5Nodes", "SchedulingWithMixedChurn/10Nodes", "SchedulingCSIPVs/5Nodes",
+    "SchedulingWithImages/5Nodes",
 ])
 def test_check_decisions_batch_and_per_node_agree(name: str) -> None:
     wl = select_workloads(load_config(), [name])[0]

@@ -76,9 +76,22 @@ REQUIRED = {
 def test_bundled_config_has_every_workload_at_500_and_5000_nodes() -> None:
     cases = load_config(BUNDLED_CONFIG)
     assert {c.name for c in cases} >= REQUIRED
-    for c in cases:
+    for c in (c for c in cases if c.name in REQUIRED):  # upstream's; kubesched's own have no threshold
         nodes = {sum(o.count for o in w.ops if o.opcode == "createNodes") for w in c.workloads}
         big = 15001 if c.name == "SchedulingDaemonset" else 5000
         assert any(n in (500, 501) for n in nodes), c.name
         assert big in nodes, c.name
         assert any(w.threshold > 0 and "performance" in w.labels for w in c.workloads), c.name
+
+
+def test_image_workloads_run_alone_by_label_and_differ_only_in_node_images() -> None:
+    wls = {w.name: w for w in select_workloads(load_config(), labels=["images"])}
+    assert set(wls) == {"5Nodes", "500Nodes", "2000Nodes_2000Pods", "2000Nodes_2000Pods_NoImages"}
+    assert {w.test_case for w in wls.values()} == {"SchedulingWithImages"}
+    assert "integration-test" in wls["5Nodes"].labels and "check" in wls["500Nodes"].labels
+    with_images, without = wls["2000Nodes_2000Pods"], wls["2000Nodes_2000Pods_NoImages"]
+    strategy = with_images.ops[0].get("nodeImageStrategy")
+    assert strategy["imagesPerNode"] == [30, 50] and strategy["catalogPath"] == "templates/node-images.yaml"
+    assert without.ops[0].get("nodeImageStrategy")["imagesPerNode"] == [0, 0]
+    assert [o.fields for o in with_images.ops[1:]] == [o.fields for o in without.ops[1:]]
+    assert [o.collect_metrics for o in with_images.ops] == [False, False, True]

@@ -6,8 +6,10 @@ import dataclasses
 import random
 from pathlib import Path
 
+import pytest
+
 from kubesched.api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, Pod
-from kubesched.perf import ObjectFactory, Op, resolve_template
+from kubesched.perf import ConfigError, ObjectFactory, Op, resolve_template
 
 BUNDLED = Path(__file__).parent / "nowhere"
 
@@ -98,3 +100,57 @@ def test_pods_derived_from_the_first_equal_pods_parsed_one_by_one(tmp_path: Path
             assert (pod.requests, pod.pvc_names) == (want.requests, want.pvc_names)
     assert [p.name for p in pods] == ["x-0", "x-1", "x-2"]
     assert [p.node_selector for p in pods] == [{"slot": "0"}, {"slot": "1"}, {"slot": "2"}]
+
+
+# -- nodeImageStrategy (kubesched's own) ------------------------------------------------------
+
+CATALOG = "node-images.yaml"
+
+
+def _image_nodes(count: int, per_node: list[int], seed: int = 0) -> list[Node]:
+    op = _op("createNodes", count=count,
+             nodeImageStrategy={"catalogPath": CATALOG, "imagesPerNode": per_node})
+    return [n for n in ObjectFactory(random.Random(seed)).nodes(op) if isinstance(n, Node)]
+
+
+def test_node_image_strategy_gives_each_node_a_kubelet_like_image_list() -> None:
+    nodes = _image_nodes(200, [30, 50])
+    counts = [len(n.images) for n in nodes]
+    assert min(counts) >= 30 and max(counts) <= 50 and len(set(counts)) > 5
+    for n in nodes:
+        sizes = [im.size_bytes for im in n.images]
+        assert sizes == sorted(sizes, reverse=True)  # the kubelet lists the largest first
+        assert all(any("@sha256:" in name for name in im.names) and len(im.names) >= 2 for im in n.images)
+    on = {name: sum(any(name in im.names for im in n.images) for n in nodes)
+          for name in ("registry.k8s.io/kube-proxy:v1.31.2", "docker.io/istio/proxyv2:1.23.2",
+                       "docker.io/pytorch/pytorch:2.4.1-cuda12.1-cudnn9-runtime")}
+    assert on["registry.k8s.io/kube-proxy:v1.31.2"] == 200  # nodeFraction 1.0
+    assert 150 <= on["docker.io/istio/proxyv2:1.23.2"] < 200  # 0.85
+    assert 4 <= on["docker.io/pytorch/pytorch:2.4.1-cuda12.1-cudnn9-runtime"] <= 35  # 0.08
+    assert [n.images for n in _image_nodes(200, [30, 50])] == [n.images for n in nodes]  # seeded
+
+
+def test_node_image_strategy_with_no_images_per_node_gives_none() -> None:
+    assert all(n.images == () for n in _image_nodes(5, [0, 0]))
+
+
+@pytest.mark.parametrize(("strategy", "catalog", "message"), [
+    pytest.param({"imagesPerNode": [1, 2]}, None, "catalogPath is required", id="no-catalog"),
+    pytest.param({"catalogPath": CATALOG, "imagesPerNode": [3, 2]}, None,
+                 r"imagesPerNode must be \[min, max\]", id="min-above-max"),
+    pytest.param({"catalogPath": CATALOG, "imagesPerNode": 5}, None, "imagesPerNode", id="not-a-range"),
+    pytest.param({"imagesPerNode": [1, 2]}, "- names: [a:1]\n  sizeBytes: -1\n",
+                 "images.yaml: image 0: sizeBytes must be a non-negative integer", id="negative-size"),
+    pytest.param({"imagesPerNode": [1, 2]}, "- sizeBytes: 1\n", "image 0: names must be", id="no-names"),
+    pytest.param({"imagesPerNode": [1, 2]}, "- names: [a:1]\n  sizeBytes: 1\n  nodeFraction: 2\n",
+                 "image 0: nodeFraction must be", id="fraction-above-one"),
+    pytest.param({"imagesPerNode": [1, 2]}, "{}\n", "a non-empty list of images", id="not-a-list"),
+])
+def test_bad_node_image_strategy_is_a_config_error(tmp_path: Path, strategy: dict[str, object],
+                                                   catalog: str | None, message: str) -> None:
+    if catalog is not None:
+        (tmp_path / "images.yaml").write_text(catalog)
+        strategy = {**strategy, "catalogPath": "images.yaml"}
+    op = Op("createNodes", 0, {"count": 1, "nodeImageStrategy": strategy}, tmp_path)
+    with pytest.raises(ConfigError, match=message):
+        ObjectFactory(random.Random(0)).nodes(op)

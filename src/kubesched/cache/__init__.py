@@ -4,7 +4,7 @@ incrementally updated, columnar snapshot."""
 from ._cache import Cache, CacheDump, CacheError
 from ._columns import BASE_RESOURCES, NodeColumns, RowAnswers, RowMemo, label_domains_of
 from ._debugger import CacheDiff, compare
-from ._images import normalized_image_name
+from ._images import ImageRows, NodeImages, normalized_image_name
 from ._node_info import (
     HostPortInfo,
     ImageStateSummary,
@@ -24,8 +24,10 @@ __all__ = [
     "CacheDump",
     "CacheError",
     "HostPortInfo",
+    "ImageRows",
     "ImageStateSummary",
     "NodeColumns",
+    "NodeImages",
     "NodeInfo",
     "NodeTree",
     "PodInfo",

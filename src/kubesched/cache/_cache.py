@@ -286,19 +286,28 @@ class Cache:
             ni.set_node(node)
 
     def update_node(self, old: Node | None, new: Node) -> None:
-        """UpdateNode: re-file it in the node tree when its zone changed."""
+        """UpdateNode: re-file it in the node tree when its zone changed.
+
+        Upstream removes the node's image states and adds them again; when the image list is
+        unchanged (most node updates are status heartbeats) that leaves every state as it was,
+        so it is skipped here: the image counts do not change, and no node's image states are
+        recomputed for nothing."""
         with self._lock:
             ni = self._nodes.get(new.name)
+            same_images = False
             if ni is None:
                 ni = self._nodes[new.name] = NodeInfo()
                 if self._tree.add_node(new):
                     self._tree_version += 1
             else:
-                self._images.remove_node(ni.node)
+                same_images = ni.node is not None and ni.node.images == new.images
+                if not same_images:
+                    self._images.remove_node(ni.node)
                 self._nodes.move_to_end(new.name)
             if self._tree.update_node(old, new):
                 self._tree_version += 1
-            self._images.add_node(new)
+            if not same_images:
+                self._images.add_node(new)
             ni.set_node(new)
 
     def remove_node(self, node: Node) -> None:

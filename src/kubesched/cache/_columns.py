@@ -25,6 +25,9 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
   has. Computed lazily, cached until a node's labels or the node list change; a recomputed
   column is a new tuple and a returned one is never modified, so callers may memoize answers
   per column by identity.
+- ``images()`` -> :class:`~kubesched.cache.NodeImages`: the nodes' ``image_states`` by image
+  name (rows, sizes, node counts), built on first request and then kept row by row: a cluster
+  whose scheduler never asks (ImageLocality disabled) never pays for it.
 
 Between cycles the cache rewrites changed rows in place (:meth:`NodeColumns.fill_row`) and
 rebuilds the arrays by gathering old rows when nodes are added or removed
@@ -42,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..api import Node, Taint
+from ._images import NodeImages
 
 if TYPE_CHECKING:
     from ._node_info import NodeInfo
@@ -86,6 +90,7 @@ class NodeColumns:
         self._label_domains: dict[str, tuple[bool, list[int]]] = {}  # cleared with _label_cache
         self._row_log: list[int] = []  # rows rewritten in place, oldest first
         self._log_start = 0  # log position of _row_log[0]
+        self._images: NodeImages | None = None
         for i, ni in enumerate(infos):
             self.fill_row(i, ni)
 
@@ -140,6 +145,8 @@ class NodeColumns:
             if self._label_cache and (prev is None or node is None or prev.labels != node.labels):
                 self._label_cache.clear()
                 self._label_domains.clear()
+        if self._images is not None:
+            self._images.update(ni)
 
     def _add_resources(self, names: Sequence[str]) -> None:
         """Grow the resource matrices by one zero column per new resource name."""
@@ -195,9 +202,19 @@ class NodeColumns:
         c._label_domains = {}
         c._row_log = []
         c._log_start = 0
+        c._images = self._images
+        if c._images is not None:
+            c._images.relist(infos, src)
         for i in sorted({*dirty, *np.flatnonzero(~keep).tolist()}):
             c.fill_row(i, infos[i])
         return c
+
+    # -- images ---------------------------------------------------------------
+    def images(self) -> NodeImages:
+        """The rows' image states by image name (see the module docstring)."""
+        if self._images is None:
+            self._images = NodeImages(self._infos)
+        return self._images
 
     # -- change log -----------------------------------------------------------
     def log_mark(self) -> int:

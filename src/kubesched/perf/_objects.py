@@ -8,6 +8,9 @@ Names: ``metadata.generateName`` plus a per-prefix counter (upstream's API serve
 random suffix; a counter keeps runs reproducible). String values may use ``{{.Name}}`` (the
 generated name) and ``{{.Index}}`` (the object's index within its op), a subset of upstream's
 Go templating, so a node template can set ``kubernetes.io/hostname`` to the node's own name.
+
+``nodeImageStrategy`` (createNodes) is kubesched's own: upstream's scheduler_perf has no way to
+give nodes container images, which ImageLocality scores (see :class:`NodeImageStrategy`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import yaml
 from ..api import CSINode, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod
 from ..api.loader import parse_object
 from ._config import BUNDLED_DIR, ConfigError, Op
+from ._images import CatalogImage, NodeImageStrategy, load_catalog
 
 __all__ = ["ObjectFactory", "resolve_template"]
 
@@ -78,6 +82,7 @@ class ObjectFactory:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self._templates: dict[Path, dict[str, Any]] = {}
+        self._catalogs: dict[Path, list[CatalogImage]] = {}
         self._counters: dict[str, int] = {}
 
     def template(self, op: Op, key: str) -> dict[str, Any]:
@@ -123,15 +128,19 @@ class ObjectFactory:
     # -- createNodes ----------------------------------------------------------------------
     def nodes(self, op: Op) -> list[Node | CSINode]:
         """``count`` nodes from ``nodeTemplatePath`` (the bundled node-default otherwise), with
-        ``labelNodePrepareStrategy`` (one random value of ``labelValues`` per node) and
-        ``nodeAllocatableStrategy`` (extra allocatable and a CSINode with driver limits)."""
+        ``labelNodePrepareStrategy`` (one random value of ``labelValues`` per node),
+        ``nodeAllocatableStrategy`` (extra allocatable and a CSINode with driver limits) and
+        ``nodeImageStrategy`` (``status.images`` drawn from a catalog, see ``_images.py``)."""
         tmpl = self.template(op, "nodeTemplatePath") if op.get("nodeTemplatePath") else \
             yaml.safe_load((_TEMPLATES / "node-default.yaml").read_text())
         label = op.get("labelNodePrepareStrategy") or {}
         alloc = op.get("nodeAllocatableStrategy") or {}
+        images = self._image_strategy(op)
         out: list[Node | CSINode] = []
         for i in range(op.count):
             doc = self.instantiate(tmpl, i, fallback="scheduler-perf-")
+            if images is not None:
+                doc.setdefault("status", {})["images"] = images.draw(self.rng)
             if label:
                 values = list(label.get("labelValues") or [""])
                 value = values[self.rng.randrange(len(values))] if len(values) > 1 else values[0]
@@ -154,6 +163,21 @@ class ObjectFactory:
                         for d, v in drivers.items()]},
                 }))
         return out
+
+    def _image_strategy(self, op: Op) -> NodeImageStrategy | None:
+        """The op's ``nodeImageStrategy``, its catalog loaded once per file."""
+        raw = op.get("nodeImageStrategy")
+        if raw is None:
+            return None
+        where = f"op {op.index} (createNodes)"
+        path_value = raw.get("catalogPath") if isinstance(raw, Mapping) else None
+        if not isinstance(path_value, str) or not path_value:
+            raise ConfigError(f"{where}: nodeImageStrategy.catalogPath is required")
+        path = resolve_template(path_value, op.base_dir)
+        catalog = self._catalogs.get(path)
+        if catalog is None:
+            catalog = self._catalogs[path] = load_catalog(path)
+        return NodeImageStrategy.parse(raw, catalog, where)
 
     # -- createNamespaces -----------------------------------------------------------------
     def namespaces(self, op: Op) -> list[Namespace]:
