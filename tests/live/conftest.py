@@ -1,0 +1,85 @@
+"""A real control plane (etcd + kube-apiserver, optionally the real kube-scheduler) for the live
+and extender integration tests, from the ``control-plane`` script of the ``k8s/`` folder that
+sits beside the repository (``../shared/k8s``, or ``$KUBESCHED_K8S_DIR``).
+
+Where that folder is absent (a user's clone) the tests skip with a message saying so; with
+``KUBESCHED_REQUIRE_K8S=1`` (set by ``.ci/run``) a missing control plane fails them instead,
+so CI always runs them. One control plane serves the whole session; tests keep out of each
+other's way by namespace (``namespace`` fixture) and by the objects they create.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def k8s_dir() -> Path:
+    """Where the real binaries and the control-plane script are."""
+    env = os.environ.get("KUBESCHED_K8S_DIR")
+    return Path(env) if env else REPO.parent / "shared" / "k8s"
+
+
+def _require() -> bool:
+    return os.environ.get("KUBESCHED_REQUIRE_K8S", "") not in ("", "0")
+
+
+def _missing(why: str) -> None:
+    msg = (f"live integration tests need a real control plane: {why} "
+           "(set KUBESCHED_K8S_DIR to a folder with the control-plane script and the binaries)")
+    if _require():
+        pytest.fail(msg + "; KUBESCHED_REQUIRE_K8S is set", pytrace=False)
+    pytest.skip(msg)
+
+
+@dataclass(frozen=True)
+class ControlPlane:
+    """A running control plane: its folder, kubeconfig, API URL and admin token."""
+
+    dir: Path
+    script: Path
+    kubeconfig: Path
+    api_url: str
+    token: str
+
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """``control-plane ARGS... DIR`` (e.g. ``scheduler``, ``stop-scheduler``)."""
+        cmd = [str(self.script), args[0], str(self.dir), *args[1:]]
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=180)
+
+
+@pytest.fixture(scope="session")
+def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
+    """etcd + kube-apiserver on loopback for the session; stopped (and its folder removed) after."""
+    script = k8s_dir() / "control-plane"
+    if not script.is_file():
+        _missing(f"{script} not found")
+    for tool in ("curl", "openssl", "xz"):
+        if shutil.which(tool) is None:
+            _missing(f"{tool} is not installed")
+    d = tmp_path_factory.mktemp("control-plane") / "cp"
+    started = subprocess.run([str(script), "start", str(d)], capture_output=True, text=True, timeout=600)
+    if started.returncode != 0:
+        _missing(f"control-plane start failed: {started.stderr.strip()[-2000:]}")
+    env = dict(line.split("=", 1) for line in (d / "env").read_text().splitlines() if "=" in line)
+    cp = ControlPlane(dir=d, script=script, kubeconfig=Path(env["KUBECONFIG"]),
+                      api_url=env["API_URL"], token=env["TOKEN"])
+    try:
+        yield cp
+    finally:
+        subprocess.run([str(script), "stop", str(d)], capture_output=True, text=True, timeout=180)
+
+
+@pytest.fixture
+def namespace_name() -> str:
+    """A fresh namespace name per test, so tests sharing the control plane never collide."""
+    return f"t-{uuid.uuid4().hex[:10]}"
