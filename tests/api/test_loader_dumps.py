@@ -267,3 +267,15 @@ def test_a_kubectl_list_takes_the_chunked_path(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(loader, "_ITEMS_PER_CHUNK", 2)
     monkeypatch.setattr(loader.yaml, "load_all", no_whole_parse)
     assert loader._load_yaml(text) == whole
+
+
+def test_progress_of_a_kubectl_list_in_yaml_counts_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _kubectl_list(5)
+    monkeypatch.setattr(loader, "_ITEMS_PER_CHUNK", 2)
+    calls: list[tuple[str, int, int]] = []
+    load_documents(text, "l.yaml", progress=lambda what, done, total: calls.append((what, done, total)))
+    parsing = [c for c in calls if c[0] == "parsing l.yaml"]
+    assert parsing[0] == ("parsing l.yaml", 0, 0)
+    assert [c[2] for c in parsing[1:]] == [len(text)] * 3  # three chunks: 2 + 2 + 1 items
+    assert [c[1] for c in parsing[1:]] == sorted(c[1] for c in parsing[1:])
+    assert calls[-1] == ("reading l.yaml", 5, 5)

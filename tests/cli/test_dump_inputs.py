@@ -193,6 +193,7 @@ def test_progress_bar_for_a_large_input_on_a_terminal(tmp_path: Path,
     monkeypatch.setattr(_inputs, "LARGE_INPUT_BYTES", 1)
     monkeypatch.setenv("FORCE_COLOR", "1")  # rich: treat the captured stderr as a terminal
     monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setenv("COLUMNS", "400")
     result = _run("validate", path)
     assert result.exit_code == 0, result.output
     assert f"reading {path}" in result.stderr

@@ -132,7 +132,11 @@ class _FastSafeConstruction:
         self._plain_tags: dict[str, str] = {}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        if kind is yaml.ScalarNode and implicit[0]:
+        """Resolver.resolve for a loader without path resolvers: a quoted scalar is a string,
+        a plain one gets the tag its first match gives (memoised: keys repeat)."""
+        if kind is yaml.ScalarNode:
+            if not implicit[0]:
+                return _STR
             tags = self._plain_tags
             tag = tags.get(value)
             if tag is None:
@@ -200,6 +204,7 @@ if getattr(yaml, "__with_libyaml__", False):
         """libyaml's parser with SafeLoader's constructor, without the timestamp resolver."""
 
     _YamlLoader = _without_timestamps(_CYamlLoader)
+assert not _YamlLoader.yaml_path_resolvers, "_FastSafeConstruction.resolve assumes no path resolvers"
 
 
 def kind_of(obj: ApiObject) -> str:
@@ -212,7 +217,9 @@ class LoadError(ValueError):
 
 
 ProgressFn: TypeAlias = Callable[[str, int, int], None]
-"""(what is being done, done so far, total; 0 when unknown) -> None: loading a large input."""
+"""(what is being done, done so far, total; 0 when unknown) -> None: loading a large input.
+Parsing counts characters (a kubectl List in YAML is parsed in chunks; anything else in one
+step), reading counts objects."""
 
 
 @dataclass
@@ -395,12 +402,13 @@ _DOCUMENT_MARK: Final = re.compile(r"^(?:---|\.\.\.|%)", re.MULTILINE)
 _ITEMS_PER_CHUNK: Final = 1000
 
 
-def _load_yaml(text: str) -> list[Any]:
+def _load_yaml(text: str, parsed: Callable[[int], None] | None = None) -> list[Any]:
     """The documents of a YAML stream. A single-document ``kind: List`` as kubectl writes it
     (``items:`` followed by ``- `` entries at column 0) is parsed a thousand items at a time:
     libyaml's composer builds a node tree of the whole document before anything is constructed,
     which for a 20,000-pod dump is several times the memory of the objects themselves. Anything
-    else, and any chunk that does not parse as a list on its own, is parsed whole."""
+    else, and any chunk that does not parse as a list on its own, is parsed whole. ``parsed``
+    hears how many characters are parsed after each chunk."""
     m = _ITEMS_KEY.search(text)
     if m is None or _DOCUMENT_MARK.search(text):
         return list(yaml.load_all(text, Loader=_YamlLoader))
@@ -416,6 +424,8 @@ def _load_yaml(text: str) -> list[Any]:
             if not isinstance(chunk, list):
                 raise ValueError("not a list")
             items.extend(chunk)
+            if parsed is not None:
+                parsed(b)
         if not isinstance(doc, dict) or doc.get("items") != []:
             raise ValueError("not a List")
     except (yaml.YAMLError, ValueError):
@@ -424,14 +434,15 @@ def _load_yaml(text: str) -> list[Any]:
     return [doc]
 
 
-def _parse_text(text: str, source: str, json_only: bool) -> list[Any]:
+def _parse_text(text: str, source: str, json_only: bool,
+                parsed: Callable[[int], None] | None = None) -> list[Any]:
     """The documents of one file, empty ones (``---`` alone, comments, JSON ``null``) left out;
     raises LoadError on malformed text and on a file with no document at all."""
     try:
         if json_only:
             docs = [json.loads(text)] if text.strip() else []
         else:
-            docs = _load_yaml(text)
+            docs = _load_yaml(text, parsed)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         raise LoadError(f"{source}: malformed {'JSON' if json_only else 'YAML'}: {exc}") from exc
     except RecursionError as exc:
@@ -454,9 +465,14 @@ def load_documents(text: str, source: str, json_only: bool = False, *, strict: b
 
 def _load_documents(text: str, source: str, json_only: bool, strict: bool,
                     progress: ProgressFn | None) -> LoadedObjects:
+    parsed: Callable[[int], None] | None = None
     if progress is not None:
         progress(f"parsing {source}", 0, 0)
-    docs = _parse_text(text, source, json_only)
+
+        def parsed(n: int) -> None:
+            progress(f"parsing {source}", n, len(text))
+
+    docs = _parse_text(text, source, json_only, parsed)
     out = LoadedObjects()
     total = _count_items(docs) if progress is not None else 0
     done = 0

@@ -17,7 +17,7 @@ from typing import Any, Final, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
 from ..api import AdmissionWarning, parse_time
@@ -68,7 +68,7 @@ def _load(files: Sequence[str | Path], strict: bool) -> LoadedObjects:
     err = Console(stderr=True)
     if not err.is_terminal or sum(Path(f).stat().st_size for f in files if f != "-") < LARGE_INPUT_BYTES:
         return load_paths(files, strict=strict)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
+    with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("loading", total=None)
 
