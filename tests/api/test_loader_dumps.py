@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubesched.api import loader
+from kubesched.api import _yaml
 from kubesched.api.loader import KINDS, LoadError, load_documents, load_paths
 
 POD = "apiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: ns}\nspec: {containers: [{name: c}]}\n"
@@ -145,13 +145,13 @@ def test_documents_and_items_are_counted_from_one() -> None:
 
 @pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
 def test_libyaml_is_used_when_present() -> None:
-    assert issubclass(loader._YamlLoader, yaml.CSafeLoader)
+    assert issubclass(_yaml.YamlLoader, yaml.CSafeLoader)
 
 
-@pytest.mark.parametrize("yaml_loader", ["_YamlLoader", "_PyYamlLoader"])
+@pytest.mark.parametrize("yaml_loader", ["YamlLoader", "PyYamlLoader"])
 def test_both_yaml_loaders_keep_timestamps_as_strings(monkeypatch: pytest.MonkeyPatch,
                                                        yaml_loader: str) -> None:
-    monkeypatch.setattr(loader, "_YamlLoader", getattr(loader, yaml_loader))
+    monkeypatch.setattr(_yaml, "YamlLoader", getattr(_yaml, yaml_loader))
     text = ("apiVersion: v1\nkind: Node\nmetadata: {name: n, creationTimestamp: 2026-01-01T00:00:00Z}\n"
             "status: {conditions: [{type: Ready, lastTransitionTime: 2026-01-02 03:04:05}]}\n")
     node = load_documents(text, "n.yaml").nodes[0]
@@ -165,8 +165,8 @@ def test_both_yaml_loaders_read_the_same() -> None:
     examples = sorted((root / "examples").rglob("*.yaml"))
     for path in [root / "tests" / "fixtures" / "kubectl-dump.yaml", *examples]:
         text = path.read_text()
-        assert list(yaml.load_all(text, Loader=loader._YamlLoader)) == \
-            list(yaml.load_all(text, Loader=loader._PyYamlLoader)), path
+        assert list(yaml.load_all(text, Loader=_yaml.YamlLoader)) == \
+            list(yaml.load_all(text, Loader=_yaml.PyYamlLoader)), path
 
 
 def test_progress_reports_parsing_and_objects() -> None:
@@ -185,7 +185,7 @@ class _Reference(yaml.SafeLoader):
     """PyYAML's own SafeLoader (minus timestamps): what the fast construction must equal."""
 
 
-loader._without_timestamps(_Reference)
+_yaml.without_timestamps(_Reference)
 
 TRICKY_YAML = """
 ints: [0, 7, -3, +4, 017, 0o17, 0x1F, 1_000, '12', "13", 1:30, 0b101]
@@ -213,9 +213,9 @@ set: !!set {a, b}
 """
 
 
-@pytest.mark.parametrize("yaml_loader", ["_YamlLoader", "_PyYamlLoader"])
+@pytest.mark.parametrize("yaml_loader", ["YamlLoader", "PyYamlLoader"])
 def test_fast_construction_equals_pyyaml(yaml_loader: str) -> None:
-    fast = yaml.load(TRICKY_YAML, Loader=getattr(loader, yaml_loader))
+    fast = yaml.load(TRICKY_YAML, Loader=getattr(_yaml, yaml_loader))
     ref = yaml.load(TRICKY_YAML, Loader=_Reference)
     assert str(fast) == str(ref)  # nan != nan: compare the printed forms
     assert fast["ints"] == [0, 7, -3, 4, 15, "0o17", 31, 1000, "12", "13", 90, 5]
@@ -223,10 +223,10 @@ def test_fast_construction_equals_pyyaml(yaml_loader: str) -> None:
     assert fast["merged"] == {"cpu": "100m", "memory": "2Gi"}
 
 
-@pytest.mark.parametrize("yaml_loader", ["_YamlLoader", "_PyYamlLoader"])
+@pytest.mark.parametrize("yaml_loader", ["YamlLoader", "PyYamlLoader"])
 def test_fast_construction_keeps_pyyaml_errors(yaml_loader: str) -> None:
     with pytest.raises(yaml.constructor.ConstructorError, match="unhashable key"):
-        yaml.load("? [a, b]\n: c\n", Loader=getattr(loader, yaml_loader))
+        yaml.load("? [a, b]\n: c\n", Loader=getattr(_yaml, yaml_loader))
 
 
 def _kubectl_list(n: int) -> str:
@@ -251,10 +251,10 @@ def _kubectl_list(n: int) -> str:
 )
 def test_lists_parsed_in_chunks_equal_the_whole(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
     whole = list(yaml.load_all(text, Loader=_Reference))
-    monkeypatch.setattr(loader, "_ITEMS_PER_CHUNK", 1)
-    assert loader._load_yaml(text) == whole
-    monkeypatch.setattr(loader, "_ITEMS_PER_CHUNK", 3)
-    assert loader._load_yaml(text) == whole
+    monkeypatch.setattr(_yaml, "ITEMS_PER_CHUNK", 1)
+    assert _yaml.load_yaml(text) == whole
+    monkeypatch.setattr(_yaml, "ITEMS_PER_CHUNK", 3)
+    assert _yaml.load_yaml(text) == whole
 
 
 def test_a_kubectl_list_takes_the_chunked_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -264,14 +264,14 @@ def test_a_kubectl_list_takes_the_chunked_path(monkeypatch: pytest.MonkeyPatch) 
     def no_whole_parse(*args: object, **kwargs: object) -> None:
         raise AssertionError("parsed whole")
 
-    monkeypatch.setattr(loader, "_ITEMS_PER_CHUNK", 2)
-    monkeypatch.setattr(loader.yaml, "load_all", no_whole_parse)
-    assert loader._load_yaml(text) == whole
+    monkeypatch.setattr(_yaml, "ITEMS_PER_CHUNK", 2)
+    monkeypatch.setattr(_yaml.yaml, "load_all", no_whole_parse)
+    assert _yaml.load_yaml(text) == whole
 
 
 def test_progress_of_a_kubectl_list_in_yaml_counts_characters(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _kubectl_list(5)
-    monkeypatch.setattr(loader, "_ITEMS_PER_CHUNK", 2)
+    monkeypatch.setattr(_yaml, "ITEMS_PER_CHUNK", 2)
     calls: list[tuple[str, int, int]] = []
     load_documents(text, "l.yaml", progress=lambda what, done, total: calls.append((what, done, total)))
     parsing = [c for c in calls if c[0] == "parsing l.yaml"]

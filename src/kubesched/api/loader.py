@@ -18,9 +18,7 @@ dump parses several times faster than with the pure-Python parser.
 
 from __future__ import annotations
 
-import itertools
 import json
-import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +40,7 @@ from ._objects import (
 )
 from ._pod import Pod
 from ._raw import DELETE, with_paths
+from ._yaml import load_yaml
 
 __all__ = [
     "KINDS",
@@ -99,112 +98,6 @@ KINDS: Final[Mapping[str, KindInfo]] = {
 _KIND_OF_CLASS: Final = {k.cls: k.kind for k in KINDS.values()}
 _CONFIG_KINDS: Final = frozenset({"KubeSchedulerConfiguration", "KubeSchedulerPolicy"})
 _SUFFIXES: Final = (".yaml", ".yml", ".json")
-
-
-def _without_timestamps(loader: type[Any]) -> type[Any]:
-    """``loader`` keeping time stamps as strings (as the JSON the API server sees), so an
-    unquoted ``creationTimestamp`` round-trips unchanged instead of becoming a datetime."""
-    loader.yaml_implicit_resolvers = {
-        ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    return loader
-
-
-_TAG: Final = "tag:yaml.org,2002:"
-_STR, _VALUE, _NULL, _BOOL, _INT = (_TAG + t for t in ("str", "value", "null", "bool", "int"))
-_MAP, _SEQ, _MERGE = (_TAG + t for t in ("map", "seq", "merge"))
-
-
-class _FastSafeConstruction:
-    """SafeLoader's resolution and construction, the same results, fewer Python calls.
-
-    Manifests are trees of plain maps, lists, strings, integers, booleans and nulls, and their
-    keys repeat: plain scalars' tags are memoised per loader, and those node kinds are built
-    by one direct recursion instead of SafeConstructor's generic dispatch per node. Everything
-    else (floats, merge keys, explicit tags, ...) goes to SafeConstructor as before."""
-
-    yaml_implicit_resolvers: dict[Any, list[tuple[str, Any]]]
-    bool_values: dict[str, bool]
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)  # type: ignore[call-arg]
-        self._plain_tags: dict[str, str] = {}
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        """Resolver.resolve for a loader without path resolvers: a quoted scalar is a string,
-        a plain one gets the tag its first match gives (memoised: keys repeat)."""
-        if kind is yaml.ScalarNode:
-            if not implicit[0]:
-                return _STR
-            tags = self._plain_tags
-            tag = tags.get(value)
-            if tag is None:
-                tag = tags[value] = super().resolve(kind, value, implicit)  # type: ignore[misc]
-            return tag
-        out: str = super().resolve(kind, value, implicit)  # type: ignore[misc]
-        return out
-
-    def construct_document(self, node: Any) -> Any:
-        memo: dict[int, Any] = {}  # aliased collections are built once, as SafeConstructor does
-        generic = self.construct_object  # type: ignore[attr-defined]
-        bools = self.bool_values
-
-        def build(node: Any) -> Any:
-            tag = node.tag
-            if type(node) is yaml.ScalarNode:
-                if tag in (_STR, _VALUE):
-                    return node.value
-                if tag == _NULL:
-                    return None
-                if tag == _BOOL:
-                    return bools[node.value.lower()]
-                if tag == _INT and node.value.isdigit() and (node.value[0] != "0" or node.value == "0"):
-                    return int(node.value)
-                return generic(node, deep=True)
-            done = memo.get(id(node))
-            if done is not None:
-                return done
-            if tag == _MAP and type(node) is yaml.MappingNode:
-                d: dict[Any, Any] = {}
-                memo[id(node)] = d
-                for k, v in node.value:
-                    if k.tag == _MERGE:  # "<<": SafeConstructor flattens merges
-                        memo[id(node)] = done = generic(node, deep=True)
-                        return done
-                    key, value = build(k), build(v)
-                    try:
-                        d[key] = value
-                    except TypeError:  # an unhashable key: SafeConstructor's error
-                        return generic(node, deep=True)
-                return d
-            if tag == _SEQ and type(node) is yaml.SequenceNode:
-                seq: list[Any] = []
-                memo[id(node)] = seq
-                seq.extend(build(v) for v in node.value)
-                return seq
-            return generic(node, deep=True)
-
-        try:
-            return build(node)
-        finally:
-            self.constructed_objects = {}  # type: ignore[var-annotated]
-            self.recursive_objects = {}  # type: ignore[var-annotated]
-
-
-class _PyYamlLoader(_FastSafeConstruction, yaml.SafeLoader):
-    """The pure-Python SafeLoader, without the timestamp resolver."""
-
-
-_without_timestamps(_PyYamlLoader)
-_YamlLoader: type[Any] = _PyYamlLoader
-if getattr(yaml, "__with_libyaml__", False):
-
-    class _CYamlLoader(_FastSafeConstruction, yaml.CSafeLoader):
-        """libyaml's parser with SafeLoader's constructor, without the timestamp resolver."""
-
-    _YamlLoader = _without_timestamps(_CYamlLoader)
-assert not _YamlLoader.yaml_path_resolvers, "_FastSafeConstruction.resolve assumes no path resolvers"
 
 
 def kind_of(obj: ApiObject) -> str:
@@ -395,45 +288,6 @@ def _count_items(docs: Sequence[Any]) -> int:
     return n
 
 
-_ITEMS_KEY: Final = re.compile(r"^items:[ \t]*\n(?=-[ \n])", re.MULTILINE)
-_ITEM_START: Final = re.compile(r"^-[ \n]", re.MULTILINE)
-_BLOCK_END: Final = re.compile(r"^[^-#\s]", re.MULTILINE)
-_DOCUMENT_MARK: Final = re.compile(r"^(?:---|\.\.\.|%)", re.MULTILINE)
-_ITEMS_PER_CHUNK: Final = 1000
-
-
-def _load_yaml(text: str, parsed: Callable[[int], None] | None = None) -> list[Any]:
-    """The documents of a YAML stream. A single-document ``kind: List`` as kubectl writes it
-    (``items:`` followed by ``- `` entries at column 0) is parsed a thousand items at a time:
-    libyaml's composer builds a node tree of the whole document before anything is constructed,
-    which for a 20,000-pod dump is several times the memory of the objects themselves. Anything
-    else, and any chunk that does not parse as a list on its own, is parsed whole. ``parsed``
-    hears how many characters are parsed after each chunk."""
-    m = _ITEMS_KEY.search(text)
-    if m is None or _DOCUMENT_MARK.search(text):
-        return list(yaml.load_all(text, Loader=_YamlLoader))
-    end_match = _BLOCK_END.search(text, m.end())
-    end = end_match.start() if end_match else len(text)
-    starts = [i.start() for i in _ITEM_START.finditer(text, m.end(), end)]
-    cuts = [*starts[::_ITEMS_PER_CHUNK], end]
-    try:
-        doc = yaml.load(text[: m.start()] + "items: []\n" + text[end:], Loader=_YamlLoader)
-        items: list[Any] = []
-        for a, b in itertools.pairwise(cuts):
-            chunk = yaml.load(text[a:b], Loader=_YamlLoader)
-            if not isinstance(chunk, list):
-                raise ValueError("not a list")
-            items.extend(chunk)
-            if parsed is not None:
-                parsed(b)
-        if not isinstance(doc, dict) or doc.get("items") != []:
-            raise ValueError("not a List")
-    except (yaml.YAMLError, ValueError):
-        return list(yaml.load_all(text, Loader=_YamlLoader))
-    doc["items"] = items
-    return [doc]
-
-
 def _parse_text(text: str, source: str, json_only: bool,
                 parsed: Callable[[int], None] | None = None) -> list[Any]:
     """The documents of one file, empty ones (``---`` alone, comments, JSON ``null``) left out;
@@ -442,7 +296,7 @@ def _parse_text(text: str, source: str, json_only: bool,
         if json_only:
             docs = [json.loads(text)] if text.strip() else []
         else:
-            docs = _load_yaml(text, parsed)
+            docs = load_yaml(text, parsed)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         raise LoadError(f"{source}: malformed {'JSON' if json_only else 'YAML'}: {exc}") from exc
     except RecursionError as exc:
