@@ -27,7 +27,7 @@ from typing import Any, Final, TypeAlias
 
 import yaml
 
-from .._gc import gc_paused
+from ._gc import gc_paused
 from ._node import Node
 from ._objects import (
     CSINode,

@@ -36,7 +36,6 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .._gc import gc_paused
 from ..api import (
     DELETE,
     AdmissionError,
@@ -51,6 +50,7 @@ from ..api import (
     system_priority_classes,
     validate_priority_class,
 )
+from ..api._gc import gc_paused
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ._conditions import update_pod_conditions
