@@ -160,7 +160,7 @@ def test_bad_workload_objects_exit_2(tmp_path: Path, doc: dict[str, Any], error:
     path = _write(tmp_path, [doc])
     result = runner.invoke(app, ["validate", str(path)])
     assert result.exit_code == 2, result.output
-    assert "cluster.yaml: document 0" in result.stderr and error in result.stderr, result.stderr
+    assert "cluster.yaml: document 1" in result.stderr and error in result.stderr, result.stderr
     assert "Traceback" not in result.output
 
 

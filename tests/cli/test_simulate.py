@@ -127,8 +127,6 @@ def test_fail_on_unschedulable(args: list[str], code: int) -> None:
     ("text", "error"),
     [
         pytest.param("a: [", "malformed YAML", id="malformed"),
-        pytest.param("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", "unknown kind 'Secret'",
-                     id="unknown-kind"),
         pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: gold}\n",
                      "no PriorityClass with name gold was found", id="unknown-priority-class"),
     ],

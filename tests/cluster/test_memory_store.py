@@ -300,7 +300,7 @@ def test_load_is_all_or_nothing_and_names_the_object(store: MemoryStore) -> None
     )
     rv = store.resource_version
     with pytest.raises(
-        Invalid, match=r"m\.yaml: document 1 \(Pod default/p\): .*no PriorityClass with name missing"
+        Invalid, match=r"m\.yaml: document 2 \(Pod default/p\): .*no PriorityClass with name missing"
     ):
         store.load(load_documents(text, "m.yaml"))
     assert store.resource_version == rv and store.list("Node") == []

@@ -55,9 +55,9 @@ def _status(report: dict[str, Any]) -> dict[str, tuple[str, str]]:
     return {p["pod"]: (p["status"], p["message"]) for p in report["pods"]}
 
 
-def test_empty_directory(tmp_path: Path) -> None:
-    r = _report(tmp_path, {})
-    assert r["pods"] == [] and r["nodes"] == [] and r["summary"]["attempts"] == 0
+def test_empty_directory_is_bad_input(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", str(tmp_path)])
+    assert result.exit_code == 2 and str(tmp_path) in result.output and "no manifest" in result.output
 
 
 def test_only_nodes(tmp_path: Path) -> None:
@@ -106,16 +106,16 @@ def test_pdb_with_max_unavailable_zero_is_best_effort(tmp_path: Path) -> None:
     ("files", "error"),
     [
         pytest.param({"a.yaml": _pod("p"), "b.yaml": _pod("p")},
-                     "b.yaml: document 0 (Pod default/p): duplicate object, already defined at",
+                     "b.yaml: document 1 (Pod default/p): duplicate object, already defined at",
                      id="duplicate-across-files"),
         pytest.param({"a.yaml": _pod("p", "  priority: 99999999999999999999\n")},
-                     "a.yaml: document 0 (Pod p): spec.priority: 99999999999999999999 is out of the int32",
+                     "a.yaml: document 1 (Pod p): spec.priority: 99999999999999999999 is out of the int32",
                      id="huge-priority"),
         pytest.param({"a.yaml": _pod("p", "  priorityClassName: gold\n")},
-                     "a.yaml: document 0 (Pod default/p): no PriorityClass with name gold was found",
+                     "a.yaml: document 1 (Pod default/p): no PriorityClass with name gold was found",
                      id="unknown-priority-class"),
         pytest.param({"a.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: 5}\n"},
-                     "a.yaml: document 0 (Pod p): a field has the wrong type", id="wrong-field-type"),
+                     "a.yaml: document 1 (Pod p): a field has the wrong type", id="wrong-field-type"),
     ],
 )
 def test_bad_input_exits_2(tmp_path: Path, files: dict[str, str], error: str) -> None:

@@ -7,7 +7,10 @@ pkg/apis/scheduling/types.go (the reserved values), master 2026.
 One deliberate difference: manifests describe objects *as a cluster stores them* (a
 ``kubectl get -o yaml`` dump), so a pod that already carries ``spec.priority`` and no
 ``priorityClassName`` is taken as already admitted and keeps its priority, where a fresh
-create on a real API server would be compared to the default class.
+create on a real API server would be compared to the default class. Loading a dump
+(``stored=True``) goes one step further: a pod with ``spec.priority`` whose class is not in the
+input (``kubectl get pods`` without ``priorityclasses``) keeps its priority too, and the store
+warns about it (:class:`AdmissionWarning`) instead of refusing it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ __all__ = [
     "SYSTEM_CRITICAL_PRIORITY",
     "SYSTEM_NODE_CRITICAL",
     "AdmissionError",
+    "AdmissionWarning",
     "admit_pod",
     "default_priority_class",
     "system_priority_classes",
@@ -51,6 +55,11 @@ _SYSTEM_DESCRIPTIONS: Final = {
 
 class AdmissionError(ValueError):
     """An object the API server's admission or validation would refuse (HTTP 403/422)."""
+
+
+class AdmissionWarning(UserWarning):
+    """Admission accepted an object but has something to say about it, as the API server's
+    ``Warning`` response header does (kubectl prints it as ``Warning: ...``)."""
 
 
 def system_priority_classes() -> tuple[PriorityClass, ...]:
@@ -119,18 +128,22 @@ def default_priority_class(classes: Iterable[PriorityClass]) -> PriorityClass | 
     return out
 
 
-def admit_pod(pod: Pod, classes: Mapping[str, PriorityClass]) -> Pod:
+def admit_pod(pod: Pod, classes: Mapping[str, PriorityClass], *, stored: bool = False) -> Pod:
     """The Priority admission plugin's admitPod for a pod being created; raises AdmissionError.
 
     ``priorityClassName`` resolves to ``spec.priority`` and ``spec.preemptionPolicy``; no class
     takes the globalDefault class (its name, value and policy), else priority 0 and
     PreemptLowerPriority. A pod whose own priority or policy disagrees with the class is refused.
-    A pod with ``spec.priority`` and no class is an already-admitted pod: kept as it is.
+    A pod with ``spec.priority`` and no class is an already-admitted pod: kept as it is. With
+    ``stored`` (a pod from a dump), so is a pod with ``spec.priority`` naming a class that is not
+    in ``classes``: the dump left its class out, the pod was admitted when it was created.
     """
     if not pod.priority_class_name and pod.priority is not None:
         return pod
     if pod.priority_class_name:
         pc = classes.get(pod.priority_class_name)
+        if pc is None and stored and pod.priority is not None:
+            return pod
         if pc is None:
             raise AdmissionError(
                 f"pod {pod.key}: no PriorityClass with name {pod.priority_class_name} was found"

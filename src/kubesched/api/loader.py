@@ -2,21 +2,32 @@
 ``kind: List`` and ``<Kind>List`` wrappers as ``kubectl get -o yaml`` writes them.
 
 Loading is all-or-nothing: the first bad document raises one :class:`LoadError` that names the
-file, the document index (and the List item index) and the object; nothing is returned half
-loaded. Namespaced objects without a namespace get ``default``, as ``kubectl apply`` does.
+file, the document number (and the List item number), both counted from 1, and the object;
+nothing is returned half loaded. Namespaced objects without a namespace get ``default``, as
+``kubectl apply`` does. An empty input (a file with no document, a directory with no manifest)
+is an error too: a dump that lost its content must not look like an empty cluster.
+
+A dump of a whole cluster holds many kinds the scheduler never reads (ConfigMaps, Events,
+Deployments, ...): objects of a kind not in :data:`KINDS` are skipped and counted
+(:attr:`LoadedObjects.skipped`), or refused with ``strict=True``. A kind in :data:`KINDS` with
+another apiVersion (a ``policy/v1beta1`` PodDisruptionBudget) is always an error.
+
+YAML goes through libyaml (PyYAML's ``CSafeLoader``) when PyYAML was built with it: a large
+dump parses several times faster than with the pure-Python parser.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any, Final, TypeAlias
 
 import yaml
 
+from ._gc import gc_paused
 from ._node import Node
 from ._objects import (
     CSINode,
@@ -30,6 +41,7 @@ from ._objects import (
 from ._pod import Pod
 from ._raw import DELETE, with_paths
 from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
+from ._yaml import load_yaml
 
 __all__ = [
     "KINDS",
@@ -37,9 +49,11 @@ __all__ = [
     "KindInfo",
     "LoadError",
     "LoadedObjects",
+    "ProgressFn",
     "kind_of",
     "load_documents",
     "load_paths",
+    "manifest_files",
     "parse_object",
 ]
 
@@ -95,17 +109,6 @@ _CONFIG_KINDS: Final = frozenset({"KubeSchedulerConfiguration", "KubeSchedulerPo
 _SUFFIXES: Final = (".yaml", ".yml", ".json")
 
 
-class _YamlLoader(yaml.SafeLoader):
-    """SafeLoader that keeps time stamps as strings (as the JSON the API server sees), so an
-    unquoted ``creationTimestamp`` round-trips unchanged instead of becoming a datetime."""
-
-
-_YamlLoader.yaml_implicit_resolvers = {
-    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
 def kind_of(obj: ApiObject) -> str:
     """The kind name of a parsed object (``"Pod"``, ``"Node"``, ...)."""
     return _KIND_OF_CLASS[type(obj)]
@@ -115,12 +118,30 @@ class LoadError(ValueError):
     """A manifest that cannot be loaded; the message names file, document and object."""
 
 
+ProgressFn: TypeAlias = Callable[[str, int, int], None]
+"""(what is being done, done so far, total; 0 when unknown) -> None: loading a large input.
+Parsing counts characters (a kubectl List in YAML is parsed in chunks; anything else in one
+step), reading counts objects."""
+
+
 @dataclass
 class LoadedObjects:
-    """Everything loaded, in input order, with where each object came from."""
+    """Everything loaded, in input order, with where each object came from, and how many
+    objects of kinds the scheduler does not read were skipped."""
 
     objects: list[ApiObject] = field(default_factory=list)
     origins: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Kind -> objects of that kind skipped (kinds not in KINDS), in first-seen order."""
+
+    def warnings(self) -> list[str]:
+        """What a user should hear about, once: the skipped objects, most numerous kind first."""
+        if not self.skipped:
+            return []
+        total = sum(self.skipped.values())
+        kinds = sorted(self.skipped.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [f"skipped {total} object{'s' if total != 1 else ''} of kinds kubesched does not read: "
+                + ", ".join(f"{k} {n}" for k, n in kinds)]
 
     def of_kind(self, kind: str) -> list[Any]:
         cls = KINDS[kind].cls
@@ -190,11 +211,13 @@ class LoadedObjects:
         return self.of_kind("StatefulSet")
 
     def extend(self, other: LoadedObjects) -> None:
-        """Add ``other``'s objects; a duplicate raises LoadError naming both places."""
+        """Add ``other``'s objects and skip counts; a duplicate raises LoadError naming both places."""
         for obj in other.objects:
             key = (kind_of(obj), obj.meta.namespace, obj.meta.name)
             where = other.origins.get(key, "")
             self._add(obj, where)
+        for kind, n in other.skipped.items():
+            self.skipped[kind] = self.skipped.get(kind, 0) + n
 
     def _add(self, obj: ApiObject, where: str) -> None:
         key = (kind_of(obj), obj.meta.namespace, obj.meta.name)
@@ -249,38 +272,105 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     return obj
 
 
-def _items(doc: Any, where: str) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """A document, or each item of a List document, with its location."""
-    if doc is None:
-        return
+def _is_list(doc: Mapping[str, Any], kind: str) -> bool:
+    """``kind: List``, a typed list of a kind we read (``PodList``), or any other ``<Kind>List``
+    carrying an ``items`` list (``ConfigMapList``: its items are skipped one by one)."""
+    if kind == "List" or (kind.endswith("List") and kind[:-4] in KINDS):
+        return True
+    return kind.endswith("List") and isinstance(doc.get("items"), list)
+
+
+def _items(doc: Any, where: str) -> Iterator[tuple[Any, str]]:
+    """A document, or each item of a List document, with its location (items counted from 1)."""
     if not isinstance(doc, Mapping):
         raise LoadError(f"{where}: a manifest must be a mapping, got {type(doc).__name__}")
     kind = str(doc.get("kind") or "")
-    if kind == "List" or (kind.endswith("List") and kind[:-4] in KINDS):
-        items = doc.get("items") or []
-        if not isinstance(items, list):
-            raise LoadError(f"{where} ({kind}): items must be a list")
-        for j, item in enumerate(items):
-            item_where = f"{where}, item {j}"
-            if kind != "List" and isinstance(item, Mapping):
-                # A typed list (PodList from the raw API) leaves kind/apiVersion off its items.
-                item = {"kind": kind[:-4], "apiVersion": doc.get("apiVersion"), **item}
-            if isinstance(item, Mapping) and str(item.get("kind") or "").endswith("List"):
-                raise LoadError(f"{item_where}: nested lists are not supported")
-            yield item, item_where
-    else:
+    if not _is_list(doc, kind):
         yield doc, where
+        return
+    items = doc.get("items") or []
+    if not isinstance(items, list):
+        raise LoadError(f"{where} ({kind}): items must be a list")
+    for j, item in enumerate(items, 1):
+        item_where = f"{where}, item {j}"
+        if kind != "List" and isinstance(item, Mapping):
+            # A typed list (PodList from the raw API) leaves kind/apiVersion off its items.
+            item = {"kind": kind[:-4], "apiVersion": doc.get("apiVersion"), **item}
+        if isinstance(item, Mapping) and str(item.get("kind") or "").endswith("List"):
+            raise LoadError(f"{item_where}: nested lists are not supported")
+        yield item, item_where
 
 
-def load_documents(text: str, source: str, json_only: bool = False) -> LoadedObjects:
-    """Parse one file's text (YAML stream, or JSON when ``json_only``); raises LoadError."""
-    out = LoadedObjects()
+def _count_items(docs: Sequence[Any]) -> int:
+    """How many objects ``docs`` hold (List items counted one by one), for progress."""
+    n = 0
+    for doc in docs:
+        if isinstance(doc, Mapping) and _is_list(doc, str(doc.get("kind") or "")):
+            items = doc.get("items")
+            n += len(items) if isinstance(items, list) else 1
+        else:
+            n += 1
+    return n
+
+
+def _parse_text(text: str, source: str, json_only: bool,
+                parsed: Callable[[int], None] | None = None) -> list[Any]:
+    """The documents of one file, empty ones (``---`` alone, comments, JSON ``null``) left out;
+    raises LoadError on malformed text and on a file with no document at all."""
     try:
-        docs: list[Any] = [json.loads(text)] if json_only else list(yaml.load_all(text, Loader=_YamlLoader))
+        if json_only:
+            docs = [json.loads(text)] if text.strip() else []
+        else:
+            docs = load_yaml(text, parsed)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         raise LoadError(f"{source}: malformed {'JSON' if json_only else 'YAML'}: {exc}") from exc
-    for i, doc in enumerate(docs):
+    except RecursionError as exc:
+        raise LoadError(f"{source}: malformed {'JSON' if json_only else 'YAML'}: nested too deeply") from exc
+    return docs
+
+
+_PROGRESS_EVERY: Final = 512
+
+
+def load_documents(text: str, source: str, json_only: bool = False, *, strict: bool = False,
+                   progress: ProgressFn | None = None) -> LoadedObjects:
+    """Parse one file's text (YAML stream, or JSON when ``json_only``); raises LoadError.
+
+    Objects of kinds the scheduler does not read are counted in ``skipped``, or refused when
+    ``strict``. ``progress`` hears about the parse and every few hundred objects."""
+    with gc_paused():
+        return _load_documents(text, source, json_only, strict, progress)
+
+
+def _load_documents(text: str, source: str, json_only: bool, strict: bool,
+                    progress: ProgressFn | None) -> LoadedObjects:
+    parsed: Callable[[int], None] | None = None
+    if progress is not None:
+        progress(f"parsing {source}", 0, 0)
+
+        def parsed(n: int) -> None:
+            progress(f"parsing {source}", n, len(text))
+
+    docs = _parse_text(text, source, json_only, parsed)
+    out = LoadedObjects()
+    total = _count_items(docs) if progress is not None else 0
+    done = 0
+    empty = True
+    for i, doc in enumerate(docs, 1):
+        if doc is None:
+            continue
+        empty = False
         for item, where in _items(doc, f"{source}: document {i}"):
+            done += 1
+            if progress is not None and done % _PROGRESS_EVERY == 0:
+                progress(f"reading {source}", done, total)
+            kind = item.get("kind") if isinstance(item, Mapping) else None
+            if type(kind) is str and kind and kind not in KINDS and kind not in _CONFIG_KINDS:
+                if strict:
+                    raise LoadError(f"{where} ({_describe_raw(item)}): kind {kind!r} is not read by the "
+                                    f"scheduler (kinds read: {', '.join(KINDS)})")
+                out.skipped[kind] = out.skipped.get(kind, 0) + 1
+                continue
             try:
                 obj = parse_object(item)
             except LoadError:
@@ -292,37 +382,57 @@ def load_documents(text: str, source: str, json_only: bool = False) -> LoadedObj
                 why = str(exc) if isinstance(exc, ValueError) else f"a field has the wrong type ({exc})"
                 raise LoadError(f"{where} ({desc}): {why}") from exc
             out._add(obj, where)
+    if empty:
+        raise LoadError(f"{source}: no manifest in it (the input is empty)")
+    if progress is not None:
+        progress(f"reading {source}", done, total)
     return out
 
 
-def _expand(paths: Sequence[str | FsPath]) -> Iterator[str | FsPath]:
+def manifest_files(paths: Sequence[str | FsPath]) -> list[str | FsPath]:
+    """The files ``paths`` name: files as given, directories searched recursively (sorted) for
+    ``*.yaml``/``*.yml``/``*.json``, ``-`` for stdin. Raises LoadError for a path that does not
+    exist and for a directory without a manifest file."""
+    out: list[str | FsPath] = []
     for p in paths:
         if str(p) == "-":
-            yield "-"
+            out.append("-")
             continue
         fp = FsPath(p)
         if fp.is_dir():
-            yield from sorted(f for f in fp.rglob("*") if f.is_file() and f.suffix in _SUFFIXES)
+            found = sorted(f for f in fp.rglob("*") if f.is_file() and f.suffix in _SUFFIXES)
+            if not found:
+                raise LoadError(f"{p}: no manifest in this directory (no *.yaml, *.yml or *.json file)")
+            out.extend(found)
         elif fp.is_file():
-            yield fp
+            out.append(fp)
         else:
             raise LoadError(f"{p}: no such file or directory")
+    return out
 
 
-def load_paths(paths: Sequence[str | FsPath], stdin: str | None = None) -> LoadedObjects:
-    """Load every manifest under ``paths``: files, directories (recursively, sorted,
-    ``*.yaml``/``*.yml``/``*.json``) and ``-`` for stdin (``stdin`` overrides sys.stdin, for tests).
-    Raises LoadError on the first bad document, duplicate object or unreadable path."""
+def load_paths(paths: Sequence[str | FsPath], stdin: str | None = None, *, strict: bool = False,
+               progress: ProgressFn | None = None) -> LoadedObjects:
+    """Load every manifest under ``paths`` (see :func:`manifest_files`; ``stdin`` overrides
+    sys.stdin, for tests). Raises LoadError on the first bad document, duplicate object,
+    unreadable or empty path; with ``strict``, also on an object of a kind not read."""
+    with gc_paused():
+        return _load_paths(paths, stdin, strict, progress)
+
+
+def _load_paths(paths: Sequence[str | FsPath], stdin: str | None, strict: bool,
+                progress: ProgressFn | None) -> LoadedObjects:
     out = LoadedObjects()
-    for p in _expand(paths):
+    for p in manifest_files(paths):
         if p == "-":
             text = stdin if stdin is not None else sys.stdin.read()
-            out.extend(load_documents(text, "<stdin>"))
+            out.extend(load_documents(text, "<stdin>", strict=strict, progress=progress))
             continue
         fp = FsPath(p)
         try:
             text = fp.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise LoadError(f"{fp}: cannot read: {exc}") from exc
-        out.extend(load_documents(text, str(fp), json_only=fp.suffix == ".json"))
+        out.extend(load_documents(text, str(fp), json_only=fp.suffix == ".json", strict=strict,
+                                  progress=progress))
     return out

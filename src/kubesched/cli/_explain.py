@@ -16,7 +16,7 @@ import typer
 
 from ..scheduler._explain import explain as explain_pod
 from ._console import out_console
-from ._inputs import bad_input, load_inputs, reported_as_bad_input, start_time
+from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._render import render_explanation
 from ._report import explanation_to_dict
@@ -43,13 +43,14 @@ def explain(
     paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
     pod: str = typer.Option(..., "--pod", help="The pending pod, as NAMESPACE/NAME."),
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     namespace, name = _split_key(pod)
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config)
+        inputs = load_inputs(paths, config, strict=strict)
         e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
                         now=start_time(inputs.loaded.objects))
     if output is ExplainOutput.json:

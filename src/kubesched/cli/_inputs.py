@@ -2,26 +2,30 @@
 
 Bad input (an unreadable or invalid manifest, an object admission refuses, an invalid
 configuration) is reported once, naming the file and object, on stderr, with exit code 2.
+What the loader skipped and what admission accepted with a warning (a pod keeping the priority
+of a PriorityClass the input lacks) is told once each, as ``warning: ...`` lines on stderr.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
-from ..api import parse_time
-from ..api.loader import ApiObject, LoadedObjects, load_paths
+from ..api import AdmissionWarning, parse_time
+from ..api.loader import ApiObject, LoadedObjects, load_paths, manifest_files
 from ..cluster import StoreError
 
-__all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "Inputs", "bad_input", "load_inputs",
-           "reported_as_bad_input", "start_time"]
+__all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES", "STRICT_HELP",
+           "Inputs", "bad_input", "load_inputs", "reported_as_bad_input", "start_time", "warn"]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
@@ -32,6 +36,12 @@ DEFAULT_START = 1_767_225_600.0
 BAD_INPUT_ERRORS: tuple[type[BaseException], ...] = (ValueError, StoreError, OSError)
 """LoadError, ConfigError, FrameworkBuildError and admission errors are ValueErrors/StoreErrors."""
 
+LARGE_INPUT_BYTES: Final = 8 * 2**20
+"""Inputs at least this large get a progress bar while loading (when stderr is a terminal)."""
+
+STRICT_HELP: Final = ("Refuse objects of kinds the scheduler does not read (ConfigMap, Event, ...) "
+                      "instead of skipping them.")
+
 
 @dataclass(frozen=True, slots=True)
 class Inputs:
@@ -39,14 +49,39 @@ class Inputs:
     config: Any  # SchedulerConfig, or None for kube-scheduler's defaults
 
 
-def load_inputs(paths: Sequence[str], config: Path | None) -> Inputs:
-    """Load manifests and the configuration; raises one of BAD_INPUT_ERRORS."""
+def load_inputs(paths: Sequence[str], config: Path | None, *, strict: bool = False) -> Inputs:
+    """Load manifests and the configuration; raises one of BAD_INPUT_ERRORS. The skipped
+    objects (kinds the scheduler does not read) are told in one warning."""
     cfg = None
     if config is not None:
         from ..framework.config import load_config
 
         cfg = load_config(config)
-    return Inputs(load_paths(paths), cfg)
+    loaded = _load(manifest_files(paths), strict)
+    for message in loaded.warnings():
+        warn(message)
+    return Inputs(loaded, cfg)
+
+
+def _load(files: Sequence[str | Path], strict: bool) -> LoadedObjects:
+    """load_paths, with a progress bar on stderr for a large input when stderr is a terminal."""
+    err = Console(stderr=True)
+    if not err.is_terminal or sum(Path(f).stat().st_size for f in files if f != "-") < LARGE_INPUT_BYTES:
+        return load_paths(files, strict=strict)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), console=err,
+                  transient=True) as bar:
+        task = bar.add_task("loading", total=None)
+
+        def progress(what: str, done: int, total: int) -> None:
+            bar.update(task, description=what, completed=done, total=total or None)
+
+        return load_paths(files, strict=strict, progress=progress)
+
+
+def warn(message: str) -> None:
+    """Print one warning on stderr."""
+    Console(stderr=True).print(Text("warning: ", style="bold yellow") + Text(message), highlight=False,
+                               soft_wrap=True)
 
 
 def bad_input(exc: BaseException) -> NoReturn:
@@ -58,11 +93,21 @@ def bad_input(exc: BaseException) -> NoReturn:
 
 @contextmanager
 def reported_as_bad_input() -> Iterator[None]:
-    """Turn bad-input errors raised inside the block into exit code 2."""
-    try:
-        yield
-    except BAD_INPUT_ERRORS as exc:
-        bad_input(exc)
+    """Turn bad-input errors raised inside the block into exit code 2; admission warnings
+    raised inside it are printed once each when the block succeeds (an error is told alone)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AdmissionWarning)
+        try:
+            yield
+        except BAD_INPUT_ERRORS as exc:
+            bad_input(exc)
+    seen: set[str] = set()
+    for w in caught:
+        if not issubclass(w.category, AdmissionWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        elif str(w.message) not in seen:
+            seen.add(str(w.message))
+            warn(str(w.message))
 
 
 def start_time(objects: Sequence[ApiObject]) -> float:

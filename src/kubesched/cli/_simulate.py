@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ._console import out_console
-from ._inputs import EXIT_UNSCHEDULABLE, load_inputs, reported_as_bad_input
+from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
 from ._main import app
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
@@ -38,6 +38,7 @@ class SimulateOutput(StrEnum):
 def simulate(
     paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice (ties, preemption offset)."),
     output: SimulateOutput = typer.Option(SimulateOutput.table, "-o", "--output", help="Output format."),
     fail_on_unschedulable: bool = typer.Option(
@@ -45,7 +46,7 @@ def simulate(
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config)
+        inputs = load_inputs(paths, config, strict=strict)
         simulator = Simulator(inputs.loaded, inputs.config, seed)
     sim = _run(simulator)
     if output is SimulateOutput.json:

@@ -20,7 +20,7 @@ from ..api.loader import LoadedObjects
 from ..clock import VirtualClock
 from ..cluster import MemoryStore
 from ._console import add_column, out_console, print_table
-from ._inputs import load_inputs, reported_as_bad_input, start_time
+from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._units import column_formatter
 
@@ -101,10 +101,11 @@ def _render(console: Console, s: ClusterSummary) -> None:
 def validate(
     paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file to check."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
 ) -> None:
     """Load and admit manifests as the scheduler would; print a summary or the error."""
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config)
+        inputs = load_inputs(paths, config, strict=strict)
         clock = VirtualClock(start_time(inputs.loaded.objects))
         store = MemoryStore(clock)
         store.load(inputs.loaded)

@@ -32,6 +32,7 @@ import bisect
 import builtins
 import threading
 import uuid
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -39,6 +40,7 @@ from typing import Any
 from ..api import (
     DELETE,
     AdmissionError,
+    AdmissionWarning,
     Path,
     Pod,
     PodDisruptionBudget,
@@ -49,6 +51,7 @@ from ..api import (
     system_priority_classes,
     validate_priority_class,
 )
+from ..api._gc import gc_paused
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ._conditions import apply_scheduling_gated_condition, update_pod_conditions
@@ -80,6 +83,13 @@ _PLURAL = {
 _SCHEDULED_TRUE: tuple[Mapping[str, Any], ...] = ({"type": "PodScheduled", "status": "True"},)
 _SCHEDULED_AND_RUNNING_TRUE: tuple[Mapping[str, Any], ...] = (
     *_SCHEDULED_TRUE, *({"type": t, "status": "True"} for t in ("Initialized", "ContainersReady", "Ready")))
+
+
+def _missing_classes_warning(missing: Mapping[str, int]) -> str:
+    """One line for every pod that kept its priority although its class is not in the input."""
+    names = ", ".join(f"{name} ({n} pod{'s' if n != 1 else ''})" for name, n in sorted(missing.items()))
+    return (f"PriorityClasses missing from the input: {names}; these pods keep their spec.priority "
+            "(include the PriorityClasses in the input to check it)")
 
 
 class Expired(StoreError):
@@ -291,8 +301,10 @@ class MemoryStore:
 
         Kinds go in dependency order (PriorityClasses before pods, whatever the file order). A
         manifest may redefine the built-in namespaces and system PriorityClasses, as a dump of a
-        real cluster does."""
-        with self._lock:
+        real cluster does. Pods are admitted as stored pods (``admit_pod(stored=True)``): one
+        with ``spec.priority`` naming a class the input lacks keeps its priority, and one
+        :class:`AdmissionWarning` names the missing classes once the load succeeded."""
+        with self._lock, gc_paused():
             loaded = objects if isinstance(objects, LoadedObjects) else None
             items = list(objects.objects if isinstance(objects, LoadedObjects) else objects)
             order = {k: i for i, k in enumerate(KINDS)}
@@ -326,14 +338,17 @@ class MemoryStore:
                     raise fail(obj, exc) from exc
                 ready.append((obj, replaces))
             admitted: builtins.list[tuple[ApiObject, bool]] = []
+            missing: dict[str, int] = {}  # PriorityClass name -> pods that kept their priority
             for obj, replaces in ready:
                 if isinstance(obj, Pod):
                     try:
-                        obj = self._admission(lambda o=obj: admit_pod(o, classes))  # type: ignore[misc]
+                        obj = self._admission(lambda o=obj: admit_pod(o, classes, stored=True))  # type: ignore[misc]
                         obj = add_default_tolerations(obj)
                         obj = apply_scheduling_gated_condition(obj, self._clock.now)
                     except StoreError as exc:
                         raise fail(obj, exc) from exc
+                    if obj.priority_class_name and obj.priority_class_name not in classes:
+                        missing[obj.priority_class_name] = missing.get(obj.priority_class_name, 0) + 1
                 admitted.append((obj, replaces))
             self._loading = True
             try:
@@ -343,6 +358,8 @@ class MemoryStore:
             for pdb in out:
                 if isinstance(pdb, PodDisruptionBudget) and "status" not in pdb.raw:
                     self._sync_pdbs(pdb.namespace)
+            if missing:
+                warnings.warn(AdmissionWarning(_missing_classes_warning(missing)), stacklevel=2)
             return out
 
     def _commit(self, admitted: builtins.list[tuple[ApiObject, bool]]) -> builtins.list[Any]:
