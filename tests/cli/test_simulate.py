@@ -129,7 +129,8 @@ def test_fail_on_unschedulable(args: list[str], code: int) -> None:
         pytest.param("a: [", "malformed YAML", id="malformed"),
         pytest.param("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", "unknown kind 'Secret'",
                      id="unknown-kind"),
-        pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: gold}\n",
+        pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                     "spec: {priorityClassName: gold, containers: [{name: c}]}\n",
                      "no PriorityClass with name gold was found", id="unknown-priority-class"),
     ],
 )

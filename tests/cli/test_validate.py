@@ -45,7 +45,8 @@ def test_validate_stdin() -> None:
             "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", "unknown kind 'Secret'", id="unknown-kind"
         ),
         pytest.param(
-            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: gold}\n",
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+            "spec: {priorityClassName: gold, containers: [{name: c}]}\n",
             "no PriorityClass with name gold was found",
             id="unknown-priority-class",
         ),

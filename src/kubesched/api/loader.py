@@ -29,6 +29,7 @@ from ._objects import (
 )
 from ._pod import Pod
 from ._raw import DELETE, with_paths
+from ._validation import validate_object
 
 __all__ = [
     "KINDS",
@@ -221,6 +222,7 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     elif not info.namespaced and "namespace" in md:
         doc = with_paths(doc, {("metadata", "namespace"): DELETE})
     obj: ApiObject = info.cls.from_dict(doc)
+    validate_object(obj)
     return obj
 
 
@@ -260,7 +262,7 @@ def load_documents(text: str, source: str, json_only: bool = False) -> LoadedObj
                 obj = parse_object(item)
             except LoadError:
                 raise
-            except (ValueError, TypeError, AttributeError) as exc:
+            except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
                 desc = _describe_raw(item) if isinstance(item, Mapping) else "object"
                 # A TypeError/AttributeError means a field of the wrong shape (a string where a
                 # mapping or a list belongs): say so rather than quoting Python's message alone.
