@@ -18,6 +18,7 @@ always "not set".
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
@@ -52,10 +53,11 @@ _EMPTY: Final[Mapping[str, Any]] = {}
 
 
 def go_value(v: Any, limit: int = 80) -> str:
-    """A value as field.Error prints it: strings quoted, booleans lower case, others plain;
-    long values cut (a whole mapping in an error line helps nobody)."""
+    """A value as field.Error prints it: strings quoted with escapes (Go's ``%q``: a newline in a
+    value never breaks the error's line), booleans lower case, others plain; long values cut (a
+    whole mapping in an error line helps nobody)."""
     if isinstance(v, str):
-        s = '"' + v.replace('"', '\\"') + '"'
+        s = json.dumps(v, ensure_ascii=False)
     elif isinstance(v, bool):
         s = "true" if v else "false"
     elif v is None:

@@ -17,6 +17,7 @@ from typing import Any, Final, TypeAlias
 
 import yaml
 
+from . import _fields
 from ._node import Node
 from ._objects import (
     CSINode,
@@ -201,7 +202,7 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     kind is dropped (the API server ignores it)."""
     if not isinstance(doc, Mapping):
         raise ValueError(f"a manifest must be a mapping, got {type(doc).__name__}")
-    kind = doc.get("kind")
+    kind = _fields.string(doc.get("kind"), "kind")
     if not kind:
         raise ValueError("kind: required")
     if kind in _CONFIG_KINDS:

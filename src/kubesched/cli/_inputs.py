@@ -21,7 +21,7 @@ from ..api.loader import ApiObject, LoadedObjects, load_paths
 from ..cluster import StoreError
 
 __all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "Inputs", "bad_input", "load_inputs",
-           "reported_as_bad_input", "start_time"]
+           "one_line", "reported_as_bad_input", "start_time"]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
@@ -50,10 +50,20 @@ def load_inputs(paths: Sequence[str], config: Path | None) -> Inputs:
 
 
 def bad_input(exc: BaseException) -> NoReturn:
-    """Print the error on stderr and exit with code 2."""
-    Console(stderr=True).print(Text("error: ", style="bold red") + Text(str(exc)), highlight=False,
-                               soft_wrap=True)
+    """Print the error on stderr, on one line (for logs and ``grep``), and exit with code 2."""
+    Console(stderr=True).print(Text("error: ", style="bold red") + Text(one_line(str(exc))),
+                               highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT) from exc
+
+
+def one_line(text: str) -> str:
+    """A message that may span lines (a YAML parser's, with the offending line and a caret
+    under the mark; a name holding a newline) on one line: lines joined by ``; ``, caret
+    lines dropped."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    parts = (line.strip() for line in text.splitlines())
+    return "; ".join(p for p in parts if p and p.strip("^ ") != "")
 
 
 @contextmanager

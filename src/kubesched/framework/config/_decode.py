@@ -365,17 +365,12 @@ def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
         raise ConfigError([FieldError.raw(
             "<file>", f"not a YAML or JSON text file (byte {exc.start} is not UTF-8)")], str(p)) from exc
     except yaml.YAMLError as exc:
-        raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {_one_line(str(exc))}")], str(p)) from exc
+        raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {exc}")], str(p)) from exc
     if doc is None:  # kube-scheduler refuses it too: there is no kind to decode
         raise ConfigError([FieldError.raw(
             "<file>", f"empty: a configuration needs at least apiVersion: {API_VERSION} and kind: {KIND}")],
             str(p))
     return from_dict(doc, registry=registry, features=features, source=str(p))
-
-
-def _one_line(text: str) -> str:
-    """A multi-line parser message (PyYAML's, with a caret under the mark) on one line."""
-    return "; ".join(line.strip() for line in text.splitlines() if line.strip() and line.strip() != "^")
 
 
 def default_config(features: Mapping[str, bool] | None = None) -> SchedulerConfig:
