@@ -127,3 +127,24 @@ def test_valid_names_pass(tmp_path: Path) -> None:
     ])
     code, output = _run(tmp_path, text)
     assert code == 0, output
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        pytest.param("{conditions: 7}", id="conditions-an-int"),
+        pytest.param("{conditions: [{type: Ready, lastTransitionTime: .inf}]}", id="time-inf"),
+        pytest.param("{conditions: [{type: Ready, lastTransitionTime: 99999999999999999999999}]}",
+                     id="time-beyond-year-9999"),
+    ],
+)
+@pytest.mark.parametrize("kind", ["PodDisruptionBudget", "PersistentVolumeClaim"])
+def test_status_times_of_any_kind_never_crash(tmp_path: Path, kind: str, status: str) -> None:
+    # simulate starts its clock after the latest time stamp of the input: a malformed one is
+    # either refused (the kinds whose status the scheduler reads) or ignored, never a traceback.
+    api = "policy/v1" if kind == "PodDisruptionBudget" else "v1"
+    code, output = _run(tmp_path, _named(kind, api, "x", f"status: {status}\n"), "simulate")
+    assert code in (0, 2), output
+    assert "Traceback" not in output
+    if code == 2:
+        assert "(PodDisruptionBudget x): status.conditions" in " ".join(output.split()), output

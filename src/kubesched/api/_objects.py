@@ -12,7 +12,7 @@ from typing import Any
 
 from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta, parse_int32
-from ._pod import parse_resource_list
+from ._pod import conditions, parse_resource_list
 from ._selectors import LabelSelector, NodeSelector
 
 __all__ = [
@@ -95,6 +95,7 @@ class PodDisruptionBudget(_Object):
             if isinstance(v, str) and not (v.endswith("%") and v[:-1].isdigit()) and not v.isdigit():
                 raise ValueError(f"spec.{fname}: {v!r} must be an integer or a percentage")
         disrupted = f.mapping(status.get("disruptedPods"), "status.disruptedPods")  # names are read
+        conditions(status.get("conditions"), "status.conditions")  # rewritten by the disruption controller
         return PodDisruptionBudget(
             d,
             _meta(d),

@@ -84,19 +84,25 @@ def start_time(objects: Sequence[ApiObject]) -> float:
         for t in _times(obj.raw):
             try:
                 v = parse_time(t)
-            except ValueError:
+            except (ValueError, OverflowError):
                 continue
-            if v is not None and v > latest:
+            if v is not None and latest < v <= _LATEST:  # (a time beyond year 9999 is no time)
                 latest = v
     return latest
 
 
+_LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z
+
+
 def _times(raw: Any) -> Iterator[Any]:
+    """The time stamps of a manifest, as written: not every kind's status is parsed (a PVC's
+    conditions are not), so any of these may be of any type."""
     meta = raw.get("metadata") or {}
     yield meta.get("creationTimestamp")
     status = raw.get("status") or {}
     if isinstance(status, dict):
         yield status.get("startTime")
-        for c in status.get("conditions") or ():
+        conditions = status.get("conditions")
+        for c in conditions if isinstance(conditions, list) else ():
             if isinstance(c, dict):
                 yield c.get("lastTransitionTime")
