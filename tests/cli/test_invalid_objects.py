@@ -82,6 +82,16 @@ def _run(tmp_path: Path, text: str, command: str = "validate") -> tuple[int, str
                      "(PodDisruptionBudget b): spec.minAvailable: Invalid value: []: "
                      "must be an integer or a string",
                      id="pdb-min-available-a-list"),
+        pytest.param(_named("PodDisruptionBudget", "policy/v1", "b", "spec: {minAvailable: -1}\n"),
+                     "(PodDisruptionBudget b): spec.minAvailable: Invalid value: -1: "
+                     "must be greater than or equal to 0", id="pdb-min-available-negative"),
+        pytest.param(_named("PodDisruptionBudget", "policy/v1", "b", "spec: {maxUnavailable: '150%'}\n"),
+                     '(PodDisruptionBudget b): spec.maxUnavailable: Invalid value: "150%": '
+                     "must not be greater than 100%", id="pdb-max-unavailable-over-100-percent"),
+        pytest.param(_named("PodDisruptionBudget", "policy/v1", "b", "spec: {minAvailable: '5'}\n"),
+                     '(PodDisruptionBudget b): spec.minAvailable: Invalid value: "5": a valid percent string '
+                     "must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used "
+                     "for validation is '[0-9]+%')", id="pdb-min-available-string-not-a-percent"),
         pytest.param(_pod(spec=f"{CONTAINERS}, tolerations: [[]]"),
                      "(Pod p): spec.tolerations[0]: Invalid value: []: must be an object",
                      id="toleration-a-list"),

@@ -91,9 +91,6 @@ class PodDisruptionBudget(_Object):
         mu = f.int_or_string(spec.get("maxUnavailable"), "spec.maxUnavailable")
         if ma is not None and mu is not None:
             raise ValueError("spec: minAvailable and maxUnavailable cannot be both set")
-        for fname, v in (("minAvailable", ma), ("maxUnavailable", mu)):
-            if isinstance(v, str) and not (v.endswith("%") and v[:-1].isdigit()) and not v.isdigit():
-                raise ValueError(f"spec.{fname}: {v!r} must be an integer or a percentage")
         disrupted = f.mapping(status.get("disruptedPods"), "status.disruptedPods")  # names are read
         conditions(status.get("conditions"), "status.conditions")  # rewritten by the disruption controller
         return PodDisruptionBudget(

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._fields import FieldValueError, go_value
-from ._objects import Namespace
+from ._objects import Namespace, PodDisruptionBudget
 from ._pod import Pod
 
 __all__ = ["is_dns1123_label", "is_dns1123_subdomain", "validate_object"]
@@ -92,6 +92,28 @@ def _meta_errors(obj: Any, name_fn: Callable[[str], list[str]]) -> list[str]:
     return errs
 
 
+_PERCENT_RE: Final = re.compile(r"^[0-9]+%$")
+
+
+def _int_or_percent_errors(path: str, v: int | str | None) -> list[str]:
+    """ValidatePositiveIntOrPercent and IsNotMoreThan100Percent (pkg/apis/apps/validation): a
+    non-negative integer, or a percentage string of at most 100%."""
+    if v is None:
+        return []
+    if isinstance(v, str):
+        if not _PERCENT_RE.match(v):
+            msg = "a valid percent string must be a numeric string followed by an ending '%'"
+            return [_invalid(path, v, _regex_error(msg, "[0-9]+%", "1%", "93%"))]
+        return [_invalid(path, v, "must not be greater than 100%")] if int(v[:-1]) > 100 else []
+    return [_invalid(path, v, "must be greater than or equal to 0")] if v < 0 else []
+
+
+def _pdb_spec_errors(pdb: PodDisruptionBudget) -> list[str]:
+    """ValidatePodDisruptionBudgetSpec (pkg/apis/policy/validation/validation.go)."""
+    return (_int_or_percent_errors("spec.minAvailable", pdb.min_available)
+            + _int_or_percent_errors("spec.maxUnavailable", pdb.max_unavailable))
+
+
 def validate_object(obj: Any) -> None:
     """Raise FieldValueError listing every field the API server would refuse in ``obj`` (a
     parsed object of one of the loader's kinds); nothing when it is valid."""
@@ -100,5 +122,7 @@ def validate_object(obj: Any) -> None:
     errs = _meta_errors(obj, is_dns1123_label if isinstance(obj, Namespace) else is_dns1123_subdomain)
     if isinstance(obj, Pod) and not obj.containers:
         errs.append("spec.containers: Required value")  # validateContainers (ValidatePodSpec)
+    if isinstance(obj, PodDisruptionBudget):
+        errs += _pdb_spec_errors(obj)
     if errs:
         raise FieldValueError("; ".join(errs))
