@@ -83,19 +83,23 @@ class FieldValueError(ValueError):
 
 def mapping(v: Any, path: str) -> Mapping[str, Any]:
     """An object field; ``null`` or missing reads as empty."""
-    if type(v) is dict or isinstance(v, Mapping):
+    if type(v) is dict:
         return v
     if v is None:
         return _EMPTY
+    if isinstance(v, Mapping):
+        return v
     raise FieldValueError.invalid(path, v, "must be an object")
 
 
 def sequence(v: Any, path: str) -> list[Any] | tuple[Any, ...]:
     """A list field; ``null`` or missing reads as empty."""
-    if type(v) is list or isinstance(v, tuple):
+    if type(v) is list:
         return v
     if v is None:
         return ()
+    if isinstance(v, tuple):
+        return v
     raise FieldValueError.invalid(path, v, "must be a list")
 
 
@@ -103,11 +107,14 @@ def objects(v: Any, path: str) -> Iterator[tuple[Mapping[str, Any], str]]:
     """Each item of a list of objects, with its path ``path[i]``."""
     for i, item in enumerate(sequence(v, path)):
         ipath = f"{path}[{i}]"
-        if item is None:
-            item = _EMPTY
-        elif not isinstance(item, Mapping):
+        if type(item) is dict:
+            yield item, ipath
+        elif item is None:
+            yield _EMPTY, ipath
+        elif isinstance(item, Mapping):
+            yield item, ipath
+        else:
             raise FieldValueError.invalid(ipath, item, "must be an object")
-        yield item, ipath
 
 
 def string(v: Any, path: str, default: str = "") -> str:
@@ -123,11 +130,15 @@ def string(v: Any, path: str, default: str = "") -> str:
 
 def strings(v: Any, path: str) -> tuple[str, ...]:
     """A list of strings."""
+    if type(v) is list and all(type(s) is str for s in v):  # the usual case, without paths
+        return tuple(v)
     return tuple(string(s, f"{path}[{i}]") for i, s in enumerate(sequence(v, path)))
 
 
 def string_map(v: Any, path: str) -> dict[str, str]:
     """A ``map[string]string`` (labels, annotations, nodeSelector)."""
+    if type(v) is dict and all(type(k) is str and type(s) is str for k, s in v.items()):
+        return dict(v)  # the usual case, without building a path per entry
     return {str(k): string(s, f"{path}.{k}") for k, s in mapping(v, path).items()}
 
 

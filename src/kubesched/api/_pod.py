@@ -533,14 +533,18 @@ def _status_fields(status: Any) -> dict[str, Any]:
 
 
 def conditions(v: Any, path: str) -> tuple[Mapping[str, Any], ...]:
-    """Pod or node conditions, kept as written: each an object whose ``type`` and ``status``
-    are strings and whose time stamps are times (what the scheduler and the store read)."""
+    """Pod or node conditions, kept as written: each an object whose ``type`` and ``status`` are
+    strings (what the scheduler and the store match on). Time stamps are only compared and
+    copied, never parsed, so they are left as they are. Runs on every status patch: the usual
+    case (a list of dicts of strings) takes one pass without building paths."""
+    if type(v) is list and all(
+        type(c) is dict and type(c.get("type", "")) is str and type(c.get("status", "")) is str for c in v
+    ):
+        return tuple(v)
     out = []
     for c, cpath in f.objects(v, path):
         f.string(c.get("type"), f"{cpath}.type")
         f.string(c.get("status"), f"{cpath}.status")
-        for key in ("lastTransitionTime", "lastProbeTime", "lastHeartbeatTime"):
-            time_field(c.get(key), f"{cpath}.{key}")
         out.append(c)
     return tuple(out)
 
