@@ -6,7 +6,8 @@ objectmeta.go) with each kind's name function (pkg/apis/core/validation/validati
 ``ValidatePersistentVolumeName``, ``ValidatePersistentVolumeClaimName``,
 ``ValidateClassName``; pkg/apis/scheduling, policy and storage validation for PriorityClass,
 PodDisruptionBudget, StorageClass and CSINode), the name formats of
-k8s.io/apimachinery/pkg/util/validation (``IsDNS1123Label``, ``IsDNS1123Subdomain``) and the
+k8s.io/apimachinery/pkg/util/validation (``IsDNS1123Label``, ``IsDNS1123Subdomain``, and
+``IsDNS1035Label`` for a Service, ``ValidateServiceName``) and the
 one PodSpec rule a scheduler input cannot do without (``spec.containers: Required value``).
 
 Every error of an object is reported at once, as a ``field.ErrorList`` aggregate is, joined by
@@ -22,10 +23,10 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._fields import FieldValueError, go_value
-from ._objects import Namespace, PodDisruptionBudget
+from ._objects import PodDisruptionBudget
 from ._pod import Pod
 
-__all__ = ["is_dns1123_label", "is_dns1123_subdomain", "validate_object"]
+__all__ = ["is_dns1035_label", "is_dns1123_label", "is_dns1123_subdomain", "validate_object"]
 
 _DNS1123_LABEL_FMT: Final = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN_FMT: Final = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
@@ -78,6 +79,33 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     return errs
 
 
+_DNS1035_LABEL_FMT: Final = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_DNS1035_LABEL_RE: Final = re.compile(f"^{_DNS1035_LABEL_FMT}$")
+_DNS1035_LABEL_MSG: Final = (
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+    "alphabetic character, and end with an alphanumeric character"
+)
+
+
+def is_dns1035_label(value: str) -> list[str]:
+    """validation.IsDNS1035Label (a Service's name: it becomes a DNS name under the namespace)."""
+    errs = []
+    if len(value) > _DNS1123_LABEL_MAX:
+        errs.append(_max_len_error(_DNS1123_LABEL_MAX))
+    if not _DNS1035_LABEL_RE.match(value):
+        errs.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
+    return errs
+
+
+_NAME_RULES: Final[dict[str, Callable[[str], list[str]]]] = {
+    "Namespace": is_dns1123_label,  # ValidateNamespaceName
+    "Service": is_dns1035_label,  # ValidateServiceName
+}
+"""Kinds whose names are not DNS-1123 subdomains; every other kind's name is one (Pod, Node,
+PriorityClass, PodDisruptionBudget, PV, PVC, StorageClass, CSINode, and the workload
+controllers: ReplicationController, ReplicaSet, StatefulSet)."""
+
+
 def _invalid(path: str, value: Any, detail: str) -> str:
     return f"{path}: Invalid value: {go_value(value, limit=300)}: {detail}"
 
@@ -117,9 +145,7 @@ def _pdb_spec_errors(pdb: PodDisruptionBudget) -> list[str]:
 def validate_object(obj: Any) -> None:
     """Raise FieldValueError listing every field the API server would refuse in ``obj`` (a
     parsed object of one of the loader's kinds); nothing when it is valid."""
-    # Namespace names are DNS-1123 labels; every other kind the loader reads (Pod, Node,
-    # PriorityClass, PodDisruptionBudget, PV, PVC, StorageClass, CSINode) takes a subdomain.
-    errs = _meta_errors(obj, is_dns1123_label if isinstance(obj, Namespace) else is_dns1123_subdomain)
+    errs = _meta_errors(obj, _NAME_RULES.get(type(obj).__name__, is_dns1123_subdomain))
     if isinstance(obj, Pod) and not obj.containers:
         errs.append("spec.containers: Required value")  # validateContainers (ValidatePodSpec)
     if isinstance(obj, PodDisruptionBudget):
