@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -204,7 +205,9 @@ def _check(command: str, docs: list[dict[str, Any]]) -> None:
     if result.exit_code == 2:
         lines = [line for line in result.stderr.split("\n") if line.strip()]
         assert len(lines) == 1, result.stderr
-        assert lines[0].startswith(f"error: {manifest}: document "), lines[0]
+        # the file, the document (and List item) and the object: ``(Pod default/web-0)``
+        where = rf"error: {re.escape(str(manifest))}: document \d+(, item \d+)? \("
+        assert re.match(where, lines[0]), lines[0]
         assert "Traceback" not in result.output and "wrong type" not in lines[0], lines[0]
 
 
