@@ -45,7 +45,8 @@ def test_cluster_scoped_namespace_dropped() -> None:
 
 
 def test_list_and_typed_list() -> None:
-    typed = {"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "a"}}]}
+    typed = {"apiVersion": "v1", "kind": "PodList",
+             "items": [{"metadata": {"name": "a"}, "spec": {"containers": [{"name": "c"}]}}]}
     out = load_documents(json.dumps(typed), "l.json", json_only=True)
     assert out.pods[0].name == "a"
 
@@ -140,23 +141,23 @@ def test_kubectl_dump_fixture() -> None:
         pytest.param("- a\n- b\n", r"document 1: a manifest must be a mapping", id="not a mapping"),
         pytest.param(
             "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: 5}\n",
-            r"document 1 \(Pod p\): a field has the wrong type",
+            r"document 1 \(Pod p\): spec\.containers: Invalid value: 5: must be a list",
             id="containers not a list",
         ),
         pytest.param(
             "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priority: 99999999999999999999}\n",
-            r"document 1 \(Pod p\): spec\.priority: 99999999999999999999 is out of the int32 range",
+            r"document 1 \(Pod p\): spec\.priority: Invalid value: 99999999999999999999: must be an int32",
             id="priority beyond int32",
         ),
         pytest.param(
             "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priority: 1.5}\n",
-            r"document 1 \(Pod p\): spec\.priority: must be an integer, got 1\.5",
+            r"document 1 \(Pod p\): spec\.priority: Invalid value: 1\.5: must be an integer",
             id="fractional priority",
         ),
         pytest.param(
             "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: c}\n"
             "value: -3000000000\n",
-            r"document 1 \(PriorityClass c\): value: -3000000000 is out of the int32 range",
+            r"document 1 \(PriorityClass c\): value: Invalid value: -3000000000: must be an int32",
             id="priority class value beyond int32",
         ),
     ],

@@ -127,7 +127,8 @@ def test_fail_on_unschedulable(args: list[str], code: int) -> None:
     ("text", "error"),
     [
         pytest.param("a: [", "malformed YAML", id="malformed"),
-        pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: gold}\n",
+        pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                     "spec: {priorityClassName: gold, containers: [{name: c}]}\n",
                      "no PriorityClass with name gold was found", id="unknown-priority-class"),
     ],
 )

@@ -42,7 +42,8 @@ def test_validate_stdin() -> None:
     ("text", "error"),
     [
         pytest.param(
-            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: gold}\n",
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+            "spec: {priorityClassName: gold, containers: [{name: c}]}\n",
             "no PriorityClass with name gold was found",
             id="unknown-priority-class",
         ),

@@ -286,7 +286,8 @@ def test_load_kubectl_dump(store: MemoryStore) -> None:
 
 def test_load_admits_pods_after_classes_whatever_the_order(store: MemoryStore) -> None:
     text = (
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: high}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+        "spec: {priorityClassName: high, containers: [{name: c}]}\n---\n"
         "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 9\n"
     )
     store.load(load_documents(text, "m.yaml"))
@@ -296,7 +297,8 @@ def test_load_admits_pods_after_classes_whatever_the_order(store: MemoryStore) -
 def test_load_is_all_or_nothing_and_names_the_object(store: MemoryStore) -> None:
     text = (
         "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n---\n"
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {priorityClassName: missing}\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+        "spec: {priorityClassName: missing, containers: [{name: c}]}\n"
     )
     rv = store.resource_version
     with pytest.raises(
@@ -408,7 +410,7 @@ def test_memory_store_satisfies_store_protocol(store: MemoryStore) -> None:
 def test_loaded_terminating_pod_is_removed(
     store: MemoryStore, clock: VirtualClock, deletion_at: float, gone_at: float
 ) -> None:
-    pod = make_pod().name("p").node("n1").deletion_timestamp(deletion_at).to_dict()
+    pod = make_pod().name("p").node("n1").container({"name": "c"}).deletion_timestamp(deletion_at).to_dict()
     pod["metadata"]["deletionGracePeriodSeconds"] = 30
     store.load(load_documents(json.dumps(pod), "p.json", json_only=True))
     assert store.get("Pod", "default", "p").is_terminating

@@ -109,13 +109,15 @@ def test_pdb_with_max_unavailable_zero_is_best_effort(tmp_path: Path) -> None:
                      "b.yaml: document 1 (Pod default/p): duplicate object, already defined at",
                      id="duplicate-across-files"),
         pytest.param({"a.yaml": _pod("p", "  priority: 99999999999999999999\n")},
-                     "a.yaml: document 1 (Pod p): spec.priority: 99999999999999999999 is out of the int32",
+                     "a.yaml: document 1 (Pod p): spec.priority: Invalid value: 99999999999999999999: "
+                     "must be an int32",
                      id="huge-priority"),
         pytest.param({"a.yaml": _pod("p", "  priorityClassName: gold\n")},
                      "a.yaml: document 1 (Pod default/p): no PriorityClass with name gold was found",
                      id="unknown-priority-class"),
         pytest.param({"a.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: 5}\n"},
-                     "a.yaml: document 1 (Pod p): a field has the wrong type", id="wrong-field-type"),
+                     "a.yaml: document 1 (Pod p): spec.containers: Invalid value: 5: must be a list",
+                     id="wrong-field-type"),
     ],
 )
 def test_bad_input_exits_2(tmp_path: Path, files: dict[str, str], error: str) -> None:

@@ -7,7 +7,9 @@ DefaultTolerationSeconds defaults the API server applies on create, and the mani
 (:mod:`kubesched.api.loader`).
 """
 
+from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
+from ._fields import FieldValueError
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
 from ._objects import (
@@ -80,6 +82,7 @@ __all__ = [
     "Container",
     "ContainerImage",
     "ContainerPort",
+    "FieldValueError",
     "LabelSelector",
     "LabelSelectorRequirement",
     "LoadError",
@@ -114,6 +117,7 @@ __all__ = [
     "admit_pod",
     "compute_qos",
     "default_priority_class",
+    "fields",
     "find_untolerated_taint",
     "format_quantity",
     "format_time",

@@ -13,31 +13,40 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
-from typing import Any, Self, cast
+from typing import Any, Final, Self, cast
 
+from . import _fields
 from ._raw import Path, with_paths
 
 __all__ = ["ManifestObject", "ObjectMeta", "format_time", "parse_time"]
 
 
-INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
-
-
 def parse_int32(value: Any, path: str) -> int:
     """An int32 API field (``spec.priority``, a PriorityClass's ``value``): the API server's
-    JSON decoding refuses anything else (a string, a fraction, or a number out of range, e.g.
-    ``cannot unmarshal number 1e+20 into Go struct field PodSpec.spec.priority of type int32``)."""
-    if isinstance(value, bool) or not isinstance(value, int | str | float):
-        raise ValueError(f"{path}: must be an integer, got {value!r}")
-    try:
-        n = int(value)
-    except ValueError as exc:
-        raise ValueError(f"{path}: must be an integer, got {value!r}") from exc
-    if isinstance(value, float) and value != n:
-        raise ValueError(f"{path}: must be an integer, got {value!r}")
-    if not INT32_MIN <= n <= INT32_MAX:
-        raise ValueError(f"{path}: {n} is out of the int32 range [{INT32_MIN}, {INT32_MAX}]")
-    return n
+    JSON decoding refuses anything else (a string, a fraction, ``.inf``, or a number out of range,
+    e.g. ``cannot unmarshal number 1e+20 into Go struct field PodSpec.spec.priority of type int32``)."""
+    return _fields.int32(value, path)
+
+
+_TIME_RANGE: Final = (-62_135_596_800.0, 253_402_300_799.0)
+"""0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z: what RFC 3339 (and metav1.Time) can write."""
+
+
+def time_field(value: Any, path: str) -> float | None:
+    """A metav1.Time field: :func:`parse_time`, with errors naming ``path``; a value that is no
+    time at all (a list, a boolean, ``.inf``, a number beyond year 9999) is refused."""
+    if value is None or type(value) is str:
+        try:
+            return parse_time(value)
+        except ValueError:
+            raise _fields.FieldValueError.invalid(path, value, "must be an RFC 3339 time") from None
+    if isinstance(value, datetime):
+        return parse_time(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        lo, hi = _TIME_RANGE
+        if lo <= value <= hi:  # False for nan
+            return float(value)
+    raise _fields.FieldValueError.invalid(path, value, "must be an RFC 3339 time")
 
 
 def parse_time(text: Any) -> float | None:
@@ -115,18 +124,22 @@ class ObjectMeta:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ObjectMeta:
+        """Parse ``metadata``; a field of the wrong type raises FieldValueError naming it."""
+        d = _fields.mapping(d, "metadata")
         return ObjectMeta(
-            name=str(d.get("name") or ""),
-            namespace=str(d.get("namespace") or ""),
-            uid=str(d.get("uid") or ""),
-            labels={str(k): str(v) for k, v in (d.get("labels") or {}).items()},
-            annotations={str(k): str(v) for k, v in (d.get("annotations") or {}).items()},
-            resource_version=str(d.get("resourceVersion") or ""),
-            creation_timestamp=parse_time(d.get("creationTimestamp")),
-            deletion_timestamp=parse_time(d.get("deletionTimestamp")),
-            deletion_grace_period_seconds=d.get("deletionGracePeriodSeconds"),
-            owner_references=tuple(d.get("ownerReferences") or ()),
-            generation=int(d.get("generation") or 0),
+            name=_fields.string(d.get("name"), "metadata.name"),
+            namespace=_fields.string(d.get("namespace"), "metadata.namespace"),
+            uid=_fields.string(d.get("uid"), "metadata.uid"),
+            labels=_fields.string_map(d.get("labels"), "metadata.labels"),
+            annotations=_fields.string_map(d.get("annotations"), "metadata.annotations"),
+            resource_version=_fields.string(d.get("resourceVersion"), "metadata.resourceVersion"),
+            creation_timestamp=time_field(d.get("creationTimestamp"), "metadata.creationTimestamp"),
+            deletion_timestamp=time_field(d.get("deletionTimestamp"), "metadata.deletionTimestamp"),
+            deletion_grace_period_seconds=_fields.opt_int64(
+                d.get("deletionGracePeriodSeconds"), "metadata.deletionGracePeriodSeconds"),
+            owner_references=tuple(
+                r for r, _ in _fields.objects(d.get("ownerReferences"), "metadata.ownerReferences")),
+            generation=_fields.int64(d.get("generation"), "metadata.generation"),
         )
 
     def updated(self, d: Mapping[str, Any], keys: Collection[str | None]) -> ObjectMeta:
@@ -149,12 +162,13 @@ class ObjectMeta:
 _SCALAR_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     key: (name, parse)
     for key, name, parse in (
-        ("resourceVersion", "resource_version", lambda v: str(v or "")),
-        ("uid", "uid", lambda v: str(v or "")),
-        ("creationTimestamp", "creation_timestamp", parse_time),
-        ("deletionTimestamp", "deletion_timestamp", parse_time),
-        ("deletionGracePeriodSeconds", "deletion_grace_period_seconds", lambda v: v),
-        ("generation", "generation", lambda v: int(v or 0)),
+        ("resourceVersion", "resource_version", lambda v: _fields.string(v, "metadata.resourceVersion")),
+        ("uid", "uid", lambda v: _fields.string(v, "metadata.uid")),
+        ("creationTimestamp", "creation_timestamp", lambda v: time_field(v, "metadata.creationTimestamp")),
+        ("deletionTimestamp", "deletion_timestamp", lambda v: time_field(v, "metadata.deletionTimestamp")),
+        ("deletionGracePeriodSeconds", "deletion_grace_period_seconds",
+         lambda v: _fields.opt_int64(v, "metadata.deletionGracePeriodSeconds")),
+        ("generation", "generation", lambda v: _fields.int64(v, "metadata.generation")),
     )
 }
 """metadata keys parsed on their own by :meth:`ObjectMeta.from_dict`: field name, parser."""

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta
-from ._pod import parse_resource_list
+from ._pod import conditions, parse_resource_list
 from ._selectors import Taint
 
 __all__ = ["ContainerImage", "Node"]
@@ -36,10 +37,9 @@ class Node(ManifestObject):
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Node:
-        md = d.get("metadata") or {}
-        meta = ObjectMeta.from_dict(md)
-        spec = d.get("spec") or {}
-        status = d.get("status") or {}
+        meta = ObjectMeta.from_dict(d.get("metadata") or {})
+        spec = f.mapping(d.get("spec"), "spec")
+        status = f.mapping(d.get("status"), "status")
         capacity = parse_resource_list(status.get("capacity"), "status.capacity")
         # The API server defaults allocatable to capacity when the kubelet has not set it.
         alloc_raw = status.get("allocatable")
@@ -47,18 +47,21 @@ class Node(ManifestObject):
             parse_resource_list(alloc_raw, "status.allocatable") if alloc_raw is not None else dict(capacity)
         )
         images = tuple(
-            ContainerImage(tuple(str(n) for n in (im.get("names") or [])), int(im.get("sizeBytes") or 0))
-            for im in (status.get("images") or [])
+            ContainerImage(
+                f.strings(im.get("names"), f"{ipath}.names"),
+                f.int64(im.get("sizeBytes"), f"{ipath}.sizeBytes"),
+            )
+            for im, ipath in f.objects(status.get("images"), "status.images")
         )
         return Node(
             raw=d,
             meta=meta,
-            unschedulable=bool(spec.get("unschedulable") or False),
+            unschedulable=f.boolean(spec.get("unschedulable"), "spec.unschedulable"),
             taints=tuple(
-                Taint.from_dict(t, f"spec.taints[{i}]") for i, t in enumerate(spec.get("taints") or [])
+                Taint.from_dict(t, tpath) for t, tpath in f.objects(spec.get("taints"), "spec.taints")
             ),
             allocatable=allocatable,
             capacity=capacity,
             images=images,
-            conditions=tuple(status.get("conditions") or ()),
+            conditions=conditions(status.get("conditions"), "status.conditions"),
         )

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta, parse_int32
-from ._pod import parse_resource_list
+from ._pod import conditions, parse_resource_list
 from ._selectors import LabelSelector, NodeSelector
 
 __all__ = [
@@ -61,16 +62,16 @@ class PriorityClass(_Object):
         if "value" not in d:
             raise ValueError("value: required")
         value = parse_int32(d["value"], "value")
-        policy = d.get("preemptionPolicy") or "PreemptLowerPriority"
+        policy = f.string(d.get("preemptionPolicy"), "preemptionPolicy") or "PreemptLowerPriority"
         if policy not in ("PreemptLowerPriority", "Never"):
             raise ValueError(f"preemptionPolicy: {policy!r} is not PreemptLowerPriority or Never")
         return PriorityClass(
             d,
             _meta(d),
             value,
-            bool(d.get("globalDefault") or False),
-            str(policy),
-            str(d.get("description") or ""),
+            f.boolean(d.get("globalDefault"), "globalDefault"),
+            policy,
+            f.string(d.get("description"), "description"),
         )
 
 
@@ -84,24 +85,22 @@ class PodDisruptionBudget(_Object):
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> PodDisruptionBudget:
-        spec = d.get("spec") or {}
-        status = d.get("status")
-        ma = spec.get("minAvailable")
-        mu = spec.get("maxUnavailable")
+        spec = f.mapping(d.get("spec"), "spec")
+        status = f.mapping(d.get("status"), "status")
+        ma = f.int_or_string(spec.get("minAvailable"), "spec.minAvailable")
+        mu = f.int_or_string(spec.get("maxUnavailable"), "spec.maxUnavailable")
         if ma is not None and mu is not None:
             raise ValueError("spec: minAvailable and maxUnavailable cannot be both set")
-        for fname, v in (("minAvailable", ma), ("maxUnavailable", mu)):
-            if isinstance(v, str) and not (v.endswith("%") and v[:-1].isdigit()) and not v.isdigit():
-                raise ValueError(f"spec.{fname}: {v!r} must be an integer or a percentage")
-        da = status.get("disruptionsAllowed") if status else None
+        disrupted = f.mapping(status.get("disruptedPods"), "status.disruptedPods")  # names are read
+        conditions(status.get("conditions"), "status.conditions")  # rewritten by the disruption controller
         return PodDisruptionBudget(
             d,
             _meta(d),
-            selector=LabelSelector.from_dict(spec.get("selector")),
+            selector=LabelSelector.from_dict(spec.get("selector"), "spec.selector"),
             min_available=ma,
             max_unavailable=mu,
-            disruptions_allowed=int(da) if da is not None else None,
-            disrupted_pods=dict((status or {}).get("disruptedPods") or {}),
+            disruptions_allowed=f.opt_int32(status.get("disruptionsAllowed"), "status.disruptionsAllowed"),
+            disrupted_pods=dict(disrupted),
         )
 
 
@@ -122,8 +121,13 @@ class PersistentVolume(_Object):
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> PersistentVolume:
-        spec = d.get("spec") or {}
-        na = (spec.get("nodeAffinity") or {}).get("required")
+        spec = f.mapping(d.get("spec"), "spec")
+        na = f.mapping(spec.get("nodeAffinity"), "spec.nodeAffinity").get("required")
+        claim_ref = spec.get("claimRef")
+        if claim_ref is not None:
+            claim_ref = f.mapping(claim_ref, "spec.claimRef")
+            for key in ("namespace", "name", "uid"):
+                f.string(claim_ref.get(key), f"spec.claimRef.{key}")
         common = {
             "capacity",
             "accessModes",
@@ -138,15 +142,15 @@ class PersistentVolume(_Object):
             d,
             _meta(d),
             capacity=parse_resource_list(spec.get("capacity"), "spec.capacity"),
-            access_modes=tuple(spec.get("accessModes") or ()),
-            storage_class_name=str(spec.get("storageClassName") or ""),
+            access_modes=f.strings(spec.get("accessModes"), "spec.accessModes"),
+            storage_class_name=f.string(spec.get("storageClassName"), "spec.storageClassName"),
             node_affinity=NodeSelector.from_dict(na, "spec.nodeAffinity.required")
             if na is not None
             else None,
-            claim_ref=spec.get("claimRef"),
-            phase=str((d.get("status") or {}).get("phase") or "Available"),
-            volume_mode=str(spec.get("volumeMode") or "Filesystem"),
-            source={k: v for k, v in spec.items() if k not in common},
+            claim_ref=claim_ref,
+            phase=f.string(f.mapping(d.get("status"), "status").get("phase"), "status.phase") or "Available",
+            volume_mode=f.string(spec.get("volumeMode"), "spec.volumeMode") or "Filesystem",
+            source={k: _volume_source(v, f"spec.{k}") for k, v in spec.items() if k not in common},
         )
 
 
@@ -163,21 +167,21 @@ class PersistentVolumeClaim(_Object):
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> PersistentVolumeClaim:
-        spec = d.get("spec") or {}
+        spec = f.mapping(d.get("spec"), "spec")
         meta = _meta(d)
         scn = spec.get("storageClassName")
         return PersistentVolumeClaim(
             d,
             meta,
-            storage_class_name=str(scn) if scn is not None else None,
-            access_modes=tuple(spec.get("accessModes") or ()),
+            storage_class_name=f.string(scn, "spec.storageClassName") if scn is not None else None,
+            access_modes=f.strings(spec.get("accessModes"), "spec.accessModes"),
             requests=parse_resource_list(
-                (spec.get("resources") or {}).get("requests"), "spec.resources.requests"
+                f.mapping(spec.get("resources"), "spec.resources").get("requests"), "spec.resources.requests"
             ),
-            volume_name=str(spec.get("volumeName") or ""),
-            selector=LabelSelector.from_dict(spec.get("selector")),
-            phase=str((d.get("status") or {}).get("phase") or "Pending"),
-            volume_mode=str(spec.get("volumeMode") or "Filesystem"),
+            volume_name=f.string(spec.get("volumeName"), "spec.volumeName"),
+            selector=LabelSelector.from_dict(spec.get("selector"), "spec.selector"),
+            phase=f.string(f.mapping(d.get("status"), "status").get("phase"), "status.phase") or "Pending",
+            volume_mode=f.string(spec.get("volumeMode"), "spec.volumeMode") or "Filesystem",
             annotations=meta.annotations,
         )
 
@@ -196,9 +200,9 @@ class StorageClass(_Object):
         return StorageClass(
             d,
             meta,
-            provisioner=str(d.get("provisioner") or ""),
-            volume_binding_mode=str(d.get("volumeBindingMode") or "Immediate"),
-            allowed_topologies=tuple(d.get("allowedTopologies") or ()),
+            provisioner=f.string(d.get("provisioner"), "provisioner"),
+            volume_binding_mode=f.string(d.get("volumeBindingMode"), "volumeBindingMode") or "Immediate",
+            allowed_topologies=_allowed_topologies(d.get("allowedTopologies")),
             is_default=ann.get("storageclass.kubernetes.io/is-default-class") == "true",
         )
 
@@ -212,9 +216,31 @@ class CSINode(_Object):
     def from_dict(d: Mapping[str, Any]) -> CSINode:
         drivers: dict[str, int | None] = {}
         keys: dict[str, tuple[str, ...]] = {}
-        for drv in (d.get("spec") or {}).get("drivers") or []:
-            name = str(drv.get("name") or "")
-            count = (drv.get("allocatable") or {}).get("count")
-            drivers[name] = int(count) if count is not None else None
-            keys[name] = tuple(drv.get("topologyKeys") or ())
+        for drv, path in f.objects(f.mapping(d.get("spec"), "spec").get("drivers"), "spec.drivers"):
+            name = f.string(drv.get("name"), f"{path}.name")
+            count = f.mapping(drv.get("allocatable"), f"{path}.allocatable").get("count")
+            drivers[name] = f.opt_int32(count, f"{path}.allocatable.count")
+            keys[name] = f.strings(drv.get("topologyKeys"), f"{path}.topologyKeys")
         return CSINode(d, _meta(d), drivers, keys)
+
+
+def _volume_source(v: Any, path: str) -> Any:
+    """A PersistentVolume's source (``csi``, ``gcePersistentDisk``, ...): an object whose ids the
+    volume plugins read are strings. Other spec fields (``mountOptions``) pass as written."""
+    if isinstance(v, Mapping):
+        for key in ("driver", "volumeHandle", "pdName", "volumeID", "diskName", "diskURI", "fsType"):
+            if key in v:
+                f.string(v[key], f"{path}.{key}")
+    return v
+
+
+def _allowed_topologies(v: Any) -> tuple[Mapping[str, Any], ...]:
+    """StorageClass.allowedTopologies: topology selector terms, each a list of
+    ``{key, values}`` label requirements (what VolumeBinding matches nodes against)."""
+    out = []
+    for term, path in f.objects(v, "allowedTopologies"):
+        for req, rpath in f.objects(term.get("matchLabelExpressions"), f"{path}.matchLabelExpressions"):
+            f.string(req.get("key"), f"{rpath}.key")
+            f.strings(req.get("values"), f"{rpath}.values")
+        out.append(term)
+    return tuple(out)

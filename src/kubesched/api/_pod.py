@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ._meta import ManifestObject, ObjectMeta, parse_int32, parse_time
+from . import _fields as f
+from ._meta import ManifestObject, ObjectMeta, parse_int32, time_field
 from ._quantity import parse_quantity, resource_value
 from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
@@ -38,7 +39,7 @@ def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
     Negative amounts are refused, as the API server's validation does for every resource list
     (ValidateNonnegativeQuantity, pkg/apis/core/validation/validation.go)."""
     out: ResourceList = {}
-    for name, q in (d or {}).items():
+    for name, q in f.mapping(d, path).items():
         try:
             v = resource_value(str(name), q)
         except ValueError as exc:
@@ -50,10 +51,11 @@ def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
     return out
 
 
-def _requests_and_limits(res: Mapping[str, Any], path: str) -> tuple[ResourceList, ResourceList]:
+def _requests_and_limits(res: Any, path: str) -> tuple[ResourceList, ResourceList]:
     """Parse ``resources``; a limit without a request defaults the request to the limit, as the
     API server's defaulting does before the scheduler ever sees the pod
     (pkg/apis/core/v1/defaults.go SetDefaults_Pod / defaultPodRequests). ``raw`` is left as written."""
+    res = f.mapping(res, path)
     requests = parse_resource_list(res.get("requests"), f"{path}.requests")
     limits = parse_resource_list(res.get("limits"), f"{path}.limits")
     for name, q in limits.items():
@@ -86,24 +88,24 @@ class Container:
     def from_dict(d: Mapping[str, Any], path: str, host_network: bool = False) -> Container:
         """Parse a container. With ``host_network`` a port without hostPort gets hostPort =
         containerPort, as the API server defaults it (SetDefaults_PodSpec defaultHostNetworkPorts)."""
-        res = d.get("resources") or {}
-        ports = tuple(
-            ContainerPort(
-                int(p.get("containerPort") or 0),
-                int(p.get("hostPort") or (p.get("containerPort") if host_network else 0) or 0),
-                str(p.get("protocol") or "TCP"),
-                str(p.get("hostIP") or ""),
-            )
-            for p in (d.get("ports") or [])
-        )
-        requests, limits = _requests_and_limits(res, f"{path}.resources")
+        ports = []
+        for p, ppath in f.objects(d.get("ports"), f"{path}.ports"):
+            container_port = f.int32(p.get("containerPort"), f"{ppath}.containerPort")
+            host_port = f.int32(p.get("hostPort"), f"{ppath}.hostPort")
+            ports.append(ContainerPort(
+                container_port,
+                host_port or (container_port if host_network else 0),
+                f.string(p.get("protocol"), f"{ppath}.protocol") or "TCP",
+                f.string(p.get("hostIP"), f"{ppath}.hostIP"),
+            ))
+        requests, limits = _requests_and_limits(d.get("resources"), f"{path}.resources")
         return Container(
-            name=str(d.get("name") or ""),
-            image=str(d.get("image") or ""),
+            name=f.string(d.get("name"), f"{path}.name"),
+            image=f.string(d.get("image"), f"{path}.image"),
             requests=requests,
             limits=limits,
-            ports=ports,
-            restart_policy=str(d.get("restartPolicy") or ""),
+            ports=tuple(ports),
+            restart_policy=f.string(d.get("restartPolicy"), f"{path}.restartPolicy"),
         )
 
 
@@ -118,16 +120,19 @@ class PodAffinityTerm:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any], path: str) -> PodAffinityTerm:
-        tk = d.get("topologyKey")
+        d = f.mapping(d, path)
+        tk = f.string(d.get("topologyKey"), f"{path}.topologyKey")
         if not tk:
             raise ValueError(f"{path}.topologyKey: can not be empty")
         return PodAffinityTerm(
-            label_selector=LabelSelector.from_dict(d.get("labelSelector")),
-            topology_key=str(tk),
-            namespaces=tuple(str(n) for n in (d.get("namespaces") or [])),
-            namespace_selector=LabelSelector.from_dict(d.get("namespaceSelector")),
-            match_label_keys=tuple(str(k) for k in (d.get("matchLabelKeys") or [])),
-            mismatch_label_keys=tuple(str(k) for k in (d.get("mismatchLabelKeys") or [])),
+            label_selector=LabelSelector.from_dict(d.get("labelSelector"), f"{path}.labelSelector"),
+            topology_key=tk,
+            namespaces=f.strings(d.get("namespaces"), f"{path}.namespaces"),
+            namespace_selector=LabelSelector.from_dict(
+                d.get("namespaceSelector"), f"{path}.namespaceSelector"
+            ),
+            match_label_keys=f.strings(d.get("matchLabelKeys"), f"{path}.matchLabelKeys"),
+            mismatch_label_keys=f.strings(d.get("mismatchLabelKeys"), f"{path}.mismatchLabelKeys"),
         )
 
 
@@ -156,37 +161,36 @@ class Affinity:
     def from_dict(d: Mapping[str, Any] | None, path: str) -> Affinity | None:
         if not d:
             return None
-        na = d.get("nodeAffinity") or {}
-        pa = d.get("podAffinity") or {}
-        paa = d.get("podAntiAffinity") or {}
+        d = f.mapping(d, path)
+        na = f.mapping(d.get("nodeAffinity"), f"{path}.nodeAffinity")
+        pa = f.mapping(d.get("podAffinity"), f"{path}.podAffinity")
+        paa = f.mapping(d.get("podAntiAffinity"), f"{path}.podAntiAffinity")
         req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
         node_pref = tuple(
             WeightedNodeSelectorTerm(
-                int(p.get("weight") or 0),
-                NodeSelector.terms_from_list(
-                    [p.get("preference") or {}],
-                    f"{path}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}].preference",
-                )[0],
+                f.int32(p.get("weight"), f"{ppath}.weight"),
+                NodeSelector.terms_from_list([p.get("preference") or {}], f"{ppath}.preference")[0],
             )
-            for i, p in enumerate(na.get("preferredDuringSchedulingIgnoredDuringExecution") or [])
+            for p, ppath in f.objects(
+                na.get("preferredDuringSchedulingIgnoredDuringExecution"),
+                f"{path}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution",
+            )
         )
 
         def terms(src: Mapping[str, Any], p: str) -> tuple[PodAffinityTerm, ...]:
             key = "requiredDuringSchedulingIgnoredDuringExecution"
             return tuple(
-                PodAffinityTerm.from_dict(t, f"{p}.{key}[{i}]") for i, t in enumerate(src.get(key) or [])
+                PodAffinityTerm.from_dict(t, tpath) for t, tpath in f.objects(src.get(key), f"{p}.{key}")
             )
 
         def weighted(src: Mapping[str, Any], p: str) -> tuple[WeightedPodAffinityTerm, ...]:
             key = "preferredDuringSchedulingIgnoredDuringExecution"
             return tuple(
                 WeightedPodAffinityTerm(
-                    int(t.get("weight") or 0),
-                    PodAffinityTerm.from_dict(
-                        t.get("podAffinityTerm") or {}, f"{p}.{key}[{i}].podAffinityTerm"
-                    ),
+                    f.int32(t.get("weight"), f"{tpath}.weight"),
+                    PodAffinityTerm.from_dict(t.get("podAffinityTerm") or {}, f"{tpath}.podAffinityTerm"),
                 )
-                for i, t in enumerate(src.get(key) or [])
+                for t, tpath in f.objects(src.get(key), f"{p}.{key}")
             )
 
         return Affinity(
@@ -216,34 +220,38 @@ class TopologySpreadConstraint:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any], path: str) -> TopologySpreadConstraint:
-        ms = int(d.get("maxSkew") or 0)
+        ms = f.int32(d.get("maxSkew"), f"{path}.maxSkew")
         if ms <= 0:
             raise ValueError(f"{path}.maxSkew: must be greater than zero")
-        wu = d.get("whenUnsatisfiable")
+        wu = f.string(d.get("whenUnsatisfiable"), f"{path}.whenUnsatisfiable")
         if wu not in ("DoNotSchedule", "ScheduleAnyway"):
             raise ValueError(f"{path}.whenUnsatisfiable: {wu!r} is not DoNotSchedule or ScheduleAnyway")
-        if not d.get("topologyKey"):
+        tk = f.string(d.get("topologyKey"), f"{path}.topologyKey")
+        if not tk:
             raise ValueError(f"{path}.topologyKey: can not be empty")
-        md = d.get("minDomains")
+        md = f.opt_int32(d.get("minDomains"), f"{path}.minDomains")
         # validateTopologySpreadConstraints (pkg/apis/core/validation/validation.go). Not enforced
         # here: minDomains only with DoNotSchedule (the scheduler ignores it for ScheduleAnyway).
-        if md is not None and int(md) <= 0:
+        if md is not None and md <= 0:
             raise ValueError(f"{path}.minDomains: {md}: must be greater than zero")
+        policies: dict[str, str | None] = {}
         for field_name in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
             policy = d.get(field_name)
             if policy is not None and policy not in ("Honor", "Ignore"):
                 raise ValueError(
-                    f'{path}.{field_name}: Unsupported value: {policy!r}: supported values: "Honor", "Ignore"'
+                    f'{path}.{field_name}: Unsupported value: {f.go_value(policy)}: supported values: '
+                    '"Honor", "Ignore"'
                 )
+            policies[field_name] = policy
         return TopologySpreadConstraint(
             max_skew=ms,
-            topology_key=str(d["topologyKey"]),
-            when_unsatisfiable=str(wu),
-            label_selector=LabelSelector.from_dict(d.get("labelSelector")),
-            min_domains=int(md) if md is not None else None,
-            node_affinity_policy=d.get("nodeAffinityPolicy"),
-            node_taints_policy=d.get("nodeTaintsPolicy"),
-            match_label_keys=tuple(str(k) for k in (d.get("matchLabelKeys") or [])),
+            topology_key=tk,
+            when_unsatisfiable=wu,
+            label_selector=LabelSelector.from_dict(d.get("labelSelector"), f"{path}.labelSelector"),
+            min_domains=md,
+            node_affinity_policy=policies["nodeAffinityPolicy"],
+            node_taints_policy=policies["nodeTaintsPolicy"],
+            match_label_keys=f.strings(d.get("matchLabelKeys"), f"{path}.matchLabelKeys"),
         )
 
 
@@ -420,29 +428,33 @@ class Pod(ManifestObject):
         """Parse a manifest; raises ValueError naming the field on bad input."""
         if not isinstance(d, Mapping):
             raise ValueError("pod must be a mapping")
-        spec = d.get("spec") or {}
-        host_network = bool(spec.get("hostNetwork"))
+        spec = f.mapping(d.get("spec"), "spec")
+        host_network = f.boolean(spec.get("hostNetwork"), "spec.hostNetwork")
         containers = tuple(
-            Container.from_dict(c, f"spec.containers[{i}]", host_network)
-            for i, c in enumerate(spec.get("containers") or [])
+            Container.from_dict(c, cpath, host_network)
+            for c, cpath in f.objects(spec.get("containers"), "spec.containers")
         )
         inits = tuple(
-            Container.from_dict(c, f"spec.initContainers[{i}]", host_network)
-            for i, c in enumerate(spec.get("initContainers") or [])
+            Container.from_dict(c, cpath, host_network)
+            for c, cpath in f.objects(spec.get("initContainers"), "spec.initContainers")
         )
-        pod_res = spec.get("resources") or {}
-        tgps = spec.get("terminationGracePeriodSeconds")
+        pod_res = f.mapping(spec.get("resources"), "spec.resources")
         return Pod(
             raw=d,
             **_cheap_fields(d),
-            scheduler_name=str(spec.get("schedulerName") or "default-scheduler"),
-            node_selector={str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()},
+            scheduler_name=f.string(spec.get("schedulerName"), "spec.schedulerName") or "default-scheduler",
+            node_selector=f.string_map(spec.get("nodeSelector"), "spec.nodeSelector"),
             affinity=Affinity.from_dict(spec.get("affinity"), "spec.affinity"),
             topology_spread_constraints=tuple(
-                TopologySpreadConstraint.from_dict(t, f"spec.topologySpreadConstraints[{i}]")
-                for i, t in enumerate(spec.get("topologySpreadConstraints") or [])
+                TopologySpreadConstraint.from_dict(t, tpath)
+                for t, tpath in f.objects(
+                    spec.get("topologySpreadConstraints"), "spec.topologySpreadConstraints"
+                )
             ),
-            scheduling_gates=tuple(str(g.get("name") or "") for g in (spec.get("schedulingGates") or [])),
+            scheduling_gates=tuple(
+                f.string(g.get("name"), f"{gpath}.name")
+                for g, gpath in f.objects(spec.get("schedulingGates"), "spec.schedulingGates")
+            ),
             containers=containers,
             init_containers=inits,
             overhead=parse_resource_list(spec.get("overhead"), "spec.overhead"),
@@ -450,8 +462,9 @@ class Pod(ManifestObject):
             pod_level_limits=parse_resource_list(pod_res.get("limits"), "spec.resources.limits")
             if pod_res.get("limits")
             else None,
-            volumes=tuple(spec.get("volumes") or ()),
-            termination_grace_period_seconds=int(tgps) if tgps is not None else 30,
+            volumes=_volumes(spec.get("volumes")),
+            termination_grace_period_seconds=f.int64(
+                spec.get("terminationGracePeriodSeconds"), "spec.terminationGracePeriodSeconds", 30),
         )
 
 
@@ -461,15 +474,21 @@ def _priority_field(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _tolerations_field(spec: Mapping[str, Any]) -> dict[str, Any]:
-    return {"tolerations": tuple(Toleration.from_dict(t, f"spec.tolerations[{i}]")
-                                 for i, t in enumerate(spec.get("tolerations") or []))}
+    return {"tolerations": tuple(Toleration.from_dict(t, tpath)
+                                 for t, tpath in f.objects(spec.get("tolerations"), "spec.tolerations"))}
+
+
+def _preemption_policy_field(spec: Mapping[str, Any]) -> dict[str, Any]:
+    policy = spec.get("preemptionPolicy")
+    return {"preemption_policy": None if policy is None else f.string(policy, "spec.preemptionPolicy")}
 
 
 _SPEC_FIELD_PARSERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "nodeName": lambda spec: {"node_name": str(spec.get("nodeName") or "")},
+    "nodeName": lambda spec: {"node_name": f.string(spec.get("nodeName"), "spec.nodeName")},
     "priority": _priority_field,
-    "priorityClassName": lambda spec: {"priority_class_name": str(spec.get("priorityClassName") or "")},
-    "preemptionPolicy": lambda spec: {"preemption_policy": spec.get("preemptionPolicy")},
+    "priorityClassName": lambda spec: {
+        "priority_class_name": f.string(spec.get("priorityClassName"), "spec.priorityClassName")},
+    "preemptionPolicy": _preemption_policy_field,
     "tolerations": _tolerations_field,
 }
 """Spec fields that binding, admission, default tolerations and nomination write, each with the
@@ -512,19 +531,64 @@ def _make_edit_plan(paths: tuple[Path, ...]) -> _EditPlan | None:
     return frozenset(meta_keys), tuple(spec_keys), status
 
 
-def _status_fields(status: Mapping[str, Any]) -> dict[str, Any]:
+def _status_fields(status: Any) -> dict[str, Any]:
+    status = f.mapping(status, "status")
     return {
-        "phase": str(status.get("phase") or "Pending"),
-        "nominated_node_name": str(status.get("nominatedNodeName") or ""),
-        "conditions": tuple(status.get("conditions") or ()),
-        "start_time": parse_time(status.get("startTime")),
+        "phase": f.string(status.get("phase"), "status.phase") or "Pending",
+        "nominated_node_name": f.string(status.get("nominatedNodeName"), "status.nominatedNodeName"),
+        "conditions": conditions(status.get("conditions"), "status.conditions"),
+        "start_time": time_field(status.get("startTime"), "status.startTime"),
     }
+
+
+def conditions(v: Any, path: str) -> tuple[Mapping[str, Any], ...]:
+    """Pod or node conditions, kept as written: each an object whose ``type`` and ``status`` are
+    strings (what the scheduler and the store match on). Time stamps are only compared and
+    copied, never parsed, so they are left as they are. Runs on every status patch: the usual
+    case (a list of dicts of strings) takes one pass without building paths."""
+    if type(v) is list and all(
+        type(c) is dict and type(c.get("type", "")) is str and type(c.get("status", "")) is str for c in v
+    ):
+        return tuple(v)
+    out = []
+    for c, cpath in f.objects(v, path):
+        f.string(c.get("type"), f"{cpath}.type")
+        f.string(c.get("status"), f"{cpath}.status")
+        out.append(c)
+    return tuple(out)
+
+
+_VOLUME_STRING_FIELDS = (
+    "claimName", "pdName", "volumeID", "diskName", "diskURI", "driver", "volumeHandle", "fsType",
+    "pool", "image", "targetPortal", "iqn",
+)
+
+
+def _volumes(v: Any) -> tuple[Mapping[str, Any], ...]:
+    """``spec.volumes``, kept as written (plugins read their sources): each volume an object
+    with a string ``name`` whose sources are objects; the fields the volume plugins read from a
+    source (claim name, disk ids, driver) are scalars."""
+    out = []
+    for vol, vpath in f.objects(v, "spec.volumes"):
+        f.string(vol.get("name"), f"{vpath}.name")
+        for key, source in vol.items():
+            if key == "name":
+                continue
+            spath = f"{vpath}.{key}"
+            source = f.mapping(source, spath)
+            for name in _VOLUME_STRING_FIELDS:
+                if name in source:
+                    f.string(source[name], f"{spath}.{name}")
+            if "readOnly" in source:
+                f.boolean(source["readOnly"], f"{spath}.readOnly")
+        out.append(vol)
+    return tuple(out)
 
 
 def _cheap_fields(d: Mapping[str, Any]) -> dict[str, Any]:
     """The Pod fields parsed from metadata, status and the spec fields of _SPEC_FIELD_PARSERS."""
-    spec = d.get("spec") or {}
-    fields = {"meta": ObjectMeta.from_dict(d.get("metadata") or {}), **_status_fields(d.get("status") or {})}
+    spec = f.mapping(d.get("spec"), "spec")
+    fields = {"meta": ObjectMeta.from_dict(d.get("metadata") or {}), **_status_fields(d.get("status"))}
     for parse in _SPEC_FIELD_PARSERS.values():
         fields.update(parse(spec))
     return fields
@@ -537,6 +601,7 @@ def _pod_level_requests(
     pkg/apis/core/v1/defaults.go): with pod-level limits set, a supported resource with no
     pod-level request takes the containers' aggregate request (overcommittable cpu/memory) or,
     when no container requests it, the pod-level limit. Unsupported names are dropped."""
+    pod_res = f.mapping(pod_res, "spec.resources")
     requests = parse_resource_list(pod_res.get("requests"), "spec.resources.requests")
     limits = parse_resource_list(pod_res.get("limits"), "spec.resources.limits")
     if limits:

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import _fields as f
+
 __all__ = [
     "LabelSelector",
     "LabelSelectorRequirement",
@@ -84,32 +86,35 @@ class LabelSelector:
         return not self.match_labels and not self.match_expressions
 
     @staticmethod
-    def from_dict(d: Mapping[str, Any] | None) -> LabelSelector | None:
+    def from_dict(d: Mapping[str, Any] | None, path: str = "") -> LabelSelector | None:
+        """Parse a metav1.LabelSelector; errors name the field below ``path`` (the selector's
+        own path, e.g. ``spec.selector``; empty: paths start at ``matchLabels``)."""
         if d is None:
             return None
+        pre = f"{path}." if path else ""
         if not isinstance(d, Mapping):
-            raise SelectorError(f"label selector must be a mapping, got {type(d).__name__}")
-        ml = d.get("matchLabels") or {}
-        if not isinstance(ml, Mapping):
-            raise SelectorError("matchLabels must be a mapping")
+            where = path or "label selector"
+            raise SelectorError(f"{where}: Invalid value: {f.go_value(d)}: must be an object")
+        ml = f.string_map(d.get("matchLabels"), f"{pre}matchLabels")
         exprs = []
-        for i, e in enumerate(d.get("matchExpressions") or []):
+        for e, epath in f.objects(d.get("matchExpressions"), f"{pre}matchExpressions"):
             op = e.get("operator")
-            key = e.get("key")
-            values = [str(v) for v in (e.get("values") or [])]
+            key = f.string(e.get("key"), f"{epath}.key")
+            values = f.strings(e.get("values"), f"{epath}.values")
             if not key:
-                raise SelectorError(f"matchExpressions[{i}].key: required")
-            if op not in _LABEL_OPS:
+                raise SelectorError(f"{epath}.key: required")
+            if not isinstance(op, str) or op not in _LABEL_OPS:
                 raise SelectorError(
-                    f"matchExpressions[{i}].operator: {op!r} is not a valid label selector "
+                    f"{epath}.operator: {op!r} is not a valid label selector "
                     "operator (In, NotIn, Exists, DoesNotExist)"
                 )
             if op in ("In", "NotIn") and not values:
-                raise SelectorError(f"matchExpressions[{i}].values: must be non-empty for {op}")
+                raise SelectorError(f"{epath}.values: must be non-empty for {op}")
             if op in ("Exists", "DoesNotExist") and values:
-                raise SelectorError(f"matchExpressions[{i}].values: must be empty for {op}")
-            exprs.append(LabelSelectorRequirement(str(key), op, frozenset(values)))
-        return LabelSelector(tuple(sorted((str(k), str(v)) for k, v in ml.items())), tuple(exprs))
+                raise SelectorError(f"{epath}.values: must be empty for {op}")
+            exprs.append(LabelSelectorRequirement(key, op, frozenset(values)))
+        return LabelSelector(tuple(sorted(ml.items())), tuple(exprs))
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,24 +173,25 @@ class NodeSelector:
 
     @staticmethod
     def terms_from_list(items: Any, path: str) -> tuple[NodeSelectorTerm, ...]:
-        return tuple(_parse_term(t, f"{path}[{i}]") for i, t in enumerate(items or []))
+        return tuple(_parse_term(t, tpath) for t, tpath in f.objects(items, path))
 
     @staticmethod
     def from_dict(d: Mapping[str, Any] | None, path: str = "nodeSelector") -> NodeSelector | None:
         if d is None:
             return None
+        d = f.mapping(d, path)
         return NodeSelector(
             NodeSelector.terms_from_list(d.get("nodeSelectorTerms"), f"{path}.nodeSelectorTerms")
         )
 
 
 def _parse_requirement(e: Mapping[str, Any], path: str, fields: bool) -> NodeSelectorRequirement:
-    key = e.get("key")
+    key = f.string(e.get("key"), f"{path}.key")
     op = e.get("operator")
-    values = tuple(str(v) for v in (e.get("values") or []))
+    values = f.strings(e.get("values"), f"{path}.values")
     if not key:
         raise SelectorError(f"{path}.key: required")
-    if op not in _NODE_OPS:
+    if not isinstance(op, str) or op not in _NODE_OPS:
         raise SelectorError(f"{path}.operator: {op!r} is not a valid node selector operator")
     if op in ("In", "NotIn") and not values:
         raise SelectorError(f"{path}.values: must be specified when operator is {op}")
@@ -203,19 +209,18 @@ def _parse_requirement(e: Mapping[str, Any], path: str, fields: bool) -> NodeSel
             raise SelectorError(f"{path}.operator: not a valid selector operator for fields: {op}")
         if len(values) != 1:
             raise SelectorError(f"{path}.values: must have one element for metadata.name")
-    return NodeSelectorRequirement(str(key), str(op), values)
+    return NodeSelectorRequirement(key, op, values)
 
 
 def _parse_term(t: Mapping[str, Any], path: str) -> NodeSelectorTerm:
-    if not isinstance(t, Mapping):
-        raise SelectorError(f"{path}: must be a mapping")
+    t = f.mapping(t, path)
     exprs = tuple(
-        _parse_requirement(e, f"{path}.matchExpressions[{i}]", False)
-        for i, e in enumerate(t.get("matchExpressions") or [])
+        _parse_requirement(e, epath, False)
+        for e, epath in f.objects(t.get("matchExpressions"), f"{path}.matchExpressions")
     )
     fields = tuple(
-        _parse_requirement(e, f"{path}.matchFields[{i}]", True)
-        for i, e in enumerate(t.get("matchFields") or [])
+        _parse_requirement(e, epath, True)
+        for e, epath in f.objects(t.get("matchFields"), f"{path}.matchFields")
     )
     return NodeSelectorTerm(exprs, fields)
 
@@ -231,15 +236,16 @@ class Taint:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any], path: str = "taint") -> Taint:
-        key = d.get("key")
+        d = f.mapping(d, path)
+        key = f.string(d.get("key"), f"{path}.key")
         effect = d.get("effect")
         if not key:
             raise SelectorError(f"{path}.key: required")
-        if effect not in TAINT_EFFECTS:
+        if not isinstance(effect, str) or effect not in TAINT_EFFECTS:
             raise SelectorError(
                 f"{path}.effect: {effect!r} is not one of NoSchedule, PreferNoSchedule, NoExecute"
             )
-        return Taint(str(key), str(d.get("value") or ""), str(effect))
+        return Taint(key, f.string(d.get("value"), f"{path}.value"), effect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,20 +271,21 @@ class Toleration:
 
     @staticmethod
     def from_dict(d: Mapping[str, Any], path: str = "toleration") -> Toleration:
+        d = f.mapping(d, path)
         op = d.get("operator") or "Equal"
-        if op not in ("Equal", "Exists"):
+        if not isinstance(op, str) or op not in ("Equal", "Exists"):
             raise SelectorError(f"{path}.operator: {op!r} is not one of Equal, Exists")
-        key = str(d.get("key") or "")
-        value = str(d.get("value") or "")
+        key = f.string(d.get("key"), f"{path}.key")
+        value = f.string(d.get("value"), f"{path}.value")
         if op == "Exists" and value:
             raise SelectorError(f"{path}.value: must be empty when operator is Exists")
         if not key and op != "Exists":
             raise SelectorError(f"{path}.operator: must be Exists when key is empty")
-        effect = str(d.get("effect") or "")
+        effect = f.string(d.get("effect"), f"{path}.effect")
         if effect and effect not in TAINT_EFFECTS:
             raise SelectorError(f"{path}.effect: {effect!r} is not a valid taint effect")
-        secs = d.get("tolerationSeconds")
-        return Toleration(key, op, value, effect, int(secs) if secs is not None else None)
+        secs = f.opt_int64(d.get("tolerationSeconds"), f"{path}.tolerationSeconds")
+        return Toleration(key, op, value, effect, secs)
 
 
 def tolerations_tolerate_taint(tolerations: tuple[Toleration, ...], taint: Taint) -> bool:

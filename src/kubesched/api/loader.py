@@ -27,6 +27,7 @@ from typing import Any, Final, TypeAlias
 
 import yaml
 
+from . import _fields
 from ._gc import gc_paused
 from ._node import Node
 from ._objects import (
@@ -40,6 +41,7 @@ from ._objects import (
 )
 from ._pod import Pod
 from ._raw import DELETE, with_paths
+from ._validation import validate_object
 from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
 from ._yaml import load_yaml
 
@@ -248,7 +250,7 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     kind is dropped (the API server ignores it)."""
     if not isinstance(doc, Mapping):
         raise ValueError(f"a manifest must be a mapping, got {type(doc).__name__}")
-    kind = doc.get("kind")
+    kind = _fields.string(doc.get("kind"), "kind")
     if not kind:
         raise ValueError("kind: required")
     if kind in _CONFIG_KINDS:
@@ -269,6 +271,7 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     elif not info.namespaced and "namespace" in md:
         doc = with_paths(doc, {("metadata", "namespace"): DELETE})
     obj: ApiObject = info.cls.from_dict(doc)
+    validate_object(obj)
     return obj
 
 
@@ -375,7 +378,7 @@ def _load_documents(text: str, source: str, json_only: bool, strict: bool,
                 obj = parse_object(item)
             except LoadError:
                 raise
-            except (ValueError, TypeError, AttributeError) as exc:
+            except (ValueError, TypeError, AttributeError, LookupError, ArithmeticError) as exc:
                 desc = _describe_raw(item) if isinstance(item, Mapping) else "object"
                 # A TypeError/AttributeError means a field of the wrong shape (a string where a
                 # mapping or a list belongs): say so rather than quoting Python's message alone.

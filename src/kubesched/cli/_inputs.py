@@ -25,7 +25,7 @@ from ..api.loader import ApiObject, LoadedObjects, load_paths, manifest_files
 from ..cluster import StoreError
 
 __all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES", "STRICT_HELP",
-           "Inputs", "bad_input", "load_inputs", "reported_as_bad_input", "start_time", "warn"]
+           "Inputs", "bad_input", "load_inputs", "one_line", "reported_as_bad_input", "start_time", "warn"]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
@@ -85,10 +85,20 @@ def warn(message: str) -> None:
 
 
 def bad_input(exc: BaseException) -> NoReturn:
-    """Print the error on stderr and exit with code 2."""
-    Console(stderr=True).print(Text("error: ", style="bold red") + Text(str(exc)), highlight=False,
-                               soft_wrap=True)
+    """Print the error on stderr, on one line (for logs and ``grep``), and exit with code 2."""
+    Console(stderr=True).print(Text("error: ", style="bold red") + Text(one_line(str(exc))),
+                               highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT) from exc
+
+
+def one_line(text: str) -> str:
+    """A message that may span lines (a YAML parser's, with the offending line and a caret
+    under the mark; a name holding a newline) on one line: lines joined by ``; ``, caret
+    lines dropped."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    parts = (line.strip() for line in text.splitlines())
+    return "; ".join(p for p in parts if p and p.strip("^ ") != "")
 
 
 @contextmanager
@@ -119,19 +129,25 @@ def start_time(objects: Sequence[ApiObject]) -> float:
         for t in _times(obj.raw):
             try:
                 v = parse_time(t)
-            except ValueError:
+            except (ValueError, OverflowError):
                 continue
-            if v is not None and v > latest:
+            if v is not None and latest < v <= _LATEST:  # (a time beyond year 9999 is no time)
                 latest = v
     return latest
 
 
+_LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z
+
+
 def _times(raw: Any) -> Iterator[Any]:
+    """The time stamps of a manifest, as written: not every kind's status is parsed (a PVC's
+    conditions are not), so any of these may be of any type."""
     meta = raw.get("metadata") or {}
     yield meta.get("creationTimestamp")
     status = raw.get("status") or {}
     if isinstance(status, dict):
         yield status.get("startTime")
-        for c in status.get("conditions") or ():
+        conditions = status.get("conditions")
+        for c in conditions if isinstance(conditions, list) else ():
             if isinstance(c, dict):
                 yield c.get("lastTransitionTime")

@@ -60,7 +60,7 @@ def parse_go_duration(text: str) -> float:
     if s in ("0", "+0", "-0"):
         return 0.0
     sign = 1.0
-    if s[:1] in "+-":
+    if s[:1] in ("+", "-"):
         sign = -1.0 if s[0] == "-" else 1.0
         s = s[1:]
     if not s:

@@ -92,7 +92,10 @@ class _Decoder:
             if k not in allowed:
                 self.errors.append(FieldError.unknown(f"{path}.{k}" if path else str(k)))
 
-    def typed(self, d: Mapping[str, Any], key: str, path: str, typ: type[T], default: T) -> T:
+    def typed(self, d: Mapping[str, Any], key: str, path: str, typ: type[T], default: T,
+              bits: int = 32) -> T:
+        """``d[key]`` as ``typ`` (``default`` when unset). Integers are Go's int32 (``bits``: 64
+        for the int64 fields): a number out of range is refused as strict decoding refuses it."""
         v = d.get(key)
         if v is None:
             return default
@@ -102,6 +105,9 @@ class _Decoder:
         if not ok:
             what = {int: "an integer", bool: "a boolean", str: "a string", float: "a number"}[typ]
             self.errors.append(FieldError.invalid(_join(path, key), _short(v), f"must be {what}"))
+            return default
+        if typ is int and not -(2 ** (bits - 1)) <= v < 2 ** (bits - 1):
+            self.errors.append(FieldError.invalid(_join(path, key), v, f"must be an int{bits}"))
             return default
         return v
 
@@ -316,8 +322,8 @@ class _Decoder:
         return SchedulerConfig(
             parallelism=self.typed(d, "parallelism", "", int, 16),
             percentage_of_nodes_to_score=self.typed(d, "percentageOfNodesToScore", "", int, 0),
-            pod_initial_backoff_seconds=self.typed(d, "podInitialBackoffSeconds", "", int, 1),
-            pod_max_backoff_seconds=self.typed(d, "podMaxBackoffSeconds", "", int, 10),
+            pod_initial_backoff_seconds=self.typed(d, "podInitialBackoffSeconds", "", int, 1, bits=64),
+            pod_max_backoff_seconds=self.typed(d, "podMaxBackoffSeconds", "", int, 10, bits=64),
             profiles=tuple(p for p in profiles if p is not None),
             extenders=tuple(e for e in extenders if e is not None),
             delay_cache_until_active=self.typed(d, "delayCacheUntilActive", "", bool, False),
@@ -362,10 +368,19 @@ def from_dict(d: Mapping[str, Any] | None, *, registry: Mapping[str, Any] | None
         raise ConfigError([err], source)
     dec = _Decoder(registry, features)
     cfg = dec.config(d, source)
-    errors = dec.errors or validate_config(cfg)
+    errors = dec.errors + _unshadowed(validate_config(cfg), dec.errors)
     if errors:
         raise ConfigError(errors, source)
     return cfg
+
+
+def _unshadowed(errors: list[FieldError], decoding: list[FieldError]) -> list[FieldError]:
+    """Validation errors not about a field that failed to decode (its default stands in for it,
+    and would only be reported a second time). Upstream stops at the first strict-decoding error;
+    kubesched reports decoding and validation errors together, so that one run names every bad
+    field, as a field.ErrorList aggregate does."""
+    bad = [e.path for e in decoding]
+    return [e for e in errors if not any(e.path == p or e.path.startswith((p + ".", p + "[")) for p in bad)]
 
 
 def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
@@ -373,11 +388,19 @@ def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
     """Read a YAML/JSON KubeSchedulerConfiguration file; errors name the file and field."""
     p = Path(path)
     try:
-        doc = yaml.safe_load(p.read_text())
+        text = p.read_bytes().decode("utf-8")
+        doc = yaml.safe_load(text)
     except OSError as exc:
         raise ConfigError([FieldError.raw("<file>", f"cannot read: {exc.strerror or exc}")], str(p)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError([FieldError.raw(
+            "<file>", f"not a YAML or JSON text file (byte {exc.start} is not UTF-8)")], str(p)) from exc
     except yaml.YAMLError as exc:
         raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {exc}")], str(p)) from exc
+    if doc is None:  # kube-scheduler refuses it too: there is no kind to decode
+        raise ConfigError([FieldError.raw(
+            "<file>", f"empty: a configuration needs at least apiVersion: {API_VERSION} and kind: {KIND}")],
+            str(p))
     return from_dict(doc, registry=registry, features=features, source=str(p))
 
 

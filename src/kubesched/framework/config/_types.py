@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...api import fields
+
 __all__ = [
     "API_VERSION",
     "DEFAULT_SCHEDULER_NAME",
@@ -32,15 +34,6 @@ __all__ = [
 API_VERSION = "kubescheduler.config.k8s.io/v1"
 KIND = "KubeSchedulerConfiguration"
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
-
-
-def _go_value(v: Any) -> str:
-    """How field.Error prints a value: strings quoted, others plain."""
-    if isinstance(v, str):
-        return '"' + v.replace('"', '\\"') + '"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +72,7 @@ class FieldError:
             return f"{self.path}: {self.detail}"
         s = f"{self.path}: {self.kind}"
         if self.show_value:
-            s += f": {_go_value(self.value)}"
+            s += f": {fields.go_value(self.value, limit=1000)}"
         if self.detail:
             s += f": {self.detail}"
         return s

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubesched.api import fields
 from kubesched.framework import ArgsError, PluginArgs
 
 __all__ = [
@@ -76,7 +77,8 @@ def _resources(value: Any, path: str) -> tuple[ResourceSpec, ...]:
             continue
         if not isinstance(r, Mapping):
             raise ArgsError(f"{path}[{i}]: must be a mapping")
-        out.append(ResourceSpec(str(r.get("name") or ""), int(r.get("weight") or 0) or 1))
+        name = fields.string(r.get("name"), f"{path}[{i}].name")
+        out.append(ResourceSpec(name, fields.int64(r.get("weight"), f"{path}[{i}].weight") or 1))
     return tuple(out)
 
 
@@ -88,13 +90,23 @@ def _strategy(value: Any) -> ScoringStrategy:
     param = None
     raw = value.get("requestedToCapacityRatio")
     if raw is not None:
-        shape = tuple(
-            UtilizationShapePoint(int(p.get("utilization") or 0), int(p.get("score") or 0))
-            for p in (raw.get("shape") or [])
-        )
+        path = "scoringStrategy.requestedToCapacityRatio"
+        shape = shape_points(fields.mapping(raw, path).get("shape"), f"{path}.shape")
         param = RequestedToCapacityRatioParam(shape)
     return ScoringStrategy(
-        str(value.get("type") or ""), _resources(value.get("resources"), "scoringStrategy.resources"), param
+        fields.string(value.get("type"), "scoringStrategy.type"),
+        _resources(value.get("resources"), "scoringStrategy.resources"),
+        param,
+    )
+
+
+def shape_points(value: Any, path: str) -> tuple[UtilizationShapePoint, ...]:
+    """A ``shape`` (UtilizationShapePoint list, int32 fields); a field of the wrong type is an
+    error naming it."""
+    return tuple(
+        UtilizationShapePoint(fields.int32(p.get("utilization"), f"{ppath}.utilization"),
+                              fields.int32(p.get("score"), f"{ppath}.score"))
+        for p, ppath in fields.objects(value, path)
     )
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ...api import value
+from ...api import fields, value
 from ...framework import (
     MAX_NODE_SCORE,
     ActionType,
@@ -92,11 +92,9 @@ class VolumeBindingArgs(PluginArgs):
     @classmethod
     def decode_field(cls, name: str, value: Any) -> Any:
         if name == "shape":
-            try:
-                return tuple(UtilizationShapePoint(int(p.get("utilization", 0)), int(p.get("score", 0)))
-                             for p in (value or []))
-            except (AttributeError, TypeError, ValueError) as exc:
-                raise ArgsError(f"shape: {exc}") from exc
+            return tuple(UtilizationShapePoint(fields.int32(p.get("utilization"), f"{ppath}.utilization"),
+                                               fields.int32(p.get("score"), f"{ppath}.score"))
+                         for p, ppath in fields.objects(value, "shape"))
         return value
 
     def validate(self) -> None:
