@@ -128,11 +128,13 @@ def _with(doc: dict[str, Any], **spec: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("doc", "error"),
     [
-        pytest.param(_with(SERVICE, selector={"foo": 1}), "(Service default/web): spec.selector",
+        pytest.param(_with(SERVICE, selector={"foo": [1]}), "(Service default/web): spec.selector.foo",
                      id="svc-int"),
         pytest.param(_with(SERVICE, selector=["foo"]),
-                     "(Service default/web): spec.selector: must be a mapping", id="svc-list"),
-        pytest.param({**SERVICE, "spec": "oops"}, "(Service default/web): spec: must be a mapping",
+                     "(Service default/web): spec.selector: Invalid value: ['foo']: must be an object",
+                     id="svc-list"),
+        pytest.param({**SERVICE, "spec": "oops"},
+                     "(Service default/web): spec: Invalid value: \"oops\": must be an object",
                      id="svc-spec"),
         pytest.param(_with(REPLICA_SET, selector=None),
                      "(ReplicaSet default/rs1): spec.selector: Required value", id="rs-missing"),

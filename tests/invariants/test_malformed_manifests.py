@@ -123,6 +123,28 @@ spec:
   volumes:
   - {name: data, persistentVolumeClaim: {claimName: data}}
   - {name: scratch, emptyDir: {}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: team-a}
+spec: {selector: {app: web}, ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: legacy, namespace: team-a}
+spec: {replicas: 1, selector: {app: legacy}, template: {metadata: {labels: {app: legacy}}}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web-5d8f, namespace: team-a}
+spec:
+  selector: {matchLabels: {app: web}, matchExpressions: [{key: tier, operator: Exists}]}
+  template: {metadata: {labels: {app: web, tier: front}}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: team-a}
+spec: {selector: {matchLabels: {app: db}}, template: {metadata: {labels: {app: db}}}}
 """
 
 

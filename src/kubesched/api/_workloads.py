@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta
 from ._selectors import LabelSelector
 
@@ -23,37 +24,20 @@ __all__ = ["ReplicaSet", "ReplicationController", "Service", "StatefulSet"]
 
 
 def _meta(d: Mapping[str, Any]) -> ObjectMeta:
-    md = d.get("metadata") or {}
-    if not isinstance(md, Mapping):
-        raise ValueError("metadata: must be a mapping")
-    meta = ObjectMeta.from_dict(md)
+    meta = ObjectMeta.from_dict(f.mapping(d.get("metadata"), "metadata"))
     if not meta.name:
         raise ValueError("metadata.name: required")
     return meta
 
 
 def _spec(d: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec = d.get("spec")
-    if spec is None:
-        return {}
-    if not isinstance(spec, Mapping):
-        raise ValueError(f"spec: must be a mapping, got {type(spec).__name__}")
-    return spec
+    return f.mapping(d.get("spec"), "spec")
 
 
-def _string_map(value: Any, path: str) -> dict[str, str] | None:
-    """A ``map[string]string`` field: None when absent; the API server's decoding refuses a
-    value that is not a string (``version: 1`` unquoted, a list, ...)."""
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{path}: must be a mapping of strings, got {type(value).__name__}")
-    out: dict[str, str] = {}
-    for k, v in value.items():
-        if not isinstance(k, str) or not isinstance(v, str):
-            raise ValueError(f"{path}: {k!r}: {v!r}: keys and values must be strings")
-        out[k] = v
-    return out
+def _selector_map(value: Any, path: str) -> dict[str, str] | None:
+    """A ``map[string]string`` selector: None when absent (a Service without a selector selects
+    no pod, which an empty map would not say)."""
+    return None if value is None else f.string_map(value, path)
 
 
 def _template_labels(spec: Mapping[str, Any]) -> dict[str, str] | None:
@@ -61,12 +45,8 @@ def _template_labels(spec: Mapping[str, Any]) -> dict[str, str] | None:
     template = spec.get("template")
     if template is None:
         return None
-    if not isinstance(template, Mapping):
-        raise ValueError("spec.template: must be a mapping")
-    md = template.get("metadata") or {}
-    if not isinstance(md, Mapping):
-        raise ValueError("spec.template.metadata: must be a mapping")
-    return _string_map(md.get("labels"), "spec.template.metadata.labels") or {}
+    md = f.mapping(f.mapping(template, "spec.template").get("metadata"), "spec.template.metadata")
+    return f.string_map(md.get("labels"), "spec.template.metadata.labels")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -84,7 +64,7 @@ class Service(_Object):
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Service:
-        return Service(d, _meta(d), _string_map(_spec(d).get("selector"), "spec.selector"))
+        return Service(d, _meta(d), _selector_map(_spec(d).get("selector"), "spec.selector"))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -98,7 +78,7 @@ class ReplicationController(_Object):
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> ReplicationController:
         spec = _spec(d)
-        selector = _string_map(spec.get("selector"), "spec.selector")
+        selector = _selector_map(spec.get("selector"), "spec.selector")
         labels = _template_labels(spec)
         if not selector:
             selector = dict(labels or {})
