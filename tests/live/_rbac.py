@@ -2,6 +2,10 @@
 kubeconfig holding only that ServiceAccount's token, so a live test can run kubesched with
 exactly the permissions a cluster deployment gives it (the issue's "RBAC-only token").
 
+A live test runs kubesched with that kubeconfig and :func:`scheduler_config` (the ConfigMap's
+configuration, pointed at the kubeconfig): the token may elect only on the Lease that
+configuration names (``kube-system/kubesched``), as in a cluster.
+
 The manifests are applied with server-side apply (idempotent: any number of tests may call
 :func:`kubesched_kubeconfig` on the session's control plane) and strict field validation, so
 a field the API server does not know is an error rather than silently dropped. The token comes
@@ -43,6 +47,17 @@ def service_account() -> tuple[str, str]:
     """(namespace, name) of kubesched's ServiceAccount, as ``deploy/serviceaccount.yaml`` says."""
     (sa,) = [d for d in documents("serviceaccount.yaml") if d["kind"] == "ServiceAccount"]
     return sa["metadata"]["namespace"], sa["metadata"]["name"]
+
+
+def scheduler_config(kubeconfig: Path | None = None) -> dict[str, Any]:
+    """The KubeSchedulerConfiguration in ``deploy/configmap.yaml``; with ``kubeconfig``, its
+    ``clientConnection.kubeconfig`` set to it (in a pod, the in-cluster config stands there)."""
+    (cm,) = [d for d in documents("configmap.yaml") if d["kind"] == "ConfigMap"]
+    (text,) = cm["data"].values()
+    cfg: dict[str, Any] = yaml.safe_load(text)
+    if kubeconfig is not None:
+        cfg["clientConnection"] = {**cfg.get("clientConnection", {}), "kubeconfig": str(kubeconfig)}
+    return cfg
 
 
 def admin_client(cp: ControlPlane) -> client.ApiClient:

@@ -14,7 +14,7 @@ import yaml
 
 from kubesched.framework.config import from_dict
 
-from ._rbac import DEPLOY, REPO, documents, service_account
+from ._rbac import DEPLOY, REPO, documents, scheduler_config, service_account
 
 SERVING_PORT = 10259
 
@@ -27,13 +27,6 @@ def _one(kind: str, name: str | None = None) -> dict[str, Any]:
 def _container() -> dict[str, Any]:
     (c,) = _one("Deployment")["spec"]["template"]["spec"]["containers"]
     return c
-
-
-def _scheduler_config() -> dict[str, Any]:
-    cm = _one("ConfigMap")
-    (key,) = cm["data"]
-    cfg: dict[str, Any] = yaml.safe_load(cm["data"][key])
-    return cfg
 
 
 def _dockerfile() -> list[tuple[str, str]]:
@@ -58,7 +51,7 @@ def test_kustomization_lists_every_manifest() -> None:
 
 
 def test_configmap_holds_a_config_kubesched_accepts_beside_kube_scheduler() -> None:
-    cfg = from_dict(_scheduler_config(), source="deploy/configmap.yaml")
+    cfg = from_dict(scheduler_config(), source="deploy/configmap.yaml")
     assert [p.scheduler_name for p in cfg.profiles] == ["kubesched"]
     assert cfg.leader_election is not None
     assert cfg.leader_election["leaderElect"] is True
@@ -66,7 +59,7 @@ def test_configmap_holds_a_config_kubesched_accepts_beside_kube_scheduler() -> N
 
 
 def test_leader_election_role_names_the_configured_lease() -> None:
-    le = _scheduler_config()["leaderElection"]
+    le = scheduler_config()["leaderElection"]
     role = _one("Role", "kubesched:leader-election")
     assert role["metadata"]["namespace"] == le["resourceNamespace"]
     assert role["rules"] == [{"apiGroups": ["coordination.k8s.io"], "resources": ["leases"],
@@ -123,11 +116,16 @@ def test_dockerfile_installs_the_live_extra_as_a_non_root_user_with_the_kubesche
     assert "live" in pyproject["project"]["optional-dependencies"]
     runs = [shlex.split(args) for op, args in ins if op == "RUN"]
     assert any(cmd[:3] == ["pip", "install", ".[live]"] for cmd in runs)
-    # every file the image copies exists (the build context is the repository root)
+    # every file the image copies exists and is in the build context (the repository root,
+    # filtered by .dockerignore: everything out, then the files the image needs back in)
+    ignore = [ln.strip() for ln in (REPO / ".dockerignore").read_text().splitlines()
+              if ln.strip() and not ln.startswith("#")]
+    assert ignore[0] == "*"
     for op, args in ins:
         if op == "COPY":
             for src in args.split()[:-1]:
                 assert (REPO / src).exists(), src
+                assert "!" + src.rstrip("/") + ("/" if (REPO / src).is_dir() else "") in ignore, src
     users = [args for op, args in ins if op == "USER"]
     uid = users[-1].split(":")[0]
     assert uid.isdigit() and int(uid) != 0  # numeric, so runAsNonRoot can check it

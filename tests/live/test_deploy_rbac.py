@@ -26,6 +26,7 @@ from ._rbac import (
     can_i,
     documents,
     kubesched_kubeconfig,
+    scheduler_config,
     service_account,
 )
 from .conftest import ControlPlane, k8s_dir
@@ -262,9 +263,7 @@ def test_real_kube_scheduler_accepts_the_configmaps_config(control_plane: Contro
     with lzma.open(k8s_dir() / "kube-scheduler.xz") as src, binary.open("wb") as dst:
         shutil.copyfileobj(src, dst)
     binary.chmod(0o755)
-    cm = next(d for d in documents() if d["kind"] == "ConfigMap")
-    cfg = yaml.safe_load(cm["data"]["config.yaml"])
-    cfg["clientConnection"] = {"kubeconfig": str(control_plane.kubeconfig)}
+    cfg = scheduler_config(control_plane.kubeconfig)
 
     def write_config(doc: Mapping[str, Any]) -> subprocess.CompletedProcess[str]:
         (tmp_path / "in.yaml").write_text(yaml.safe_dump(dict(doc)))
