@@ -150,6 +150,9 @@ class _OneLock:
     def describe(self) -> str:
         return "kube-system/kube-scheduler"
 
+    def record_event(self, message: str) -> None:
+        pass
+
 
 def test_leader_election_health_and_metrics() -> None:
     """With leader election on, /healthz and /readyz check the watchdog: a leader that has not

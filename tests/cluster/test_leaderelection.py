@@ -46,6 +46,10 @@ class MemLock:
     ident: str
     seen: int | None = None
     calls: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+
+    def record_event(self, message: str) -> None:
+        self.events.append(message)
 
     def identity(self) -> str:
         return self.ident
@@ -261,6 +265,8 @@ def test_run_acquires_leads_and_loses_the_lease_after_renew_deadline() -> None:
     assert rec.started == [START]
     assert rec.stopped == 1
     assert rec.leaders == ["a"]
+    assert isinstance(le.config.lock, MemLock)
+    assert le.config.lock.events == ["became leader", "stopped leading"]
     # renewals every 2 s; the one due after the failure retries every 2 s for 10 s, then gives up
     assert lost_at == [START + 30.0]
     assert START + 40.0 <= clock.now <= START + 42.0

@@ -9,6 +9,7 @@ every elector and process started is stopped in a ``finally``.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import subprocess
 import sys
@@ -57,6 +58,12 @@ def read_lease(api_client: Any, name: str) -> dict[str, Any]:
     lock.get()
     assert lock.lease is not None
     return lock.lease
+
+
+def lease_events(api_client: Any, name: str) -> list[dict[str, Any]]:
+    resp = kubernetes.client.CoreV1Api(api_client).list_namespaced_event(
+        "kube-system", field_selector=f"involvedObject.name={name}", _preload_content=False)
+    return list(json.loads(resp.data)["items"])
 
 
 def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> float:
@@ -108,7 +115,8 @@ def candidate(api_client: Any, name: str, identity: str, *, release: bool = True
 
     callbacks = LeaderCallbacks(on_started_leading=lead, on_stopped_leading=lambda: holder[0].stopped.set(),
                                 on_new_leader=lambda who: holder[0].leaders_seen.append(who))
-    lock = LeaseLock(api_client, "kube-system", name, identity, timeout=max(1.0, RENEW / 2))
+    lock = LeaseLock(api_client, "kube-system", name, identity, timeout=max(1.0, RENEW / 2),
+                     event_source="default-scheduler")
     cfg = LeaderElectionConfig(lock=lock, callbacks=callbacks, lease_duration=LEASE, renew_deadline=RENEW,
                                retry_period=RETRY, release_on_cancel=release, name="kube-scheduler")
     c = Candidate(identity, LeaderElector(cfg))
@@ -160,6 +168,15 @@ def test_one_leads_and_the_other_takes_over_on_release(api_client: Any, lease_na
     spec = read_lease(api_client, lease_name)["spec"]
     assert spec["holderIdentity"] == "" and spec["leaseDurationSeconds"] == 1
     assert spec["leaseTransitions"] == 1
+    want = {"host-a_1 became leader", "host-a_1 stopped leading", "host-b_2 became leader",
+            "host-b_2 stopped leading"}
+    wait_for(lambda: {e["message"] for e in lease_events(api_client, lease_name)} == want, 5,
+             "the LeaderElection events")
+    for event in lease_events(api_client, lease_name):
+        assert event["reason"] == "LeaderElection" and event["type"] == "Normal"
+        assert event["source"] == {"component": "default-scheduler"}
+        assert event["involvedObject"]["kind"] == "Lease"
+        assert event["involvedObject"]["apiVersion"] == "coordination.k8s.io/v1"
 
 
 def test_the_other_takes_over_when_the_leader_stops_renewing(api_client: Any, lease_name: str) -> None:

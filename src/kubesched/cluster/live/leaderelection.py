@@ -27,6 +27,7 @@ import logging
 import random
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -164,16 +165,24 @@ class ResourceLock(Protocol):
 
     def describe(self) -> str: ...
 
+    def record_event(self, message: str) -> None:
+        """RecordEvent: note a transition ("became leader", "stopped leading")."""
+        ...
+
 
 class LeaseLock:
     """resourcelock.LeaseLock over the official ``kubernetes`` client's ApiClient.
 
     Keeps the Lease last read or written, so an update sends its ``resourceVersion`` and fails
     with 409 Conflict when someone else wrote in between. ``timeout`` bounds each request
-    (NewFromKubeconfig's max(1 s, renewDeadline / 2))."""
+    (NewFromKubeconfig's max(1 s, renewDeadline / 2)). With ``event_source`` (kube-scheduler
+    passes its first profile's scheduler name), transitions are recorded as core/v1 Events on
+    the Lease, as the legacy event recorder writes them, from a background thread so the
+    election never waits on them."""
 
     def __init__(self, api_client: Any, namespace: str, name: str, identity: str, *,
-                 timeout: float = 5.0, labels: dict[str, str] | None = None) -> None:
+                 timeout: float = 5.0, labels: dict[str, str] | None = None,
+                 event_source: str | None = None) -> None:
         if not identity:
             raise ValueError("Lock identity is empty")
         self._api = api_client
@@ -182,6 +191,7 @@ class LeaseLock:
         self._identity = identity
         self._timeout = timeout
         self._labels = dict(labels) if labels else None
+        self._event_source = event_source
         self._lease: dict[str, Any] | None = None
 
     def identity(self) -> str:
@@ -217,6 +227,36 @@ class LeaseLock:
             meta["labels"] = {**(meta.get("labels") or {}), **self._labels}
             body["metadata"] = meta
         self._lease = self._call("PUT", self._path(self.name), body)
+
+    def record_event(self, message: str) -> None:
+        """RecordEvent: a ``Normal`` ``LeaderElection`` Event "IDENTITY MESSAGE" on the Lease
+        (record.recorderImpl.makeEvent: named NAME.HEXNANOS, count 1, source and reporting
+        controller the scheduler's name). Without an event source, or a Lease, nothing."""
+        if self._event_source is None or self._lease is None:
+            return
+        meta = self._lease.get("metadata") or {}
+        now_ns = time.time_ns()
+        stamp = datetime.fromtimestamp(now_ns / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        event = {
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": f"{self.name}.{now_ns:x}", "namespace": self.namespace},
+            "involvedObject": {"kind": "Lease", "apiVersion": "coordination.k8s.io/v1",
+                               "namespace": self.namespace, "name": self.name, "uid": meta.get("uid", ""),
+                               "resourceVersion": meta.get("resourceVersion", "")},
+            "reason": "LeaderElection", "message": f"{self._identity} {message}", "type": "Normal",
+            "firstTimestamp": stamp, "lastTimestamp": stamp, "count": 1,
+            "source": {"component": self._event_source},
+            "reportingComponent": self._event_source, "reportingInstance": "",
+        }
+        path = f"/api/v1/namespaces/{self.namespace}/events"
+
+        def post() -> None:
+            try:
+                self._call("POST", path, event)
+            except LockError as exc:
+                _log.warning("Unable to write event %r: %s", event["message"], exc)
+
+        threading.Thread(target=post, name="leader-election-event", daemon=True).start()
 
     def _path(self, name: str = "") -> str:
         base = f"/apis/coordination.k8s.io/v1/namespaces/{self.namespace}/leases"
@@ -423,6 +463,7 @@ class LeaderElector:
             succeeded = self.try_acquire_or_renew()
             self._maybe_report_transition()
             if succeeded:
+                self.config.lock.record_event("became leader")
                 self.metrics.leader_on(self.config.name)
                 _log.info("successfully acquired lease %s", desc)
                 return True
@@ -463,6 +504,7 @@ class LeaderElector:
         leading.set()
         if cfg.release_on_cancel:
             self.release()
+        cfg.lock.record_event("stopped leading")
 
     # -- one attempt ----------------------------------------------------------------------
     def try_acquire_or_renew(self) -> bool:
@@ -612,15 +654,17 @@ def new_identity() -> str:
 
 def new_leader_election_config(settings: _LeaderElectionSettings, api_client: Any,
                                callbacks: LeaderCallbacks, *, identity: str | None = None,
+                               scheduler_name: str = "default-scheduler",
                                name: str = "kube-scheduler") -> LeaderElectionConfig:
     """makeLeaderElectionConfig (cmd/kube-scheduler/app/options/options.go) with
     resourcelock.NewFromKubeconfig: a Lease lock with the scheduler's identity and a request
-    timeout of max(1 s, renewDeadline / 2), ReleaseOnCancel, a 20 s watchdog."""
+    timeout of max(1 s, renewDeadline / 2), ReleaseOnCancel, a 20 s watchdog. Transitions are
+    recorded as Events from ``scheduler_name`` (upstream: the first profile's)."""
     if settings.resource_lock != "leases":
         raise ValueError(f"Invalid lock-type {settings.resource_lock}")
     lock = LeaseLock(api_client, settings.resource_namespace, settings.resource_name,
                      identity if identity is not None else new_identity(),
-                     timeout=max(1.0, settings.renew_deadline / 2))
+                     timeout=max(1.0, settings.renew_deadline / 2), event_source=scheduler_name)
     return LeaderElectionConfig(
         lock=lock, callbacks=callbacks, lease_duration=settings.lease_duration,
         renew_deadline=settings.renew_deadline, retry_period=settings.retry_period,
