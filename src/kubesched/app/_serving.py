@@ -181,6 +181,7 @@ class _Endpoints:
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     server_version = "kubesched"
+    timeout = 60  # a client that connects and sends nothing does not hold a thread forever
     endpoints: _Endpoints  # set on the subclass each server makes
 
     def do_GET(self) -> None:
@@ -240,7 +241,9 @@ class SchedulerServer:
         handler = type("Handler", (_Handler,), {"endpoints": self._endpoints})
         server = _HTTPServer((self._host, self._port), handler, ipv6=":" in self._host)
         if self._ssl is not None:
-            server.socket = self._ssl.wrap_socket(server.socket, server_side=True)
+            # the handshake happens on the request's thread, not in the accepting loop
+            server.socket = self._ssl.wrap_socket(server.socket, server_side=True,
+                                                  do_handshake_on_connect=False)
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
                                         name="kubesched-serving", daemon=True)

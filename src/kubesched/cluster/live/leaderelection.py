@@ -206,8 +206,13 @@ class LeaseLock:
         return self._lease
 
     def get(self) -> LeaderElectionRecord:
-        self._lease = self._call("GET", self._path(self.name))
-        return LeaderElectionRecord.from_lease_spec(self._lease.get("spec"))
+        lease = self._call("GET", self._path(self.name))
+        try:
+            record = LeaderElectionRecord.from_lease_spec(lease.get("spec"))
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise LockError(f"Lease {self.describe()} has an unreadable spec: {exc}") from exc
+        self._lease = lease
+        return record
 
     def create(self, record: LeaderElectionRecord) -> None:
         meta: dict[str, Any] = {"name": self.name, "namespace": self.namespace}
