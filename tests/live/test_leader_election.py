@@ -266,3 +266,69 @@ def test_a_stale_write_conflicts(api_client: Any, lease_name: str) -> None:
                                         renew_time=now + 1, leader_transitions=1))
     assert conflict.value.status == 409
     assert read_lease(api_client, lease_name)["spec"]["holderIdentity"] == "one"
+
+
+_REAL_SCHEDULER_CONFIG = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: true
+  leaseDuration: 2s
+  renewDeadline: 1500ms
+  retryPeriod: 300ms
+  resourceNamespace: kube-system
+  resourceName: {name}
+profiles:
+- schedulerName: kubesched-leader-election-interop
+"""
+
+
+def test_hand_over_with_the_real_kube_scheduler(control_plane: ControlPlane, api_client: Any, lease_name: str,
+                                                tmp_path: Any) -> None:
+    """The real kube-scheduler and kubesched share one Lease: each respects the other as the
+    holder, takes over when the other releases, and both write the same record."""
+    config = tmp_path / "kube-scheduler.yaml"
+    config.write_text(_REAL_SCHEDULER_CONFIG.format(name=lease_name))
+    ours = candidate(api_client, lease_name, "host-b_2")
+    try:
+        control_plane.run("scheduler", str(config))
+        holder = lambda: read_lease(api_client, lease_name)["spec"].get("holderIdentity", "")  # noqa: E731
+        wait_for(lambda: _exists(api_client, lease_name) and bool(holder()), 20, "kube-scheduler to lead")
+        theirs = read_lease(api_client, lease_name)["spec"]
+        assert re.fullmatch(r"[^_]+_[0-9a-f-]{36}", theirs["holderIdentity"])
+        assert theirs["leaseDurationSeconds"] == 2 and theirs["leaseTransitions"] == 0
+        assert MICRO_TIME.match(theirs["acquireTime"]) and MICRO_TIME.match(theirs["renewTime"])
+        assert set(theirs) == {"holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime",
+                               "leaseTransitions"}
+
+        ours.start()
+        wait_for(lambda: ours.leaders_seen == [theirs["holderIdentity"]], 5,
+                 "kubesched to see kube-scheduler lead")
+        time.sleep(LEASE + RETRY)
+        assert not ours.intervals  # a renewing kube-scheduler keeps kubesched out
+
+        control_plane.run("stop-scheduler")  # SIGTERM: kube-scheduler releases the Lease
+        wait_for(lambda: ours.leading, LEASE + 1.0, "kubesched to take over from kube-scheduler")
+        mine = read_lease(api_client, lease_name)["spec"]
+        assert mine["holderIdentity"] == "host-b_2" and mine["leaseTransitions"] == 1
+        assert set(mine) == set(theirs)
+
+        control_plane.run("scheduler", str(config))  # now kube-scheduler is the standby
+        time.sleep(LEASE + RETRY)
+        assert holder() == "host-b_2"
+        ours.halt()  # release: kube-scheduler takes over at its next retry
+        wait_for(lambda: holder() not in ("", "host-b_2"), LEASE + 1.0, "kube-scheduler to take over")
+        assert read_lease(api_client, lease_name)["spec"]["leaseTransitions"] == 2
+    finally:
+        ours.halt()
+        control_plane.run("stop-scheduler", check=False)
+
+
+def _exists(api_client: Any, name: str) -> bool:
+    try:
+        read_lease(api_client, name)
+    except LockError as err:
+        if err.not_found:
+            return False
+        raise
+    return True
