@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "kubesched.scheduler": 5,
     "kubesched.testing": 6,
     "kubesched.perf": 6,
+    "kubesched.app": 6,
     "kubesched.cli": 7,
     "kubesched": 8,  # the package root re-exports the public surface
 }

@@ -28,11 +28,13 @@ from ._types import (
     DEFAULT_SCHEDULER_NAME,
     KIND,
     PLUGIN_SET_FIELDS,
+    ClientConnectionConfiguration,
     ConfigError,
     Extender,
     ExtenderManagedResource,
     ExtenderTLSConfig,
     FieldError,
+    LeaderElectionConfiguration,
     PluginConfig,
     PluginRef,
     Plugins,
@@ -56,6 +58,9 @@ _EXTENDER_KEYS = {
     "urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "weight", "bindVerb", "enableHTTPS",
     "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources", "ignorable",
 }
+_LEADER_ELECTION_KEYS = {"leaderElect", "leaseDuration", "renewDeadline", "retryPeriod", "resourceLock",
+                         "resourceName", "resourceNamespace"}
+_CLIENT_CONNECTION_KEYS = {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"}
 _TLS_STRINGS = {"serverName": "server_name", "certFile": "cert_file", "keyFile": "key_file",
                 "caFile": "ca_file"}
 _TLS_BYTES = {"certData": "cert_data", "keyData": "key_data", "caData": "ca_data"}
@@ -304,6 +309,61 @@ class _Decoder:
                                                   f"illegal base64 data ({exc})"))
             return b""
 
+    def duration(self, d: Mapping[str, Any], key: str, path: str, default: float) -> float:
+        """A metav1.Duration field: a Go duration string (``15s``, ``1m30s``); zero or absent
+        means ``default``, as the defaulting funcs compare with the zero Duration."""
+        raw = d.get(key)
+        if raw is None:
+            return default
+        from .._duration import parse_go_duration
+
+        if not isinstance(raw, str):
+            self.errors.append(FieldError.invalid(_join(path, key), _short(raw),
+                                                  'must be a duration string such as "15s"'))
+            return default
+        try:
+            seconds = parse_go_duration(raw)
+        except ValueError as exc:
+            self.errors.append(FieldError.invalid(_join(path, key), _short(raw), str(exc)))
+            return default
+        return seconds if seconds != 0 else default
+
+    def leader_election(self, v: Any, path: str) -> LeaderElectionConfiguration:
+        """``leaderElection``: SetDefaults_KubeSchedulerConfiguration fills resourceLock,
+        resourceNamespace and resourceName, then RecommendedDefaultLeaderElectionConfiguration
+        the durations and ``leaderElect`` (component-base/config/v1alpha1/defaults.go)."""
+        base = LeaderElectionConfiguration()
+        d = self.mapping(v, path)
+        if d is None:
+            return base
+        self.check_keys(d, _LEADER_ELECTION_KEYS, path)
+        s: Callable[[str, str], str] = lambda k, dflt: self.typed(d, k, path, str, "") or dflt  # noqa: E731
+        return LeaderElectionConfiguration(
+            leader_elect=self.typed(d, "leaderElect", path, bool, base.leader_elect),
+            lease_duration=self.duration(d, "leaseDuration", path, base.lease_duration),
+            renew_deadline=self.duration(d, "renewDeadline", path, base.renew_deadline),
+            retry_period=self.duration(d, "retryPeriod", path, base.retry_period),
+            resource_lock=s("resourceLock", base.resource_lock),
+            resource_name=s("resourceName", base.resource_name),
+            resource_namespace=s("resourceNamespace", base.resource_namespace),
+        )
+
+    def client_connection(self, v: Any, path: str) -> ClientConnectionConfiguration:
+        """``clientConnection`` with the scheduler's own defaults (contentType protobuf, qps 50,
+        burst 100; a zero value counts as unset); ``acceptContentTypes`` stays as given."""
+        base = ClientConnectionConfiguration()
+        d = self.mapping(v, path)
+        if d is None:
+            return base
+        self.check_keys(d, _CLIENT_CONNECTION_KEYS, path)
+        return ClientConnectionConfiguration(
+            kubeconfig=self.typed(d, "kubeconfig", path, str, ""),
+            accept_content_types=self.typed(d, "acceptContentTypes", path, str, ""),
+            content_type=self.typed(d, "contentType", path, str, "") or base.content_type,
+            qps=self.typed(d, "qps", path, float, 0.0) or base.qps,
+            burst=self.typed(d, "burst", path, int, 0) or base.burst,
+        )
+
     def config(self, d: Mapping[str, Any], source: str) -> SchedulerConfig:
         self.check_keys(d, _TOP_KEYS, "")
         api = d.get("apiVersion")
@@ -329,8 +389,8 @@ class _Decoder:
             delay_cache_until_active=self.typed(d, "delayCacheUntilActive", "", bool, False),
             enable_profiling=profiling,
             enable_contention_profiling=self.typed(d, "enableContentionProfiling", "", bool, profiling),
-            leader_election=self.mapping(d.get("leaderElection"), "leaderElection"),
-            client_connection=self.mapping(d.get("clientConnection"), "clientConnection"),
+            leader_election=self.leader_election(d.get("leaderElection"), "leaderElection"),
+            client_connection=self.client_connection(d.get("clientConnection"), "clientConnection"),
             out_of_tree=dict(self.out_of_tree),
             in_tree=self.in_tree,
             source=source,

@@ -18,11 +18,13 @@ __all__ = [
     "API_VERSION",
     "DEFAULT_SCHEDULER_NAME",
     "KIND",
+    "ClientConnectionConfiguration",
     "ConfigError",
     "Extender",
     "ExtenderManagedResource",
     "ExtenderTLSConfig",
     "FieldError",
+    "LeaderElectionConfiguration",
     "PluginConfig",
     "PluginRef",
     "PluginSet",
@@ -223,6 +225,36 @@ class Extender:
 
 
 @dataclass(frozen=True, slots=True)
+class LeaderElectionConfiguration:
+    """``leaderElection`` (component-base's LeaderElectionConfiguration), defaulted as
+    kube-scheduler does (SetDefaults_KubeSchedulerConfiguration, then
+    RecommendedDefaultLeaderElectionConfiguration): elect, 15 s / 10 s / 2 s, a ``leases`` lock
+    named ``kube-system/kube-scheduler``. Durations are in seconds."""
+
+    leader_elect: bool = True
+    lease_duration: float = 15.0
+    renew_deadline: float = 10.0
+    retry_period: float = 2.0
+    resource_lock: str = "leases"
+    resource_name: str = "kube-scheduler"
+    resource_namespace: str = "kube-system"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientConnectionConfiguration:
+    """``clientConnection`` (component-base's ClientConnectionConfiguration) with the
+    scheduler's own defaults (protobuf content type, 50 qps, burst 100); an empty
+    ``kubeconfig`` means the default loading rules (``$KUBECONFIG``, ``~/.kube/config``,
+    in-cluster)."""
+
+    kubeconfig: str = ""
+    accept_content_types: str = ""
+    content_type: str = "application/vnd.kubernetes.protobuf"
+    qps: float = 50.0
+    burst: int = 100
+
+
+@dataclass(frozen=True, slots=True)
 class SchedulerConfig:
     """A defaulted, validated KubeSchedulerConfiguration.
 
@@ -240,8 +272,8 @@ class SchedulerConfig:
     delay_cache_until_active: bool = False
     enable_profiling: bool = True
     enable_contention_profiling: bool = True
-    leader_election: Mapping[str, Any] | None = None
-    client_connection: Mapping[str, Any] | None = None
+    leader_election: LeaderElectionConfiguration = field(default_factory=LeaderElectionConfiguration)
+    client_connection: ClientConnectionConfiguration = field(default_factory=ClientConnectionConfiguration)
     out_of_tree: Mapping[str, Any] = field(default_factory=dict)
     in_tree: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     source: str = ""

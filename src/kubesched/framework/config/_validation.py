@@ -2,7 +2,9 @@
 
 Mirrors pkg/scheduler/apis/config/validation/validation.go (master 2026):
 ValidateKubeSchedulerConfiguration, validateKubeSchedulerProfile, validatePluginConfig,
-validateCommonQueueSort and validateExtenders, with upstream's field paths and details.
+validateCommonQueueSort and validateExtenders, with upstream's field paths and details; the
+``clientConnection`` and ``leaderElection`` checks are component-base's
+(staging/src/k8s.io/component-base/config/validation/validation.go).
 Per-plugin args are validated while decoding, by each plugin's ``Args.validate``.
 """
 
@@ -10,7 +12,15 @@ from __future__ import annotations
 
 import re
 
-from ._types import Extender, FieldError, Profile, SchedulerConfig
+from .._duration import format_go_duration
+from ._types import (
+    ClientConnectionConfiguration,
+    Extender,
+    FieldError,
+    LeaderElectionConfiguration,
+    Profile,
+    SchedulerConfig,
+)
 
 __all__ = ["validate_config", "validate_extenders"]
 
@@ -24,8 +34,46 @@ def _percentage(path: str, v: int | None) -> list[FieldError]:
     return []
 
 
+class _GoDuration(float):
+    """A metav1.Duration as field.Error prints it: through its String() (``10s``), unquoted."""
+
+    def __str__(self) -> str:
+        return format_go_duration(self)
+
+
+def _validate_client_connection(cc: ClientConnectionConfiguration) -> list[FieldError]:
+    """ValidateClientConnectionConfiguration."""
+    if cc.burst < 0:
+        return [FieldError.invalid("clientConnection.burst", cc.burst, "must be non-negative")]
+    return []
+
+
+def _validate_leader_election(le: LeaderElectionConfiguration) -> list[FieldError]:
+    """ValidateLeaderElectionConfiguration, then the scheduler's own rule that the lock is a
+    Lease. Nothing is checked when ``leaderElect`` is false. (The ``leaseDuration`` error
+    shows the renewDeadline value, as upstream's does.) The empty-name checks cannot fail here:
+    the decoder defaults every empty name."""
+    if not le.leader_elect:
+        return []
+    path = "leaderElection"
+    errs: list[FieldError] = []
+    for key, value in (("leaseDuration", le.lease_duration), ("renewDeadline", le.renew_deadline),
+                       ("retryPeriod", le.retry_period)):
+        if value <= 0:
+            errs.append(FieldError.invalid(f"{path}.{key}", _GoDuration(value), "must be greater than zero"))
+    if le.lease_duration <= le.renew_deadline:
+        errs.append(FieldError.invalid(f"{path}.leaseDuration", _GoDuration(le.renew_deadline),
+                                       "must be greater than `RenewDeadline`"))
+    if le.resource_lock != "leases":
+        errs.append(FieldError.invalid(f"{path}.resourceLock", le.resource_lock,
+                                       'resourceLock value must be "leases"'))
+    return errs
+
+
 def validate_config(cfg: SchedulerConfig) -> list[FieldError]:
     errs: list[FieldError] = []
+    errs.extend(_validate_client_connection(cfg.client_connection))
+    errs.extend(_validate_leader_election(cfg.leader_election))
     if cfg.parallelism <= 0:
         errs.append(FieldError.invalid("parallelism", cfg.parallelism,
                                        "should be an integer value greater than zero"))

@@ -1,0 +1,301 @@
+"""The scheduler's HTTP endpoints: health, readiness, liveness and metrics.
+
+Mirrors what kube-scheduler serves (cmd/kube-scheduler/app/server.go, newEndpointsHandler and
+the checks Run sets up) with the apiserver's health handlers
+(staging/src/k8s.io/apiserver/pkg/server/healthz/healthz.go):
+
+- ``/healthz``: the ``leaderElection`` watchdog when leader election is on, else ``ping``;
+- ``/livez``: ``ping``;
+- ``/readyz``: ``leaderElection`` (when on), ``shutdown`` (fails once the process is stopping)
+  and ``sched-handler-sync`` (fails until the informers have synced and their initial lists
+  reached the event handlers);
+- ``/<endpoint>/<check>`` for each check alone (the failure reason in the body), ``?verbose``
+  and ``?exclude=NAME`` on the three roots, with upstream's texts (``[+]ping ok``,
+  ``[-]shutdown failed: reason withheld``, ``readyz check failed``);
+- ``/metrics``: the Prometheus text format of the given registries (the scheduler's
+  ``SchedulerMetrics.registry``, the leader election metrics).
+
+Differences from upstream, on purpose: plain HTTP unless an ``ssl.SSLContext`` is given (upstream
+always serves HTTPS, with a self-signed certificate when none is configured), no
+authentication or authorization (upstream delegates both to the API server and lets only the
+health paths through anonymously), and by default bound to loopback
+(:data:`DEFAULT_BIND_ADDRESS`, port 10259 as upstream) so that unauthenticated metrics are not
+exposed beyond the host unless asked for (``0.0.0.0:10259`` in a pod, for the kubelet's probes).
+No ``/configz``, ``/flagz``, ``/statusz``, ``/debug/pprof`` or ``/metrics/resources``.
+"""
+
+from __future__ import annotations
+
+import http.server
+import ipaddress
+import logging
+import socket
+import ssl
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+from urllib.parse import parse_qs, urlsplit
+
+from prometheus_client import CollectorRegistry, generate_latest
+
+__all__ = [
+    "DEFAULT_BIND_ADDRESS",
+    "DEFAULT_PORT",
+    "HealthChecker",
+    "NamedCheck",
+    "SchedulerServer",
+    "handler_sync_check",
+    "new_endpoints_server",
+    "parse_bind_address",
+    "ping_check",
+    "shutdown_check",
+]
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 10259
+"""DefaultKubeSchedulerPort (pkg/scheduler/apis/config/types.go)."""
+
+DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
+
+_TEXT = "text/plain; charset=utf-8"
+_METRICS = "text/plain; version=0.0.4; charset=utf-8"
+"""The Prometheus text format's type as Go's client serves it (every name here is a legacy
+Prometheus name, so the text is the same in both format versions)."""
+
+
+class HealthChecker(Protocol):
+    """healthz.HealthChecker: a name and a check giving None when healthy, else why not."""
+
+    def name(self) -> str: ...
+
+    def check(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCheck:
+    """healthz.NamedCheck: a health check from a name and a function."""
+
+    check_name: str
+    fn: Callable[[], str | None]
+
+    def name(self) -> str:
+        return self.check_name
+
+    def check(self) -> str | None:
+        return self.fn()
+
+
+def ping_check() -> NamedCheck:
+    """healthz.PingHealthz: always healthy; the check of an endpoint given none."""
+    return NamedCheck("ping", lambda: None)
+
+
+def shutdown_check(stopping: threading.Event) -> NamedCheck:
+    """healthz.NewShutdownHealthz: fails once ``stopping`` is set, so a terminating scheduler
+    is taken out of readiness while it finishes."""
+    return NamedCheck("shutdown", lambda: "process is shutting down" if stopping.is_set() else None)
+
+
+def handler_sync_check(synced: Callable[[], bool]) -> NamedCheck:
+    """kube-scheduler's ``sched-handler-sync`` readiness check: fails until ``synced()`` says
+    the informers have synced and their initial items reached the event handlers."""
+    return NamedCheck("sched-handler-sync",
+                      lambda: None if synced() else "handlers are not fully synchronized")
+
+
+def parse_bind_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for IPv6; port 0 for any free port) to (host, port).
+    Raises ValueError naming what is wrong."""
+    host, sep, port_text = address.rpartition(":")
+    if not sep or not host:
+        raise ValueError(f"bind address {address!r}: expected HOST:PORT")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if host != "localhost":
+            raise ValueError(f"bind address {address!r}: {host!r} is not an IP address") from None
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ValueError(f"bind address {address!r}: port must be a number in [0, 65535]")
+    return host, int(port_text)
+
+
+class _Endpoints:
+    """The path mux: health roots with their checks, one path per check, and /metrics."""
+
+    def __init__(self, health: dict[str, Sequence[HealthChecker]],
+                 registries: Sequence[CollectorRegistry]) -> None:
+        # InstallPathHandler: an endpoint given no check serves ping
+        self.health = {path: (list(checks) or [ping_check()]) for path, checks in health.items()}
+        self.registries = list(registries)
+
+    def serve(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
+        """(status, content type, body) for a GET of ``path``."""
+        if path == "/metrics":
+            body = b"".join(generate_latest(r) for r in self.registries)
+            return 200, _METRICS, body
+        if path in self.health:
+            return self._root(path, query)
+        root, _, name = path.rpartition("/")
+        for check in self.health.get(root, ()):
+            if check.name() == name:
+                err = check.check()
+                if err is None:
+                    return 200, _TEXT, b"ok"
+                return 500, _TEXT, f"internal server error: {err}\n".encode()
+        return 404, _TEXT, b"404 page not found\n"
+
+    def _root(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
+        """handleRootHealth: every check, the failed ones' reasons withheld (they are logged)."""
+        endpoint = path.strip("/").split("/")[0]
+        excluded = list(dict.fromkeys(query.get("exclude", [])))
+        out: list[str] = []
+        failed: list[str] = []
+        log_lines: list[str] = []
+        for check in self.health[path]:
+            name = check.name()
+            if name in excluded:
+                excluded.remove(name)
+                out.append(f"[+]{name} excluded: ok\n")
+                continue
+            err = check.check()
+            if err is not None:
+                out.append(f"[-]{name} failed: reason withheld\n")
+                log_lines.append(f"[-]{name} failed: {err}\n")
+                failed.append(name)
+            else:
+                out.append(f"[+]{name} ok\n")
+        if excluded:
+            names = ",".join(f'"{n}"' for n in sorted(excluded))
+            out.append(f"warn: some health checks cannot be excluded: no matches for {names}\n")
+        if failed:
+            _log.info("%s check failed: %s\n%s", ",".join(failed), endpoint, "".join(log_lines))
+            return 500, _TEXT, f"{''.join(out)}{endpoint} check failed\n".encode()
+        if "verbose" not in query:
+            return 200, _TEXT, b"ok"
+        return 200, _TEXT, f"{''.join(out)}{endpoint} check passed\n".encode()
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server_version = "kubesched"
+    timeout = 60  # a client that connects and sends nothing does not hold a thread forever
+    endpoints: _Endpoints  # set on the subclass each server makes
+
+    def do_GET(self) -> None:
+        self._respond(head=False)
+
+    def do_HEAD(self) -> None:
+        self._respond(head=True)
+
+    def _respond(self, head: bool) -> None:
+        url = urlsplit(self.path)
+        try:
+            status, ctype, body = self.endpoints.serve(url.path, parse_qs(url.query, keep_blank_values=True))
+        except Exception:  # a failing check or collector must not kill the server
+            _log.exception("serving %s", url.path)
+            status, ctype, body = 500, _TEXT, b"internal server error\n"
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-cache, private")
+        self.end_headers()
+        if not head:
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        _log.debug("%s - %s", self.address_string(), format % args)
+
+
+class _HTTPServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[_Handler], ipv6: bool) -> None:
+        self.address_family = socket.AF_INET6 if ipv6 else socket.AF_INET
+        super().__init__(address, handler)
+
+
+class SchedulerServer:
+    """The endpoints served on one address from a background thread.
+
+    ``start()`` binds (raising OSError when the address is taken) and serves; ``shutdown()``
+    stops accepting, waits for the thread and closes the socket. Usable as a context manager."""
+
+    def __init__(self, bind_address: str = DEFAULT_BIND_ADDRESS, *,
+                 healthz: Iterable[HealthChecker] = (), livez: Iterable[HealthChecker] = (),
+                 readyz: Iterable[HealthChecker] = (), registries: Sequence[CollectorRegistry] = (),
+                 ssl_context: ssl.SSLContext | None = None) -> None:
+        self._host, self._port = parse_bind_address(bind_address)
+        self._endpoints = _Endpoints({"/healthz": list(healthz), "/livez": list(livez),
+                                      "/readyz": list(readyz)}, registries)
+        self._ssl = ssl_context
+        self._server: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> SchedulerServer:
+        if self._server is not None:
+            return self
+        handler = type("Handler", (_Handler,), {"endpoints": self._endpoints})
+        server = _HTTPServer((self._host, self._port), handler, ipv6=":" in self._host)
+        if self._ssl is not None:
+            # the handshake happens on the request's thread, not in the accepting loop
+            server.socket = self._ssl.wrap_socket(server.socket, server_side=True,
+                                                  do_handshake_on_connect=False)
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                                        name="kubesched-serving", daemon=True)
+        self._thread.start()
+        _log.info("Serving %s on %s", "securely" if self._ssl else "insecurely", self.url)
+        return self
+
+    @property
+    def port(self) -> int:
+        """The port bound (the one the OS chose when the address asked for port 0)."""
+        if self._server is None:
+            return self._port
+        return int(self._server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        return f"{'https' if self._ssl else 'http'}://{host}:{self.port}"
+
+    def shutdown(self) -> None:
+        server, thread = self._server, self._thread
+        if server is None:
+            return
+        server.shutdown()
+        server.server_close()
+        if thread is not None:
+            thread.join()
+        self._server = self._thread = None
+
+    def __enter__(self) -> SchedulerServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+def new_endpoints_server(bind_address: str = DEFAULT_BIND_ADDRESS, *,
+                         registries: Sequence[CollectorRegistry] = (),
+                         synced: Callable[[], bool] = lambda: True,
+                         stopping: threading.Event | None = None,
+                         leader_election: HealthChecker | None = None,
+                         ssl_context: ssl.SSLContext | None = None) -> SchedulerServer:
+    """The server kube-scheduler's Run sets up: ``leader_election`` (the elector's
+    HealthzAdaptor, when leader election is on) in /healthz and /readyz, ``shutdown``
+    (``stopping``) and ``sched-handler-sync`` (``synced``) in /readyz, ping in /livez, and
+    ``registries`` on /metrics. Not started: call ``start()``."""
+    healthz: list[HealthChecker] = []
+    readyz: list[HealthChecker] = []
+    if leader_election is not None:
+        healthz.append(leader_election)
+        readyz.append(leader_election)
+    readyz.append(shutdown_check(stopping if stopping is not None else threading.Event()))
+    readyz.append(handler_sync_check(synced))
+    return SchedulerServer(bind_address, healthz=healthz, readyz=readyz, registries=registries,
+                           ssl_context=ssl_context)

@@ -1,0 +1,1 @@
+"""Live mode: kubesched against a real API server (client, informers, store, leader election)."""
