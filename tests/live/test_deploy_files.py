@@ -53,9 +53,10 @@ def test_kustomization_lists_every_manifest() -> None:
 def test_configmap_holds_a_config_kubesched_accepts_beside_kube_scheduler() -> None:
     cfg = from_dict(scheduler_config(), source="deploy/configmap.yaml")
     assert [p.scheduler_name for p in cfg.profiles] == ["kubesched"]
-    assert cfg.leader_election is not None
-    assert cfg.leader_election["leaderElect"] is True
-    assert "kubeconfig" not in (cfg.client_connection or {})  # in the pod: in-cluster config
+    assert cfg.leader_election.leader_elect is True
+    assert (cfg.leader_election.resource_namespace, cfg.leader_election.resource_name) == (
+        "kube-system", "kubesched")
+    assert cfg.client_connection.kubeconfig == ""  # in the pod: in-cluster config
 
 
 def test_leader_election_role_names_the_configured_lease() -> None:
