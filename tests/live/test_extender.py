@@ -6,8 +6,9 @@ rejected, nodes labelled ``example.com/preferred=true`` preferred).
 Pods created through the API land where the plugin says; a pod that fits only an avoided node
 stays pending with the plugin's reason in kube-scheduler's FailedScheduling message; with the
 extender down, ``ignorable: false`` keeps pods pending on the call's error and ``ignorable:
-true`` schedules them without it. Nodes and pods carry a per-test label, and pods select it,
-so that other tests' nodes on the shared control plane never matter.
+true`` schedules them without it; preemption goes through the extender's ``/preempt``.
+Nodes and pods carry a per-test label, and pods select it, so that other tests' nodes on the
+shared control plane never matter.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Any
 
 import pytest
 import yaml
+
+from kubesched.extender import ExtenderEngine, ExtenderServer
 
 from .conftest import REPO, ControlPlane
 
@@ -42,9 +45,8 @@ def core(control_plane: ControlPlane) -> Iterator[Any]:
 
 
 @contextmanager
-def _extender() -> Iterator[str]:
-    """``kubesched extender --no-cache`` with the example's config, in a thread; yields its URL."""
-    from kubesched.extender import ExtenderEngine, ExtenderServer
+def _extender() -> Iterator[ExtenderServer]:
+    """``kubesched extender --no-cache`` with the example's config, in a thread."""
     from kubesched.framework.config import from_dict
 
     sys.path.insert(0, str(EXAMPLE))
@@ -55,7 +57,7 @@ def _extender() -> Iterator[str]:
                 entry["name"] = "kubesched_example_extender:AvoidLabel"
         server = ExtenderServer(ExtenderEngine(from_dict(doc)), "127.0.0.1", 0).start()
         try:
-            yield server.url
+            yield server
         finally:
             server.close()
     finally:
@@ -95,12 +97,16 @@ def _node(core: Any, name: str, group: str, labels: dict[str, str]) -> None:
         {"type": "Ready", "status": "True", "reason": "KubeletReady", "message": "ready"}]}})
 
 
-def _pod(core: Any, ns: str, name: str, group: str, extra: dict[str, str] | None = None) -> None:
-    core.create_namespaced_pod(ns, {
-        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
-        "spec": {"nodeSelector": {"e2e-group": group, **(extra or {})},
-                 "containers": [{"name": "c", "image": "registry.k8s.io/pause:3.10",
-                                 "resources": {"requests": {"cpu": "100m"}}}]}})
+def _pod(core: Any, ns: str, name: str, group: str, extra: dict[str, str] | None = None,
+         cpu: str = "100m", priority_class: str = "") -> None:
+    spec: dict[str, Any] = {"nodeSelector": {"e2e-group": group, **(extra or {})},
+                            "terminationGracePeriodSeconds": 0,  # no kubelet: deleted at once
+                            "containers": [{"name": "c", "image": "registry.k8s.io/pause:3.10",
+                                            "resources": {"requests": {"cpu": cpu}}}]}
+    if priority_class:
+        spec["priorityClassName"] = priority_class
+    core.create_namespaced_pod(ns, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+                                    "spec": spec})
 
 
 def _until(what: str, probe: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
@@ -148,7 +154,7 @@ def cluster(core: Any, namespace_name: str) -> Iterator[tuple[str, str]]:
 def test_pods_land_where_the_plugin_says(control_plane: ControlPlane, core: Any,
                                          cluster: tuple[str, str], tmp_path: Path) -> None:
     ns, group = cluster
-    with _extender() as url, _kube_scheduler(control_plane, tmp_path, url, ignorable=False):
+    with _extender() as ext, _kube_scheduler(control_plane, tmp_path, ext.url, ignorable=False):
         for i in range(3):
             _pod(core, ns, f"web-{i}", group)
         # Only the avoided node fits this one: kube-scheduler's filters pass it, the extender's reject it.
@@ -185,3 +191,36 @@ def test_ignorable_true_schedules_without_the_extender(
         _pod(core, ns, "goes", group)
         node = _until("goes bound", lambda: _node_of(core, ns, "goes"))
         assert node.startswith(group)
+
+
+def test_preemption_goes_through_the_extender(control_plane: ControlPlane, core: Any,
+                                              cluster: tuple[str, str], tmp_path: Path) -> None:
+    """The plain and preferred nodes are full of low-priority pods, the avoided node is empty.
+    A high-priority pod: kube-scheduler's filters reject the full nodes, the extender rejects
+    the empty one as unresolvable (no preemption there). kube-scheduler sends its candidates
+    to ``/preempt`` (full victims: nodeCacheCapable false), reads the answer (Go decoding our
+    NodeNameToMetaVictims, UIDs mapped back to its pods) and evicts: the pod lands on a full
+    node, never on the avoided one, and one low pod is gone."""
+    from kubernetes import client
+
+    ns, group = cluster
+    scheduling = client.SchedulingV1Api(core.api_client)
+    high = f"{group}-high"
+    scheduling.create_priority_class({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                                      "metadata": {"name": high}, "value": 1000})
+    try:
+        with _extender() as ext, _kube_scheduler(control_plane, tmp_path, ext.url, ignorable=False):
+            for target in ("plain", "preferred"):
+                _pod(core, ns, f"low-{target}", group, {"kubernetes.io/hostname": f"{group}-{target}"},
+                     cpu="7")
+            for target in ("plain", "preferred"):
+                _until(f"low-{target} bound", lambda t=target: _node_of(core, ns, f"low-{t}"))
+            _pod(core, ns, "urgent", group, cpu="4", priority_class=high)
+            node = _until("urgent bound", lambda: _node_of(core, ns, "urgent"))
+            assert node in (f"{group}-plain", f"{group}-preferred")
+            left = {p.metadata.name for p in core.list_namespaced_pod(ns).items}
+            assert left == {"urgent", "low-plain", "low-preferred"} - {f"low-{node.rsplit('-', 1)[1]}"}
+            metrics = ext.metrics.exposition().decode()
+            assert 'kubesched_extender_requests_total{code="200",verb="preempt"}' in metrics
+    finally:
+        scheduling.delete_priority_class(high)
