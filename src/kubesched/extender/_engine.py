@@ -71,8 +71,8 @@ class NodeView(StrEnum):
     store = "store"
 
 
-def _log_blind(verb: str, what: str) -> None:
-    _log.debug("%s: answered without seeing %s", verb, what)
+def _log_blind(verb: str, what: str, detail: str) -> None:
+    _log.debug("%s: answered without seeing %s (%s)", verb, what, detail)
 
 
 def scale_to_extender(total: int, weight_sum: int) -> int:
@@ -114,9 +114,10 @@ class ExtenderEngine:
         self.profile_name = name
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
-        self.blind: Callable[[str, str], None] = _log_blind
-        """Told (verb, what) whenever an answer is given without seeing something it depends on
-        (the server counts these in a metric)."""
+        self.blind: Callable[[str, str, str], None] = _log_blind
+        """Told (verb, what, detail) whenever an answer is given without seeing something it
+        depends on: ``what`` is ``pods``, ``nodes`` or ``victims`` (a metric label, bounded),
+        ``detail`` names the objects (for the log only)."""
 
     def close(self) -> None:
         self.sched.close()
@@ -130,7 +131,7 @@ class ExtenderEngine:
                                    "(nodeCacheCapable: false), got node names only")
             self._sync(args.nodes)
             names = [n.name for n in args.nodes]
-            self.blind(verb, "pods on nodes")
+            self.blind(verb, "pods", "--no-cache: no pod is visible on any node")
         else:
             names = list(args.node_names if args.node_names is not None
                          else [n.name for n in args.nodes or []])

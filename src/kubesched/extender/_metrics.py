@@ -6,7 +6,9 @@
 - ``kubesched_extender_errors_total{verb, kind}``: requests refused (``bad_request``,
   ``too_large``, ``not_found``, ``method``) or failed (``internal``);
 - ``kubesched_extender_unseen_total{verb, what}``: answers given without seeing something they
-  depend on (``--no-cache``: the pods on nodes; nodes named in a preemption request).
+  depend on: ``pods`` (``--no-cache``: no pod on any node), ``nodes`` (a preemption candidate
+  the view does not know, returned unchanged), ``victims`` (a proposed victim not on its node
+  in the view).
 """
 
 from __future__ import annotations

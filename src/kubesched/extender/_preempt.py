@@ -15,8 +15,9 @@ extenderv1.ExtenderPreemptionResult). For each candidate this server:
    not fit with become extra victims, counted in ``NumPDBViolations`` when they violate a PDB.
 
 A candidate node the view does not know (always in the ``request`` view: preemption requests
-carry no Node objects, and the extender sees no pods) is returned unchanged and reported to
-``engine.blind`` (the server's metric and log).
+carry no Node objects, and the extender sees no pods) is returned unchanged. A proposed victim
+the view does not see on its node (an informer behind kube-scheduler's) stays a victim, and the
+check runs without it. Both are reported to ``engine.blind`` (the server's metric and log).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def process_preemption(engine: ExtenderEngine, args: ExtenderPreemptionArgs) -> 
     for name, (uids, violations) in candidates.items():
         ni = engine.node_info(name)
         if ni is None:
-            engine.blind("preempt", f'node "{name}"')
+            engine.blind("preempt", "nodes", f'candidate node "{name}" returned unchanged')
             out[name] = MetaVictims([MetaPod(u) for u in uids], violations)
             continue
         decided = _on_node(engine, state.clone(), pod, ni.snapshot_copy(), uids, violations)
@@ -70,7 +71,7 @@ def process_preemption(engine: ExtenderEngine, args: ExtenderPreemptionArgs) -> 
 
 def _on_node(engine: ExtenderEngine, state: CycleState, pod: Pod, node: NodeInfo, uids: list[str],
              violations: int) -> MetaVictims | None:
-    from ._engine import EngineError, RequestError
+    from ._engine import EngineError
 
     fwk = engine.fwk
 
@@ -93,7 +94,8 @@ def _on_node(engine: ExtenderEngine, state: CycleState, pod: Pod, node: NodeInfo
     for uid in uids:
         pi = by_uid.get(uid)
         if pi is None:
-            raise RequestError(f'victim pod with UID "{uid}" is not on node "{node.name}"')
+            engine.blind("preempt", "victims", f'pod UID "{uid}" is not on node "{node.name}"')
+            continue
         remove(pi)
     if fits():
         return MetaVictims([MetaPod(u) for u in uids], violations)

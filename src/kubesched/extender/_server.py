@@ -99,8 +99,9 @@ class ExtenderServer:
         host, port = self.address
         return f"{self.scheme}://{host}:{port}"
 
-    def _blind(self, verb: str, what: str) -> None:
+    def _blind(self, verb: str, what: str, detail: str) -> None:
         self.metrics.unseen.labels(verb, what).inc()
+        _log.debug("%s: answered without seeing %s (%s)", verb, what, detail)
 
     def start(self) -> ExtenderServer:
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
