@@ -9,12 +9,13 @@ import threading
 import urllib.request
 from typing import Any
 
+import pytest
 import trustme
 
 from kubesched.api.loader import parse_object
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
-from kubesched.extender import ExtenderEngine, ExtenderServer
+from kubesched.extender import ExtenderEngine, ExtenderServer, scale_to_extender
 
 from .helpers import example_config, get, node, pod, post, serving
 
@@ -222,3 +223,15 @@ def test_preempt_keeps_a_victim_the_view_does_not_see() -> None:
         _, metrics = get(srv.url, "metrics")
     assert out == {"n0": (["gone-uid", "low0-uid"], 0)}
     assert 'kubesched_extender_unseen_total{verb="preempt",what="victims"} 1.0' in metrics
+
+
+@pytest.mark.parametrize(("total", "weight_sum", "want"), [
+    pytest.param(1200, 12, 10, id="every-plugin-100"),
+    # 950 * 10 // (100 * 12) = 9500 // 1200 = 7 (7.9 rounded down, as Go's integer division)
+    pytest.param(950, 12, 7, id="rounded-down"),
+    pytest.param(0, 12, 0, id="zero"),
+    pytest.param(55, 1, 5, id="one-plugin"),
+    pytest.param(300, 0, 0, id="no-score-plugin"),
+])
+def test_scale_to_extender(total: int, weight_sum: int, want: int) -> None:
+    assert scale_to_extender(total, weight_sum) == want
