@@ -57,6 +57,12 @@ def _pending(draw: st.DrawFn) -> dict[str, Any]:
             "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway"])),
             "labelSelector": {"matchLabels": {"app": "web"}}}]
     if draw(st.booleans()):
+        spec.setdefault("affinity", {})["podAffinity"] = {
+            "preferredDuringSchedulingIgnoredDuringExecution": [{
+                "weight": draw(st.integers(1, 100)), "podAffinityTerm": {
+                    "topologyKey": "topology.kubernetes.io/zone",
+                    "labelSelector": {"matchLabels": {"app": "db"}}}}]}
+    if draw(st.booleans()):
         spec.setdefault("affinity", {})["podAntiAffinity"] = {
             "requiredDuringSchedulingIgnoredDuringExecution": [
                 {"topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": {"app": "web"}}}]}
