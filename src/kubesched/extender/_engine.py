@@ -40,7 +40,7 @@ from ..api.extenderv1 import (
     HostPriority,
 )
 from ..clock import VirtualClock
-from ..cluster import MemoryStore, NotFound, Store
+from ..cluster import MemoryStore, NotFound, Store, StoreError
 from ..framework import MAX_NODE_SCORE, Code, CycleState, Diagnosis, Status
 from ..framework.config import SchedulerConfig, default_config
 from ..scheduler import Scheduler
@@ -165,10 +165,13 @@ class ExtenderEngine:
             # The store stamps its own resourceVersion and uid: the request's would conflict.
             meta = {k: v for k, v in (raw.get("metadata") or {}).items() if k != "resourceVersion"}
             clean = Node.from_dict({**raw, "metadata": meta})
-            if name in self._seen:
-                self.store.update(clean)
-            else:
-                self.store.create(clean)
+            try:
+                if name in self._seen:
+                    self.store.update(clean)
+                else:
+                    self.store.create(clean)
+            except StoreError as exc:  # the store's admission refused the object
+                raise RequestError(f'node "{name}": {exc}') from exc
             self._seen[name] = raw
 
     # -- filter ---------------------------------------------------------------------------------
