@@ -1,4 +1,5 @@
-"""Layers point down only: api -> cluster/cache -> framework -> plugins, queue -> scheduler -> cli.
+"""Layers point down only: api -> cluster/cache -> framework -> plugins, queue -> scheduler ->
+extender -> cli.
 
 Every import in src/kubesched (module level, inside functions and under TYPE_CHECKING alike) is
 checked against the layer of the importing and of the imported module. Upstream's framework
@@ -38,6 +39,7 @@ LAYERS: dict[str, int] = {
     "kubesched.testing": 6,
     "kubesched.perf": 6,
     "kubesched.app": 6,
+    "kubesched.extender": 6,
     "kubesched.cli": 7,
     "kubesched": 8,  # the package root re-exports the public surface
 }

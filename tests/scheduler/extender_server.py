@@ -1,6 +1,7 @@
 """A real HTTP scheduler extender on 127.0.0.1 for tests (a thread, shut down on exit).
 
-It speaks k8s.io/kube-scheduler/extender/v1 JSON: ``/filter`` keeps the nodes whose name is
+It speaks k8s.io/kube-scheduler/extender/v1 JSON (Go's field names, as kube-scheduler writes
+them; it answers in those too): ``/filter`` keeps the nodes whose name is
 not in ``reject`` (reporting them in failedNodes, or failedAndUnresolvableNodes for
 ``unresolvable``), ``/prioritize`` scores nodes from ``scores`` (0..10), ``/bind`` records the
 binding, ``/preempt`` returns the victims it was given. Every request is kept in ``requests``.
@@ -33,9 +34,9 @@ class ExtenderBehaviour:
 
 
 def _names(args: dict[str, Any]) -> list[str]:
-    if args.get("nodenames") is not None:
-        return list(args["nodenames"])
-    return [n["metadata"]["name"] for n in (args.get("nodes") or {}).get("items", [])]
+    if args.get("NodeNames") is not None:
+        return list(args["NodeNames"])
+    return [n["metadata"]["name"] for n in (args.get("Nodes") or {}).get("items", [])]
 
 
 def _handler(b: ExtenderBehaviour) -> type[BaseHTTPRequestHandler]:
@@ -59,26 +60,26 @@ def _handler(b: ExtenderBehaviour) -> type[BaseHTTPRequestHandler]:
             if verb == "filter":
                 names = _names(args)
                 keep = [n for n in names if n not in b.reject and n not in b.unresolvable]
-                out = {"failedNodes": {n: m for n, m in b.reject.items() if n in names},
-                       "failedAndUnresolvableNodes": {n: m for n, m in b.unresolvable.items() if n in names},
-                       "error": b.error}
-                if args.get("nodenames") is not None:
-                    out["nodenames"] = keep
+                out = {"FailedNodes": {n: m for n, m in b.reject.items() if n in names},
+                       "FailedAndUnresolvableNodes": {n: m for n, m in b.unresolvable.items() if n in names},
+                       "Error": b.error}
+                if args.get("NodeNames") is not None:
+                    out["NodeNames"] = keep
                 else:
-                    out["nodes"] = {"items": [n for n in args["nodes"]["items"]
+                    out["Nodes"] = {"items": [n for n in args["Nodes"]["items"]
                                               if n["metadata"]["name"] in keep]}
             elif verb == "prioritize":
-                out = [{"host": n, "score": b.scores.get(n, 0)} for n in _names(args)]
+                out = [{"Host": n, "Score": b.scores.get(n, 0)} for n in _names(args)]
             elif verb == "bind":
                 b.bound.append(args)
-                out = {"error": b.error}
+                out = {"Error": b.error}
             elif verb == "preempt":
-                victims = args.get("nodeNameToMetaVictims")
+                victims = args.get("NodeNameToMetaVictims")
                 if victims is None:
-                    victims = {n: {"pods": [{"uid": p["metadata"]["uid"]} for p in v["pods"]],
-                                   "numPDBViolations": v["numPDBViolations"]}
-                               for n, v in (args.get("nodeNameToVictims") or {}).items()}
-                out = {"nodeNameToMetaVictims": victims}
+                    victims = {n: {"Pods": [{"UID": p["metadata"]["uid"]} for p in v["Pods"]],
+                                   "NumPDBViolations": v["NumPDBViolations"]}
+                               for n, v in (args.get("NodeNameToVictims") or {}).items()}
+                out = {"NodeNameToMetaVictims": victims}
             else:
                 self.send_response(404)
                 self.end_headers()

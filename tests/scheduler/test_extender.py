@@ -38,12 +38,12 @@ def test_filter(cache_capable: bool) -> None:
     assert unresolvable == {"n2": "never n2"}
     verb, args = b.requests[0]
     assert verb == "filter"
-    assert args["pod"]["metadata"]["name"] == "p"
+    assert args["Pod"]["metadata"]["name"] == "p"
     if cache_capable:
-        assert args["nodenames"] == ["n0", "n1", "n2"] and args["nodes"] is None
+        assert args["NodeNames"] == ["n0", "n1", "n2"] and args["Nodes"] is None
     else:
-        assert [n["metadata"]["name"] for n in args["nodes"]["items"]] == ["n0", "n1", "n2"]
-        assert args["nodenames"] is None
+        assert [n["metadata"]["name"] for n in args["Nodes"]["items"]] == ["n0", "n1", "n2"]
+        assert args["NodeNames"] is None
 
 
 def test_prioritize_returns_scores_and_weight() -> None:
@@ -79,7 +79,7 @@ def test_bind_sends_binding_args() -> None:
     b = ExtenderBehaviour()
     with running_extender(b) as url:
         _ext(url).bind(POD, "n1")
-    assert b.bound == [{"podName": "p", "podNamespace": "default", "podUID": "p-uid", "node": "n1"}]
+    assert b.bound == [{"PodName": "p", "PodNamespace": "default", "PodUID": "p-uid", "Node": "n1"}]
 
 
 @pytest.mark.parametrize("cache_capable", [False, True], ids=["victims", "meta-victims"])

@@ -48,7 +48,7 @@ def test_binder_extender_binds_the_pod_in_the_store() -> None:
                   extenders=[{"urlPrefix": url, "bindVerb": "bind"}])
         env.add(_node("n0"), _pod("p"))
         summary = env.run()
-    assert b.bound == [{"podName": "p", "podNamespace": "default", "podUID": "p-uid", "node": "n0"}]
+    assert b.bound == [{"PodName": "p", "PodNamespace": "default", "PodUID": "p-uid", "Node": "n0"}]
     pod = env.pod("p")
     assert pod.node_name == "n0" and summary.scheduled == 1 and summary.pending == []
     assert env.sched.cache.get_pod(pod) is not None and not env.sched.cache.is_assumed_pod(pod)
@@ -95,7 +95,7 @@ def test_binder_extender_binds_only_the_pods_it_is_interested_in() -> None:
                               "managedResources": [{"name": GPU, "ignoredByScheduler": True}]}])
         env.add(_node("n0"), _pod("plain"), _pod("gpu").req({"cpu": "1", GPU: "1"}))
         env.run()
-    assert [a["podName"] for a in b.bound] == ["gpu"]
+    assert [a["PodName"] for a in b.bound] == ["gpu"]
     assert env.node_of("plain") == "n0" and env.node_of("gpu") == "n0"
 
 
@@ -325,7 +325,7 @@ def test_cli_binds_through_a_binder_extender(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, ["simulate", str(manifests), "--config", str(cfg), "-o", "json"])
     assert result.exit_code == 0, result.output
     [pod] = yaml.safe_load(result.stdout)["pods"]
-    assert pod["node"] == "n0" and [a["podName"] for a in b.bound] == ["p"]
+    assert pod["node"] == "n0" and [a["PodName"] for a in b.bound] == ["p"]
 
 
 def test_cli_unusable_tls_material_is_bad_input_naming_the_file(tmp_path: Path) -> None:

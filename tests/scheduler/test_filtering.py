@@ -235,7 +235,7 @@ def test_http_extender_takes_part_in_preemption() -> None:
         env.add(_pod("high", priority=100).termination_grace_period(0))
         env.run()
     [(_, args)] = [r for r in b.requests if r[0] == "preempt"]
-    assert args["nodeNameToMetaVictims"] == {"n0": {"pods": [{"uid": "low-uid"}], "numPDBViolations": 0}}
+    assert args["NodeNameToMetaVictims"] == {"n0": {"Pods": [{"UID": "low-uid"}], "NumPDBViolations": 0}}
     assert env.node_of("high") == "n0"
 
 

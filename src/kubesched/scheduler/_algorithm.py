@@ -153,7 +153,7 @@ class ScheduleAlgorithm:
             nodes = [all_nodes[i] for i in sorted(index[n] for n in names if n in index)]
             diagnosis.node_to_status.set_absent_nodes_status(Status(
                 Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                (f"node(s) didn't satisfy plugin(s) {_go_set_list(diagnosis.unschedulable_plugins)}",)))
+                (f"node(s) didn't satisfy plugin(s) {go_set_list(diagnosis.unschedulable_plugins)}",)))
         try:
             feasible = self.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes)
         finally:
@@ -179,11 +179,12 @@ class ScheduleAlgorithm:
 
     def find_nodes_that_pass_filters(self, fwk: Framework, state: CycleState, pod: Pod,
                                      diagnosis: Diagnosis, nodes: Sequence[NodeInfo],
-                                     rotate: bool = True) -> Sequence[NodeInfo]:
+                                     rotate: bool = True, all_nodes: bool = False) -> Sequence[NodeInfo]:
         """findNodesThatPassFilters: check nodes from ``nextStartNodeIndex`` on, stop once
         ``numNodesToFind`` fit; rejected nodes' statuses go to the diagnosis.
 
-        (The nominated-node check passes a single node; upstream rotates it too, a no-op.)"""
+        (The nominated-node check passes a single node; upstream rotates it too, a no-op.)
+        ``all_nodes``: every node gets a verdict (the extender server answers for each)."""
         n = len(nodes)
         self._last_feasible = 0
         self._feasible_rows = None
@@ -193,6 +194,8 @@ class ScheduleAlgorithm:
         to_find = num_feasible_nodes_to_find(fwk.percentage_of_nodes_to_score, n)
         if not any(e.is_filter() for e in self.extenders) and not self._has_scoring(fwk):
             to_find = 1
+        if all_nodes:
+            to_find = n
         start = self.next_start_node_index if rotate else 0
         if not fwk.has_filter_plugins():
             self._last_feasible = to_find
@@ -419,7 +422,7 @@ def _totals(result: Any, nodes: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:
     return np.fromiter((int(getattr(r, "total_score", r)) for r in result), dtype=np.int64)
 
 
-def _go_set_list(s: set[str]) -> str:
+def go_set_list(s: set[str]) -> str:
     """fmt %v of sets.List(s): ``[a b c]``."""
     return "[" + " ".join(sorted(s)) + "]"
 

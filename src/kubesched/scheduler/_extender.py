@@ -17,9 +17,23 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..api.extenderv1 import (
+    MAX_EXTENDER_PRIORITY,
+    ExtenderArgs,
+    ExtenderBindingArgs,
+    ExtenderBindingResult,
+    ExtenderFilterResult,
+    ExtenderPreemptionArgs,
+    ExtenderPreemptionResult,
+    MetaPod,
+    MetaVictims,
+    Victims,
+    WireError,
+    decode_host_priority_list,
+)
 from ..framework._duration import parse_go_duration
 from ..framework.config import ExtenderTLSConfig, decode_extender
 from ..plugins.names import NODE_RESOURCES_FIT
@@ -41,9 +55,6 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
-
-MAX_EXTENDER_PRIORITY = 10
-"""extenderv1.MaxExtenderPriority: extender scores are 0..10, scaled by MaxNodeScore/10."""
 
 DEFAULT_EXTENDER_TIMEOUT = 5.0
 """DefaultExtenderTimeout (extender.go): used when httpTimeout is unset or zero."""
@@ -85,14 +96,6 @@ class ExtenderConfig:
         ValueError, names each bad field under ``path``)."""
         m = re.fullmatch(r"extenders\[(\d+)\]", path)
         return _from_config_object(decode_extender(d, int(m.group(1)) if m else 0))
-
-
-@dataclass(slots=True)
-class Victims:
-    """extenderv1.Victims: the pods preemption would evict on a node."""
-
-    pods: list[Pod] = field(default_factory=list)
-    num_pdb_violations: int = 0
 
 
 def _node_name(ni: NodeInfo) -> str:
@@ -158,7 +161,7 @@ class HTTPExtender:
             _log.debug("extender %s: %s failed, skipped: %s", self.extender_url, verb, err)
 
     # -- verbs --------------------------------------------------------------------------
-    def _send(self, verb: str, args: Mapping[str, Any]) -> Any:
+    def _send(self, verb: str, args: Mapping[str, Any] | Sequence[Any]) -> Any:
         url = self.extender_url.rstrip("/") + "/" + verb
         body = json.dumps(args).encode()
         code, out = self._transport(url, body, self.timeout)
@@ -172,9 +175,15 @@ class HTTPExtender:
     def _args(self, pod: Pod, nodes: Sequence[NodeInfo]) -> dict[str, Any]:
         """ExtenderArgs: full nodes, or only their names for node-cache-capable extenders."""
         if self.config.node_cache_capable:
-            return {"pod": pod.to_dict(), "nodes": None, "nodenames": [_node_name(n) for n in nodes]}
-        items = [n.node.to_dict() for n in nodes if n.node is not None]
-        return {"pod": pod.to_dict(), "nodes": {"items": items}, "nodenames": None}
+            return ExtenderArgs(pod, node_names=[_node_name(n) for n in nodes]).to_json()
+        return ExtenderArgs(pod, nodes=[n.node for n in nodes if n.node is not None]).to_json()
+
+    def _decode(self, verb: str, decode: Callable[[Any], Any], value: Any) -> Any:
+        """An answer as its extender/v1 type; one that does not decode is this call's error."""
+        try:
+            return decode(value)
+        except WireError as exc:
+            raise ExtenderError(f"failed {verb} with extender at URL {self.extender_url}: {exc}") from exc
 
     def filter(self, pod: Pod, nodes: Sequence[NodeInfo]
                ) -> tuple[list[NodeInfo], dict[str, str], dict[str, str]]:
@@ -186,11 +195,12 @@ class HTTPExtender:
         if not self.config.filter_verb:
             return list(nodes), {}, {}
         by_name = {_node_name(n): n for n in nodes}
-        result = self._send(self.config.filter_verb, self._args(pod, nodes)) or {}
-        if result.get("error"):
-            raise ExtenderError(str(result["error"]))
+        answer = self._send(self.config.filter_verb, self._args(pod, nodes))
+        result: ExtenderFilterResult = self._decode("filter", ExtenderFilterResult.from_json, answer)
+        if result.error:
+            raise ExtenderError(result.error)
         out: list[NodeInfo] = []
-        names = result.get("nodenames")
+        names = result.node_names
         if self.config.node_cache_capable and names is not None:
             for name in names:
                 ni = by_name.get(name)
@@ -198,35 +208,32 @@ class HTTPExtender:
                     raise ExtenderError(f"extender {self.extender_url!r} claims a filtered node "
                                         f"{name!r} which is not found in the input node list")
                 out.append(ni)
-        elif result.get("nodes") is not None:
-            from ..api import Node
+        elif result.nodes is not None:
             from ..cache import NodeInfo as _NodeInfo
 
-            for item in result["nodes"].get("items") or []:
-                name = str((item.get("metadata") or {}).get("name") or "")
-                ni = by_name.get(name)
-                out.append(ni if ni is not None else _NodeInfo.of(Node.from_dict(item)))
-        failed = {str(k): str(v) for k, v in (result.get("failedNodes") or {}).items()}
-        unresolvable = {str(k): str(v)
-                        for k, v in (result.get("failedAndUnresolvableNodes") or {}).items()}
-        return out, failed, unresolvable
+            for node in result.nodes:
+                ni = by_name.get(node.name)
+                out.append(ni if ni is not None else _NodeInfo.of(node))
+        unresolvable = result.failed_and_unresolvable_nodes
+        return out, result.failed_nodes, unresolvable
 
     def prioritize(self, pod: Pod, nodes: Sequence[NodeInfo]) -> tuple[list[tuple[str, int]], int]:
         """Prioritize -> ([(host, score)], weight). No prioritize verb: zero scores, weight 0."""
         if not self.config.prioritize_verb:
             return [(_node_name(n), 0) for n in nodes], 0
-        result = self._send(self.config.prioritize_verb, self._args(pod, nodes)) or []
-        return [(str(hp.get("host") or ""), int(hp.get("score") or 0)) for hp in result], self.weight
+        result = self._decode("prioritize", decode_host_priority_list,
+                              self._send(self.config.prioritize_verb, self._args(pod, nodes)))
+        return [(hp.host, hp.score) for hp in result], self.weight
 
     def bind(self, pod: Pod, node_name: str) -> None:
         """Bind with ExtenderBindingArgs; the extender is expected to create the Binding."""
         if not self.is_binder():
             raise ExtenderError(f"unexpected empty bindVerb in extender {self.extender_url}")
-        args = {"podName": pod.name, "podNamespace": pod.namespace, "podUID": pod.uid,
-                "node": node_name}
-        result = self._send(self.config.bind_verb, args) or {}
-        if result.get("error"):
-            raise ExtenderError(str(result["error"]))
+        args = ExtenderBindingArgs(pod.name, pod.namespace, pod.uid, node_name).to_json()
+        result: ExtenderBindingResult = self._decode(
+            "bind", ExtenderBindingResult.from_json, self._send(self.config.bind_verb, args))
+        if result.error:
+            raise ExtenderError(result.error)
 
     def process_preemption(self, pod: Pod, node_name_to_victims: Mapping[str, Victims],
                            get_node: Callable[[str], NodeInfo | None]) -> dict[str, Victims]:
@@ -236,29 +243,27 @@ class HTTPExtender:
             raise ExtenderError(f"preempt verb is not defined for extender {self.extender_url} "
                                 "but run into ProcessPreemption")
         if self.config.node_cache_capable:
-            meta = {n: {"pods": [{"uid": p.uid} for p in v.pods], "numPDBViolations": v.num_pdb_violations}
+            meta = {n: MetaVictims([MetaPod(p.uid) for p in v.pods], v.num_pdb_violations)
                     for n, v in node_name_to_victims.items()}
-            args: dict[str, Any] = {"pod": pod.to_dict(), "nodeNameToVictims": None,
-                                    "nodeNameToMetaVictims": meta}
+            args = ExtenderPreemptionArgs(pod, node_name_to_meta_victims=meta)
         else:
-            full = {n: {"pods": [p.to_dict() for p in v.pods], "numPDBViolations": v.num_pdb_violations}
-                    for n, v in node_name_to_victims.items()}
-            args = {"pod": pod.to_dict(), "nodeNameToVictims": full, "nodeNameToMetaVictims": None}
-        result = self._send(self.config.preempt_verb, args) or {}
+            args = ExtenderPreemptionArgs(pod, node_name_to_victims=dict(node_name_to_victims))
+        answer = self._send(self.config.preempt_verb, args.to_json())
+        result: ExtenderPreemptionResult = self._decode("preempt", ExtenderPreemptionResult.from_json, answer)
         out: dict[str, Victims] = {}
-        for node_name, mv in (result.get("nodeNameToMetaVictims") or {}).items():
+        for node_name, mv in (result.node_name_to_meta_victims or {}).items():
             ni = get_node(node_name)
             if ni is None:
                 raise ExtenderError(f"extender: {self.extender_url} claims to preempt on node "
                                     f"{node_name} but the node is not found")
             by_uid = {pi.pod.uid: pi.pod for pi in ni.pods}
-            victims = Victims(num_pdb_violations=int(mv.get("numPDBViolations") or 0))
-            for meta_pod in mv.get("pods") or []:
-                uid = str(meta_pod.get("uid") or "")
-                p = by_uid.get(uid)
+            victims = Victims(num_pdb_violations=mv.num_pdb_violations)
+            for meta_pod in mv.pods:
+                p = by_uid.get(meta_pod.uid)
                 if p is None:
                     raise ExtenderError(f"extender: {self.extender_url} claims to preempt pod (UID: "
-                                        f"{uid}) on node: {node_name}, but the pod is not found on that node")
+                                        f"{meta_pod.uid}) on node: {node_name}, but the pod is not "
+                                        "found on that node")
                 victims.pods.append(p)
             out[node_name] = victims
         return out

@@ -1,0 +1,24 @@
+"""kubesched as a scheduler extender: any kubesched profile (in-tree or Python plugins) answering
+the real kube-scheduler's extender webhooks (``k8s.io/kube-scheduler/extender/v1``).
+
+:class:`ExtenderEngine` makes the decisions (:mod:`._engine`, :mod:`._preempt`);
+:class:`ExtenderServer` serves them over HTTP(S) with ``/healthz`` and ``/metrics``
+(:mod:`._server`). The wire types are :mod:`kubesched.api.extenderv1`, shared with
+kubesched's own extender client. ``kubesched extender`` is the command.
+"""
+
+from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, scale_to_extender
+from ._metrics import ExtenderMetrics
+from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer, parse_bind_address
+
+__all__ = [
+    "DEFAULT_MAX_REQUEST_BYTES",
+    "EngineError",
+    "ExtenderEngine",
+    "ExtenderMetrics",
+    "ExtenderServer",
+    "NodeView",
+    "RequestError",
+    "parse_bind_address",
+    "scale_to_extender",
+]

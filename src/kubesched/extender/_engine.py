@@ -1,0 +1,285 @@
+"""The extender's decisions: a kubesched profile answering kube-scheduler's extender verbs.
+
+What kube-scheduler asks an extender (pkg/scheduler/extender.go, master 2026) answered with one
+profile of a kubesched configuration, by the same framework calls the scheduler makes
+(schedule_one.go's findNodesThatFitPod and prioritizeNodes, DefaultPreemption's
+SelectVictimsOnNode), so that the answers agree with ``kubesched explain``:
+
+- **filter**: PreFilter, then every Filter plugin on every node named (no
+  ``percentageOfNodesToScore`` cut-off and no nominated-node shortcut: the extender answers
+  for each node it is given);
+- **prioritize**: PreFilter (for the cycle state), PreScore, Score, NormalizeScore and the
+  weights, the total scaled to 0..MaxExtenderPriority by :func:`scale_to_extender`;
+- **preempt**: ProcessPreemption (:mod:`._preempt`).
+
+Where node and pod state comes from (:class:`NodeView`): ``request`` (``--no-cache``): the full
+Node objects of each request are the cluster, with no pods (an extender without informers sees
+none); ``store``: a :class:`~kubesched.cluster.Store` kept in sync by the scheduler's event
+handlers (a MemoryStore in tests; the live store's informers for ``nodeCacheCapable: true``),
+the request naming the nodes. Calls are serialized by one lock: the framework, its cycle state
+and the cache are not thread-safe, and one cycle is milliseconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from ..api import Node
+from ..api.extenderv1 import (
+    MAX_EXTENDER_PRIORITY,
+    ExtenderArgs,
+    ExtenderFilterResult,
+    ExtenderPreemptionArgs,
+    ExtenderPreemptionResult,
+    HostPriority,
+)
+from ..clock import VirtualClock
+from ..cluster import MemoryStore, NotFound, Store, StoreError
+from ..framework import MAX_NODE_SCORE, Code, CycleState, Diagnosis, Status
+from ..framework.config import SchedulerConfig, default_config
+from ..scheduler import Scheduler
+from ..scheduler._algorithm import go_set_list
+
+if TYPE_CHECKING:
+    from ..api import Pod
+    from ..cache import NodeInfo
+    from ..framework import Framework
+
+__all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "scale_to_extender"]
+
+_log = logging.getLogger(__name__)
+
+
+class RequestError(ValueError):
+    """The request cannot be answered as asked (a client error: HTTP 4xx)."""
+
+
+class EngineError(RuntimeError):
+    """A plugin failed (an Error status): the server's fault, HTTP 500."""
+
+
+class NodeView(StrEnum):
+    """Where node and pod state comes from."""
+
+    request = "request"
+    store = "store"
+
+
+def _log_blind(verb: str, what: str, detail: str) -> None:
+    _log.debug("%s: answered without seeing %s (%s)", verb, what, detail)
+
+
+def scale_to_extender(total: int, weight_sum: int) -> int:
+    """A node's framework total (sum of normalized score x weight, each score 0..MaxNodeScore)
+    as an extender score 0..MaxExtenderPriority: ``total * 10 // (100 * weight_sum)``, rounded
+    down as Go's integer division. kube-scheduler multiplies it back by MaxNodeScore /
+    MaxExtenderPriority (10) and by the extender's ``weight``. No score plugin: 0."""
+    if weight_sum <= 0:
+        return 0
+    return max(0, min(MAX_EXTENDER_PRIORITY, total * MAX_EXTENDER_PRIORITY // (MAX_NODE_SCORE * weight_sum)))
+
+
+def _every_node(cfg: SchedulerConfig) -> SchedulerConfig:
+    """The configuration as the extender runs it: every node evaluated (percentage 100), no
+    extenders of its own (an extender does not call extenders)."""
+    profiles = tuple(dataclasses.replace(p, percentage_of_nodes_to_score=100) for p in cfg.profiles)
+    return dataclasses.replace(cfg, percentage_of_nodes_to_score=100, profiles=profiles, extenders=())
+
+
+class ExtenderEngine:
+    """One profile serving the extender verbs over a node view.
+
+    ``config``: a SchedulerConfig (kube-scheduler's defaults when None); ``profile``: its
+    ``schedulerName`` (the first profile when None); ``store``: the cluster for the ``store``
+    view (None: the ``request`` view over an internal store)."""
+
+    def __init__(self, config: SchedulerConfig | None = None, profile: str | None = None, *,
+                 store: Store | None = None, seed: int = 0) -> None:
+        cfg = _every_node(config if config is not None else default_config())
+        names = [p.scheduler_name for p in cfg.profiles]
+        name = profile if profile is not None else names[0]
+        if name not in names:
+            raise ValueError(f"--profile {name!r}: the configuration has no such profile "
+                             f"(profiles: {', '.join(names)})")
+        self.view = NodeView.store if store is not None else NodeView.request
+        self.store: Store = store if store is not None else MemoryStore(VirtualClock())
+        self.sched = Scheduler(self.store, config=cfg, seed=seed)
+        self.fwk: Framework = self.sched.profiles[name]
+        self.profile_name = name
+        self._lock = threading.Lock()
+        self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
+        self.blind: Callable[[str, str, str], None] = _log_blind
+        """Told (verb, what, detail) whenever an answer is given without seeing something it
+        depends on: ``what`` is ``pods``, ``nodes`` or ``victims`` (a metric label, bounded),
+        ``detail`` names the objects (for the log only)."""
+
+    def close(self) -> None:
+        self.sched.close()
+
+    # -- the node view --------------------------------------------------------------------------
+    def _nodes_of(self, args: ExtenderArgs, verb: str) -> list[NodeInfo]:
+        """The request's nodes as NodeInfos of a fresh snapshot, in the request's order."""
+        if self.view is NodeView.request:
+            if args.nodes is None:
+                raise RequestError("this extender runs with --no-cache and needs full Node objects "
+                                   "(nodeCacheCapable: false), got node names only")
+            self._sync(args.nodes)
+            names = [n.name for n in args.nodes]
+            self.blind(verb, "pods", "--no-cache: no pod is visible on any node")
+        else:
+            names = list(args.node_names if args.node_names is not None
+                         else [n.name for n in args.nodes or []])
+        self.sched.cache.update_snapshot(self.sched.snapshot)
+        snap = self.sched.snapshot
+        out = []
+        for n in names:
+            ni = snap.get(n)
+            if ni is None:
+                raise RequestError(f'node "{n}" not found')
+            out.append(ni)
+        return out
+
+    def _sync(self, nodes: Sequence[Node]) -> None:
+        """Make the internal store hold exactly ``nodes`` (the request view)."""
+        want: dict[str, Node] = {}
+        for n in nodes:
+            if not n.name:
+                raise RequestError("a node without metadata.name")
+            if n.name in want:
+                raise RequestError(f'node "{n.name}" is listed twice')
+            want[n.name] = n
+        for name in [k for k in self._seen if k not in want]:
+            del self._seen[name]
+            with contextlib.suppress(NotFound):
+                self.store.delete("Node", "", name)
+        for name, node in want.items():
+            raw = node.raw
+            if self._seen.get(name) == raw:
+                continue
+            # The store stamps its own resourceVersion and uid: the request's would conflict.
+            meta = {k: v for k, v in (raw.get("metadata") or {}).items() if k != "resourceVersion"}
+            clean = Node.from_dict({**raw, "metadata": meta})
+            try:
+                if name in self._seen:
+                    self.store.update(clean)
+                else:
+                    self.store.create(clean)
+            except StoreError as exc:  # the store's admission refused the object
+                raise RequestError(f'node "{name}": {exc}') from exc
+            self._seen[name] = raw
+
+    # -- filter ---------------------------------------------------------------------------------
+    def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
+        """The profile's PreFilter and Filter on every node of the request."""
+        with self._lock:
+            infos = self._nodes_of(args, "filter")
+            statuses = self._filter_statuses(args.pod, infos)
+        failed: dict[str, str] = {}
+        unresolvable: dict[str, str] = {}
+        keep: list[str] = []
+        for ni in infos:
+            st = statuses.get(ni.name)
+            if st is None or st.is_success():
+                keep.append(ni.name)
+            elif st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                unresolvable[ni.name] = st.message()
+            else:
+                failed[ni.name] = st.message()
+        result = ExtenderFilterResult(failed_nodes=failed, failed_and_unresolvable_nodes=unresolvable)
+        if args.nodes is not None:
+            kept = set(keep)
+            result.nodes = [n for n in args.nodes if n.name in kept]
+        else:
+            result.node_names = keep
+        return result
+
+    def _filter_statuses(self, pod: Pod, infos: list[NodeInfo]) -> dict[str, Status]:
+        """findNodesThatFitPod without its shortcuts: each rejected node's status."""
+        if not infos:
+            return {}
+        fwk, state = self.fwk, CycleState()
+        diagnosis = Diagnosis()
+        pre_res, st, plugins = fwk.run_pre_filter_plugins(state, pod)
+        if st is not None and not st.is_success():
+            if not st.is_rejected():
+                raise EngineError(st.message())
+            return {ni.name: st for ni in infos}
+        nodes = infos
+        out: dict[str, Status] = {}
+        if pre_res is not None and not pre_res.all_nodes():
+            allowed = pre_res.node_names or frozenset()
+            excluded = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                              (f"node(s) didn't satisfy plugin(s) {go_set_list(set(plugins or ()))}",))
+            out = {ni.name: excluded for ni in infos if ni.name not in allowed}
+            nodes = [ni for ni in infos if ni.name in allowed]
+        try:
+            self.sched.algorithm.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes,
+                                                              rotate=False, all_nodes=True)
+        except Exception as err:  # an Error status of a Filter plugin
+            raise EngineError(str(err)) from err
+        statuses = diagnosis.node_to_status
+        for ni in nodes:
+            if ni.name in statuses:
+                out[ni.name] = statuses.get(ni.name)
+        return out
+
+    # -- prioritize -----------------------------------------------------------------------------
+    def prioritize(self, args: ExtenderArgs) -> list[HostPriority]:
+        """PreScore, Score, NormalizeScore and weights on every node named, scaled 0..10."""
+        with self._lock:
+            infos = self._nodes_of(args, "prioritize")
+            totals, weight_sum = self._scores(args.pod, infos)
+        return [HostPriority(ni.name, scale_to_extender(t, weight_sum))
+                for ni, t in zip(infos, totals, strict=True)]
+
+    def _scores(self, pod: Pod, infos: list[NodeInfo]) -> tuple[list[int], int]:
+        """(framework totals aligned with ``infos``, the sum of the weights of the plugins that
+        scored): prioritizeNodes without extenders."""
+        fwk, state = self.fwk, CycleState()
+        if not infos or not fwk.has_score_plugins():
+            return [0] * len(infos), 0
+        _, st, _ = fwk.run_pre_filter_plugins(state, pod)
+        if st is not None and not st.is_success():
+            if not st.is_rejected():
+                raise EngineError(st.message())
+            _log.info("prioritize %s: PreFilter rejects the pod (%s); every node scores 0",
+                      pod.key, st.message())
+            return [0] * len(infos), 0
+        try:
+            st = fwk.run_pre_score_plugins(state, pod, infos)
+            if st is not None and not st.is_success():
+                raise EngineError(st.message())
+            result, st = fwk.run_score_plugins(state, pod, infos)
+        except EngineError:
+            raise
+        except Exception as err:
+            raise EngineError(str(err)) from err
+        if result is None or (st is not None and not st.is_success()):
+            raise EngineError(st.message() if st is not None else "scoring failed")
+        totals = [int(t) for t in result.totals]
+        return totals, int(sum(int(w) for w in result.weights))
+
+    # -- preempt --------------------------------------------------------------------------------
+    def preempt(self, args: ExtenderPreemptionArgs) -> ExtenderPreemptionResult:
+        """ProcessPreemption over the candidates (see :mod:`._preempt`)."""
+        from ._preempt import process_preemption
+
+        with self._lock:
+            if self.view is NodeView.store:
+                self.sched.cache.update_snapshot(self.sched.snapshot)
+            return process_preemption(self, args)
+
+    def node_info(self, name: str) -> NodeInfo | None:
+        """The node as the view knows it (store view), None when it does not."""
+        if self.view is NodeView.request:
+            return None
+        return self.sched.snapshot.get(name)
+
+    def pdbs(self) -> list[Any]:
+        return list(self.store.list("PodDisruptionBudget"))

@@ -1,0 +1,38 @@
+"""The extender server's Prometheus metrics, in a registry of its own (no global state).
+
+- ``kubesched_extender_requests_total{verb, code}``: requests answered, by HTTP status;
+- ``kubesched_extender_request_duration_seconds{verb}``: latency, from the body read to the
+  answer written;
+- ``kubesched_extender_errors_total{verb, kind}``: requests refused (``bad_request``,
+  ``too_large``, ``not_found``, ``method``) or failed (``internal``);
+- ``kubesched_extender_unseen_total{verb, what}``: answers given without seeing something they
+  depend on: ``pods`` (``--no-cache``: no pod on any node), ``nodes`` (a preemption candidate
+  the view does not know, returned unchanged), ``victims`` (a proposed victim not on its node
+  in the view).
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+__all__ = ["ExtenderMetrics"]
+
+_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class ExtenderMetrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("kubesched_extender_requests", "Extender requests answered.",
+                                ["verb", "code"], registry=self.registry)
+        self.latency = Histogram("kubesched_extender_request_duration_seconds",
+                                 "Extender request latency.", ["verb"], buckets=_BUCKETS,
+                                 registry=self.registry)
+        self.errors = Counter("kubesched_extender_errors", "Extender requests refused or failed.",
+                              ["verb", "kind"], registry=self.registry)
+        self.unseen = Counter("kubesched_extender_unseen",
+                              "Answers given without seeing state they depend on.", ["verb", "what"],
+                              registry=self.registry)
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)

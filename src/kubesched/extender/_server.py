@@ -1,0 +1,220 @@
+"""The extender's HTTP server: extender/v1 JSON over HTTP(S), one thread per connection.
+
+kube-scheduler's HTTPExtender (pkg/scheduler/extender.go) POSTs JSON to ``<urlPrefix>/<verb>``
+and treats any status but 200 as the call's error. Routes (the last path segment decides, so
+a ``urlPrefix`` with a path works): ``POST /filter``, ``/prioritize``, ``/preempt``; ``GET
+/healthz`` (``ok``) and ``/metrics`` (Prometheus text).
+
+Bad requests never crash a thread or hang: a body that is not JSON, a field of the wrong type,
+a pod or node that does not parse or an unknown node is a 400 whose JSON body has ``Error``
+(the result type's own field where it has one); a body above ``max_request_bytes`` is a 413
+(read no further), a body without Content-Length a 411, an unknown path a 404, another method
+a 405; a plugin's failure is a 500 with ``Error``. A client that stops sending is dropped after
+``read_timeout`` seconds. Requests run concurrently; the engine serializes framework calls.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from ..api.extenderv1 import (
+    ExtenderArgs,
+    ExtenderFilterResult,
+    ExtenderPreemptionArgs,
+    WireError,
+    encode_host_priority_list,
+)
+from ._engine import EngineError, ExtenderEngine, RequestError
+from ._metrics import ExtenderMetrics
+
+__all__ = ["DEFAULT_MAX_REQUEST_BYTES", "ExtenderServer", "parse_bind_address"]
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_MAX_REQUEST_BYTES = 64 << 20
+"""64 MiB: 5000 full Node objects with long image lists fit; anything larger is refused."""
+
+VERBS = ("filter", "prioritize", "preempt")
+
+
+def parse_bind_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) -> (host, port); ValueError otherwise."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"--bind-address {value!r}: want HOST:PORT")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def _answer(engine: ExtenderEngine, verb: str, doc: Any) -> Any:
+    """The verb's result as JSON (raises WireError / RequestError / EngineError)."""
+    if verb == "filter":
+        return engine.filter(ExtenderArgs.from_json(doc)).to_json()
+    if verb == "prioritize":
+        return encode_host_priority_list(engine.prioritize(ExtenderArgs.from_json(doc)))
+    return engine.preempt(ExtenderPreemptionArgs.from_json(doc)).to_json()
+
+
+def _error_body(verb: str, message: str) -> Any:
+    if verb == "filter":
+        return ExtenderFilterResult(error=message).to_json()
+    return {"Error": message}
+
+
+class ExtenderServer:
+    """Serves ``engine`` on ``(host, port)`` (port 0: a free one; see :attr:`url`).
+
+    ``tls``: a server-side SSLContext (HTTPS). :meth:`start` serves from a daemon thread,
+    :meth:`serve_forever` from the caller's; :meth:`close` stops either and frees the port."""
+
+    def __init__(self, engine: ExtenderEngine, host: str = "127.0.0.1", port: int = 0, *,
+                 tls: ssl.SSLContext | None = None, max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
+                 read_timeout: float = 30.0) -> None:
+        self.engine = engine
+        self.metrics = ExtenderMetrics()
+        self.max_request_bytes = max_request_bytes
+        engine.blind = self._blind
+        self._httpd = ThreadingHTTPServer((host, port), _handler(self, read_timeout))
+        self._httpd.daemon_threads = True
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
+        self.scheme = "https" if tls is not None else "http"
+        self._thread: threading.Thread | None = None
+        self._close_lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def address(self) -> tuple[str, int]:
+        host, port = self._httpd.server_address[:2]
+        return str(host), int(port)
+
+    @property
+    def url(self) -> str:
+        host, port = self.address
+        return f"{self.scheme}://{host}:{port}"
+
+    def _blind(self, verb: str, what: str, detail: str) -> None:
+        self.metrics.unseen.labels(verb, what).inc()
+        _log.debug("%s: answered without seeing %s (%s)", verb, what, detail)
+
+    def start(self) -> ExtenderServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
+                                        name="kubesched-extender", daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        self._httpd.serve_forever(poll_interval=0.2)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the serving thread to end; True while it serves."""
+        t = self._thread
+        if t is None:
+            return False
+        t.join(timeout)
+        return t.is_alive()
+
+    def close(self) -> None:
+        """Stop serving and free the port (idempotent, from any thread)."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+            if self._thread is not None:
+                self._httpd.shutdown()
+                self._thread.join(timeout=10)
+            self._httpd.server_close()
+            self.engine.close()
+
+    def __enter__(self) -> ExtenderServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- one request --------------------------------------------------------------------------
+    def handle(self, method: str, path: str, length: str | None,
+               read: Callable[[int], bytes]) -> tuple[int, str, bytes]:
+        """(status, content type, body) for one request; never raises."""
+        verb = path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        if method == "GET" and verb == "healthz":
+            return 200, "text/plain; charset=utf-8", b"ok"
+        if method == "GET" and verb == "metrics":
+            return 200, "text/plain; version=0.0.4; charset=utf-8", self.metrics.exposition()
+        if verb not in VERBS:
+            return self._refuse(verb or "/", 404, "not_found", f"no such path {path!r}")
+        if method != "POST":
+            return self._refuse(verb, 405, "method", f"{method} {path}: use POST")
+        start = time.perf_counter()
+        code, body = self._verb(verb, length, read)
+        self.metrics.latency.labels(verb).observe(time.perf_counter() - start)
+        self.metrics.requests.labels(verb, str(code)).inc()
+        return code, "application/json", json.dumps(body).encode()
+
+    def _verb(self, verb: str, length: str | None, read: Callable[[int], bytes]) -> tuple[int, Any]:
+        try:
+            n = int(length) if length is not None else -1
+        except ValueError:
+            n = -1
+        if n < 0:
+            return self._fail(verb, 411, "bad_request", "a request body with Content-Length is required")
+        if n > self.max_request_bytes:
+            return self._fail(verb, 413, "too_large", f"request body of {n} bytes is larger than the "
+                              f"limit of {self.max_request_bytes} bytes")
+        try:
+            raw = read(n)
+            doc = json.loads(raw)
+        except (OSError, ValueError) as exc:
+            return self._fail(verb, 400, "bad_request", f"malformed JSON: {exc}")
+        try:
+            return 200, _answer(self.engine, verb, doc)
+        except (WireError, RequestError) as exc:
+            return self._fail(verb, 400, "bad_request", str(exc))
+        except EngineError as exc:
+            return self._fail(verb, 500, "internal", str(exc))
+        except Exception as exc:  # a bug: answered, logged, never a dead thread
+            _log.exception("%s: unexpected error", verb)
+            return self._fail(verb, 500, "internal", f"{type(exc).__name__}: {exc}")
+
+    def _fail(self, verb: str, code: int, kind: str, message: str) -> tuple[int, Any]:
+        self.metrics.errors.labels(verb, kind).inc()
+        _log.info("%s: %d %s", verb, code, message)
+        return code, _error_body(verb, message)
+
+    def _refuse(self, verb: str, code: int, kind: str, message: str) -> tuple[int, str, bytes]:
+        self.metrics.errors.labels(verb, kind).inc()
+        return code, "application/json", json.dumps({"Error": message}).encode()
+
+
+def _handler(server: ExtenderServer, read_timeout: float) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as Go's client expects
+        timeout = read_timeout
+
+        def log_message(self, format: str, *args: Any) -> None:
+            _log.debug("%s " + format, self.address_string(), *args)
+
+        def _serve(self) -> None:
+            code, ctype, body = server.handle(self.command, self.path, self.headers.get("Content-Length"),
+                                              self.rfile.read)
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            if code >= 400:  # an unread or half-read body must not be taken for the next request
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = _serve
+        do_POST = _serve
+        do_PUT = _serve
+        do_DELETE = _serve
+
+    return Handler

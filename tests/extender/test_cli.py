@@ -1,0 +1,68 @@
+"""``kubesched extender``: bad options exit 2 with one error; the command serves until
+SIGTERM (a real process on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kubesched.cli import app
+
+from .helpers import EXAMPLE, get, node, pod, post
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["extender"], "only --no-cache is available"),
+    (["extender", "--no-cache", "--bind-address", "nowhere"], "--bind-address 'nowhere': want HOST:PORT"),
+    (["extender", "--no-cache", "--profile", "nope"],
+     "--profile 'nope': the configuration has no such profile"),
+    (["extender", "--no-cache", "--config", "/nonexistent.yaml"], "/nonexistent.yaml"),
+    (["extender", "--no-cache", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
+])
+def test_bad_options_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_serves_until_sigterm(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(EXAMPLE)])}
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text((EXAMPLE / "kubesched-config.yaml").read_text().replace(
+        "- name: AvoidLabel ", "- name: kubesched_example_extender:AvoidLabel "))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--no-cache",
+         "--config", str(cfg), "--bind-address", "127.0.0.1:0"],
+        env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = ""
+        for _ in range(20):  # a warning line comes first
+            line = proc.stderr.readline()
+            if "serving" in line or not line:
+                break
+        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+)", line)
+        assert m, line
+        url = m.group(1)
+        assert get(url, "healthz") == (200, "ok")
+        code, out = post(url, "filter", {"Pod": pod("p"), "Nodes": {"items": [
+            node("a", labels={"example.com/avoid": ""})]}})
+        assert code == 200
+        assert out["FailedAndUnresolvableNodes"] == {"a": "node(s) had the label example.com/avoid"}
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()

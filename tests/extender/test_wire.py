@@ -1,0 +1,75 @@
+"""extender/v1 JSON: Go's field names out, Go's case-insensitive matching in."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesched.api import Node, Pod
+from kubesched.api.extenderv1 import (
+    ExtenderArgs,
+    ExtenderBindingArgs,
+    ExtenderBindingResult,
+    ExtenderFilterResult,
+    ExtenderPreemptionArgs,
+    ExtenderPreemptionResult,
+    HostPriority,
+    MetaPod,
+    MetaVictims,
+    Victims,
+    WireError,
+    decode_host_priority_list,
+    encode_host_priority_list,
+)
+
+from .helpers import node, pod
+
+
+def test_go_field_names() -> None:
+    p, n = Pod.from_dict(pod("p")), Node.from_dict(node("a"))
+    assert set(ExtenderArgs(p, node_names=["a"]).to_json()) == {"Pod", "Nodes", "NodeNames"}
+    assert ExtenderArgs(p, nodes=[n]).to_json()["Nodes"] == {"metadata": {}, "items": [node("a")]}
+    assert ExtenderFilterResult(node_names=["a"]).to_json() == {
+        "Nodes": None, "NodeNames": ["a"], "FailedNodes": {}, "FailedAndUnresolvableNodes": {}, "Error": ""}
+    assert encode_host_priority_list([HostPriority("a", 3)]) == [{"Host": "a", "Score": 3}]
+    assert set(ExtenderPreemptionArgs(p, node_name_to_victims={"a": Victims([p], 1)}).to_json()) == {
+        "Pod", "NodeNameToVictims", "NodeNameToMetaVictims"}
+    assert ExtenderPreemptionResult({"a": MetaVictims([MetaPod("u")], 2)}).to_json() == {
+        "NodeNameToMetaVictims": {"a": {"Pods": [{"UID": "u"}], "NumPDBViolations": 2}}}
+    assert ExtenderBindingArgs("p", "ns", "u", "a").to_json() == {
+        "PodName": "p", "PodNamespace": "ns", "PodUID": "u", "Node": "a"}
+    assert ExtenderBindingResult("x").to_json() == {"Error": "x"}
+
+
+def test_round_trips() -> None:
+    p = Pod.from_dict(pod("p"))
+    args = ExtenderPreemptionArgs.from_json(
+        ExtenderPreemptionArgs(p, node_name_to_victims={"a": Victims([p], 1)}).to_json())
+    assert args.node_name_to_victims is not None and args.node_name_to_victims["a"].pods[0].uid == "p-uid"
+    res = ExtenderFilterResult(failed_nodes={"b": "x"}, failed_and_unresolvable_nodes={"c": "y"}, error="e")
+    assert ExtenderFilterResult.from_json(res.to_json()) == res
+    assert decode_host_priority_list([{"Host": "a", "Score": 7}]) == [HostPriority("a", 7)]
+    assert ExtenderBindingArgs.from_json(ExtenderBindingArgs("p", "ns", "u", "a").to_json()).node == "a"
+
+
+def test_keys_match_ignoring_case_exact_first() -> None:
+    args = ExtenderArgs.from_json({"pod": pod("p"), "nodenames": ["a"]})
+    assert args.pod.name == "p" and args.node_names == ["a"] and args.nodes is None
+    res = ExtenderFilterResult.from_json({"failednodes": {"a": "x"}, "FailedNodes": {"b": "y"}})
+    assert res.failed_nodes == {"b": "y"}
+    assert decode_host_priority_list(None) == []
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"Pod": pod("p"), "NodeNames": "a"}, "ExtenderArgs.NodeNames: want a JSON array, got a string"),
+    ({"Pod": pod("p"), "Nodes": {"items": [{"metadata": "x"}]}}, "ExtenderArgs.Nodes.items[0]"),
+    ({"Pod": True}, "ExtenderArgs.Pod: want a JSON object, got a boolean"),
+])
+def test_errors_name_the_field(doc: object, message: str) -> None:
+    with pytest.raises(WireError, match=None) as info:
+        ExtenderArgs.from_json(doc)
+    assert message in str(info.value)
+
+
+def test_scores_must_be_integers() -> None:
+    with pytest.raises(WireError, match=r"HostPriorityList\[0\].Score: want an integer"):
+        decode_host_priority_list([{"Host": "a", "Score": 1.5}])
