@@ -1,14 +1,19 @@
 """Live mode's side of the cluster: a client for a real API server (kubeconfig resolution,
-rate limiting, retries)."""
+rate limiting, retries), informers and :class:`LiveStore`, the ``Store`` protocol over them."""
 
 from ._config import ClientSettings, ConfigError, client_settings, load_rest_config, resolve_kubeconfig
+from ._informer import Informer
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
+from ._store import POD_FIELD_SELECTOR, LiveStore
 
 __all__ = [
+    "POD_FIELD_SELECTOR",
     "ApiError",
     "ClientSettings",
     "ConfigError",
+    "Informer",
+    "LiveStore",
     "RestClient",
     "TokenBucket",
     "client_settings",
