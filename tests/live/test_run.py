@@ -1,0 +1,175 @@
+"""``kubesched run`` against the real kube-apiserver: pods created through the API are bound
+where ``kubesched simulate`` puts the same objects; an unschedulable pod gets the same
+PodScheduled=False message and a FailedScheduling event; a pod created after the start is
+scheduled; another scheduler's pod is left alone; SIGTERM ends the command cleanly.
+
+Each test uses its own namespace and profile name (``kubesched-<namespace>``), so the
+scheduler under test only takes its own pods; nodes are deleted after each test.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kubesched.api.loader import load_paths
+from kubesched.app import LiveScheduler
+from kubesched.cli._simulation import run_simulation
+from kubesched.framework.config import load_config
+
+from ._kube import (
+    cleanup,
+    condition,
+    create,
+    events,
+    get_pod,
+    node_manifest,
+    pod_manifest,
+    rest_for,
+    wait_for,
+)
+from .conftest import REPO, ControlPlane
+
+
+def _config(tmp_path: Path, scheduler: str) -> Path:
+    p = tmp_path / "config.yaml"
+    p.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1",
+                                 "kind": "KubeSchedulerConfiguration",
+                                 "profiles": [{"schedulerName": scheduler}]}))
+    return p
+
+
+def _scenario(ns: str, sched: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(objects present at start, pods created after the start). Each pod has one best node
+    whatever the order the pods are scheduled in."""
+    small, big, gpu = f"{ns}-small", f"{ns}-big", f"{ns}-gpu"
+    nodes = [
+        node_manifest(small, "2", "4Gi", {"zone": "a"}),
+        node_manifest(big, "8", "16Gi", {"zone": "b"}),
+        node_manifest(gpu, "16", "32Gi", {"zone": "c"},
+                      taints=[{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}]),
+    ]
+    db = pod_manifest("db", ns, sched, labels={"app": "db"}, nodeName=big)
+    pods = [
+        db,
+        pod_manifest("needs-cpu", ns, sched, cpu="4"),  # only big has 4 free cpus untainted
+        pod_manifest("tolerates", ns, sched, cpu="10",  # only gpu has 10 cpus
+                     tolerations=[{"key": "dedicated", "operator": "Equal", "value": "gpu",
+                                   "effect": "NoSchedule"}]),
+        pod_manifest("zone-a", ns, sched, affinity={"nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}),
+        pod_manifest("not-with-db", ns, sched, labels={"app": "web"}, affinity={"podAntiAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": [{
+                "labelSelector": {"matchLabels": {"app": "db"}},
+                "topologyKey": "kubernetes.io/hostname"}]}}),
+        pod_manifest("too-big", ns, sched, cpu="100"),
+        pod_manifest("someone-elses", ns, "someone-else"),
+    ]
+    late = [pod_manifest("late", ns, sched, memory="10Gi")]  # only big has 10Gi untainted
+    ns_obj = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}
+    return [ns_obj, *nodes, *pods], late
+
+
+def _simulate(tmp_path: Path, objects: list[dict[str, Any]], config: Path) -> dict[str, Any]:
+    f = tmp_path / "objects.yaml"
+    f.write_text(yaml.safe_dump_all(objects))
+    sim = run_simulation(load_paths([f]), load_config(config))
+    return {p.pod.split("/", 1)[1]: p for p in sim.pods}
+
+
+@pytest.fixture
+def live_scheduler(control_plane: ControlPlane, tmp_path: Path, namespace_name: str
+                   ) -> Iterator[tuple[LiveScheduler, threading.Thread]]:
+    cfg = load_config(_config(tmp_path, f"kubesched-{namespace_name}"))
+    live = LiveScheduler(cfg, str(control_plane.kubeconfig))
+    thread = threading.Thread(target=lambda: live.start() and live.run(), name="kubesched-run")
+    yield live, thread
+    live.stop()
+    if thread.is_alive():
+        thread.join(20)
+    live.close()
+    assert not thread.is_alive()
+
+
+def test_run_binds_where_simulate_does(control_plane: ControlPlane, tmp_path: Path, namespace_name: str,
+                                       live_scheduler: tuple[LiveScheduler, threading.Thread]) -> None:
+    ns, sched = namespace_name, f"kubesched-{namespace_name}"
+    rest = rest_for(control_plane)
+    objects, late = _scenario(ns, sched)
+    expected = _simulate(tmp_path, objects + late, _config(tmp_path, sched))
+    live, thread = live_scheduler
+    with cleanup(rest, ns) as nodes:
+        for obj in objects:
+            create(rest, obj)
+            if obj["kind"] == "Node":
+                nodes.append(obj["metadata"]["name"])
+        thread.start()
+        for obj in late:
+            create(rest, obj)  # created after the start (the informers are listing or watching)
+
+        def placed() -> dict[str, str] | None:
+            got = {n: get_pod(rest, ns, n)["spec"].get("nodeName", "")
+                   for n in ("needs-cpu", "tolerates", "zone-a", "not-with-db", "late")}
+            return got if all(got.values()) else None
+
+        got = wait_for("the pods to be bound", placed, timeout=30)
+        assert got == {n: expected[n].node for n in got}
+        assert expected["needs-cpu"].node == f"{ns}-big"  # the scenario is what it claims
+
+        # the unschedulable pod: the condition and the event carry simulate's message
+        want = expected["too-big"].message
+        assert want.startswith("0/3 nodes are available")
+        too_big = wait_for("PodScheduled=False",
+                           lambda: condition(get_pod(rest, ns, "too-big"), "PodScheduled"))
+        assert (too_big["status"], too_big["reason"], too_big["message"]) == ("False", "Unschedulable", want)
+        failed = wait_for("a FailedScheduling event", lambda: [
+            e for e in events(rest, ns)
+            if e["reason"] == "FailedScheduling" and e["regarding"]["name"] == "too-big"])
+        assert failed[0]["note"] == want and failed[0]["type"] == "Warning"
+        assert failed[0]["reportingController"] == sched
+        wait_for("the Scheduled events", lambda: {
+            e["regarding"]["name"] for e in events(rest, ns) if e["reason"] == "Scheduled"} == set(got))
+
+        # another scheduler's pod: untouched
+        other = get_pod(rest, ns, "someone-elses")
+        assert not other["spec"].get("nodeName") and condition(other, "PodScheduled") is None
+        assert live.scheduler is not None and thread.is_alive()
+
+
+def test_kubesched_run_command_schedules_and_stops_on_sigterm(
+        control_plane: ControlPlane, tmp_path: Path, namespace_name: str) -> None:
+    ns, sched = namespace_name, f"kubesched-{namespace_name}"
+    rest = rest_for(control_plane)
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    env.pop("KUBECONFIG", None)
+    with cleanup(rest, ns) as nodes:
+        create(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+        create(rest, node_manifest(f"{ns}-n", "2", "4Gi"))
+        nodes.append(f"{ns}-n")
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from kubesched.cli import main; main()", "run",
+             "--config", str(_config(tmp_path, sched)), "--kubeconfig", str(control_plane.kubeconfig),
+             "-v", "2"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            create(rest, pod_manifest("p", ns, sched))
+            wait_for("the pod to be bound", lambda: get_pod(rest, ns, "p")["spec"].get("nodeName"),
+                     timeout=30)
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        assert proc.returncode == 0, err
+        assert "caches synced; scheduling for " + sched in err
