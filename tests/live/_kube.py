@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient, load_rest_config
+from kubesched.cluster.live._resources import collection_path
 
 from .conftest import ControlPlane
 
@@ -56,23 +57,15 @@ def pod_manifest(name: str, namespace: str, scheduler: str, cpu: str = "100m", m
 
 
 def create(rest: RestClient, doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Create through the API; a node's status goes through the status subresource, as the
-    kubelet writes it."""
-    kind = doc["kind"]
-    if kind == "Node":
-        body = {k: v for k, v in doc.items() if k != "status"}
-        rest.request("POST", "/api/v1/nodes", body)
-        out: dict[str, Any] = rest.request("PATCH", f"/api/v1/nodes/{doc['metadata']['name']}/status",
-                                           {"status": doc["status"]}, content_type=MERGE)
-        return out
-    if kind == "Namespace":
-        out = rest.request("POST", "/api/v1/namespaces", doc)
-        return out
-    if kind == "Pod":
-        ns = doc["metadata"]["namespace"]
-        out = rest.request("POST", f"/api/v1/namespaces/{ns}/pods", doc)
-        return out
-    raise ValueError(kind)
+    """Create through the API; a status (a node's, a PDB's) goes through the status
+    subresource afterwards, as the kubelet or the disruption controller writes it."""
+    kind, md = doc["kind"], doc["metadata"]
+    path = collection_path(kind, md.get("namespace", ""))
+    out: dict[str, Any] = rest.request("POST", path, {k: v for k, v in doc.items() if k != "status"})
+    if "status" in doc and kind != "Pod":
+        out = rest.request("PATCH", f"{path}/{md['name']}/status", {"status": doc["status"]},
+                           content_type=MERGE)
+    return out
 
 
 def get_pod(rest: RestClient, namespace: str, name: str) -> dict[str, Any]:

@@ -173,3 +173,102 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
                 proc.communicate()
         assert proc.returncode == 0, err
         assert "caches synced; scheduling for " + sched in err
+
+
+def test_preemption_respects_a_pdb_deletes_the_victim_and_the_preemptor_lands(
+        control_plane: ControlPlane, tmp_path: Path, namespace_name: str,
+        live_scheduler: tuple[LiveScheduler, threading.Thread]) -> None:
+    """Two full nodes; the victim on one is protected by a PDB (its status written as the
+    disruption controller would: no disruption allowed), so the preemptor evicts the other."""
+    ns, sched = namespace_name, f"kubesched-{namespace_name}"
+    rest = rest_for(control_plane)
+    pc = f"high-{ns}"
+    node_a, node_b = f"{ns}-a", f"{ns}-b"
+    objects: list[dict[str, Any]] = [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}},
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": pc},
+         "value": 1000},
+        node_manifest(node_a, "2", "4Gi"),
+        node_manifest(node_b, "2", "4Gi"),
+        pod_manifest("victim-a", ns, sched, cpu="1500m", labels={"app": "a"}, nodeName=node_a),
+        pod_manifest("victim-b", ns, sched, cpu="1500m", labels={"app": "b"}, nodeName=node_b),
+        {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+         "metadata": {"name": "keep-a", "namespace": ns},
+         "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "a"}}},
+         "status": {"disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}},
+        pod_manifest("preemptor", ns, sched, cpu="1500m", priorityClassName=pc),
+    ]
+    expected = _simulate(tmp_path, objects, _config(tmp_path, sched))
+    assert expected["preemptor"].node == node_b and expected["victim-b"].status == "Preempted"
+    _, thread = live_scheduler
+    with cleanup(rest, ns) as nodes:
+        try:
+            for obj in objects:
+                create(rest, obj)
+                if obj["kind"] == "Node":
+                    nodes.append(obj["metadata"]["name"])
+            thread.start()
+            wait_for("the preemptor to be bound",
+                     lambda: get_pod(rest, ns, "preemptor")["spec"].get("nodeName"), timeout=30)
+            assert get_pod(rest, ns, "preemptor")["spec"]["nodeName"] == expected["preemptor"].node
+            items = rest.request("GET", f"/api/v1/namespaces/{ns}/pods")["items"]
+            pods = {p["metadata"]["name"] for p in items}
+            assert pods == {"victim-a", "preemptor"}
+            preempted = wait_for("the Preempted event", lambda: [
+                e for e in events(rest, ns) if e["reason"] == "Preempted"])
+            assert preempted[0]["regarding"]["name"] == "victim-b"
+            assert preempted[0]["note"].startswith("Preempted by pod ")
+            assert preempted[0]["note"].endswith(f" on node {node_b}")
+        finally:
+            rest.request("DELETE", f"/apis/scheduling.k8s.io/v1/priorityclasses/{pc}")
+
+
+_DELETER = """
+from kubesched.framework import PluginBase
+
+
+class DeleteBeforeBind(PluginBase):
+    NAME = "DeleteBeforeBind"
+
+    def pre_bind(self, state, pod, node_name):
+        if pod.name.startswith("doomed"):
+            self.handle.store.delete("Pod", pod.namespace, pod.name, 0)
+        return None
+"""
+
+
+def test_a_pod_deleted_during_its_binding_cycle_is_forgotten(
+        control_plane: ControlPlane, tmp_path: Path, namespace_name: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Binding fails (the pod is gone): the assumed pod is forgotten on the loop, the
+    scheduler goes on, and the node's room is free for the next pod."""
+    ns, sched = namespace_name, f"kubesched-{namespace_name}"
+    (tmp_path / "deleter.py").write_text(_DELETER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cfg = tmp_path / "deleter.yaml"
+    cfg.write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "profiles": [{"schedulerName": sched,
+                      "plugins": {"preBind": {"enabled": [{"name": "deleter:DeleteBeforeBind"}]}}}]}))
+    rest = rest_for(control_plane)
+    live = LiveScheduler(load_config(cfg), str(control_plane.kubeconfig))
+    thread = threading.Thread(target=lambda: live.start() and live.run(), name="kubesched-run")
+    with cleanup(rest, ns) as nodes:
+        try:
+            create(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+            create(rest, node_manifest(f"{ns}-n", "1", "4Gi"))
+            nodes.append(f"{ns}-n")
+            create(rest, pod_manifest("doomed", ns, sched, cpu="1"))
+            thread.start()
+            sched_ = wait_for("the scheduler", lambda: live.scheduler)
+            wait_for("the failed binding to be handled", lambda: sched_.stats.attempts >= 1
+                     and sched_.bindings_in_flight == 0 and sched_.cache.assumed_pod_count() == 0)
+            create(rest, pod_manifest("next", ns, sched, cpu="1"))
+            wait_for("the next pod to be bound", lambda: get_pod(rest, ns, "next")["spec"].get("nodeName"),
+                     timeout=30)
+            assert thread.is_alive() and sched_.stats.scheduled == 1
+            assert sched_.stats.error_attempts == 1  # the Binding of the deleted pod
+        finally:
+            live.stop()
+            thread.join(20)
+            live.close()
