@@ -272,3 +272,60 @@ def test_a_pod_deleted_during_its_binding_cycle_is_forgotten(
             live.stop()
             thread.join(20)
             live.close()
+
+
+def test_volume_binding_writes_the_claim_ref_and_waits_for_the_pv_controller(
+        control_plane: ControlPlane, tmp_path: Path, namespace_name: str,
+        live_scheduler: tuple[LiveScheduler, threading.Thread]) -> None:
+    """A WaitForFirstConsumer claim with one matching local PV (on node x only): PreBind sets the
+    PV's claimRef, and the pod is bound only after the claim is bound, which the test does in
+    the PV controller's place (the control plane runs no controllers)."""
+    ns, sched = namespace_name, f"kubesched-{namespace_name}"
+    rest = rest_for(control_plane)
+    sc, pv = f"local-{ns}", f"pv-{ns}"
+    node_x, node_y = f"{ns}-x", f"{ns}-y"
+    objects: list[dict[str, Any]] = [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}},
+        {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": sc},
+         "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer"},
+        node_manifest(node_y, "8", "16Gi"),
+        node_manifest(node_x, "2", "4Gi"),
+        {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": pv},
+         "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "storageClassName": sc,
+                  "persistentVolumeReclaimPolicy": "Retain", "local": {"path": "/mnt/disk"},
+                  "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                      {"key": "kubernetes.io/hostname", "operator": "In", "values": [node_x]}]}]}}},
+         "status": {"phase": "Available"}},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": ns},
+         "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": sc,
+                  "resources": {"requests": {"storage": "1Gi"}}}},
+        pod_manifest("with-volume", ns, sched, volumes=[
+            {"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]),
+    ]
+    expected = _simulate(tmp_path, objects, _config(tmp_path, sched))
+    assert expected["with-volume"].node == node_x
+    _, thread = live_scheduler
+    with cleanup(rest, ns) as nodes:
+        try:
+            for obj in objects:
+                create(rest, obj)
+                if obj["kind"] == "Node":
+                    nodes.append(obj["metadata"]["name"])
+            thread.start()
+            claim_ref = wait_for("the PV's claimRef", lambda: rest.request(
+                "GET", f"/api/v1/persistentvolumes/{pv}")["spec"].get("claimRef"), timeout=30)
+            assert (claim_ref["namespace"], claim_ref["name"]) == (ns, "data") and claim_ref["uid"]
+            assert not get_pod(rest, ns, "with-volume")["spec"].get("nodeName")  # PreBind waits
+            # the PV controller's part: bind the claim
+            claim = f"/api/v1/namespaces/{ns}/persistentvolumeclaims/data"
+            bound = {"metadata": {"annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+                     "spec": {"volumeName": pv}}
+            rest.request("PATCH", claim, bound, content_type="application/merge-patch+json")
+            rest.request("PATCH", f"{claim}/status", {"status": {"phase": "Bound"}},
+                         content_type="application/merge-patch+json")
+            node = wait_for("the pod to be bound",
+                            lambda: get_pod(rest, ns, "with-volume")["spec"].get("nodeName"), timeout=30)
+            assert node == expected["with-volume"].node
+        finally:
+            rest.request("DELETE", f"/api/v1/persistentvolumes/{pv}")
+            rest.request("DELETE", f"/apis/storage.k8s.io/v1/storageclasses/{sc}")

@@ -49,6 +49,10 @@ _STRATEGIC = "application/strategic-merge-patch+json"
 class LiveStore:
     """The Store protocol over ``rest``; ``clock`` runs event delivery (see the module doc)."""
 
+    simulates_controllers = False
+    """Real controllers (PV controller, provisioners) act on this cluster: VolumeBinding's
+    PreBind writes only upstream's updates and waits for them (see plugins/volumebinding)."""
+
     def __init__(self, rest: RestClient, clock: Clock, kinds: Sequence[str] = tuple(KINDS)) -> None:
         self.rest = rest
         self._clock = clock
