@@ -169,6 +169,8 @@ class Scheduler(ScheduleOneMixin):
         for fwk in self.profiles.values():
             _attach(fwk, "set_nominator", _NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
+            if self.options.binding == "thread":
+                fwk.run_async = self._spawn  # asynchronous preemption beside the loop, too
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
                                            per_node=self.options.per_node_filters)
         self.handlers = EventHandlers(self)
