@@ -129,6 +129,7 @@ def test_rest_client_retries_429_and_5xx(flaky_server: tuple[str, list[int]]) ->
     slept: list[float] = []
     client = RestClient(_cfg(url), sleep=slept.append)
     assert client.request("GET", "/api/v1/nodes") == {"ok": True}
+    assert client.clone().limiter is not client.limiter  # the event client has its own budget
     assert seen == [429, 503, 200]
     assert slept == [0.0, 0.4]  # Retry-After: 0, then the doubled backoff
 

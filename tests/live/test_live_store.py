@@ -165,3 +165,19 @@ def test_writes_bind_patch_status_events_delete(
         wait_for("the deletion", lambda: store.try_get("Pod", namespace_name, "a") is None)
         with pytest.raises(NotFound):
             store.evict(namespace_name, "a")
+
+
+def test_a_dropped_watch_reconnects_from_its_resource_version(
+        control_plane: ControlPlane, store: LiveStore, namespace_name: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    rest = store.rest
+    inf = store.informers["Namespace"]
+    wait_for("the watch", lambda: inf._resp is not None)
+    rv_before = inf.resource_version
+    inf._resp.shutdown()  # the connection drops, as when the API server goes away
+    with cleanup(rest, namespace_name):
+        create(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace_name}})
+        wait_for("the namespace after reconnecting",
+                 lambda: store.try_get("Namespace", "", namespace_name), timeout=20)
+    assert int(inf.resource_version) > int(rv_before)
+    assert "Namespace informer: " in caplog.text and "retrying in 0.8s" in caplog.text

@@ -92,6 +92,11 @@ class RestClient:
                 kw["assert_hostname"] = cfg.assert_hostname
         self._pool = urllib3.PoolManager(num_pools=4, **kw)
 
+    def clone(self) -> RestClient:
+        """The same server and settings with its own token bucket and connections (upstream's
+        separate event client: events never use up the scheduler's request budget)."""
+        return RestClient(self._cfg, self.settings, self._sleep)
+
     def _headers(self, content_type: str | None) -> dict[str, str]:
         h = {"Accept": JSON, "User-Agent": "kubesched"}
         cfg = self._cfg

@@ -65,7 +65,7 @@ class LiveStore:
             k: Informer(rest, k, self._lock, self._on_event,
                         field_selector=POD_FIELD_SELECTOR if k == "Pod" else None)
             for k in kinds}
-        self.sink = EventSink(rest)
+        self.sink = EventSink(rest.clone())  # createClients: a separate event client
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -90,6 +90,7 @@ class LiveStore:
             inf.join(2.0)
         self.sink.flush()
         self.sink.close()
+        self.sink.rest.close()
         self.rest.close()
 
     @contextlib.contextmanager
