@@ -134,9 +134,18 @@ def test_rest_client_retries_429_and_5xx(flaky_server: tuple[str, list[int]]) ->
     assert slept == [0.0, 0.4]  # Retry-After: 0, then the doubled backoff
 
 
-def test_rest_client_retries_connection_errors_then_gives_up() -> None:
+def test_rest_client_retries_reads_after_connection_errors_then_gives_up() -> None:
     slept: list[float] = []
     client = RestClient(_cfg("http://127.0.0.1:1"), sleep=slept.append)
     with pytest.raises(ApiError, match="GET /api/v1/nodes"):
         client.request("GET", "/api/v1/nodes")
     assert slept == [0.2, 0.4, 0.8, 1.6, 3.2]
+
+
+def test_a_write_is_not_retried_after_a_connection_error() -> None:
+    """It may have been applied (client-go retries only reads there)."""
+    slept: list[float] = []
+    client = RestClient(_cfg("http://127.0.0.1:1"), sleep=slept.append)
+    with pytest.raises(ApiError, match="POST /api/v1/namespaces/ns/pods/p/binding"):
+        client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {})
+    assert slept == []

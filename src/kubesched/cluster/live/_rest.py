@@ -1,9 +1,11 @@
 """A small JSON REST client for the API server, over urllib3 with the kubeconfig's TLS and
 credentials: rate limited (``TokenBucket``), retrying, API errors mapped to the store's.
 
-Retries mirror client-go's request.go where it retries (429 and 5xx answers, honouring
-``Retry-After``) and add what informers get from their reflector's backoff: connection errors
-are retried too, with exponential backoff (0.2 s doubling to 5 s, 6 attempts). An error that
+Retries mirror client-go's request.go: a write is retried on 429, and on a 5xx that carries
+``Retry-After``, never after a connection error (it may have been applied: a second Binding
+would fail as a conflict); a read (GET, as the informers' lists) is also retried on any 5xx
+and on connection errors, the reflector's backoff. Waits honour ``Retry-After``, else back off
+exponentially (0.2 s doubling to 5 s, 6 attempts). An error that
 remains is raised as the :mod:`kubesched.cluster` error for its status: 404 NotFound,
 409 AlreadyExists or Conflict, 403/422 Invalid, 410 Expired, others StoreError.
 
@@ -137,7 +139,7 @@ class RestClient:
                                           timeout=urllib3.Timeout(connect=10.0, read=timeout),
                                           retries=False, preload_content=not stream, redirect=False)
             except urllib3.exceptions.HTTPError as exc:
-                if attempt == _MAX_ATTEMPTS:
+                if attempt == _MAX_ATTEMPTS or method != "GET":
                     raise ApiError(f"{method} {path}: {exc}") from None
                 log.info("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
                 self._sleep(delay)
@@ -148,8 +150,11 @@ class RestClient:
             body = resp.data if not stream else resp.read()
             if stream:
                 resp.release_conn()
-            if resp.status in _RETRY_STATUSES and attempt < _MAX_ATTEMPTS:
-                wait = _retry_after(resp.headers.get("Retry-After"), delay)
+            retry_after = resp.headers.get("Retry-After")
+            retryable = resp.status in _RETRY_STATUSES and (
+                method == "GET" or resp.status == 429 or retry_after is not None)
+            if retryable and attempt < _MAX_ATTEMPTS:
+                wait = _retry_after(retry_after, delay)
                 log.info("%s %s: HTTP %d; retrying in %.1fs", method, path, resp.status, wait)
                 self._sleep(wait)
                 delay = min(delay * 2, _BACKOFF_CAP)
