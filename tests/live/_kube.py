@@ -86,7 +86,8 @@ def events(rest: RestClient, namespace: str) -> list[dict[str, Any]]:
 
 @contextmanager
 def cleanup(rest: RestClient, namespace: str) -> Iterator[list[str]]:
-    """Yields a list to put created node names in; deletes them and the namespace after."""
+    """Yields a list to put created node names in; deletes them, the namespace's pods (at
+    once: no kubelet runs) and the namespace after."""
     nodes: list[str] = []
     try:
         yield nodes
@@ -94,5 +95,8 @@ def cleanup(rest: RestClient, namespace: str) -> Iterator[list[str]]:
         for n in nodes:
             with suppress(NotFound):
                 rest.request("DELETE", f"/api/v1/nodes/{n}")
+        with suppress(NotFound):
+            rest.request("DELETE", f"/api/v1/namespaces/{namespace}/pods",
+                         {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
         with suppress(NotFound):
             rest.request("DELETE", f"/api/v1/namespaces/{namespace}")
