@@ -25,6 +25,7 @@ from kubesched.api.loader import load_paths
 from kubesched.app import LiveScheduler
 from kubesched.cli._simulation import run_simulation
 from kubesched.framework.config import load_config
+from kubesched.scheduler import explain
 
 from ._kube import (
     cleanup,
@@ -80,6 +81,12 @@ def _scenario(ns: str, sched: str) -> tuple[list[dict[str, Any]], list[dict[str,
     return [ns_obj, *nodes, *pods], late
 
 
+def _explain(tmp_path: Path, objects: list[dict[str, Any]], config: Path, ns: str, name: str) -> str:
+    f = tmp_path / "explain.yaml"
+    f.write_text(yaml.safe_dump_all(objects))
+    return explain(load_paths([f]).objects, ns, name, config=load_config(config)).message
+
+
 def _simulate(tmp_path: Path, objects: list[dict[str, Any]], config: Path) -> dict[str, Any]:
     f = tmp_path / "objects.yaml"
     f.write_text(yaml.safe_dump_all(objects))
@@ -129,6 +136,7 @@ def test_run_binds_where_simulate_does(control_plane: ControlPlane, tmp_path: Pa
         # the unschedulable pod: the condition and the event carry simulate's message
         want = expected["too-big"].message
         assert want.startswith("0/3 nodes are available")
+        assert want == _explain(tmp_path, objects + late, _config(tmp_path, sched), ns, "too-big")
         too_big = wait_for("PodScheduled=False",
                            lambda: condition(get_pod(rest, ns, "too-big"), "PodScheduled"))
         assert (too_big["status"], too_big["reason"], too_big["message"]) == ("False", "Unschedulable", want)
