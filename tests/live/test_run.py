@@ -1,5 +1,6 @@
 """``kubesched run`` against the real kube-apiserver: pods created through the API are bound
-where ``kubesched simulate`` puts the same objects; an unschedulable pod gets the same
+where ``kubesched simulate`` puts the same objects (resources, taints, node affinity, pod
+anti-affinity, topology spread, preemption with a PDB, a volume to bind); an unschedulable pod gets the same
 PodScheduled=False message and a FailedScheduling event; a pod created after the start is
 scheduled; another scheduler's pod is left alone; SIGTERM ends the command cleanly.
 
@@ -73,6 +74,10 @@ def _scenario(ns: str, sched: str) -> tuple[list[dict[str, Any]], list[dict[str,
             "requiredDuringSchedulingIgnoredDuringExecution": [{
                 "labelSelector": {"matchLabels": {"app": "db"}},
                 "topologyKey": "kubernetes.io/hostname"}]}}),
+        pod_manifest("spread-0", ns, sched, labels={"app": "spread"}, nodeName=small),
+        pod_manifest("spread-1", ns, sched, labels={"app": "spread"}, topologySpreadConstraints=[{
+            "maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+            "labelSelector": {"matchLabels": {"app": "spread"}}}]),  # zone a has one: b (c is tainted)
         pod_manifest("too-big", ns, sched, cpu="100"),
         pod_manifest("someone-elses", ns, "someone-else"),
     ]
@@ -126,12 +131,13 @@ def test_run_binds_where_simulate_does(control_plane: ControlPlane, tmp_path: Pa
 
         def placed() -> dict[str, str] | None:
             got = {n: get_pod(rest, ns, n)["spec"].get("nodeName", "")
-                   for n in ("needs-cpu", "tolerates", "zone-a", "not-with-db", "late")}
+                   for n in ("needs-cpu", "tolerates", "zone-a", "not-with-db", "spread-1", "late")}
             return got if all(got.values()) else None
 
         got = wait_for("the pods to be bound", placed, timeout=30)
         assert got == {n: expected[n].node for n in got}
-        assert expected["needs-cpu"].node == f"{ns}-big"  # the scenario is what it claims
+        # the scenario is what it claims
+        assert (expected["needs-cpu"].node, expected["spread-1"].node) == (f"{ns}-big", f"{ns}-big")
 
         # the unschedulable pod: the condition and the event carry simulate's message
         want = expected["too-big"].message
