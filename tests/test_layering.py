@@ -1,4 +1,4 @@
-"""Layers point down only: api -> cluster/cache -> framework -> plugins, queue -> scheduler -> app -> cli.
+"""Layers point down only: api -> cluster/cache -> framework -> plugins, queue -> scheduler -> cli.
 
 Every import in src/kubesched (module level, inside functions and under TYPE_CHECKING alike) is
 checked against the layer of the importing and of the imported module. Upstream's framework
@@ -37,7 +37,7 @@ LAYERS: dict[str, int] = {
     "kubesched.scheduler": 5,
     "kubesched.testing": 6,
     "kubesched.perf": 6,
-    "kubesched.app": 6,  # cmd/kube-scheduler/app: runs the scheduler against a cluster
+    "kubesched.app": 6,
     "kubesched.cli": 7,
     "kubesched": 8,  # the package root re-exports the public surface
 }

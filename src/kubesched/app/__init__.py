@@ -1,4 +1,4 @@
-"""The ``kubesched run`` application: mirrors cmd/kube-scheduler/app (server.go)."""
+"""Running kubesched as a cluster's scheduler (upstream's cmd/kube-scheduler/app)."""
 
 from .server import LiveScheduler, run
 

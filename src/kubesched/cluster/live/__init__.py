@@ -1,5 +1,4 @@
-"""Live mode's side of the cluster: a client for a real API server (kubeconfig resolution,
-rate limiting, retries), informers and :class:`LiveStore`, the ``Store`` protocol over them."""
+"""Live mode: kubesched against a real API server (client, informers, store, leader election)."""
 
 from ._config import ClientSettings, ConfigError, client_settings, load_rest_config, resolve_kubeconfig
 from ._informer import Informer
