@@ -95,25 +95,62 @@ class VirtualClock:
 
 
 class RealClock:
-    """Wall-clock time; timers run on a daemon thread. Used by live mode only."""
+    """Wall-clock time for live mode, with the timers run by the scheduler's loop thread.
+
+    Like SimPy's real-time environment (simpy/rt.py), only the waiting differs from the
+    virtual clock: ``schedule`` may be called from any thread (informers, binding workers)
+    and wakes the loop; the loop calls ``run_due`` to fire what is due, on its own thread, and
+    ``wait`` to block until the next timer or until something is scheduled. Timers never run
+    on other threads, so scheduler state is only touched by the loop."""
 
     def __init__(self) -> None:
         self._seq = itertools.count()
+        self._heap: list[Timer] = []
+        self._lock = threading.Lock()
+        self._wakeup = threading.Event()
 
     @property
     def now(self) -> float:
         return time.time()
 
     def schedule(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` on the loop thread ``delay`` seconds from now (thread-safe)."""
         if delay < 0:
             raise ValueError(f"cannot schedule in the past (delay {delay})")
         t = Timer(self.now + delay, next(self._seq), callback)
-
-        def fire() -> None:
-            if not t.cancelled:
-                callback()
-
-        th = threading.Timer(delay, fire)
-        th.daemon = True
-        th.start()
+        with self._lock:
+            heapq.heappush(self._heap, t)
+        self._wakeup.set()
         return t
+
+    def peek(self) -> float:
+        """Time of the next live timer, ``math.inf`` when none."""
+        with self._lock:
+            while self._heap and self._heap[0].cancelled:
+                heapq.heappop(self._heap)
+            return self._heap[0].when if self._heap else math.inf
+
+    def run_due(self) -> int:
+        """Fire every timer due by now, in order (on the calling thread); how many ran."""
+        n = 0
+        while True:
+            with self._lock:
+                while self._heap and self._heap[0].cancelled:
+                    heapq.heappop(self._heap)
+                if not self._heap or self._heap[0].when > self.now:
+                    return n
+                t = heapq.heappop(self._heap)
+            t.callback()
+            n += 1
+
+    def wait(self, max_seconds: float) -> None:
+        """Block until the next timer is due, something is scheduled, or ``wake`` is called
+        (at most ``max_seconds``)."""
+        self._wakeup.clear()
+        timeout = min(max_seconds, max(0.0, self.peek() - self.now))
+        if timeout > 0:
+            self._wakeup.wait(timeout)
+
+    def wake(self) -> None:
+        """Make a ``wait`` in progress return now (e.g. to stop)."""
+        self._wakeup.set()

@@ -190,6 +190,10 @@ class Framework:
         # The owning scheduler's SchedulerMetrics, for plugins that report metrics of their own
         # (DefaultPreemption: scheduler_preemption_*); None outside a scheduler.
         self.metrics: Any = None
+        # Where work upstream runs in a goroutine outside the cycles goes (asynchronous
+        # preemption's API calls): None is a task due now on the clock (simulations); live
+        # mode's scheduler sets its worker pool.
+        self.run_async: Callable[[Callable[[], None]], None] | None = None
         lists = build_plugin_lists(profile, registry, self)
         self.plugins_map: dict[str, Any] = lists.plugins
         self.score_weights: dict[str, int] = lists.score_weights

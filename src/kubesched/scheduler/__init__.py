@@ -11,6 +11,7 @@ from ._eventhandlers import node_scheduling_properties_change
 from ._explain import ExplainError, Explanation, explain, explain_in
 from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
 from ._metrics import SchedulerMetrics
+from ._realtime import run_realtime
 from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "explain_in",
     "node_scheduling_properties_change",
     "num_feasible_nodes_to_find",
+    "run_realtime",
 ]

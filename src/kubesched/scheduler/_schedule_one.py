@@ -99,6 +99,14 @@ class ScheduleOneMixin:
     def _count_binding(self, delta: int) -> None:
         raise NotImplementedError
 
+    def _resume_binding(self, fn: Callable[[], None]) -> None:
+        """Continue a binding cycle after Permit (on a binding worker in live mode)."""
+        fn()
+
+    def _to_loop(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` where scheduler state may be changed (the loop thread in live mode)."""
+        fn()
+
     def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
         raise NotImplementedError
 
@@ -234,7 +242,8 @@ class ScheduleOneMixin:
             if st.code == Code.ERROR or st.is_rejected():
                 self._end_binding_cycle(c, st)
                 return
-        self._wait_on_permit(c.fwk, c.assumed, lambda st: self._binding_cycle_after_permit(c, st))
+        self._wait_on_permit(c.fwk, c.assumed, lambda st: self._resume_binding(
+            lambda: self._binding_cycle_after_permit(c, st)))
 
     def _nominate_for_expectation(self, c: _Cycle) -> Status:
         """RunPreBindPreFlights; when a PreBind plugin has work or the pod will wait on Permit,
@@ -262,9 +271,15 @@ class ScheduleOneMixin:
         self._end_binding_cycle(c, status)
 
     def _end_binding_cycle(self, c: _Cycle, status: Status) -> None:
-        if not status.is_success():
+        if status.is_success():
+            self._count_binding(-1)
+            return
+
+        def fail() -> None:
             self._handle_binding_cycle_error(c, status)
-        self._count_binding(-1)
+            self._count_binding(-1)
+
+        self._to_loop(fail)
 
     def _binding_cycle_rest(self, c: _Cycle, status: Status) -> Status:
         fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host

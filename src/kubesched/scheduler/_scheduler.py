@@ -12,10 +12,12 @@ candidate offset), so the same inputs and seed give the same placements.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +44,13 @@ from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
 
-__all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
+__all__ = ["BINDING_WORKERS", "RunSummary", "Scheduler", "SchedulerOptions"]
+
+log = logging.getLogger(__name__)
+
+BINDING_WORKERS = 16
+"""Binding cycles in flight at once in live mode (goroutines upstream: unbounded; here
+threads, bounded so that a slow API server does not grow them without limit)."""
 
 _NAMESPACE_SPREAD_PLUGINS = frozenset({POD_TOPOLOGY_SPREAD})
 """Plugins whose rejection any assigned pod of the rejected pod's namespace may resolve: the
@@ -54,7 +62,8 @@ class SchedulerOptions:
     """Knobs that are not part of KubeSchedulerConfiguration.
 
     ``binding``: how binding cycles run: ``"clock"`` (a task at the current time on the
-    clock: deterministic, the default) or ``"thread"`` (a thread per binding, for live mode).
+    clock: deterministic, the default) or ``"thread"`` (live mode: binding workers run them
+    beside the loop, as upstream's goroutines; their failure handling comes back to the loop).
     ``per_node_filters``: force the per-node Filter path (the batch path is used otherwise).
     ``assumed_pod_ttl``: seconds after FinishBinding before an unconfirmed assumed pod expires;
     0 (newest upstream) never expires it.
@@ -160,10 +169,14 @@ class Scheduler(ScheduleOneMixin):
         for fwk in self.profiles.values():
             _attach(fwk, "set_nominator", _NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
+            if self.options.binding == "thread":
+                fwk.run_async = self._spawn  # asynchronous preemption beside the loop, too
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
                                            per_node=self.options.per_node_filters)
         self.handlers = EventHandlers(self)
         self._lock = threading.RLock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._worker = threading.local()
         self._initial_sync()
         self._unsubscribe = store.subscribe(self._on_watch_event)
         self.queue.start()
@@ -283,10 +296,45 @@ class Scheduler(ScheduleOneMixin):
             self.bindings_in_flight += delta
 
     def _spawn(self, fn: Callable[[], None]) -> None:
+        """Start a binding cycle: a task on the clock, or (``binding="thread"``, live mode) a
+        job for the binding workers, upstream's ``go sched.bindingCycle(...)``."""
         if self.options.binding == "thread":
-            threading.Thread(target=fn, daemon=True).start()
+            self._binding_pool().submit(self._on_worker, fn)
         else:
             self.clock.schedule(0.0, fn)
+
+    def _binding_pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=BINDING_WORKERS, thread_name_prefix="binding")
+        return self._pool
+
+    def _on_worker(self, fn: Callable[[], None]) -> None:
+        self._worker.active = True
+        try:
+            fn()
+        except Exception:
+            log.exception("binding cycle failed")
+
+    def _resume_binding(self, fn: Callable[[], None]) -> None:
+        """After WaitOnPermit: a pod allowed from the loop thread (a Permit plugin, a timeout)
+        goes back to a binding worker; one that did not wait continues where it is."""
+        if self.options.binding == "thread" and not getattr(self._worker, "active", False):
+            self._binding_pool().submit(self._on_worker, fn)
+        else:
+            fn()
+
+    def _to_loop(self, fn: Callable[[], None]) -> None:
+        """Binding-cycle failure handling runs on the loop (a timer due now on the clock)."""
+        if self.options.binding == "thread":
+            self.clock.schedule(0.0, fn)
+        else:
+            fn()
+
+    def shutdown_binding(self, wait: bool = True) -> None:
+        """Stop the binding workers (after the cycles in flight when ``wait``)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait)
+            self._pool = None
 
     # -- running -----------------------------------------------------------------------------
     def schedule_pending(self, max_cycles: int | None = None) -> int:

@@ -1,1 +1,22 @@
 """Live mode: kubesched against a real API server (client, informers, store, leader election)."""
+
+from ._config import ClientSettings, ConfigError, client_settings, load_rest_config, resolve_kubeconfig
+from ._informer import Informer
+from ._ratelimit import TokenBucket
+from ._rest import ApiError, RestClient, error_for_status
+from ._store import POD_FIELD_SELECTOR, LiveStore
+
+__all__ = [
+    "POD_FIELD_SELECTOR",
+    "ApiError",
+    "ClientSettings",
+    "ConfigError",
+    "Informer",
+    "LiveStore",
+    "RestClient",
+    "TokenBucket",
+    "client_settings",
+    "error_for_status",
+    "load_rest_config",
+    "resolve_kubeconfig",
+]

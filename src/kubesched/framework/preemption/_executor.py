@@ -169,7 +169,11 @@ class Executor:
                 # The pod could otherwise be stuck in unschedulablePods: retry it now.
                 self._activate(pod)
 
-        self._handle.clock.schedule(0.0, run)
+        run_async = getattr(self._handle, "run_async", None)
+        if run_async is not None:
+            run_async(run)  # live mode: a worker thread, as upstream's goroutine
+        else:
+            self._handle.clock.schedule(0.0, run)
 
     def is_pod_running_preemption(self, uid: str) -> bool:
         """IsPodRunningPreemption: true while the preemptor's calls are pending, and while the

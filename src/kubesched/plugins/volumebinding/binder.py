@@ -14,7 +14,10 @@ CSIStorageCapacity objects:
   ``pv.kubernetes.io/bind-completed``), and a dynamically provisioned claim gets a new PV named
   ``pvc-<claim uid>`` of the requested size, with node affinity on the CSINode topology keys
   of the provisioner when the node reports them. Upstream instead polls up to
-  ``bindTimeoutSeconds`` for the controllers; here the result is immediate.
+  ``bindTimeoutSeconds`` for the controllers; here the result is immediate. Against a real
+  cluster (a store whose ``simulates_controllers`` is False: ``kubesched run``) the binder does
+  as upstream: the updates only, then ``checkBindings`` every second until the controllers
+  have bound the claims.
 - A claim whose ``status.phase`` is ``Bound`` counts as fully bound even without the
   ``bind-completed`` annotation (hand-written manifests rarely carry it, and nothing here would
   ever add it).
@@ -26,6 +29,8 @@ CSIStorageCapacity objects:
 from __future__ import annotations
 
 import copy
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -293,8 +298,94 @@ class VolumeBinder:
             self.pvc_cache.restore(pvc.key)
 
     # -- binding --------------------------------------------------------------------------
-    def bind_pod_volumes(self, pod: Pod, pod_volumes: PodVolumes) -> None:
-        """BindPodVolumes, with the PV controller and provisioner simulated (module docstring)."""
+    def bind_pod_volumes(self, pod: Pod, pod_volumes: PodVolumes, node_name: str = "",
+                         timeout: float = 600.0, poll: float = 1.0) -> None:
+        """BindPodVolumes. In a simulation the PV controller and provisioner are simulated
+        (module docstring); against a real cluster, upstream's way: the API updates
+        (bindAPIUpdate), then poll ``checkBindings`` every ``poll`` seconds until the
+        controllers have bound every claim, for at most ``timeout`` seconds."""
+        if not self.listers.simulates_controllers:
+            self._bind_api_update(pod_volumes)
+            self._wait_for_bindings(pod, pod_volumes, node_name, timeout, poll)
+            return
+        self._bind_simulated(pod_volumes)
+
+    def _bind_api_update(self, pod_volumes: PodVolumes) -> None:
+        """bindAPIUpdate: the PVs with their claimRef, the claims with the selected node; the
+        updated objects stay assumed until the informers bring newer ones."""
+        for i, b in enumerate(pod_volumes.static_bindings):
+            current = self.listers.pv(b.pv.name)
+            if current is not None and is_volume_bound_to_claim(current, b.pvc):
+                continue
+            updated = self.listers.update(b.pv)
+            self.pv_cache.assume(updated)
+            pod_volumes.static_bindings[i] = BindingInfo(b.pvc, updated)
+        for i, pvc in enumerate(pod_volumes.dynamic_provisions):
+            updated = self.listers.update(pvc)
+            self.pvc_cache.assume(updated)
+            pod_volumes.dynamic_provisions[i] = updated
+
+    def _wait_for_bindings(self, pod: Pod, pod_volumes: PodVolumes, node_name: str, timeout: float,
+                           poll: float) -> None:
+        deadline = time.monotonic() + timeout
+        try:
+            while not self._check_bindings(pod, pod_volumes, node_name):
+                if time.monotonic() + poll > deadline:
+                    raise VolumeBindingError("binding volumes: context deadline exceeded")
+                threading.Event().wait(poll)
+        finally:
+            self.revert_assumed_pod_volumes(pod_volumes)
+
+    def _check_bindings(self, pod: Pod, pod_volumes: PodVolumes, node_name: str) -> bool:
+        """checkBindings: True once every claim is fully bound; an error when a controller
+        undid the scheduler's decision (then the pod is retried)."""
+        if self._pod_gone(pod):
+            raise VolumeBindingError(f"pod {pod.namespace}/{pod.name} does not exist any more")
+        for b in pod_volumes.static_bindings:
+            pv = self.listers.pv(b.pv.name)
+            if pv is None:
+                raise VolumeBindingError(
+                    f"failed to check binding: {not_found('PersistentVolume', b.pv.name)}")
+            if _older(pv, b.pv):
+                return False  # our update has not come back through the informer yet
+            if pv.claim_ref is None or not pv.claim_ref.get("uid"):
+                raise VolumeBindingError(f'ClaimRef got reset for pv "{pv.name}"')
+            pvc = self.listers.pvc(b.pvc.namespace, b.pvc.name)
+            if pvc is None or not self.is_pvc_fully_bound(pvc):
+                return False
+        for claim in pod_volumes.dynamic_provisions:
+            pvc = self.listers.pvc(claim.namespace, claim.name)
+            if pvc is None:
+                raise VolumeBindingError(
+                    f"failed to check binding: {not_found('PersistentVolumeClaim', claim.name)}")
+            if _older(pvc, claim):
+                return False
+            selected = pvc.annotations.get(ANN_SELECTED_NODE)
+            if selected is None:
+                raise VolumeBindingError(f'selectedNode annotation reset for PVC "{pvc.name}"')
+            if node_name and selected != node_name:
+                raise VolumeBindingError(
+                    f'selectedNode annotation value "{selected}" not set to scheduled node "{node_name}"')
+            if not self.is_pvc_fully_bound(pvc):
+                return False
+            pv = self.listers.pv(pvc.volume_name)
+            if pv is None:
+                return False
+            node = self.listers.node(node_name) if node_name else None
+            if node is not None and not check_node_affinity(pv, node.labels):
+                raise VolumeBindingError(f'pv "{pv.name}" node affinity doesn\'t match node "{node_name}"')
+        return True
+
+    def _pod_gone(self, pod: Pod) -> bool:
+        store = self.listers.store
+        try_get = getattr(store, "try_get", None)
+        if try_get is None:
+            return False
+        current = try_get("Pod", pod.namespace, pod.name)
+        return current is None or current.uid != pod.uid
+
+    def _bind_simulated(self, pod_volumes: PodVolumes) -> None:
+        """BindPodVolumes with the PV controller and provisioner simulated (module docstring)."""
         for b in pod_volumes.static_bindings:
             pv = PersistentVolume.from_dict(_with(b.pv, _phase("Bound")))
             self.listers.update(pv)
@@ -335,6 +426,14 @@ class VolumeBinder:
     def _node_labels(self, node_name: str) -> dict[str, str]:
         node = self.listers.node(node_name)
         return dict(node.labels) if node is not None else {}
+
+
+def _older(api: Any, ours: Any) -> bool:
+    """The informer's object is older than the one the update returned (resourceVersions)."""
+    try:
+        return int(api.meta.resource_version or 0) < int(ours.meta.resource_version or 0)
+    except ValueError:
+        return False
 
 
 def _claim_ref(pvc: PersistentVolumeClaim) -> dict[str, Any]:

@@ -51,6 +51,13 @@ class VolumeListers:
     def store(self) -> Any:
         return self._store
 
+    @property
+    def simulates_controllers(self) -> bool:
+        """Whether PreBind must also do the PV controller's and provisioner's part (the
+        embedded store: nothing else would) or, against a real cluster (a store with
+        ``simulates_controllers = False``), write upstream's updates and wait for them."""
+        return bool(getattr(self._store, "simulates_controllers", True))
+
     def _get(self, kind: str, namespace: str, name: str) -> Any:
         if self._store is None or not name:
             return None

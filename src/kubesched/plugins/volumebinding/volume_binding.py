@@ -501,7 +501,7 @@ class VolumeBinding(PluginBase):
         if pv is None:
             return Status.from_error(RuntimeError(f'no pod volumes found for node "{node_name}"'))
         try:
-            self.binder.bind_pod_volumes(pod, pv)
+            self.binder.bind_pod_volumes(pod, pv, node_name, float(self.bind_timeout_seconds))
         except Exception as exc:  # a store write failed: Error, so the pod is retried
             return Status.from_error(exc)
         return None

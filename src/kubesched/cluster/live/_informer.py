@@ -1,0 +1,205 @@
+"""Informers: client-go's reflector + indexer for one kind (tools/cache/reflector.go).
+
+``ListAndWatch``: list (resourceVersion from the list), then watch from that version with
+``allowWatchBookmarks``; every change updates the cache and is handed to ``on_event`` as a
+:class:`~kubesched.cluster.WatchEvent` (old version from the cache). A watch that ends is
+resumed from the last version seen (bookmarks move it on); ``410 Gone`` (the version is too
+old) relists, and the relist is reconciled with the cache as the DeltaFIFO's ``Replace`` does:
+ADDED / MODIFIED for what is new or changed, DELETED for what is gone. Errors reconnect with
+exponential backoff (0.8 s doubling to 30 s, as the reflector's backoff manager), forever
+until stopped. An object the server sends that kubesched cannot parse is logged and skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ...api.loader import KINDS, ApiObject, parse_object
+from .._memory import Expired
+from .._store import WatchEvent, WatchEventType
+from ._resources import collection_path
+from ._rest import RestClient, iter_lines
+
+__all__ = ["Informer"]
+
+log = logging.getLogger(__name__)
+
+_Key = tuple[str, str]
+_BACKOFF_START = 0.8
+_BACKOFF_CAP = 30.0
+_WATCH_TIMEOUT = 300  # seconds; client-go picks 5-10 min at random
+_PAGE = 500
+
+
+def _rv(s: Any) -> int:
+    try:
+        return int(s)
+    except (TypeError, ValueError):
+        return 0
+
+
+class Informer:
+    """One kind's list/watch loop and cache. ``lock`` guards ``items`` (shared with readers);
+    ``on_event`` is called with the lock held, in the order of the watch."""
+
+    def __init__(self, rest: RestClient, kind: str, lock: threading.RLock,
+                 on_event: Callable[[WatchEvent], None], field_selector: str | None = None) -> None:
+        self.rest = rest
+        self.kind = kind
+        self.lock = lock
+        self.on_event = on_event
+        self.field_selector = field_selector
+        self.items: dict[_Key, ApiObject] = {}
+        self.resource_version = ""
+        self.synced = threading.Event()
+        self._stop = threading.Event()
+        self._resp: Any = None
+        self._thread: threading.Thread | None = None
+        self._info = KINDS[kind]
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"informer-{self.kind}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        resp = self._resp
+        if resp is not None:
+            with contextlib.suppress(Exception):
+                resp.shutdown()  # unblocks a read in progress (urllib3 >= 2.3)
+            with contextlib.suppress(Exception):
+                resp.release_conn()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        delay = _BACKOFF_START
+        need_list = True
+        while not self._stop.is_set():
+            try:
+                if need_list:
+                    self._list()
+                    need_list = False
+                self._watch()
+                delay = _BACKOFF_START  # a watch that ended normally: resume at once
+            except Expired:
+                log.info("%s: watch from resourceVersion %s expired; relisting", self.kind,
+                         self.resource_version)
+                need_list = True
+            except Exception as exc:
+                if self._stop.is_set():
+                    break
+                log.warning("%s informer: %s; retrying in %.1fs", self.kind, exc, delay)
+                self._stop.wait(delay)
+                delay = min(delay * 2, _BACKOFF_CAP)
+
+    # -- list ------------------------------------------------------------------------------
+    def _list(self) -> None:
+        """A paginated list, reconciled with the cache (Replace)."""
+        fresh: dict[_Key, ApiObject] = {}
+        cont: str | None = None
+        rv = ""
+        while True:
+            body = self.rest.request("GET", collection_path(self.kind), query={
+                "limit": _PAGE, "continue": cont, "fieldSelector": self.field_selector})
+            for item in body.get("items") or ():
+                obj = self._parse(item)
+                if obj is not None:
+                    fresh[(obj.meta.namespace, obj.meta.name)] = obj
+            md = body.get("metadata") or {}
+            rv = str(md.get("resourceVersion") or rv)
+            cont = md.get("continue") or None
+            if not cont:
+                break
+        with self.lock:
+            old = self.items
+            self.items = fresh
+            self.resource_version = rv
+            if self.synced.is_set():
+                for key, obj in fresh.items():
+                    prev = old.get(key)
+                    if prev is None:
+                        self._emit("ADDED", None, obj)
+                    elif prev.meta.resource_version != obj.meta.resource_version:
+                        self._emit("MODIFIED", prev, obj)
+                for key, prev in old.items():
+                    if key not in fresh:
+                        self._emit("DELETED", prev, None)
+        self.synced.set()
+
+    # -- watch -----------------------------------------------------------------------------
+    def _watch(self) -> None:
+        resp = self.rest.stream(collection_path(self.kind), {
+            "watch": "true", "resourceVersion": self.resource_version, "allowWatchBookmarks": "true",
+            "timeoutSeconds": _WATCH_TIMEOUT, "fieldSelector": self.field_selector},
+            timeout=_WATCH_TIMEOUT + 30)
+        self._resp = resp
+        try:
+            for line in iter_lines(resp):
+                if self._stop.is_set():
+                    return
+                self._handle(line)
+        finally:
+            self._resp = None
+            resp.release_conn()
+
+    def _handle(self, line: bytes) -> None:
+        try:
+            ev = json.loads(line)
+            typ, raw = ev["type"], ev["object"]
+        except (ValueError, KeyError, TypeError):
+            log.warning("%s watch: undecodable event skipped: %.200r", self.kind, line)
+            return
+        if typ == "ERROR":
+            code = raw.get("code") if isinstance(raw, Mapping) else None
+            msg = raw.get("message", "") if isinstance(raw, Mapping) else str(raw)
+            if code == 410:
+                raise Expired(msg)
+            raise RuntimeError(f"watch error: {msg}")
+        rv = str(((raw or {}).get("metadata") or {}).get("resourceVersion") or "")
+        if typ == "BOOKMARK":
+            if rv:
+                self.resource_version = rv
+            return
+        obj = self._parse(raw)
+        with self.lock:
+            if rv:
+                self.resource_version = rv
+            if obj is None:
+                return
+            key = (obj.meta.namespace, obj.meta.name)
+            prev = self.items.get(key)
+            if typ == "DELETED":
+                if self.items.pop(key, None) is not None:
+                    self._emit("DELETED", prev, None, obj)
+            elif typ in ("ADDED", "MODIFIED"):
+                self.items[key] = obj
+                self._emit("ADDED" if prev is None else "MODIFIED", prev, obj)
+
+    def _emit(self, typ: WatchEventType, old: ApiObject | None, new: ApiObject | None,
+              deleted: ApiObject | None = None) -> None:
+        # A DELETED event carries the object's last state (the server's copy of it).
+        ref = new if new is not None else (deleted if deleted is not None else old)
+        rv = _rv(ref.meta.resource_version) if ref is not None else 0
+        self.on_event(WatchEvent(typ, self.kind, deleted if deleted is not None else old, new, rv))
+
+    def _parse(self, raw: Any) -> ApiObject | None:
+        """The api object, or None (logged) for one kubesched cannot read."""
+        try:
+            doc = dict(raw)
+            doc.setdefault("kind", self.kind)
+            doc.setdefault("apiVersion", self._info.api_version)
+            return parse_object(doc)
+        except Exception as exc:
+            md = (raw or {}).get("metadata") if isinstance(raw, Mapping) else None
+            name = f"{md.get('namespace', '')}/{md.get('name', '')}" if isinstance(md, Mapping) else "?"
+            log.warning("skipping %s %s from the API server: %s", self.kind, name.lstrip("/"), exc)
+            return None

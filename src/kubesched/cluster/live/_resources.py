@@ -1,0 +1,39 @@
+"""REST paths of the kinds the scheduler reads (``api.loader.KINDS``)."""
+
+from __future__ import annotations
+
+from ...api.loader import KINDS
+
+__all__ = ["PLURALS", "collection_path", "object_path"]
+
+PLURALS = {
+    "Namespace": "namespaces",
+    "PriorityClass": "priorityclasses",
+    "StorageClass": "storageclasses",
+    "CSINode": "csinodes",
+    "Node": "nodes",
+    "PersistentVolume": "persistentvolumes",
+    "PersistentVolumeClaim": "persistentvolumeclaims",
+    "PodDisruptionBudget": "poddisruptionbudgets",
+    "Service": "services",
+    "ReplicationController": "replicationcontrollers",
+    "ReplicaSet": "replicasets",
+    "StatefulSet": "statefulsets",
+    "Pod": "pods",
+}
+
+
+def _prefix(kind: str) -> str:
+    av = KINDS[kind].api_version
+    return "/api/v1" if av == "v1" else f"/apis/{av}"
+
+
+def collection_path(kind: str, namespace: str = "") -> str:
+    """``/api/v1/pods`` (all namespaces) or ``/api/v1/namespaces/NS/pods``."""
+    ns = f"/namespaces/{namespace}" if namespace and KINDS[kind].namespaced else ""
+    return f"{_prefix(kind)}{ns}/{PLURALS[kind]}"
+
+
+def object_path(kind: str, namespace: str, name: str, subresource: str = "") -> str:
+    tail = f"/{subresource}" if subresource else ""
+    return f"{collection_path(kind, namespace)}/{name}{tail}"

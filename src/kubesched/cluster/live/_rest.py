@@ -1,0 +1,189 @@
+"""A small JSON REST client for the API server, over urllib3 with the kubeconfig's TLS and
+credentials: rate limited (``TokenBucket``), retrying, API errors mapped to the store's.
+
+Retries mirror client-go's request.go: a write is retried on 429, and on a 5xx that carries
+``Retry-After``, never after a connection error (it may have been applied: a second Binding
+would fail as a conflict); a read (GET, as the informers' lists) is also retried on any 5xx
+and on connection errors, the reflector's backoff. Waits honour ``Retry-After``, else back off
+exponentially (0.2 s doubling to 5 s, 6 attempts). An error that
+remains is raised as the :mod:`kubesched.cluster` error for its status: 404 NotFound,
+409 AlreadyExists or Conflict, 403/422 Invalid, 410 Expired, others StoreError.
+
+Why not the generated client: its models are slow to build for thousands of pods, and the
+scheduler parses into its own api objects anyway (``kubesched.api``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+import urllib3
+
+from .._memory import Expired
+from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
+from ._config import JSON, ClientSettings
+from ._ratelimit import TokenBucket
+
+__all__ = ["ApiError", "RestClient", "error_for_status"]
+
+log = logging.getLogger(__name__)
+
+_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_MAX_ATTEMPTS = 6
+_BACKOFF_START = 0.2
+_BACKOFF_CAP = 5.0
+
+
+class ApiError(StoreError):
+    """Any other failure answer; ``status`` is the HTTP code."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def error_for_status(status: int, body: bytes | str) -> StoreError:
+    """The store error for an API failure answer (its metav1.Status message when present)."""
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    reason, message = "", text.strip() or f"HTTP {status}"
+    try:
+        st = json.loads(text)
+        if isinstance(st, dict):
+            reason = str(st.get("reason") or "")
+            message = str(st.get("message") or message)
+    except ValueError:
+        pass
+    if status == 404:
+        return NotFound(message)
+    if status == 409:
+        return AlreadyExists(message) if reason == "AlreadyExists" else Conflict(message)
+    if status in (403, 422):
+        return Invalid(message)
+    if status == 410:
+        return Expired(message)
+    return ApiError(message, status)
+
+
+class RestClient:
+    """JSON requests to one API server. ``cfg`` is a ``kubernetes.client.Configuration``."""
+
+    def __init__(self, cfg: Any, settings: ClientSettings | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.settings = settings or ClientSettings()
+        self.host = str(cfg.host).rstrip("/")
+        self._cfg = cfg
+        self._sleep = sleep
+        self.limiter = TokenBucket(self.settings.qps, self.settings.burst, sleep=sleep)
+        kw: dict[str, Any] = {"maxsize": 32, "block": False}
+        if self.host.startswith("https"):
+            kw["cert_reqs"] = "CERT_REQUIRED" if cfg.verify_ssl else "CERT_NONE"
+            if cfg.ssl_ca_cert:
+                kw["ca_certs"] = cfg.ssl_ca_cert
+            if cfg.cert_file:
+                kw["cert_file"] = cfg.cert_file
+            if cfg.key_file:
+                kw["key_file"] = cfg.key_file
+            if cfg.tls_server_name:
+                kw["server_hostname"] = cfg.tls_server_name
+            if cfg.assert_hostname is not None:
+                kw["assert_hostname"] = cfg.assert_hostname
+        self._pool = urllib3.PoolManager(num_pools=4, **kw)
+
+    def clone(self) -> RestClient:
+        """The same server and settings with its own token bucket and connections (upstream's
+        separate event client: events never use up the scheduler's request budget)."""
+        return RestClient(self._cfg, self.settings, self._sleep)
+
+    def _headers(self, content_type: str | None) -> dict[str, str]:
+        h = {"Accept": JSON, "User-Agent": "kubesched"}
+        cfg = self._cfg
+        if cfg.refresh_api_key_hook is not None:
+            cfg.refresh_api_key_hook(cfg)  # rotated service-account tokens, exec plugins
+        for setting in cfg.auth_settings().values():  # bearer token (or basic auth)
+            if setting.get("in") == "header" and setting.get("value"):
+                h[str(setting["key"]).title()] = str(setting["value"])
+        if content_type:
+            h["Content-Type"] = content_type
+        return h
+
+    def url(self, path: str, query: Mapping[str, Any] | None = None) -> str:
+        q = {k: v for k, v in (query or {}).items() if v is not None}
+        return self.host + path + (("?" + urlencode(q)) if q else "")
+
+    def request(self, method: str, path: str, body: Any = None, *, query: Mapping[str, Any] | None = None,
+                content_type: str = JSON, timeout: float = 30.0) -> Any:
+        """One request with retries; the decoded JSON answer (None when empty)."""
+        data = json.dumps(body).encode() if body is not None else None
+        resp = self._send(method, path, data, query, content_type if data is not None else None,
+                          timeout, stream=False)
+        raw = resp.data
+        return json.loads(raw) if raw else None
+
+    def stream(self, path: str, query: Mapping[str, Any], timeout: float) -> Any:
+        """A streaming GET (a watch): the open urllib3 response; close it when done."""
+        return self._send("GET", path, None, query, None, timeout, stream=True)
+
+    def _send(self, method: str, path: str, data: bytes | None, query: Mapping[str, Any] | None,
+              content_type: str | None, timeout: float, stream: bool) -> Any:
+        url = self.url(path, query)
+        delay = _BACKOFF_START
+        for attempt in range(1, _MAX_ATTEMPTS + 1):
+            self.limiter.accept()
+            try:
+                resp = self._pool.request(method, url, body=data, headers=self._headers(content_type),
+                                          timeout=urllib3.Timeout(connect=10.0, read=timeout),
+                                          retries=False, preload_content=not stream, redirect=False)
+            except urllib3.exceptions.HTTPError as exc:
+                if attempt == _MAX_ATTEMPTS or method != "GET":
+                    raise ApiError(f"{method} {path}: {exc}") from None
+                log.info("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
+                self._sleep(delay)
+                delay = min(delay * 2, _BACKOFF_CAP)
+                continue
+            if resp.status < 300:
+                return resp
+            body = resp.data if not stream else resp.read()
+            if stream:
+                resp.release_conn()
+            retry_after = resp.headers.get("Retry-After")
+            retryable = resp.status in _RETRY_STATUSES and (
+                method == "GET" or resp.status == 429 or retry_after is not None)
+            if retryable and attempt < _MAX_ATTEMPTS:
+                wait = _retry_after(retry_after, delay)
+                log.info("%s %s: HTTP %d; retrying in %.1fs", method, path, resp.status, wait)
+                self._sleep(wait)
+                delay = min(delay * 2, _BACKOFF_CAP)
+                continue
+            raise error_for_status(resp.status, body)
+        raise ApiError(f"{method} {path}: gave up")  # pragma: no cover - the loop returns or raises
+
+    def close(self) -> None:
+        self._pool.clear()
+
+
+def _retry_after(header: str | None, default: float) -> float:
+    try:
+        return min(max(float(header), 0.0), 30.0) if header else default
+    except ValueError:
+        return default
+
+
+def iter_lines(resp: Any) -> Iterator[bytes]:
+    """The newline-delimited JSON documents of a watch response, as they arrive."""
+    buf = b""
+    for chunk in resp.stream(64 * 1024, decode_content=True):
+        buf += chunk
+        while True:
+            i = buf.find(b"\n")
+            if i < 0:
+                break
+            line, buf = buf[:i], buf[i + 1:]
+            if line.strip():
+                yield line
+    if buf.strip():
+        yield buf

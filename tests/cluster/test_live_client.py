@@ -1,0 +1,148 @@
+"""The live client's pure parts: kubeconfig resolution, clientConnection, the token bucket,
+API errors mapped to the store's, retries on 429/5xx."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from kubesched.cluster import AlreadyExists, Conflict, Expired, Invalid, NotFound
+from kubesched.cluster.live import (
+    ApiError,
+    ConfigError,
+    RestClient,
+    TokenBucket,
+    client_settings,
+    error_for_status,
+    load_rest_config,
+    resolve_kubeconfig,
+)
+
+
+def _file(p: Path) -> str:
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text("x")
+    return str(p)
+
+
+def test_kubeconfig_flag_then_config_then_env_then_home(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    flag, conf = _file(tmp_path / "flag"), _file(tmp_path / "conf")
+    env1, env2 = str(tmp_path / "missing"), _file(tmp_path / "env2")
+    env = {"KUBECONFIG": f"{env1}:{env2}"}
+    assert resolve_kubeconfig(flag, conf, env, home) == Path(flag)
+    assert resolve_kubeconfig(None, conf, env, home) == Path(conf)
+    assert resolve_kubeconfig(None, "", env, home) == Path(env2)  # first existing entry
+    assert resolve_kubeconfig(None, "", {}, home) is None  # in-cluster
+    default = _file(home / ".kube" / "config")
+    assert resolve_kubeconfig(None, "", {}, home) == Path(default)
+
+
+def test_an_explicit_kubeconfig_must_exist(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        resolve_kubeconfig(str(tmp_path / "nope"), "", {}, tmp_path)
+
+
+def test_in_cluster_without_a_service_account_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    with pytest.raises(ConfigError, match=r"in-cluster service account.*no --kubeconfig"):
+        load_rest_config(None)
+
+
+def test_client_connection_defaults_and_json_only() -> None:
+    s = client_settings()
+    assert (s.qps, s.burst, s.content_type) == (50.0, 100, "application/json")
+    s = client_settings(kubeconfig="/k", qps=5, burst=7, content_type="application/vnd.kubernetes.protobuf")
+    assert (s.qps, s.burst, s.content_type, s.kubeconfig) == (5.0, 7, "application/json", "/k")
+
+
+def test_token_bucket_allows_burst_then_qps() -> None:
+    now = [0.0]
+    bucket = TokenBucket(qps=2, burst=3, clock=lambda: now[0])
+    assert [bucket.reserve() for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert bucket.reserve() == pytest.approx(0.5)  # the 4th waits for one token at 2/s
+    assert bucket.reserve() == pytest.approx(1.0)
+    now[0] = 10.0  # refilled, capped at burst
+    assert [bucket.reserve() for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert TokenBucket(qps=-1, burst=1).reserve() == 0.0  # disabled
+
+
+@pytest.mark.parametrize(("status", "reason", "exc"), [
+    (404, "NotFound", NotFound), (409, "AlreadyExists", AlreadyExists), (409, "Conflict", Conflict),
+    (422, "Invalid", Invalid), (403, "Forbidden", Invalid), (410, "Expired", Expired), (500, "", ApiError),
+])
+def test_api_errors_map_to_store_errors(status: int, reason: str, exc: type[Exception]) -> None:
+    err = error_for_status(status, json.dumps({"kind": "Status", "reason": reason, "message": "boom"}))
+    assert isinstance(err, exc)
+    assert str(err) == "boom"
+
+
+@pytest.fixture
+def flaky_server() -> Iterator[tuple[str, list[int]]]:
+    """An HTTP server answering 429, then 503, then 200 (what retries must get through)."""
+    answers = [429, 503, 200]
+    seen: list[int] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            code = answers[min(len(seen), len(answers) - 1)]
+            seen.append(code)
+            body = json.dumps({"ok": True} if code == 200 else {"kind": "Status", "message": "busy"}).encode()
+            self.send_response(code)
+            if code == 429:
+                self.send_header("Retry-After", "0")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}", seen
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def _cfg(host: str) -> SimpleNamespace:
+    return SimpleNamespace(host=host, verify_ssl=True, ssl_ca_cert=None, cert_file=None, key_file=None,
+                           tls_server_name=None, assert_hostname=None, refresh_api_key_hook=None,
+                           auth_settings=lambda: {})
+
+
+def test_rest_client_retries_429_and_5xx(flaky_server: tuple[str, list[int]]) -> None:
+    url, seen = flaky_server
+    slept: list[float] = []
+    client = RestClient(_cfg(url), sleep=slept.append)
+    assert client.request("GET", "/api/v1/nodes") == {"ok": True}
+    assert client.clone().limiter is not client.limiter  # the event client has its own budget
+    assert seen == [429, 503, 200]
+    assert slept == [0.0, 0.4]  # Retry-After: 0, then the doubled backoff
+
+
+def test_rest_client_retries_reads_after_connection_errors_then_gives_up() -> None:
+    slept: list[float] = []
+    client = RestClient(_cfg("http://127.0.0.1:1"), sleep=slept.append)
+    with pytest.raises(ApiError, match="GET /api/v1/nodes"):
+        client.request("GET", "/api/v1/nodes")
+    assert slept == [0.2, 0.4, 0.8, 1.6, 3.2]
+
+
+def test_a_write_is_not_retried_after_a_connection_error() -> None:
+    """It may have been applied (client-go retries only reads there)."""
+    slept: list[float] = []
+    client = RestClient(_cfg("http://127.0.0.1:1"), sleep=slept.append)
+    with pytest.raises(ApiError, match="POST /api/v1/namespaces/ns/pods/p/binding"):
+        client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {})
+    assert slept == []

@@ -1,0 +1,102 @@
+"""Helpers for the live tests: a REST client on the control plane, objects created the way a
+user (or kubelet) would, and bounded polling."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from typing import Any, TypeVar
+
+from kubesched.cluster import NotFound
+from kubesched.cluster.live import RestClient, load_rest_config
+from kubesched.cluster.live._resources import collection_path
+
+from .conftest import ControlPlane
+
+T = TypeVar("T")
+
+MERGE = "application/merge-patch+json"
+
+
+def rest_for(cp: ControlPlane) -> RestClient:
+    return RestClient(load_rest_config(cp.kubeconfig))
+
+
+def wait_for(what: str, fn: Callable[[], T | None], timeout: float = 15.0, every: float = 0.05) -> T:
+    """Poll ``fn`` until it returns something truthy (bounded)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        out = fn()
+        if out:
+            return out
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(every)
+
+
+def node_manifest(name: str, cpu: str, memory: str, labels: Mapping[str, str] | None = None,
+                  taints: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    res = {"cpu": cpu, "memory": memory, "pods": "110"}
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, **(labels or {})}},
+            "spec": {"taints": taints or []},
+            "status": {"capacity": res, "allocatable": res,
+                       "conditions": [{"type": "Ready", "status": "True"}]}}
+
+
+def pod_manifest(name: str, namespace: str, scheduler: str, cpu: str = "100m", memory: str = "64Mi",
+                 **spec: Any) -> dict[str, Any]:
+    labels = spec.pop("labels", {})
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": namespace, "labels": labels},
+            "spec": {"schedulerName": scheduler, "terminationGracePeriodSeconds": 0,
+                     "containers": [{"name": "c", "image": "registry.invalid/pause",
+                                     "resources": {"requests": {"cpu": cpu, "memory": memory}}}],
+                     **spec}}
+
+
+def create(rest: RestClient, doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Create through the API; a status (a node's, a PDB's) goes through the status
+    subresource afterwards, as the kubelet or the disruption controller writes it."""
+    kind, md = doc["kind"], doc["metadata"]
+    path = collection_path(kind, md.get("namespace", ""))
+    out: dict[str, Any] = rest.request("POST", path, {k: v for k, v in doc.items() if k != "status"})
+    if "status" in doc and kind != "Pod":
+        out = rest.request("PATCH", f"{path}/{md['name']}/status", {"status": doc["status"]},
+                           content_type=MERGE)
+    return out
+
+
+def get_pod(rest: RestClient, namespace: str, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = rest.request("GET", f"/api/v1/namespaces/{namespace}/pods/{name}")
+    return out
+
+
+def condition(pod: Mapping[str, Any], type_: str) -> Mapping[str, Any] | None:
+    conditions = (pod.get("status") or {}).get("conditions") or ()
+    return next((c for c in conditions if c.get("type") == type_), None)
+
+
+def events(rest: RestClient, namespace: str) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = rest.request(
+        "GET", f"/apis/events.k8s.io/v1/namespaces/{namespace}/events")["items"]
+    return items
+
+
+@contextmanager
+def cleanup(rest: RestClient, namespace: str) -> Iterator[list[str]]:
+    """Yields a list to put created node names in; deletes them, the namespace's pods (at
+    once: no kubelet runs) and the namespace after."""
+    nodes: list[str] = []
+    try:
+        yield nodes
+    finally:
+        for n in nodes:
+            with suppress(NotFound):
+                rest.request("DELETE", f"/api/v1/nodes/{n}")
+        with suppress(NotFound):
+            rest.request("DELETE", f"/api/v1/namespaces/{namespace}/pods",
+                         {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
+        with suppress(NotFound):
+            rest.request("DELETE", f"/api/v1/namespaces/{namespace}")
