@@ -20,7 +20,7 @@ from ..api.loader import LoadedObjects
 from ..clock import VirtualClock
 from ..cluster import MemoryStore
 from ._console import add_column, out_console, print_table
-from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input, start_time
+from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input, start_time, warn
 from ._main import app
 from ._units import column_formatter
 
@@ -70,7 +70,7 @@ def dra_warning(pods: list[Pod]) -> str | None:
     users = [p.key for p in pods if p.resource_claims and not p.is_terminal and not p.node_name]
     if not users:
         return None
-    return (f"warning: {len(users)} pending pod(s) use resourceClaims (first: {users[0]}): Dynamic "
+    return (f"{len(users)} pending pod(s) use resourceClaims (first: {users[0]}): Dynamic "
             "Resource Allocation is not implemented by kubesched yet; they will not be scheduled")
 
 
@@ -111,6 +111,6 @@ def validate(
         store.load(inputs.loaded)
     pods: list[Any] = store.list("Pod")
     if (warning := dra_warning(pods)) is not None:
-        typer.echo(warning, err=True)  # stderr: the summary on stdout stays as it was
+        warn(warning)  # stderr: the summary on stdout stays as it was
     nodes: list[Any] = store.list("Node")
     _render(out_console(), summarize(inputs.loaded, pods, nodes))
