@@ -73,6 +73,11 @@ _PLURAL = {
     "ReplicationController": "replicationcontrollers",
     "ReplicaSet": "replicasets",
     "StatefulSet": "statefulsets",
+    "DeviceClass": "deviceclasses",
+    "ResourceSlice": "resourceslices",
+    "DeviceTaintRule": "devicetaintrules",
+    "ResourceClaimTemplate": "resourceclaimtemplates",
+    "ResourceClaim": "resourceclaims",
 }
 
 
