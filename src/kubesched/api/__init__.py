@@ -86,6 +86,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
+from ._validation import FieldErrors
 from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
@@ -123,6 +124,7 @@ __all__ = [
     "DeviceTaintRule",
     "DeviceToleration",
     "ExactDeviceRequest",
+    "FieldErrors",
     "LabelSelector",
     "LabelSelectorRequirement",
     "LoadError",
