@@ -10,9 +10,12 @@ parsed (:mod:`kubesched.api`); this needs the CEL compiler, so the store runs it
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..api import DeviceClaim, DeviceClass, FieldErrors, ResourceClaim, ResourceClaimTemplate
-from .cel import CEL_SELECTOR_EXPRESSION_MAX_COST, Features, get_compiler
+
+if TYPE_CHECKING:
+    from .cel import Features
 
 __all__ = ["selector_errors"]
 
@@ -41,9 +44,14 @@ def selector_errors(obj: object, features: Features | None = None) -> list[str]:
     """The field errors of ``obj``'s CEL selectors (none for other kinds), as upstream words
     them: ``<path>: Invalid value: "<expression>": compilation failed: ...`` or
     ``<path>: Forbidden: too complex, exceeds cost limit``."""
-    compiler = get_compiler(features or Features())
+    selectors = list(_selectors(obj))
+    if not selectors:  # every other kind, and most objects: no need to load the CEL engine
+        return []
+    from .cel import CEL_SELECTOR_EXPRESSION_MAX_COST, get_compiler
+
+    compiler = get_compiler(features)
     errs = FieldErrors()
-    for path, expr in _selectors(obj):
+    for path, expr in selectors:
         result = compiler.compile(expr, "NewExpressions")
         if result.error is not None:
             errs.invalid(path, expr, result.error.detail)
