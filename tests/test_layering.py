@@ -24,9 +24,12 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "kubesched"
 
 # Layer of a module, by the longest matching prefix; a module may import its own layer (within
 # its own top-level package) and any lower one.
-LAYERS: dict[str, int] = {
+LAYERS: dict[str, float] = {
     "kubesched.clock": 0,
     "kubesched.api": 0,
+    # k8s.io/dynamic-resource-allocation: reads the api objects; the store's admission compiles
+    # the CEL selectors with it, as the API server's validation does.
+    "kubesched.dra": 0.5,
     "kubesched.cluster": 1,
     "kubesched.cache": 1,
     "kubesched.framework": 2,

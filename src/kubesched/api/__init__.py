@@ -27,6 +27,8 @@ from ._pod import (
     ContainerPort,
     Pod,
     PodAffinityTerm,
+    PodResourceClaim,
+    PodResourceClaimStatus,
     TopologySpreadConstraint,
     WeightedNodeSelectorTerm,
     WeightedPodAffinityTerm,
@@ -48,6 +50,32 @@ from ._priority import (
 )
 from ._quantity import QuantityError, format_quantity, milli_value, parse_quantity, resource_value, value
 from ._raw import DELETE, Path, with_paths
+from ._resource import (
+    AllocationResult,
+    DeviceClaim,
+    DeviceClass,
+    DeviceConfiguration,
+    DeviceConstraint,
+    DeviceRequest,
+    DeviceRequestAllocationResult,
+    DeviceSubRequest,
+    DeviceTaint,
+    DeviceToleration,
+    ExactDeviceRequest,
+    ResourceClaim,
+    ResourceClaimConsumerReference,
+    ResourceClaimTemplate,
+)
+from ._resource_slice import (
+    CounterSet,
+    Device,
+    DeviceAttribute,
+    DeviceCapacity,
+    DeviceCounterConsumption,
+    DeviceTaintRule,
+    ResourcePool,
+    ResourceSlice,
+)
 from ._resources import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, ResourceList, pod_requests
 from ._selectors import (
     LabelSelector,
@@ -61,6 +89,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
+from ._util_validation import FieldErrors
 from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
@@ -77,11 +106,29 @@ __all__ = [
     "AdmissionError",
     "AdmissionWarning",
     "Affinity",
+    "AllocationResult",
     "ApiObject",
     "CSINode",
     "Container",
     "ContainerImage",
     "ContainerPort",
+    "CounterSet",
+    "Device",
+    "DeviceAttribute",
+    "DeviceCapacity",
+    "DeviceClaim",
+    "DeviceClass",
+    "DeviceConfiguration",
+    "DeviceConstraint",
+    "DeviceCounterConsumption",
+    "DeviceRequest",
+    "DeviceRequestAllocationResult",
+    "DeviceSubRequest",
+    "DeviceTaint",
+    "DeviceTaintRule",
+    "DeviceToleration",
+    "ExactDeviceRequest",
+    "FieldErrors",
     "FieldValueError",
     "LabelSelector",
     "LabelSelectorRequirement",
@@ -99,11 +146,18 @@ __all__ = [
     "Pod",
     "PodAffinityTerm",
     "PodDisruptionBudget",
+    "PodResourceClaim",
+    "PodResourceClaimStatus",
     "PriorityClass",
     "QuantityError",
     "ReplicaSet",
     "ReplicationController",
+    "ResourceClaim",
+    "ResourceClaimConsumerReference",
+    "ResourceClaimTemplate",
     "ResourceList",
+    "ResourcePool",
+    "ResourceSlice",
     "SelectorError",
     "Service",
     "StatefulSet",

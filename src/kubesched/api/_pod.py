@@ -18,6 +18,7 @@ from ._quantity import parse_quantity, resource_value
 from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
 from ._selectors import LabelSelector, NodeSelector, NodeSelectorTerm, Toleration
+from ._util_validation import FieldErrors, is_dns1123_label, is_dns1123_subdomain
 
 __all__ = [
     "Affinity",
@@ -25,6 +26,8 @@ __all__ = [
     "ContainerPort",
     "Pod",
     "PodAffinityTerm",
+    "PodResourceClaim",
+    "PodResourceClaimStatus",
     "TopologySpreadConstraint",
     "WeightedNodeSelectorTerm",
     "WeightedPodAffinityTerm",
@@ -255,6 +258,75 @@ class TopologySpreadConstraint:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PodResourceClaim:
+    """v1.PodResourceClaim: exactly one of ``resource_claim_name`` (an existing claim) and
+    ``resource_claim_template_name`` (a claim made for the pod from a template)."""
+
+    name: str
+    resource_claim_name: str | None = None
+    resource_claim_template_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PodResourceClaimStatus:
+    """v1.PodResourceClaimStatus: the claim generated for a template reference (None: none
+    was needed)."""
+
+    name: str
+    resource_claim_name: str | None = None
+
+
+def parse_pod_resource_claims(claims: Any) -> tuple[PodResourceClaim, ...]:
+    """``spec.resourceClaims`` checked as validatePodResourceClaims (pkg/apis/core/validation):
+    each name a unique DNS label; exactly one of resourceClaimName / resourceClaimTemplateName,
+    itself a DNS subdomain. Raises ValueError with upstream's field errors."""
+    if not claims:
+        return ()
+    if not isinstance(claims, list | tuple):
+        raise ValueError(f"spec.resourceClaims: must be a list, got {type(claims).__name__}")
+    errs = FieldErrors()
+    out = []
+    seen: set[str] = set()
+    for i, c in enumerate(claims):
+        path = f"spec.resourceClaims[{i}]"
+        if not isinstance(c, Mapping):
+            raise ValueError(f"{path}: must be a mapping, got {type(c).__name__}")
+        name = str(c.get("name") or "")
+        if not name:
+            errs.required(f"{path}.name")
+        elif name in seen:
+            errs.duplicate(f"{path}.name", name)
+        else:
+            errs.invalid_all(f"{path}.name", name, is_dns1123_label(name))
+            seen.add(name)
+        rcn, rctn = c.get("resourceClaimName"), c.get("resourceClaimTemplateName")
+        if rcn is not None and rctn is not None:
+            errs.invalid(path, name,
+                         "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified")
+        if rcn is None and rctn is None:
+            errs.invalid(path, name, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
+        for fname, v in (("resourceClaimName", rcn), ("resourceClaimTemplateName", rctn)):
+            if v is not None:
+                errs.invalid_all(f"{path}.{fname}", str(v), is_dns1123_subdomain(str(v)))
+        out.append(PodResourceClaim(name, None if rcn is None else str(rcn),
+                                    None if rctn is None else str(rctn)))
+    errs.raise_if_any()
+    return tuple(out)
+
+
+def _claim_statuses(statuses: Any) -> tuple[PodResourceClaimStatus, ...]:
+    if not statuses:
+        return ()
+    if not isinstance(statuses, list | tuple):
+        raise ValueError(f"status.resourceClaimStatuses: must be a list, got {type(statuses).__name__}")
+    return tuple(
+        PodResourceClaimStatus(str(s.get("name") or ""),
+                               None if s.get("resourceClaimName") is None else str(s["resourceClaimName"]))
+        for s in statuses if isinstance(s, Mapping)
+    )
+
+
 @dataclass(frozen=True, eq=False)
 class Pod(ManifestObject):
     """A parsed v1.Pod. ``priority`` is None until admission resolves it."""
@@ -282,6 +354,7 @@ class Pod(ManifestObject):
     nominated_node_name: str
     conditions: tuple[Mapping[str, Any], ...]
     start_time: float | None
+    resource_claim_statuses: tuple[PodResourceClaimStatus, ...]
 
     # -- identity -------------------------------------------------------------
     @property
@@ -365,13 +438,11 @@ class Pod(ManifestObject):
         return tuple(out)
 
     @cached_property
-    def resource_claims(self) -> tuple[str, ...]:
-        """The names of ``spec.resourceClaims`` (Dynamic Resource Allocation): the claims the
-        DynamicResources plugin would allocate devices for."""
-        claims = (self.raw.get("spec") or {}).get("resourceClaims") or ()
-        if not isinstance(claims, list | tuple):
-            claims = (claims,)
-        return tuple(str(c.get("name") or "") if isinstance(c, Mapping) else str(c) for c in claims)
+    def resource_claims(self) -> tuple[PodResourceClaim, ...]:
+        """``spec.resourceClaims`` (Dynamic Resource Allocation): the claims, by the name the
+        containers use, each naming a ResourceClaim or a ResourceClaimTemplate. Validated when
+        the pod is parsed (:func:`parse_pod_resource_claims`)."""
+        return parse_pod_resource_claims((self.raw.get("spec") or {}).get("resourceClaims"))
 
     def condition(self, type_: str) -> Mapping[str, Any] | None:
         for c in self.conditions:
@@ -439,6 +510,7 @@ class Pod(ManifestObject):
             for c, cpath in f.objects(spec.get("initContainers"), "spec.initContainers")
         )
         pod_res = f.mapping(spec.get("resources"), "spec.resources")
+        parse_pod_resource_claims(spec.get("resourceClaims"))  # refuse bad claims at load
         return Pod(
             raw=d,
             **_cheap_fields(d),
@@ -538,6 +610,7 @@ def _status_fields(status: Any) -> dict[str, Any]:
         "nominated_node_name": f.string(status.get("nominatedNodeName"), "status.nominatedNodeName"),
         "conditions": conditions(status.get("conditions"), "status.conditions"),
         "start_time": time_field(status.get("startTime"), "status.startTime"),
+        "resource_claim_statuses": _claim_statuses(status.get("resourceClaimStatuses")),
     }
 
 

@@ -25,77 +25,9 @@ from typing import Any, Final
 from ._fields import FieldValueError, go_value
 from ._objects import PodDisruptionBudget
 from ._pod import Pod
+from ._util_validation import is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, regex_error
 
-__all__ = ["is_dns1035_label", "is_dns1123_label", "is_dns1123_subdomain", "validate_object"]
-
-_DNS1123_LABEL_FMT: Final = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT: Final = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_LABEL_RE: Final = re.compile(f"^{_DNS1123_LABEL_FMT}$")
-_DNS1123_SUBDOMAIN_RE: Final = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
-_DNS1123_LABEL_MAX: Final = 63
-_DNS1123_SUBDOMAIN_MAX: Final = 253
-_DNS1123_LABEL_MSG: Final = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-    "and must start and end with an alphanumeric character"
-)
-_DNS1123_SUBDOMAIN_MSG: Final = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character"
-)
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """validation.RegexError, with its exact punctuation (examples joined by ``,  or ``)."""
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    shown = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
-
-
-def _max_len_error(n: int) -> str:
-    return f"must be no more than {n} characters"
-
-
-def is_dns1123_label(value: str) -> list[str]:
-    """validation.IsDNS1123Label: the problems with ``value`` as a label (empty: none)."""
-    errs = []
-    if len(value) > _DNS1123_LABEL_MAX:
-        errs.append(_max_len_error(_DNS1123_LABEL_MAX))
-    if not _DNS1123_LABEL_RE.match(value):
-        if _DNS1123_SUBDOMAIN_RE.match(value):
-            errs.append("must not contain dots")  # a valid subdomain: only the dots are wrong
-        else:
-            errs.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return errs
-
-
-def is_dns1123_subdomain(value: str) -> list[str]:
-    """validation.IsDNS1123Subdomain: the problems with ``value`` as a subdomain."""
-    errs = []
-    if len(value) > _DNS1123_SUBDOMAIN_MAX:
-        errs.append(_max_len_error(_DNS1123_SUBDOMAIN_MAX))
-    if not _DNS1123_SUBDOMAIN_RE.match(value):
-        errs.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
-
-
-_DNS1035_LABEL_FMT: Final = "[a-z]([-a-z0-9]*[a-z0-9])?"
-_DNS1035_LABEL_RE: Final = re.compile(f"^{_DNS1035_LABEL_FMT}$")
-_DNS1035_LABEL_MSG: Final = (
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-    "alphabetic character, and end with an alphanumeric character"
-)
-
-
-def is_dns1035_label(value: str) -> list[str]:
-    """validation.IsDNS1035Label (a Service's name: it becomes a DNS name under the namespace)."""
-    errs = []
-    if len(value) > _DNS1123_LABEL_MAX:
-        errs.append(_max_len_error(_DNS1123_LABEL_MAX))
-    if not _DNS1035_LABEL_RE.match(value):
-        errs.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
-    return errs
-
+__all__ = ["validate_object"]
 
 _NAME_RULES: Final[dict[str, Callable[[str], list[str]]]] = {
     "Namespace": is_dns1123_label,  # ValidateNamespaceName
@@ -131,7 +63,7 @@ def _int_or_percent_errors(path: str, v: int | str | None) -> list[str]:
     if isinstance(v, str):
         if not _PERCENT_RE.match(v):
             msg = "a valid percent string must be a numeric string followed by an ending '%'"
-            return [_invalid(path, v, _regex_error(msg, "[0-9]+%", "1%", "93%"))]
+            return [_invalid(path, v, regex_error(msg, "[0-9]+%", "1%", "93%"))]
         return [_invalid(path, v, "must not be greater than 100%")] if int(v[:-1]) > 100 else []
     return [_invalid(path, v, "must be greater than or equal to 0")] if v < 0 else []
 

@@ -41,6 +41,8 @@ from ._objects import (
 )
 from ._pod import Pod
 from ._raw import DELETE, with_paths
+from ._resource import DeviceClass, ResourceClaim, ResourceClaimTemplate
+from ._resource_slice import DeviceTaintRule, ResourceSlice
 from ._validation import validate_object
 from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
 from ._yaml import load_yaml
@@ -73,6 +75,11 @@ ApiObject: TypeAlias = (
     | ReplicationController
     | ReplicaSet
     | StatefulSet
+    | DeviceClass
+    | ResourceSlice
+    | DeviceTaintRule
+    | ResourceClaimTemplate
+    | ResourceClaim
 )
 
 
@@ -101,6 +108,11 @@ KINDS: Final[Mapping[str, KindInfo]] = {
         KindInfo("ReplicationController", "v1", True, ReplicationController),
         KindInfo("ReplicaSet", "apps/v1", True, ReplicaSet),
         KindInfo("StatefulSet", "apps/v1", True, StatefulSet),
+        KindInfo("DeviceClass", "resource.k8s.io/v1", False, DeviceClass),
+        KindInfo("ResourceSlice", "resource.k8s.io/v1", False, ResourceSlice),
+        KindInfo("DeviceTaintRule", "resource.k8s.io/v1", False, DeviceTaintRule),
+        KindInfo("ResourceClaimTemplate", "resource.k8s.io/v1", True, ResourceClaimTemplate),
+        KindInfo("ResourceClaim", "resource.k8s.io/v1", True, ResourceClaim),
         KindInfo("Pod", "v1", True, Pod),
     )
 }
@@ -211,6 +223,26 @@ class LoadedObjects:
     @property
     def stateful_sets(self) -> list[StatefulSet]:
         return self.of_kind("StatefulSet")
+
+    @property
+    def device_classes(self) -> list[DeviceClass]:
+        return self.of_kind("DeviceClass")
+
+    @property
+    def resource_slices(self) -> list[ResourceSlice]:
+        return self.of_kind("ResourceSlice")
+
+    @property
+    def device_taint_rules(self) -> list[DeviceTaintRule]:
+        return self.of_kind("DeviceTaintRule")
+
+    @property
+    def resource_claim_templates(self) -> list[ResourceClaimTemplate]:
+        return self.of_kind("ResourceClaimTemplate")
+
+    @property
+    def resource_claims(self) -> list[ResourceClaim]:
+        return self.of_kind("ResourceClaim")
 
     def extend(self, other: LoadedObjects) -> None:
         """Add ``other``'s objects and skip counts; a duplicate raises LoadError naming both places."""

@@ -54,6 +54,7 @@ from ..api import (
 from ..api._gc import gc_paused
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
+from ..dra import selector_errors
 from ._conditions import apply_scheduling_gated_condition, update_pod_conditions
 from ._disruption import pdb_selects, pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
@@ -76,6 +77,11 @@ _PLURAL = {
     "ReplicationController": "replicationcontrollers",
     "ReplicaSet": "replicasets",
     "StatefulSet": "statefulsets",
+    "DeviceClass": "deviceclasses",
+    "ResourceSlice": "resourceslices",
+    "DeviceTaintRule": "devicetaintrules",
+    "ResourceClaimTemplate": "resourceclaimtemplates",
+    "ResourceClaim": "resourceclaims",
 }
 
 
@@ -90,6 +96,12 @@ def _missing_classes_warning(missing: Mapping[str, int]) -> str:
     names = ", ".join(f"{name} ({n} pod{'s' if n != 1 else ''})" for name, n in sorted(missing.items()))
     return (f"PriorityClasses missing from the input: {names}; these pods keep their spec.priority "
             "(include the PriorityClasses in the input to check it)")
+def _check_selectors(obj: ApiObject) -> None:
+    """The CEL selectors of a DRA object must compile (validateCELSelector): the API server
+    refuses the object otherwise."""
+    errors = selector_errors(obj)
+    if errors:
+        raise Invalid(errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]")
 
 
 class Expired(StoreError):
@@ -334,6 +346,7 @@ class MemoryStore:
                         others = [pc for n, pc in classes.items() if n != obj.name]
                         self._admission(lambda o=obj, e=others: validate_priority_class(o, e))  # type: ignore[misc]
                         classes[obj.name] = obj
+                    _check_selectors(obj)
                 except StoreError as exc:
                     raise fail(obj, exc) from exc
                 ready.append((obj, replaces))
@@ -439,6 +452,7 @@ class MemoryStore:
         if key in self._bucket(kind):
             raise AlreadyExists(f'{_PLURAL[kind]} "{obj.meta.name}" already exists')
         if admit:
+            _check_selectors(obj)
             if isinstance(obj, PriorityClass):
                 pcs = list(self._objects["PriorityClass"].values())
                 self._admission(lambda: validate_priority_class(obj, pcs))  # type: ignore[arg-type]
