@@ -3,7 +3,11 @@ user (or kubelet) would, and bounded polling."""
 
 from __future__ import annotations
 
+import socket
+import ssl
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
@@ -100,3 +104,23 @@ def cleanup(rest: RestClient, namespace: str) -> Iterator[list[str]]:
                          {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
         with suppress(NotFound):
             rest.request("DELETE", f"/api/v1/namespaces/{namespace}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def https_get(port: int, path: str) -> tuple[int, str]:
+    """(status, body) of a GET on kubesched's endpoints, its self-signed certificate accepted
+    (as the kubelet's HTTPS probes do)."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    try:
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}{path}", timeout=5, context=ctx) as resp:
+            return int(resp.status), resp.read().decode()
+    except urllib.error.HTTPError as err:
+        with err:
+            return int(err.code), err.read().decode()
