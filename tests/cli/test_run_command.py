@@ -55,6 +55,7 @@ def _kubeconfig(tmp_path: Path) -> Path:
     (["--lead"], "unknown flag: --lead"),
     (["--bind-address", "nowhere"], "expected HOST:PORT"),
     (["--tls-cert-file", "c.pem"], "--tls-cert-file and --tls-private-key-file go together"),
+    (["--tls-cert-file", "c.pem", "--tls-private-key-file", "k.pem"], "No such file"),
 ])
 def test_bad_flags_are_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["run", "--kubeconfig", str(_kubeconfig(tmp_path)), *args])
