@@ -85,3 +85,28 @@ def test_one_schedules_and_the_other_takes_over_when_it_is_killed(
             assert not [e for e in events(rest, ns) if e["reason"] != "Scheduled"]
             assert standby.terminate() == 0, standby.log()
         assert rest.request("GET", lease_path)["spec"]["holderIdentity"] == ""  # released on SIGTERM
+
+
+def test_a_lost_lease_ends_the_process_with_code_1(control_plane: ControlPlane, tmp_path: Path) -> None:
+    """Someone else writes the Lease (as a partitioned leader sees it when it reconnects): the
+    renewals fail for renewDeadline, and kubesched exits 1, as kube-scheduler's OnStoppedLeading
+    ("leaderelection lost")."""
+    lease = f"kubesched-{uuid.uuid4().hex[:8]}"
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "leaderElection": {"leaseDuration": "2s", "renewDeadline": "1500ms", "retryPeriod": "300ms",
+                           "resourceNamespace": "kube-system", "resourceName": lease},
+        "profiles": [{"schedulerName": f"kubesched-{lease}"}]}))
+    rest = rest_for(control_plane)
+    lease_path = f"/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/{lease}"
+    with KubeschedProcess(tmp_path / "k.log", "--config", str(config), "--kubeconfig",
+                          str(control_plane.kubeconfig)) as ks:
+        wait_for("kubesched to lead", lambda: ks.leading, timeout=30)
+        obj = rest.request("GET", lease_path)
+        obj["spec"]["holderIdentity"] = "someone-else"
+        obj["spec"]["leaseDurationSeconds"] = 3600
+        rest.request("PUT", lease_path, obj)
+        assert ks.proc.wait(15) == 1, ks.log()
+        assert "leaderelection lost" in ks.log()
+    assert rest.request("GET", lease_path)["spec"]["holderIdentity"] == "someone-else"
