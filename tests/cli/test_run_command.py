@@ -38,3 +38,39 @@ def test_a_bad_configuration_is_bad_input(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "--config", str(cfg), "--kubeconfig", str(kc)])
     assert result.exit_code == 2
     assert "qps" in result.output
+
+
+def _kubeconfig(tmp_path: Path) -> Path:
+    kc = tmp_path / "kubeconfig"
+    kc.write_text("apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+                  "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+                  "users: [{name: u, user: {token: t}}]\n"
+                  "contexts: [{name: c, context: {cluster: c, user: u}}]\n")
+    return kc
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--leader-elect=maybe"], 'invalid argument "maybe" for "--leader-elect" flag'),
+    (["--leader-elect=", "--x"], "invalid argument"),
+    (["--lead"], "unknown flag: --lead"),
+    (["--bind-address", "nowhere"], "expected HOST:PORT"),
+    (["--tls-cert-file", "c.pem"], "--tls-cert-file and --tls-private-key-file go together"),
+    (["--tls-cert-file", "c.pem", "--tls-private-key-file", "k.pem"], "No such file"),
+])
+def test_bad_flags_are_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["run", "--kubeconfig", str(_kubeconfig(tmp_path)), *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_leader_elect_flag_turns_election_on_over_the_configuration(tmp_path: Path) -> None:
+    """The file says leaderElect: false, so its durations are not validated (component-base);
+    ``--leader-elect`` turns election on, and the elector refuses them before anything starts
+    (NewLeaderElector's message)."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                   "leaderElection: {leaderElect: false, leaseDuration: 1s, renewDeadline: 2s}\n")
+    result = runner.invoke(app, ["run", "--config", str(cfg), "--kubeconfig", str(_kubeconfig(tmp_path)),
+                                 "--leader-elect", "--bind-address", "127.0.0.1:0"])
+    assert result.exit_code == 2, result.output
+    assert "leaseDuration must be greater than renewDeadline" in result.output

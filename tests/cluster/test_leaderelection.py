@@ -355,7 +355,7 @@ def test_lease_spec_round_trip() -> None:
 
 
 def test_new_leader_election_config_is_the_schedulers() -> None:
-    cfg = new_leader_election_config(LeaderElectionConfiguration(), api_client=None,
+    cfg = new_leader_election_config(LeaderElectionConfiguration(), rest=None,  # type: ignore[arg-type]
                                      callbacks=LeaderCallbacks(lambda _s: None, lambda: None))
     assert (cfg.lease_duration, cfg.renew_deadline, cfg.retry_period) == (15.0, 10.0, 2.0)
     assert cfg.release_on_cancel and cfg.name == "kube-scheduler"

@@ -3,16 +3,27 @@ user (or kubelet) would, and bounded polling."""
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import ssl
+import subprocess
+import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any, TypeVar
 
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient, load_rest_config
 from kubesched.cluster.live._resources import collection_path
 
-from .conftest import ControlPlane
+from .conftest import REPO, ControlPlane
+
+SRC = REPO / "src"
 
 T = TypeVar("T")
 
@@ -100,3 +111,75 @@ def cleanup(rest: RestClient, namespace: str) -> Iterator[list[str]]:
                          {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
         with suppress(NotFound):
             rest.request("DELETE", f"/api/v1/namespaces/{namespace}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def https_get(port: int, path: str) -> tuple[int, str]:
+    """(status, body) of a GET on kubesched's endpoints, its self-signed certificate accepted
+    (as the kubelet's HTTPS probes do)."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    try:
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}{path}", timeout=5, context=ctx) as resp:
+            return int(resp.status), resp.read().decode()
+    except urllib.error.HTTPError as err:
+        with err:
+            return int(err.code), err.read().decode()
+
+
+class KubeschedProcess:
+    """``kubesched run ARGS`` as a child process serving on its own loopback port (HTTPS);
+    stderr goes to a file (read with :meth:`log`). Use as a context manager: the process is
+    killed on exit if still running."""
+
+    def __init__(self, log_path: Path, *args: str) -> None:
+        self.port = free_port()
+        self.log_path = log_path
+        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        env.pop("KUBECONFIG", None)
+        self._log = log_path.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from kubesched.cli import main; main()", "run", *args,
+             "--bind-address", f"127.0.0.1:{self.port}", "-v", "2"],
+            env=env, stdout=subprocess.DEVNULL, stderr=self._log)
+
+    def metric(self, line_prefix: str) -> float | None:
+        """The value of the first /metrics sample starting with ``line_prefix`` (None: absent
+        or not serving)."""
+        try:
+            status, text = https_get(self.port, "/metrics")
+        except OSError:
+            return None
+        if status != 200:
+            return None
+        for line in text.splitlines():
+            if line.startswith(line_prefix):
+                return float(line.rsplit(" ", 1)[1])
+        return None
+
+    @property
+    def leading(self) -> bool:
+        return self.metric("leader_election_master_status{") == 1.0
+
+    def terminate(self, timeout: float = 30.0) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout)
+
+    def log(self) -> str:
+        self._log.flush()
+        return self.log_path.read_text()
+
+    def __enter__(self) -> KubeschedProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self._log.close()

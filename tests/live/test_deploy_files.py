@@ -103,9 +103,12 @@ def test_deployment_is_non_root_read_only_and_probed_at_the_serving_port() -> No
     assert sc["allowPrivilegeEscalation"] is False
     assert sc["capabilities"]["drop"] == ["ALL"]
     assert [p["containerPort"] for p in c["ports"]] == [SERVING_PORT]
+    # kubesched serves HTTPS (self-signed by default) on all addresses, so the kubelet reaches it
+    argv = c["command"] + c.get("args", [])
+    assert f"--bind-address=0.0.0.0:{SERVING_PORT}" in argv
     for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
         get = c[probe]["httpGet"]
-        assert (get["path"], get["port"]) == (path, SERVING_PORT)
+        assert (get["path"], get["port"], get["scheme"]) == (path, SERVING_PORT, "HTTPS")
     res = c["resources"]
     assert set(res["requests"]) == set(res["limits"]) == {"cpu", "memory"}
 

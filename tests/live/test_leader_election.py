@@ -9,7 +9,6 @@ every elector and process started is stopped in a ``finally``.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from kubesched.cluster.live import RestClient
 from kubesched.cluster.live.leaderelection import (
     LeaderCallbacks,
     LeaderElectionConfig,
@@ -31,17 +31,16 @@ from kubesched.cluster.live.leaderelection import (
     LockError,
 )
 
+from ._kube import rest_for
 from .conftest import REPO, ControlPlane
-
-kubernetes = pytest.importorskip("kubernetes")
 
 LEASE, RENEW, RETRY = 2.0, 1.5, 0.3
 MICRO_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
 
 
 @pytest.fixture
-def api_client(control_plane: ControlPlane) -> Iterator[Any]:
-    client = kubernetes.config.new_client_from_config(str(control_plane.kubeconfig))
+def api_client(control_plane: ControlPlane) -> Iterator[RestClient]:
+    client = rest_for(control_plane)
     try:
         yield client
     finally:
@@ -61,9 +60,8 @@ def read_lease(api_client: Any, name: str) -> dict[str, Any]:
 
 
 def lease_events(api_client: Any, name: str) -> list[dict[str, Any]]:
-    resp = kubernetes.client.CoreV1Api(api_client).list_namespaced_event(
-        "kube-system", field_selector=f"involvedObject.name={name}", _preload_content=False)
-    return list(json.loads(resp.data)["items"])
+    return list(api_client.request("GET", "/api/v1/namespaces/kube-system/events",
+                                   query={"fieldSelector": f"involvedObject.name={name}"})["items"])
 
 
 def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> float:
@@ -202,11 +200,11 @@ def test_the_other_takes_over_when_the_leader_stops_renewing(api_client: Any, le
 
 
 _CHILD = textwrap.dedent("""
-    import sys, threading
-    import kubernetes
+    import pathlib, sys, threading
+    from kubesched.cluster.live import RestClient, load_rest_config
     from kubesched.cluster.live.leaderelection import *
     kubeconfig, name, identity = sys.argv[1:4]
-    client = kubernetes.config.new_client_from_config(kubeconfig)
+    client = RestClient(load_rest_config(pathlib.Path(kubeconfig)))
     def lead(stop):
         print("leading", flush=True)
         stop.wait()

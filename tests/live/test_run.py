@@ -33,7 +33,9 @@ from ._kube import (
     condition,
     create,
     events,
+    free_port,
     get_pod,
+    https_get,
     node_manifest,
     pod_manifest,
     rest_for,
@@ -170,15 +172,22 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
         create(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
         create(rest, node_manifest(f"{ns}-n", "2", "4Gi"))
         nodes.append(f"{ns}-n")
+        port = free_port()
         proc = subprocess.Popen(
             [sys.executable, "-c", "from kubesched.cli import main; main()", "run",
              "--config", str(_config(tmp_path, sched)), "--kubeconfig", str(control_plane.kubeconfig),
-             "-v", "2"],
+             "--leader-elect=false", "--bind-address", f"127.0.0.1:{port}", "-v", "2"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             create(rest, pod_manifest("p", ns, sched))
             wait_for("the pod to be bound", lambda: get_pod(rest, ns, "p")["spec"].get("nodeName"),
                      timeout=30)
+            # served over HTTPS with a self-signed certificate, as kube-scheduler without --tls-cert-file
+            assert https_get(port, "/readyz?verbose") == (200, "[+]shutdown ok\n[+]sched-handler-sync ok\n"
+                                                                "readyz check passed\n")
+            status, metrics = https_get(port, "/metrics")
+            attempts = f'scheduler_schedule_attempts_total{{profile="{sched}",result="scheduled"}} 1.0'
+            assert status == 200 and attempts in metrics
             proc.send_signal(signal.SIGTERM)
             _, err = proc.communicate(timeout=30)
         finally:

@@ -7,23 +7,42 @@ scheduler built on the synced caches, then the real-time loop
 (:func:`~kubesched.scheduler.run_realtime`) until stopped.
 
 Hooks for what runs around the loop (serving health and metrics, leader election):
-``start()`` returns once the caches are synced (readiness), ``run(on_ready=...)`` calls
-``on_ready`` as scheduling begins, ``stop()`` is safe from any thread or a signal handler.
+``start()`` returns once the caches are synced (readiness), ``standby(until)`` delivers the
+informers' changes to the scheduler's handlers without popping (a candidate waiting for the
+Lease keeps warm caches and queue, as upstream's), ``run(on_ready=...)`` calls ``on_ready`` as
+scheduling begins, ``stop()`` is safe from any thread or a signal handler.
+
+:class:`SchedulerRun` is server.go's ``Run`` around them: the endpoints served from
+the start, then, with leader election, the elector on its own thread (OnStartedLeading runs
+the loop; OnStoppedLeading ends the command: 0 when asked to stop, 1 when the lease was lost).
 """
 
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+from prometheus_client import CollectorRegistry
 
 from ..clock import RealClock
 from ..cluster.live import LiveStore, RestClient, client_settings, load_rest_config, resolve_kubeconfig
+from ..cluster.live.leaderelection import (
+    LeaderCallbacks,
+    LeaderElectionConfig,
+    LeaderElector,
+    LeaderMetrics,
+    new_leader_election_config,
+)
 from ..framework.config import SchedulerConfig, default_config, load_config
 from ..scheduler import Scheduler, SchedulerOptions, run_realtime
+from ..scheduler._realtime import IDLE_WAIT
+from ._serving import SchedulerServer, new_endpoints_server
 
-__all__ = ["LiveScheduler", "run"]
+__all__ = ["LiveScheduler", "SchedulerRun", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +87,15 @@ class LiveScheduler:
         log.info("kubesched: caches synced; scheduling for %s", ", ".join(self.profiles))
         return True
 
+    def standby(self, until: threading.Event) -> None:
+        """Deliver watch events and timers on this thread, popping nothing, until ``until`` or
+        ``stop()`` (set ``until`` then ``clock.wake()`` to end it at once)."""
+        while not until.is_set() and not self.stop_event.is_set():
+            self.clock.run_due()
+            if until.is_set():
+                break
+            self.clock.wait(IDLE_WAIT)
+
     def run(self, on_ready: Callable[[], None] | None = None) -> None:
         """The loop, until ``stop()``; ``start()`` must have succeeded."""
         if self.scheduler is None:
@@ -98,3 +126,98 @@ def run(config_path: str | Path | None = None, kubeconfig: str | None = None, *,
             live.run(on_ready)
     finally:
         live.close()
+
+
+class _SchedulerMetrics:
+    """A collector for /metrics that serves the scheduler's registry once it exists (the
+    endpoints are served before the caches sync and the scheduler is built)."""
+
+    def __init__(self, live: LiveScheduler) -> None:
+        self._live = live
+
+    def collect(self) -> Iterator[Any]:
+        sched = self._live.scheduler
+        if sched is not None:
+            yield from sched.metrics.registry.collect()
+
+
+class SchedulerRun:
+    """server.go's ``Run`` for one :class:`LiveScheduler`: serve the endpoints (``bind_address``
+    None: none), start the informers and wait for them, then schedule; with ``leader_elect``
+    only while holding the Lease of ``config.leaderElection``.
+
+    Built first (a bad leaderElection raises ValueError here, before anything starts), then
+    :meth:`run` gives the exit code: 0 when stopped (``live.stop()``), 1 when the lease was
+    lost. Leader election talks to the API server through a clone of the live store's client
+    (the same kubeconfig and settings, its own token bucket, as upstream's separate leader
+    election client). On stop the loop stops popping and finishes the binding cycles in
+    flight, and only then is the Lease released (ReleaseOnCancel). ``live.close()`` is left to
+    the caller."""
+
+    def __init__(self, live: LiveScheduler, *, leader_elect: bool, bind_address: str | None,
+                 ssl_context: ssl.SSLContext | None = None, identity: str | None = None) -> None:
+        self.live = live
+        self.bind_address = bind_address
+        self.ssl_context = ssl_context
+        self.leader_registry = CollectorRegistry()
+        self.started, self.lost, self.release = threading.Event(), threading.Event(), threading.Event()
+        self.le_config: LeaderElectionConfig | None = None
+        self.elector: LeaderElector | None = None
+        self._lock_rest: RestClient | None = None
+        self.server: SchedulerServer | None = None
+        if leader_elect:
+            self._lock_rest = live.rest.clone()
+            self.le_config = new_leader_election_config(
+                live.config.leader_election, self._lock_rest,
+                LeaderCallbacks(self._on_started_leading, self._on_stopped_leading, self._on_new_leader),
+                identity=identity, scheduler_name=live.profiles[0])
+            self.elector = LeaderElector(self.le_config, metrics=LeaderMetrics(self.leader_registry))
+
+    def _on_started_leading(self, _leading: threading.Event) -> None:
+        self.started.set()
+        self.live.clock.wake()
+
+    def _on_stopped_leading(self) -> None:
+        if self.release.is_set() or self.live.stop_event.is_set():
+            log.info("Requested to terminate, exiting")
+            return
+        log.error("leaderelection lost")
+        self.lost.set()
+        self.live.stop()
+
+    @staticmethod
+    def _on_new_leader(holder: str) -> None:
+        log.info("new leader elected: %s", holder or "(none)")
+
+    def run(self) -> int:
+        live = self.live
+        if self.bind_address is not None:
+            sched_registry = CollectorRegistry(auto_describe=False)
+            sched_registry.register(_SchedulerMetrics(live))
+            self.server = new_endpoints_server(
+                self.bind_address, registries=[sched_registry, self.leader_registry],
+                synced=lambda: live.scheduler is not None, stopping=live.stop_event,
+                leader_election=self.le_config.watchdog if self.le_config is not None else None,
+                ssl_context=self.ssl_context).start()
+        try:
+            if not live.start():
+                return 0
+            if self.elector is None:
+                live.run()
+                return 0
+            thread = threading.Thread(target=self.elector.run, args=(self.release,),
+                                      name="leader-election", daemon=True)
+            thread.start()
+            try:
+                live.standby(self.started)
+                if self.started.is_set() and not live.stop_event.is_set():
+                    live.run()
+            finally:
+                self.release.set()  # the loop has drained its binding cycles: release the Lease
+                thread.join(30)
+            return 1 if self.lost.is_set() else 0
+        finally:
+            if self.server is not None:
+                self.server.shutdown()
+            if self._lock_rest is not None:
+                self._lock_rest.close()

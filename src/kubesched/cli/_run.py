@@ -1,12 +1,19 @@
-"""``kubesched run [--config FILE] [--kubeconfig PATH] [-v N]``: schedule a real cluster.
+"""``kubesched run [--config FILE] [--kubeconfig PATH] [--leader-elect[=BOOL]]
+[--bind-address HOST:PORT] [-v N]``: schedule a real cluster.
 
-Bad input (an unreadable or invalid configuration, no usable kubeconfig) exits with code 2
-before anything starts; SIGTERM and SIGINT stop popping pods, finish the binding cycles in
-flight and exit 0.
+Bad input (an unreadable or invalid configuration, no usable kubeconfig, a bad flag) exits
+with code 2 before anything starts; SIGTERM and SIGINT stop popping pods, finish the binding
+cycles in flight, release the Lease and exit 0; a lost Lease exits 1 (kube-scheduler's
+OnStoppedLeading).
+
+``--leader-elect`` is a Go boolean flag as upstream's (``--leader-elect``,
+``--leader-elect=false``); it overrides ``leaderElection.leaderElect`` only when given
+(options.go: a flag set on the command line wins over the file).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import signal
 import sys
@@ -15,7 +22,10 @@ from types import FrameType
 
 import typer
 
-from ._inputs import reported_as_bad_input
+from ..app._certs import self_signed_context, tls_context_from_files
+from ..app._serving import DEFAULT_BIND_ADDRESS
+from ..framework.config import default_config, load_config
+from ._inputs import bad_input, reported_as_bad_input
 from ._main import app
 
 __all__ = ["run"]
@@ -39,21 +49,72 @@ def _configure_logging(verbosity: int) -> None:
         logger.addHandler(_InfoHandler())
 
 
-@app.command("run")
+_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
+_FALSE = {"0", "f", "F", "FALSE", "false", "False"}
+
+
+def _leader_elect_flag(extra: list[str]) -> bool | None:
+    """``--leader-elect[=BOOL]`` among the arguments typer left (strconv.ParseBool's
+    spellings); None when not given. Anything else left over is an unknown flag."""
+    value: bool | None = None
+    for arg in extra:
+        name, eq, text = arg.partition("=")
+        if name != "--leader-elect":
+            raise ValueError(f"unknown flag: {arg}")
+        if not eq or text in _TRUE:
+            value = True
+        elif text in _FALSE:
+            value = False
+        else:
+            raise ValueError(f'invalid argument "{text}" for "--leader-elect" flag: '
+                             f'strconv.ParseBool: parsing "{text}": invalid syntax')
+    return value
+
+
+@app.command("run", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 def run(
+    ctx: typer.Context,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     kubeconfig: str | None = typer.Option(
         None, "--kubeconfig",
         help="kubeconfig file (else clientConnection.kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster)."),
+    bind_address: str = typer.Option(
+        DEFAULT_BIND_ADDRESS, "--bind-address",
+        help="HOST:PORT to serve /healthz, /livez, /readyz and /metrics on (HTTPS); empty: do not serve."),
+    tls_cert_file: str | None = typer.Option(
+        None, "--tls-cert-file", help="Serving certificate (PEM); default: a self-signed one made at start."),
+    tls_private_key_file: str | None = typer.Option(
+        None, "--tls-private-key-file", help="The serving certificate's key (PEM)."),
     verbosity: int = typer.Option(0, "-v", "--v", help="Log verbosity (klog's -v)."),
 ) -> None:
-    """Schedule the pods of a real cluster whose schedulerName is one of the profiles."""
+    """Schedule the pods of a real cluster whose schedulerName is one of the profiles.
+
+    --leader-elect[=true|false]: elect a leader on the Lease of leaderElection before
+    scheduling (default: the configuration's leaderElection.leaderElect, true by default)."""
     from ..app import LiveScheduler
-    from ..framework.config import load_config
+    from ..app._serving import parse_bind_address
+    from ..app.server import SchedulerRun
 
     with reported_as_bad_input():
-        cfg = load_config(config) if config is not None else None
+        try:
+            leader_elect = _leader_elect_flag(list(ctx.args))
+            if bind_address:
+                host, _ = parse_bind_address(bind_address)
+            if bool(tls_cert_file) != bool(tls_private_key_file):
+                raise ValueError("--tls-cert-file and --tls-private-key-file go together")
+        except ValueError as exc:
+            bad_input(exc)
+        cfg = load_config(config) if config is not None else default_config()
+        if leader_elect is not None:
+            cfg = dataclasses.replace(cfg, leader_election=dataclasses.replace(
+                cfg.leader_election, leader_elect=leader_elect))
         live = LiveScheduler(cfg, kubeconfig)
+        ssl_context = None
+        if bind_address:
+            ssl_context = (tls_context_from_files(tls_cert_file, tls_private_key_file)
+                           if tls_cert_file and tls_private_key_file else self_signed_context(host))
+        runner = SchedulerRun(live, leader_elect=cfg.leader_election.leader_elect,
+                              bind_address=bind_address or None, ssl_context=ssl_context)
     _configure_logging(verbosity)
 
     def on_signal(_sig: int, _frame: FrameType | None) -> None:
@@ -62,7 +123,8 @@ def run(
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
     try:
-        if live.start():
-            live.run()
+        code = runner.run()
     finally:
         live.close()
+    if code:
+        raise typer.Exit(code)

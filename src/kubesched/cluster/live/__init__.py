@@ -4,9 +4,10 @@ from ._config import ClientSettings, ConfigError, client_settings, load_rest_con
 from ._informer import Informer
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
-from ._store import POD_FIELD_SELECTOR, LiveStore
+from ._store import LIVE_KINDS, POD_FIELD_SELECTOR, LiveStore
 
 __all__ = [
+    "LIVE_KINDS",
     "POD_FIELD_SELECTOR",
     "ApiError",
     "ClientSettings",

@@ -116,11 +116,12 @@ class RestClient:
         return self.host + path + (("?" + urlencode(q)) if q else "")
 
     def request(self, method: str, path: str, body: Any = None, *, query: Mapping[str, Any] | None = None,
-                content_type: str = JSON, timeout: float = 30.0) -> Any:
-        """One request with retries; the decoded JSON answer (None when empty)."""
+                content_type: str = JSON, timeout: float = 30.0, retry: bool = True) -> Any:
+        """One request with retries (``retry=False``: one attempt, whose connect timeout is
+        bounded by ``timeout`` too); the decoded JSON answer (None when empty)."""
         data = json.dumps(body).encode() if body is not None else None
         resp = self._send(method, path, data, query, content_type if data is not None else None,
-                          timeout, stream=False)
+                          timeout, stream=False, attempts=_MAX_ATTEMPTS if retry else 1)
         raw = resp.data
         return json.loads(raw) if raw else None
 
@@ -129,17 +130,18 @@ class RestClient:
         return self._send("GET", path, None, query, None, timeout, stream=True)
 
     def _send(self, method: str, path: str, data: bytes | None, query: Mapping[str, Any] | None,
-              content_type: str | None, timeout: float, stream: bool) -> Any:
+              content_type: str | None, timeout: float, stream: bool, attempts: int = _MAX_ATTEMPTS) -> Any:
         url = self.url(path, query)
         delay = _BACKOFF_START
-        for attempt in range(1, _MAX_ATTEMPTS + 1):
+        connect = 10.0 if attempts > 1 else min(10.0, timeout)
+        for attempt in range(1, attempts + 1):
             self.limiter.accept()
             try:
                 resp = self._pool.request(method, url, body=data, headers=self._headers(content_type),
-                                          timeout=urllib3.Timeout(connect=10.0, read=timeout),
+                                          timeout=urllib3.Timeout(connect=connect, read=timeout),
                                           retries=False, preload_content=not stream, redirect=False)
             except urllib3.exceptions.HTTPError as exc:
-                if attempt == _MAX_ATTEMPTS or method != "GET":
+                if attempt == attempts or method != "GET":
                     raise ApiError(f"{method} {path}: {exc}") from None
                 log.info("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
                 self._sleep(delay)
@@ -153,7 +155,7 @@ class RestClient:
             retry_after = resp.headers.get("Retry-After")
             retryable = resp.status in _RETRY_STATUSES and (
                 method == "GET" or resp.status == 429 or retry_after is not None)
-            if retryable and attempt < _MAX_ATTEMPTS:
+            if retryable and attempt < attempts:
                 wait = _retry_after(retry_after, delay)
                 log.info("%s %s: HTTP %d; retrying in %.1fs", method, path, resp.status, wait)
                 self._sleep(wait)

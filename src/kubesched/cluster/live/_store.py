@@ -35,7 +35,7 @@ from ._informer import Informer
 from ._resources import PLURALS, collection_path, object_path
 from ._rest import RestClient
 
-__all__ = ["POD_FIELD_SELECTOR", "LiveStore"]
+__all__ = ["LIVE_KINDS", "POD_FIELD_SELECTOR", "LiveStore"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,13 @@ scheduler (see scheduler/_pod_informer.py)."""
 
 _STRATEGIC = "application/strategic-merge-patch+json"
 
+LIVE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "PriorityClass")
+"""The kinds watched: every kind the scheduler reads but PriorityClasses. kube-scheduler has no
+PriorityClass informer (the API server's Priority admission writes ``spec.priority`` into each
+pod, which is all the scheduler reads) and ``system:kube-scheduler`` grants no access to them;
+every other kind here is one that role (or ``system:volume-scheduler``: StorageClasses) lets
+it list and watch."""
+
 
 class LiveStore:
     """The Store protocol over ``rest``; ``clock`` runs event delivery (see the module doc)."""
@@ -53,7 +60,7 @@ class LiveStore:
     """Real controllers (PV controller, provisioners) act on this cluster: VolumeBinding's
     PreBind writes only upstream's updates and waits for them (see plugins/volumebinding)."""
 
-    def __init__(self, rest: RestClient, clock: Clock, kinds: Sequence[str] = tuple(KINDS)) -> None:
+    def __init__(self, rest: RestClient, clock: Clock, kinds: Sequence[str] = LIVE_KINDS) -> None:
         self.rest = rest
         self._clock = clock
         self._lock = threading.RLock()

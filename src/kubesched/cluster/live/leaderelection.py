@@ -22,7 +22,6 @@ so unit tests drive the whole state machine on a :class:`~kubesched.clock.Virtua
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import socket
@@ -37,6 +36,9 @@ from typing import Any, Protocol
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from ...clock import Clock, RealClock
+from .._memory import Expired
+from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
+from ._rest import ApiError, RestClient
 
 __all__ = [
     "JITTER_FACTOR",
@@ -171,7 +173,9 @@ class ResourceLock(Protocol):
 
 
 class LeaseLock:
-    """resourcelock.LeaseLock over the official ``kubernetes`` client's ApiClient.
+    """resourcelock.LeaseLock over the project's :class:`~kubesched.cluster.live.RestClient`
+    (kube-scheduler gives the lock a client of its own, built from the same kubeconfig:
+    pass ``RestClient.clone()``, which has its own token bucket).
 
     Keeps the Lease last read or written, so an update sends its ``resourceVersion`` and fails
     with 409 Conflict when someone else wrote in between. ``timeout`` bounds each request
@@ -180,12 +184,12 @@ class LeaseLock:
     the Lease, as the legacy event recorder writes them, from a background thread so the
     election never waits on them."""
 
-    def __init__(self, api_client: Any, namespace: str, name: str, identity: str, *,
+    def __init__(self, rest: RestClient, namespace: str, name: str, identity: str, *,
                  timeout: float = 5.0, labels: dict[str, str] | None = None,
                  event_source: str | None = None) -> None:
         if not identity:
             raise ValueError("Lock identity is empty")
-        self._api = api_client
+        self._rest = rest
         self.namespace = namespace
         self.name = name
         self._identity = identity
@@ -268,46 +272,31 @@ class LeaseLock:
         return f"{base}/{name}" if name else base
 
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        """One request through the client's auth and TLS settings; the JSON answer, or
-        :class:`LockError` with the HTTP status."""
-        from kubernetes.client.exceptions import ApiException
-
-        headers = {"Accept": "application/json", "Content-Type": "application/json"}
+        """One request, not retried (the elector retries on its own schedule, and a retry must
+        not eat into renewDeadline); the JSON answer, or :class:`LockError` with the HTTP
+        status."""
         try:
-            if hasattr(self._api, "param_serialize"):  # kubernetes >= 36
-                params = self._api.param_serialize(method=method, resource_path=path, header_params=headers,
-                                                   body=body, auth_settings=["BearerToken"])
-                resp = self._api.call_api(*params, _request_timeout=self._timeout)
-                resp.read()
-                if not 200 <= resp.status <= 299:
-                    raise ApiException.from_response(http_resp=resp, body=None, data=None)
-                data = resp.data
-            else:  # the older generated client: non-2xx raises in its REST layer
-                resp = self._api.call_api(path, method, header_params=headers, body=body,
-                                          auth_settings=["BearerToken"], _preload_content=False,
-                                          _return_http_data_only=True, _request_timeout=self._timeout)
-                data = resp.data
-        except ApiException as exc:
-            raise LockError(_api_error_message(exc), int(exc.status or 0)) from exc
-        except Exception as exc:  # connection refused, timeout, TLS: the lock is unreachable
-            raise LockError(f"{method} {path}: {exc}") from exc
-        try:
-            return json.loads(data)
-        except ValueError as exc:
-            raise LockError(f"{method} {path}: the server's answer is not JSON: {exc}") from exc
+            out = self._rest.request(method, path, body, timeout=self._timeout, retry=False)
+        except StoreError as exc:
+            raise LockError(str(exc), _status_of(exc)) from exc
+        if not isinstance(out, dict):
+            raise LockError(f"{method} {path}: the server's answer is not a JSON object")
+        return out
 
 
-def _api_error_message(exc: Any) -> str:
-    """The API server's Status message when there is one, else the HTTP reason."""
-    body = getattr(exc, "body", None)
-    if body:
-        try:
-            msg = json.loads(body).get("message")
-        except (ValueError, AttributeError):
-            msg = None
-        if msg:
-            return str(msg)
-    return f"{exc.status} {exc.reason}"
+def _status_of(exc: StoreError) -> int:
+    """The HTTP status a :class:`RestClient` error stands for (0: none was received)."""
+    if isinstance(exc, ApiError):
+        return exc.status
+    if isinstance(exc, NotFound):
+        return 404
+    if isinstance(exc, Conflict | AlreadyExists):
+        return 409
+    if isinstance(exc, Expired):
+        return 410
+    if isinstance(exc, Invalid):
+        return 422
+    return 0
 
 
 # -- metrics and health -----------------------------------------------------------------------
@@ -657,7 +646,7 @@ def new_identity() -> str:
     return f"{socket.gethostname()}_{uuid.uuid4()}"
 
 
-def new_leader_election_config(settings: _LeaderElectionSettings, api_client: Any,
+def new_leader_election_config(settings: _LeaderElectionSettings, rest: RestClient,
                                callbacks: LeaderCallbacks, *, identity: str | None = None,
                                scheduler_name: str = "default-scheduler",
                                name: str = "kube-scheduler") -> LeaderElectionConfig:
@@ -667,7 +656,7 @@ def new_leader_election_config(settings: _LeaderElectionSettings, api_client: An
     recorded as Events from ``scheduler_name`` (upstream: the first profile's)."""
     if settings.resource_lock != "leases":
         raise ValueError(f"Invalid lock-type {settings.resource_lock}")
-    lock = LeaseLock(api_client, settings.resource_namespace, settings.resource_name,
+    lock = LeaseLock(rest, settings.resource_namespace, settings.resource_name,
                      identity if identity is not None else new_identity(),
                      timeout=max(1.0, settings.renew_deadline / 2), event_source=scheduler_name)
     return LeaderElectionConfig(
