@@ -45,12 +45,20 @@ scheduler (see scheduler/_pod_informer.py)."""
 
 _STRATEGIC = "application/strategic-merge-patch+json"
 
-LIVE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "PriorityClass")
-"""The kinds watched: every kind the scheduler reads but PriorityClasses. kube-scheduler has no
-PriorityClass informer (the API server's Priority admission writes ``spec.priority`` into each
-pod, which is all the scheduler reads) and ``system:kube-scheduler`` grants no access to them;
-every other kind here is one that role (or ``system:volume-scheduler``: StorageClasses) lets
-it list and watch."""
+LIVE_KINDS: tuple[str, ...] = (
+    "Namespace", "StorageClass", "CSINode", "Node", "PersistentVolume", "PersistentVolumeClaim",
+    "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet", "StatefulSet", "Pod",
+)
+"""The kinds watched: the informers kube-scheduler starts for its plugins, in the loader's
+dependency order. Not every kind the loader reads: no PriorityClasses (kube-scheduler has no
+such informer: the API server's Priority admission writes ``spec.priority`` into each pod, which
+is all the scheduler reads, and ``system:kube-scheduler`` grants no access to them), no workload
+kinds a simulation's controllers read (Deployments, DaemonSets, Jobs), and no
+``resource.k8s.io`` kinds until the DynamicResources plugin reads them (the API server may not
+serve that version either). Every kind here is one ``system:kube-scheduler`` (or
+``system:volume-scheduler``: StorageClasses) lets it list and watch."""
+
+assert all(k in KINDS for k in LIVE_KINDS)
 
 
 class LiveStore:
