@@ -10,14 +10,18 @@ SelectVictimsOnNode), so that the answers agree with ``kubesched explain``:
   for each node it is given);
 - **prioritize**: PreFilter (for the cycle state), PreScore, Score, NormalizeScore and the
   weights, the total scaled to 0..MaxExtenderPriority by :func:`scale_to_extender`;
-- **preempt**: ProcessPreemption (:mod:`._preempt`).
+- **preempt**: ProcessPreemption (:mod:`._preempt`);
+- **bind**: the Binding, written through the store (``pods/binding`` on a live cluster).
 
 Where node and pod state comes from (:class:`NodeView`): ``request`` (``--no-cache``): the full
 Node objects of each request are the cluster, with no pods (an extender without informers sees
 none); ``store``: a :class:`~kubesched.cluster.Store` kept in sync by the scheduler's event
 handlers (a MemoryStore in tests; the live store's informers for ``nodeCacheCapable: true``),
 the request naming the nodes. Calls are serialized by one lock: the framework, its cycle state
-and the cache are not thread-safe, and one cycle is milliseconds.
+and the cache are not thread-safe, and one cycle is milliseconds. The store's changes reach the
+cache under the same lock: synchronously for a MemoryStore (its writes are made under it), and
+for the live store by :meth:`ExtenderEngine.locked` around its clock's delivery (see
+:mod:`._live`), so that an answer never sees a cache half-updated.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..api import Node
 from ..api.extenderv1 import (
     MAX_EXTENDER_PRIORITY,
     ExtenderArgs,
+    ExtenderBindingArgs,
+    ExtenderBindingResult,
     ExtenderFilterResult,
     ExtenderPreemptionArgs,
     ExtenderPreemptionResult,
@@ -51,7 +57,9 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo
     from ..framework import Framework
 
-__all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "scale_to_extender"]
+__all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "profile_name", "scale_to_extender"]
+
+T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
 
@@ -92,6 +100,17 @@ def _every_node(cfg: SchedulerConfig) -> SchedulerConfig:
     return dataclasses.replace(cfg, percentage_of_nodes_to_score=100, profiles=profiles, extenders=())
 
 
+def profile_name(cfg: SchedulerConfig, profile: str | None) -> str:
+    """The profile to serve: ``profile`` (a ``schedulerName`` of ``cfg``), else the first;
+    ValueError naming the profiles when there is no such one."""
+    names = [p.scheduler_name for p in cfg.profiles]
+    name = profile if profile is not None else names[0]
+    if name not in names:
+        raise ValueError(f"--profile {name!r}: the configuration has no such profile "
+                         f"(profiles: {', '.join(names)})")
+    return name
+
+
 class ExtenderEngine:
     """One profile serving the extender verbs over a node view.
 
@@ -102,11 +121,7 @@ class ExtenderEngine:
     def __init__(self, config: SchedulerConfig | None = None, profile: str | None = None, *,
                  store: Store | None = None, seed: int = 0) -> None:
         cfg = _every_node(config if config is not None else default_config())
-        names = [p.scheduler_name for p in cfg.profiles]
-        name = profile if profile is not None else names[0]
-        if name not in names:
-            raise ValueError(f"--profile {name!r}: the configuration has no such profile "
-                             f"(profiles: {', '.join(names)})")
+        name = profile_name(cfg, profile)
         self.view = NodeView.store if store is not None else NodeView.request
         self.store: Store = store if store is not None else MemoryStore(VirtualClock())
         self.sched = Scheduler(self.store, config=cfg, seed=seed)
@@ -121,6 +136,12 @@ class ExtenderEngine:
 
     def close(self) -> None:
         self.sched.close()
+
+    def locked(self, fn: Callable[[], T]) -> T:
+        """``fn()`` under the engine's lock: how the store's changes are applied to the cache
+        between answers (the live view's delivery loop)."""
+        with self._lock:
+            return fn()
 
     # -- the node view --------------------------------------------------------------------------
     def _nodes_of(self, args: ExtenderArgs, verb: str) -> list[NodeInfo]:
@@ -274,6 +295,29 @@ class ExtenderEngine:
             if self.view is NodeView.store:
                 self.sched.cache.update_snapshot(self.sched.snapshot)
             return process_preemption(self, args)
+
+    # -- bind -----------------------------------------------------------------------------------
+    def bind(self, args: ExtenderBindingArgs) -> ExtenderBindingResult:
+        """The Binding kube-scheduler delegates to a binder extender (DefaultBinder's write),
+        through the store: ``pods/binding`` on a live cluster. The API's refusal (the pod is
+        gone, already bound, another UID) is the result's ``Error``, as HTTPExtender.Bind reads
+        it."""
+        if self.view is NodeView.request:
+            raise RequestError("binding needs the API server: this extender runs with --no-cache")
+        if not args.pod_name or not args.node:
+            raise RequestError("ExtenderBindingArgs: PodName and Node are required")
+        uid = args.pod_uid or None
+        write = getattr(self.store, "create_binding", None)
+        try:
+            if write is not None:  # the API call alone: no cache state is touched, no lock held
+                write(args.pod_namespace, args.pod_name, args.node, uid)
+            else:  # an in-process store delivers its events at once: to a cache under the lock
+                with self._lock:
+                    self.store.bind(args.pod_namespace, args.pod_name, args.node, uid)
+        except StoreError as exc:
+            _log.info("bind %s/%s to %s: %s", args.pod_namespace, args.pod_name, args.node, exc)
+            return ExtenderBindingResult(error=str(exc))
+        return ExtenderBindingResult()
 
     def node_info(self, name: str) -> NodeInfo | None:
         """The node as the view knows it (store view), None when it does not."""
