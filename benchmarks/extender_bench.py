@@ -11,12 +11,16 @@ to the answer decoded (JSON encoding, HTTP and the framework calls all count).
 
     python benchmarks/extender_bench.py [--sizes 500,1000,5000] [--requests 200] [--json]
 
-Prints one line per (size, verb): requests/s, p50 and p99 in milliseconds, and the machine
+Prints one line per (size, verb): requests/s, p50 and p99 in milliseconds, the process's CPU
+time per request (client and server together: what a loaded machine does not inflate), the
+time the cyclic garbage collector took during the measured requests (all of them together),
+and the machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import http.client
 import json
 import statistics
@@ -67,8 +71,8 @@ def _cluster(n: int) -> MemoryStore:
 
 def _pods() -> list[dict[str, Any]]:
     """The pods asked about, in turn: plain, zone-spread, anti-affine to their own app."""
-    spread = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
-               "labelSelector": {"matchLabels": {"app": "app-3"}}}]
+    spread = [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+               "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {"matchLabels": {"app": "app-3"}}}]
     anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         {"labelSelector": {"matchLabels": {"app": "app-7"}}, "topologyKey": "kubernetes.io/hostname"}]}}
     return [_pod("new-plain", "web"), _pod("new-spread", "app-3", topologySpreadConstraints=spread),
@@ -80,17 +84,43 @@ def _pct(xs: list[float], p: float) -> float:
     return s[max(0, min(len(s) - 1, int(len(s) * p / 100 + 0.5) - 1))]
 
 
+class _GcClock:
+    """Time spent in the cyclic garbage collector (gc.callbacks), to tell it from the rest."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.total += time.perf_counter() - self._start
+
+
 def run(sizes: list[int], requests: int, warmup: int) -> list[dict[str, Any]]:
+    gc_clock = _GcClock()
+    gc.callbacks.append(gc_clock)
+    try:
+        return _run(sizes, requests, warmup, gc_clock)
+    finally:
+        gc.callbacks.remove(gc_clock)
+
+
+def _run(sizes: list[int], requests: int, warmup: int, gc_clock: _GcClock) -> list[dict[str, Any]]:
     out = []
     for n in sizes:
         engine = ExtenderEngine(store=_cluster(n))
+        engine.settle()  # as `kubesched extender` does once its engine is ready
         names = [f"node-{i}" for i in range(n)]
         bodies = [json.dumps({"Pod": p, "NodeNames": names}).encode() for p in _pods()]
+        cpu0 = time.process_time()
         with ExtenderServer(engine, "127.0.0.1", 0) as server:
             host, port = server.address
             conn = http.client.HTTPConnection(host, port, timeout=60)
             for verb in ("filter", "prioritize"):
                 lat: list[float] = []
+
                 for i in range(warmup + requests):
                     body = bodies[i % len(bodies)]
                     t0 = time.perf_counter()
@@ -102,11 +132,17 @@ def run(sizes: list[int], requests: int, warmup: int) -> list[dict[str, Any]]:
                         raise SystemExit(f"{verb} at {n} nodes: HTTP {resp.status}: {answer}")
                     if i >= warmup:
                         lat.append(dt)
+                    elif i == warmup - 1:
+                        gc_clock.total = 0.0
+                        cpu0 = time.process_time()
+                cpu = time.process_time() - cpu0
                 total = sum(lat)
                 out.append({"nodes": n, "verb": verb, "requests": len(lat),
                             "requestsPerSecond": round(len(lat) / total, 1),
                             "p50Ms": round(_pct(lat, 50) * 1e3, 2), "p99Ms": round(_pct(lat, 99) * 1e3, 2),
-                            "meanMs": round(statistics.fmean(lat) * 1e3, 2)})
+                            "meanMs": round(statistics.fmean(lat) * 1e3, 2),
+                            "cpuMsPerRequest": round(cpu / len(lat) * 1e3, 2),
+                            "gcMs": round(gc_clock.total * 1e3, 1)})
             conn.close()
     return out
 
@@ -126,9 +162,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     m = machine_info()
     print(f"# {m['cpuModel']}, {m['nproc']} CPU(s), Python {m['python']}, numpy {m['numpy']}")
-    print(f"{'nodes':>6} {'verb':<11} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}")
+    print(f"{'nodes':>6} {'verb':<11} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu ms':>8} {'gc ms':>8}")
     for r in rows:
-        print(f"{r['nodes']:>6} {r['verb']:<11} {r['requestsPerSecond']:>8} {r['p50Ms']:>8} {r['p99Ms']:>8}")
+        print(f"{r['nodes']:>6} {r['verb']:<11} {r['requestsPerSecond']:>8} {r['p50Ms']:>8} {r['p99Ms']:>8} "
+              f"{r['cpuMsPerRequest']:>8} {r['gcMs']:>8}")
 
 
 if __name__ == "__main__":

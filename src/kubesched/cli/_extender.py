@@ -122,6 +122,7 @@ def extender(
     server.start()
     try:
         if engine is not None:
+            engine.settle()
             _log.warning("--no-cache: node state comes from each request's Node objects; pods on nodes "
                          "are not visible (inter-pod affinity, topology spread, resource fit count none)")
             print(f"serving profile {engine.profile_name!r} on {server.url}", file=sys.stderr, flush=True)
@@ -152,5 +153,7 @@ def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, 
         _log.warning("waiting for the informers to sync with %s (%.0fs)", view.host, waited)
     if stopped.is_set():
         return
-    server.set_engine(view.engine(profile))
+    engine = view.engine(profile)
+    engine.settle()
+    server.set_engine(engine)
     _log.info("caches synced: answering for profile %r", profile)
