@@ -21,7 +21,11 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["extender"], "only --no-cache is available"),
+    (["extender", "--no-cache", "--kubeconfig", "k"], "--kubeconfig and --no-cache exclude each other"),
+    (["extender", "--no-cache", "--bind"], "--bind needs the API server: drop --no-cache"),
+    (["extender", "--kubeconfig", "/nonexistent/kubeconfig"],
+     "kubeconfig /nonexistent/kubeconfig: no such file"),
+    (["extender", "--profile", "nope"], "--profile 'nope': the configuration has no such profile"),
     (["extender", "--no-cache", "--bind-address", "nowhere"], "--bind-address 'nowhere': want HOST:PORT"),
     (["extender", "--no-cache", "--profile", "nope"],
      "--profile 'nope': the configuration has no such profile"),
@@ -29,9 +33,19 @@ SRC = Path(__file__).resolve().parents[2] / "src"
     (["extender", "--no-cache", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
 ])
 def test_bad_options_exit_2(args: list[str], message: str) -> None:
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(app, args, env={"KUBECONFIG": ""})
     assert result.exit_code == 2, result.output
     assert message in result.output
+
+
+def test_informer_mode_without_any_cluster_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No --kubeconfig, $KUBECONFIG, ~/.kube/config or service account: `kubesched run`'s
+    resolution ends in-cluster, which is not there."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    result = CliRunner().invoke(app, ["extender"], env={"KUBECONFIG": "", "HOME": str(tmp_path)})
+    assert result.exit_code == 2, result.output
+    assert "in-cluster service account" in result.output and "no ~/.kube/config" in result.output
 
 
 def test_serves_until_sigterm(tmp_path: Path) -> None:

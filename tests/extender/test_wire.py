@@ -73,3 +73,17 @@ def test_errors_name_the_field(doc: object, message: str) -> None:
 def test_scores_must_be_integers() -> None:
     with pytest.raises(WireError, match=r"HostPriorityList\[0\].Score: want an integer"):
         decode_host_priority_list([{"Host": "a", "Score": 1.5}])
+
+
+@pytest.mark.parametrize("hosts", [["node-1", "a.b.c", ""], ['we"ird', "ü-node", "back\\slash"], []])
+def test_host_priority_list_text_is_the_encoded_list(hosts: list[str]) -> None:
+    import json
+
+    from kubesched.api.extenderv1 import HostPriority, encode_host_priority_list, host_priority_list_text
+
+    scores = list(range(len(hosts)))
+    text = host_priority_list_text(hosts, scores)
+    items = [HostPriority(h, s) for h, s in zip(hosts, scores, strict=True)]
+    assert text == json.dumps(encode_host_priority_list(items))
+    with pytest.raises(ValueError):
+        host_priority_list_text([*hosts, "x"], scores)

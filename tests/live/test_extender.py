@@ -45,8 +45,8 @@ def core(control_plane: ControlPlane) -> Iterator[Any]:
 
 
 @contextmanager
-def _extender() -> Iterator[ExtenderServer]:
-    """``kubesched extender --no-cache`` with the example's config, in a thread."""
+def example_config() -> Iterator[Any]:
+    """The example's kubesched config, its plugin importable while inside."""
     from kubesched.framework.config import from_dict
 
     sys.path.insert(0, str(EXAMPLE))
@@ -55,21 +55,30 @@ def _extender() -> Iterator[ExtenderServer]:
         for entry in doc["profiles"][0]["plugins"]["multiPoint"]["enabled"]:
             if entry["name"] == "AvoidLabel":  # by import path: the example is not pip-installed
                 entry["name"] = "kubesched_example_extender:AvoidLabel"
-        server = ExtenderServer(ExtenderEngine(from_dict(doc)), "127.0.0.1", 0).start()
-        try:
-            yield server
-        finally:
-            server.close()
+        yield from_dict(doc)
     finally:
         sys.path.remove(str(EXAMPLE))
 
 
 @contextmanager
-def _kube_scheduler(cp: ControlPlane, tmp: Path, url: str, ignorable: bool) -> Iterator[None]:
+def _extender() -> Iterator[ExtenderServer]:
+    """``kubesched extender --no-cache`` with the example's config, in a thread."""
+    with example_config() as cfg:
+        server = ExtenderServer(ExtenderEngine(cfg), "127.0.0.1", 0).start()
+        try:
+            yield server
+        finally:
+            server.close()
+
+
+@contextmanager
+def kube_scheduler(cp: ControlPlane, tmp: Path, url: str, ignorable: bool,
+                   **extender: Any) -> Iterator[None]:
     """The real kube-scheduler with examples/extender/kube-scheduler-config.yaml, its
-    ``urlPrefix`` and ``ignorable`` set; stopped afterwards (its log is in DIR/logs)."""
+    ``urlPrefix`` and ``ignorable`` set (``extender``: more fields of the entry); stopped
+    afterwards (its log is in DIR/logs)."""
     doc = yaml.safe_load((EXAMPLE / "kube-scheduler-config.yaml").read_text())
-    doc["extenders"][0].update(urlPrefix=url, ignorable=ignorable, httpTimeout="2s")
+    doc["extenders"][0].update(urlPrefix=url, ignorable=ignorable, httpTimeout="2s", **extender)
     doc["leaderElection"] = {"leaderElect": False}
     doc["clientConnection"] = {"kubeconfig": "@KUBECONFIG@", "qps": 1000, "burst": 1000}
     cfg = tmp / f"kube-scheduler-{'ignorable' if ignorable else 'required'}.yaml"
@@ -154,7 +163,7 @@ def cluster(core: Any, namespace_name: str) -> Iterator[tuple[str, str]]:
 def test_pods_land_where_the_plugin_says(control_plane: ControlPlane, core: Any,
                                          cluster: tuple[str, str], tmp_path: Path) -> None:
     ns, group = cluster
-    with _extender() as ext, _kube_scheduler(control_plane, tmp_path, ext.url, ignorable=False):
+    with _extender() as ext, kube_scheduler(control_plane, tmp_path, ext.url, ignorable=False):
         for i in range(3):
             _pod(core, ns, f"web-{i}", group)
         # Only the avoided node fits this one: kube-scheduler's filters pass it, the extender's reject it.
@@ -173,7 +182,7 @@ def test_ignorable_false_keeps_pods_pending_when_the_extender_is_down(
         control_plane: ControlPlane, core: Any, cluster: tuple[str, str], tmp_path: Path) -> None:
     ns, group = cluster
     down = f"http://127.0.0.1:{_free_port()}"
-    with _kube_scheduler(control_plane, tmp_path, down, ignorable=False):
+    with kube_scheduler(control_plane, tmp_path, down, ignorable=False):
         _pod(core, ns, "waits", group)
         node, reason, message = _until("waits' scheduling error", lambda: (
             (c := _scheduled_condition(core, ns, "waits"))[2] and c))
@@ -187,7 +196,7 @@ def test_ignorable_true_schedules_without_the_extender(
         control_plane: ControlPlane, core: Any, cluster: tuple[str, str], tmp_path: Path) -> None:
     ns, group = cluster
     down = f"http://127.0.0.1:{_free_port()}"
-    with _kube_scheduler(control_plane, tmp_path, down, ignorable=True):
+    with kube_scheduler(control_plane, tmp_path, down, ignorable=True):
         _pod(core, ns, "goes", group)
         node = _until("goes bound", lambda: _node_of(core, ns, "goes"))
         assert node.startswith(group)
@@ -209,7 +218,7 @@ def test_preemption_goes_through_the_extender(control_plane: ControlPlane, core:
     scheduling.create_priority_class({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
                                       "metadata": {"name": high}, "value": 1000})
     try:
-        with _extender() as ext, _kube_scheduler(control_plane, tmp_path, ext.url, ignorable=False):
+        with _extender() as ext, kube_scheduler(control_plane, tmp_path, ext.url, ignorable=False):
             for target in ("plain", "preferred"):
                 _pod(core, ns, f"low-{target}", group, {"kubernetes.io/hostname": f"{group}-{target}"},
                      cpu="7")

@@ -14,7 +14,9 @@ raises :class:`WireError` naming the field, so a server can answer 400 instead o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,7 @@ __all__ = [
     "WireError",
     "decode_host_priority_list",
     "encode_host_priority_list",
+    "host_priority_list_text",
 ]
 
 MIN_EXTENDER_PRIORITY = 0
@@ -147,7 +150,11 @@ def _encode_node_list(nodes: list[Node] | None) -> dict[str, Any] | None:
 
 def _names(v: Any, path: str) -> list[str] | None:
     items = _list(v, path)
-    return None if items is None else [_str(x, f"{path}[{i}]") for i, x in enumerate(items)]
+    if items is None:
+        return None
+    if all(type(x) is str for x in items):  # the usual case, thousands of names: one pass
+        return list(items)
+    return [_str(x, f"{path}[{i}]") for i, x in enumerate(items)]
 
 
 # -- the types -----------------------------------------------------------------------------------
@@ -266,6 +273,22 @@ class HostPriority:
 def encode_host_priority_list(items: list[HostPriority]) -> list[dict[str, Any]]:
     """HostPriorityList as JSON."""
     return [hp.to_json() for hp in items]
+
+
+_PLAIN_NAMES = re.compile(r"[a-z0-9.\-]*")
+"""Characters of DNS subdomain names (what node names are): nothing to escape in JSON."""
+
+
+def host_priority_list_text(hosts: Sequence[str], scores: Sequence[int]) -> str:
+    """HostPriorityList as JSON text, from parallel sequences: the same document as
+    ``json.dumps(encode_host_priority_list(...))`` without an object per node (a server
+    answering for thousands of nodes per request allocates nothing the collector tracks)."""
+    if _PLAIN_NAMES.fullmatch("".join(hosts)):
+        quoted: Iterable[str] = (f'"{h}"' for h in hosts)
+    else:
+        quoted = map(json.dumps, hosts)
+    items = [f'{{"Host": {h}, "Score": {int(sc)}}}' for h, sc in zip(quoted, scores, strict=True)]
+    return "[" + ", ".join(items) + "]"
 
 
 def decode_host_priority_list(v: Any) -> list[HostPriority]:

@@ -29,7 +29,7 @@ from typing import Any
 from prometheus_client import CollectorRegistry
 
 from ..clock import RealClock
-from ..cluster.live import LiveStore, RestClient, client_settings, load_rest_config, resolve_kubeconfig
+from ..cluster.live import LiveStore, RestClient, rest_client_for
 from ..cluster.live.leaderelection import (
     LeaderCallbacks,
     LeaderElectionConfig,
@@ -56,11 +56,7 @@ class LiveScheduler:
     def __init__(self, config: SchedulerConfig | None = None, kubeconfig: str | None = None, *,
                  seed: int = 0, stop_event: threading.Event | None = None) -> None:
         self.config = config if config is not None else default_config()
-        cc = self.config.client_connection
-        settings = client_settings(cc.kubeconfig, cc.qps, cc.burst, cc.content_type, cc.accept_content_types)
-        path = resolve_kubeconfig(kubeconfig, settings.kubeconfig)
-        self.kubeconfig = path
-        self.rest = RestClient(load_rest_config(path), settings)
+        self.rest, self.kubeconfig = rest_client_for(self.config.client_connection, kubeconfig)
         self.clock = RealClock()
         self.store = LiveStore(self.rest, self.clock)
         self.stop_event = stop_event if stop_event is not None else threading.Event()

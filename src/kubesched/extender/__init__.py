@@ -3,8 +3,10 @@ the real kube-scheduler's extender webhooks (``k8s.io/kube-scheduler/extender/v1
 
 :class:`ExtenderEngine` makes the decisions (:mod:`._engine`, :mod:`._preempt`);
 :class:`ExtenderServer` serves them over HTTP(S) with ``/healthz`` and ``/metrics``
-(:mod:`._server`). The wire types are :mod:`kubesched.api.extenderv1`, shared with
-kubesched's own extender client. ``kubesched extender`` is the command.
+(:mod:`._server`); :class:`~._live.InformerView` gives it a live cluster's node and pod state
+through the LiveStore ``kubesched run`` uses (:mod:`._live`). The wire types are
+:mod:`kubesched.api.extenderv1`, shared with kubesched's own extender client. ``kubesched
+extender`` is the command.
 """
 
 from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, scale_to_extender

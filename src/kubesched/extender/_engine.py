@@ -10,30 +10,40 @@ SelectVictimsOnNode), so that the answers agree with ``kubesched explain``:
   for each node it is given);
 - **prioritize**: PreFilter (for the cycle state), PreScore, Score, NormalizeScore and the
   weights, the total scaled to 0..MaxExtenderPriority by :func:`scale_to_extender`;
-- **preempt**: ProcessPreemption (:mod:`._preempt`).
+- **preempt**: ProcessPreemption (:mod:`._preempt`);
+- **bind**: the Binding, written through the store (``pods/binding`` on a live cluster).
 
 Where node and pod state comes from (:class:`NodeView`): ``request`` (``--no-cache``): the full
 Node objects of each request are the cluster, with no pods (an extender without informers sees
 none); ``store``: a :class:`~kubesched.cluster.Store` kept in sync by the scheduler's event
 handlers (a MemoryStore in tests; the live store's informers for ``nodeCacheCapable: true``),
 the request naming the nodes. Calls are serialized by one lock: the framework, its cycle state
-and the cache are not thread-safe, and one cycle is milliseconds.
+and the cache are not thread-safe, and one cycle is milliseconds. The store's changes reach the
+cache under the same lock: synchronously for a MemoryStore (its writes are made under it), and
+for the live store by :meth:`ExtenderEngine.locked` around its clock's delivery (see
+:mod:`._live`), so that an answer never sees a cache half-updated.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import logging
 import threading
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from ..api import Node
 from ..api.extenderv1 import (
     MAX_EXTENDER_PRIORITY,
     ExtenderArgs,
+    ExtenderBindingArgs,
+    ExtenderBindingResult,
     ExtenderFilterResult,
     ExtenderPreemptionArgs,
     ExtenderPreemptionResult,
@@ -41,17 +51,19 @@ from ..api.extenderv1 import (
 )
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, NotFound, Store, StoreError
-from ..framework import MAX_NODE_SCORE, Code, CycleState, Diagnosis, Status
+from ..framework import MAX_NODE_SCORE, Code, CycleState, Diagnosis, NodeBatch, Status
 from ..framework.config import SchedulerConfig, default_config
 from ..scheduler import Scheduler
-from ..scheduler._algorithm import go_set_list
+from ..scheduler._algorithm import FeasibleNodes, go_set_list
 
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo
     from ..framework import Framework
 
-__all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "scale_to_extender"]
+__all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "profile_name", "scale_to_extender"]
+
+T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
 
@@ -92,6 +104,17 @@ def _every_node(cfg: SchedulerConfig) -> SchedulerConfig:
     return dataclasses.replace(cfg, percentage_of_nodes_to_score=100, profiles=profiles, extenders=())
 
 
+def profile_name(cfg: SchedulerConfig, profile: str | None) -> str:
+    """The profile to serve: ``profile`` (a ``schedulerName`` of ``cfg``), else the first;
+    ValueError naming the profiles when there is no such one."""
+    names = [p.scheduler_name for p in cfg.profiles]
+    name = profile if profile is not None else names[0]
+    if name not in names:
+        raise ValueError(f"--profile {name!r}: the configuration has no such profile "
+                         f"(profiles: {', '.join(names)})")
+    return name
+
+
 class ExtenderEngine:
     """One profile serving the extender verbs over a node view.
 
@@ -102,11 +125,7 @@ class ExtenderEngine:
     def __init__(self, config: SchedulerConfig | None = None, profile: str | None = None, *,
                  store: Store | None = None, seed: int = 0) -> None:
         cfg = _every_node(config if config is not None else default_config())
-        names = [p.scheduler_name for p in cfg.profiles]
-        name = profile if profile is not None else names[0]
-        if name not in names:
-            raise ValueError(f"--profile {name!r}: the configuration has no such profile "
-                             f"(profiles: {', '.join(names)})")
+        name = profile_name(cfg, profile)
         self.view = NodeView.store if store is not None else NodeView.request
         self.store: Store = store if store is not None else MemoryStore(VirtualClock())
         self.sched = Scheduler(self.store, config=cfg, seed=seed)
@@ -122,9 +141,29 @@ class ExtenderEngine:
     def close(self) -> None:
         self.sched.close()
 
+    def settle(self) -> None:
+        """Take the first snapshot and move everything built so far (the cluster as listed or
+        loaded) out of the cyclic garbage collector's reach (``gc.freeze``). Those objects live
+        as long as the server; left in the collector's view, every full collection walks all of
+        them (hundreds of milliseconds at 5000 nodes), inside whichever request triggers it.
+        Objects built later (the informers' updates) are collected as usual. Call once, when
+        the engine is ready to serve."""
+        with self._lock:
+            self.sched.cache.update_snapshot(self.sched.snapshot)
+        gc.collect()
+        gc.freeze()
+
+    def locked(self, fn: Callable[[], T]) -> T:
+        """``fn()`` under the engine's lock: how the store's changes are applied to the cache
+        between answers (the live view's delivery loop)."""
+        with self._lock:
+            return fn()
+
     # -- the node view --------------------------------------------------------------------------
-    def _nodes_of(self, args: ExtenderArgs, verb: str) -> list[NodeInfo]:
-        """The request's nodes as NodeInfos of a fresh snapshot, in the request's order."""
+    def _nodes_of(self, args: ExtenderArgs, verb: str) -> tuple[list[str], FeasibleNodes]:
+        """The request's node names and their NodeInfos in a fresh snapshot, in the request's
+        order, as snapshot rows (so that the batch filter and score paths read the columns
+        without looking each node up again)."""
         if self.view is NodeView.request:
             if args.nodes is None:
                 raise RequestError("this extender runs with --no-cache and needs full Node objects "
@@ -137,13 +176,14 @@ class ExtenderEngine:
                          else [n.name for n in args.nodes or []])
         self.sched.cache.update_snapshot(self.sched.snapshot)
         snap = self.sched.snapshot
-        out = []
-        for n in names:
-            ni = snap.get(n)
-            if ni is None:
-                raise RequestError(f'node "{n}" not found')
-            out.append(ni)
-        return out
+        index = snap.node_index
+        try:
+            rows = np.array(list(map(index.__getitem__, names)), dtype=np.int64)
+        except KeyError as exc:
+            raise RequestError(f'node "{exc.args[0]}" not found') from None
+        except TypeError:  # an unhashable name: the wire layer lets only strings through
+            raise RequestError("node names must be strings") from None
+        return names, FeasibleNodes(snap.infos_array(), rows)
 
     def _sync(self, nodes: Sequence[Node]) -> None:
         """Make the internal store hold exactly ``nodes`` (the request view)."""
@@ -178,19 +218,22 @@ class ExtenderEngine:
     def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
         """The profile's PreFilter and Filter on every node of the request."""
         with self._lock:
-            infos = self._nodes_of(args, "filter")
+            names, infos = self._nodes_of(args, "filter")
             statuses = self._filter_statuses(args.pod, infos)
         failed: dict[str, str] = {}
         unresolvable: dict[str, str] = {}
-        keep: list[str] = []
-        for ni in infos:
-            st = statuses.get(ni.name)
-            if st is None or st.is_success():
-                keep.append(ni.name)
-            elif st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
-                unresolvable[ni.name] = st.message()
+        messages: dict[int, str] = {}  # thousands of nodes share a handful of Status objects
+        for name, st in statuses.items():
+            if st.is_success():
+                continue
+            msg = messages.get(id(st))
+            if msg is None:
+                msg = messages[id(st)] = st.message()
+            if st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE:
+                unresolvable[name] = msg
             else:
-                failed[ni.name] = st.message()
+                failed[name] = msg
+        keep = [n for n in names if n not in failed and n not in unresolvable]
         result = ExtenderFilterResult(failed_nodes=failed, failed_and_unresolvable_nodes=unresolvable)
         if args.nodes is not None:
             kept = set(keep)
@@ -199,7 +242,7 @@ class ExtenderEngine:
             result.node_names = keep
         return result
 
-    def _filter_statuses(self, pod: Pod, infos: list[NodeInfo]) -> dict[str, Status]:
+    def _filter_statuses(self, pod: Pod, infos: Sequence[NodeInfo]) -> dict[str, Status]:
         """findNodesThatFitPod without its shortcuts: each rejected node's status."""
         if not infos:
             return {}
@@ -210,7 +253,7 @@ class ExtenderEngine:
             if not st.is_rejected():
                 raise EngineError(st.message())
             return {ni.name: st for ni in infos}
-        nodes = infos
+        nodes: Sequence[NodeInfo] = infos
         out: dict[str, Status] = {}
         if pre_res is not None and not pre_res.all_nodes():
             allowed = pre_res.node_names or frozenset()
@@ -218,52 +261,58 @@ class ExtenderEngine:
                               (f"node(s) didn't satisfy plugin(s) {go_set_list(set(plugins or ()))}",))
             out = {ni.name: excluded for ni in infos if ni.name not in allowed}
             nodes = [ni for ni in infos if ni.name in allowed]
-        try:
-            self.sched.algorithm.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes,
-                                                              rotate=False, all_nodes=True)
+        try:  # the scheduler's batch path over the snapshot's columns (per node: out-of-tree plugins)
+            self.sched.algorithm.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, rotate=False,
+                                                              all_nodes=True, snapshot=self.sched.snapshot)
         except Exception as err:  # an Error status of a Filter plugin
             raise EngineError(str(err)) from err
-        statuses = diagnosis.node_to_status
-        for ni in nodes:
-            if ni.name in statuses:
-                out[ni.name] = statuses.get(ni.name)
+        out.update(diagnosis.node_to_status.items())  # the rejected nodes only
         return out
 
     # -- prioritize -----------------------------------------------------------------------------
     def prioritize(self, args: ExtenderArgs) -> list[HostPriority]:
         """PreScore, Score, NormalizeScore and weights on every node named, scaled 0..10."""
-        with self._lock:
-            infos = self._nodes_of(args, "prioritize")
-            totals, weight_sum = self._scores(args.pod, infos)
-        return [HostPriority(ni.name, scale_to_extender(t, weight_sum))
-                for ni, t in zip(infos, totals, strict=True)]
+        names, scores = self.prioritize_scores(args)
+        return list(map(HostPriority, names, scores))
 
-    def _scores(self, pod: Pod, infos: list[NodeInfo]) -> tuple[list[int], int]:
+    def prioritize_scores(self, args: ExtenderArgs) -> tuple[list[str], list[int]]:
+        """:meth:`prioritize` as (node names, scores): what the server encodes, without an
+        object per node."""
+        with self._lock:
+            names, infos = self._nodes_of(args, "prioritize")
+            totals, weight_sum = self._scores(args.pod, infos)
+        if weight_sum <= 0:
+            return names, [0] * len(names)
+        # scale_to_extender over the whole array at once (non-negative totals: // is Go's /)
+        scaled = np.clip(totals * MAX_EXTENDER_PRIORITY // (MAX_NODE_SCORE * weight_sum),
+                         0, MAX_EXTENDER_PRIORITY)
+        return names, scaled.tolist()
+
+    def _scores(self, pod: Pod, infos: FeasibleNodes) -> tuple[npt.NDArray[np.int64], int]:
         """(framework totals aligned with ``infos``, the sum of the weights of the plugins that
         scored): prioritizeNodes without extenders."""
         fwk, state = self.fwk, CycleState()
         if not infos or not fwk.has_score_plugins():
-            return [0] * len(infos), 0
+            return np.zeros(len(infos), dtype=np.int64), 0
         _, st, _ = fwk.run_pre_filter_plugins(state, pod)
         if st is not None and not st.is_success():
             if not st.is_rejected():
                 raise EngineError(st.message())
             _log.info("prioritize %s: PreFilter rejects the pod (%s); every node scores 0",
                       pod.key, st.message())
-            return [0] * len(infos), 0
+            return np.zeros(len(infos), dtype=np.int64), 0
         try:
             st = fwk.run_pre_score_plugins(state, pod, infos)
             if st is not None and not st.is_success():
                 raise EngineError(st.message())
-            result, st = fwk.run_score_plugins(state, pod, infos)
+            result, st = fwk.run_score_plugins(state, pod, NodeBatch(self.sched.snapshot, infos.rows))
         except EngineError:
             raise
         except Exception as err:
             raise EngineError(str(err)) from err
         if result is None or (st is not None and not st.is_success()):
             raise EngineError(st.message() if st is not None else "scoring failed")
-        totals = [int(t) for t in result.totals]
-        return totals, int(sum(int(w) for w in result.weights))
+        return np.asarray(result.totals, dtype=np.int64), int(sum(int(w) for w in result.weights))
 
     # -- preempt --------------------------------------------------------------------------------
     def preempt(self, args: ExtenderPreemptionArgs) -> ExtenderPreemptionResult:
@@ -274,6 +323,29 @@ class ExtenderEngine:
             if self.view is NodeView.store:
                 self.sched.cache.update_snapshot(self.sched.snapshot)
             return process_preemption(self, args)
+
+    # -- bind -----------------------------------------------------------------------------------
+    def bind(self, args: ExtenderBindingArgs) -> ExtenderBindingResult:
+        """The Binding kube-scheduler delegates to a binder extender (DefaultBinder's write),
+        through the store: ``pods/binding`` on a live cluster. The API's refusal (the pod is
+        gone, already bound, another UID) is the result's ``Error``, as HTTPExtender.Bind reads
+        it."""
+        if self.view is NodeView.request:
+            raise RequestError("binding needs the API server: this extender runs with --no-cache")
+        if not args.pod_name or not args.node:
+            raise RequestError("ExtenderBindingArgs: PodName and Node are required")
+        uid = args.pod_uid or None
+        write = getattr(self.store, "create_binding", None)
+        try:
+            if write is not None:  # the API call alone: no cache state is touched, no lock held
+                write(args.pod_namespace, args.pod_name, args.node, uid)
+            else:  # an in-process store delivers its events at once: to a cache under the lock
+                with self._lock:
+                    self.store.bind(args.pod_namespace, args.pod_name, args.node, uid)
+        except StoreError as exc:
+            _log.info("bind %s/%s to %s: %s", args.pod_namespace, args.pod_name, args.node, exc)
+            return ExtenderBindingResult(error=str(exc))
+        return ExtenderBindingResult()
 
     def node_info(self, name: str) -> NodeInfo | None:
         """The node as the view knows it (store view), None when it does not."""

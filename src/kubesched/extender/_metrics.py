@@ -4,7 +4,7 @@
 - ``kubesched_extender_request_duration_seconds{verb}``: latency, from the body read to the
   answer written;
 - ``kubesched_extender_errors_total{verb, kind}``: requests refused (``bad_request``,
-  ``too_large``, ``not_found``, ``method``) or failed (``internal``);
+  ``too_large``, ``not_found``, ``method``, ``not_ready``) or failed (``internal``);
 - ``kubesched_extender_unseen_total{verb, what}``: answers given without seeing something they
   depend on: ``pods`` (``--no-cache``: no pod on any node), ``nodes`` (a preemption candidate
   the view does not know, returned unchanged), ``victims`` (a proposed victim not on its node

@@ -2,8 +2,10 @@
 
 kube-scheduler's HTTPExtender (pkg/scheduler/extender.go) POSTs JSON to ``<urlPrefix>/<verb>``
 and treats any status but 200 as the call's error. Routes (the last path segment decides, so
-a ``urlPrefix`` with a path works): ``POST /filter``, ``/prioritize``, ``/preempt``; ``GET
-/healthz`` (``ok``) and ``/metrics`` (Prometheus text).
+a ``urlPrefix`` with a path works): ``POST /filter``, ``/prioritize``, ``/preempt``, ``/bind``
+(when binding is enabled); ``GET /healthz`` (``ok`` while the process serves), ``/readyz``
+(``ok`` once the engine can answer: the informers have synced; 503 before) and ``/metrics``
+(Prometheus text). A verb asked before the engine is ready is a 503 with ``Error``.
 
 Bad requests never crash a thread or hang: a body that is not JSON, a field of the wrong type,
 a pod or node that does not parse or an unknown node is a 400 whose JSON body has ``Error``
@@ -26,10 +28,12 @@ from typing import Any
 
 from ..api.extenderv1 import (
     ExtenderArgs,
+    ExtenderBindingArgs,
+    ExtenderBindingResult,
     ExtenderFilterResult,
     ExtenderPreemptionArgs,
     WireError,
-    encode_host_priority_list,
+    host_priority_list_text,
 )
 from ._engine import EngineError, ExtenderEngine, RequestError
 from ._metrics import ExtenderMetrics
@@ -41,7 +45,7 @@ _log = logging.getLogger(__name__)
 DEFAULT_MAX_REQUEST_BYTES = 64 << 20
 """64 MiB: 5000 full Node objects with long image lists fit; anything larger is refused."""
 
-VERBS = ("filter", "prioritize", "preempt")
+VERBS = ("filter", "prioritize", "preempt", "bind")
 
 
 def parse_bind_address(value: str) -> tuple[str, int]:
@@ -52,34 +56,49 @@ def parse_bind_address(value: str) -> tuple[str, int]:
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
-def _answer(engine: ExtenderEngine, verb: str, doc: Any) -> Any:
+def _answer(engine: ExtenderEngine, verb: str, doc: Any) -> bytes:
     """The verb's result as JSON (raises WireError / RequestError / EngineError)."""
-    if verb == "filter":
-        return engine.filter(ExtenderArgs.from_json(doc)).to_json()
     if verb == "prioritize":
-        return encode_host_priority_list(engine.prioritize(ExtenderArgs.from_json(doc)))
-    return engine.preempt(ExtenderPreemptionArgs.from_json(doc)).to_json()
-
-
-def _error_body(verb: str, message: str) -> Any:
+        return host_priority_list_text(*engine.prioritize_scores(ExtenderArgs.from_json(doc))).encode()
+    out: Any
     if verb == "filter":
-        return ExtenderFilterResult(error=message).to_json()
-    return {"Error": message}
+        out = engine.filter(ExtenderArgs.from_json(doc)).to_json()
+    elif verb == "bind":
+        out = engine.bind(ExtenderBindingArgs.from_json(doc)).to_json()
+    else:
+        out = engine.preempt(ExtenderPreemptionArgs.from_json(doc)).to_json()
+    return json.dumps(out).encode()
+
+
+def _error_body(verb: str, message: str) -> bytes:
+    body: Any = {"Error": message}
+    if verb == "filter":
+        body = ExtenderFilterResult(error=message).to_json()
+    elif verb == "bind":
+        body = ExtenderBindingResult(error=message).to_json()
+    return json.dumps(body).encode()
 
 
 class ExtenderServer:
     """Serves ``engine`` on ``(host, port)`` (port 0: a free one; see :attr:`url`).
 
-    ``tls``: a server-side SSLContext (HTTPS). :meth:`start` serves from a daemon thread,
-    :meth:`serve_forever` from the caller's; :meth:`close` stops either and frees the port."""
+    ``engine`` may come later (:meth:`set_engine`: the live view builds it once the informers
+    have synced); until then the verbs answer 503. ``ready``: more that readiness waits for.
+    ``bind``: serve ``/bind`` (kube-scheduler's ``bindVerb``). ``tls``: a server-side
+    SSLContext (HTTPS). :meth:`start` serves from a daemon thread, :meth:`serve_forever` from
+    the caller's; :meth:`close` stops either, frees the port and closes the engine."""
 
-    def __init__(self, engine: ExtenderEngine, host: str = "127.0.0.1", port: int = 0, *,
+    def __init__(self, engine: ExtenderEngine | None, host: str = "127.0.0.1", port: int = 0, *,
                  tls: ssl.SSLContext | None = None, max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
-                 read_timeout: float = 30.0) -> None:
-        self.engine = engine
+                 read_timeout: float = 30.0, bind: bool = False,
+                 ready: Callable[[], bool] | None = None) -> None:
+        self.engine: ExtenderEngine | None = None
         self.metrics = ExtenderMetrics()
         self.max_request_bytes = max_request_bytes
-        engine.blind = self._blind
+        self.bind = bind
+        self._ready = ready
+        if engine is not None:
+            self.set_engine(engine)
         self._httpd = ThreadingHTTPServer((host, port), _handler(self, read_timeout))
         self._httpd.daemon_threads = True
         if tls is not None:
@@ -98,6 +117,15 @@ class ExtenderServer:
     def url(self) -> str:
         host, port = self.address
         return f"{self.scheme}://{host}:{port}"
+
+    def set_engine(self, engine: ExtenderEngine) -> None:
+        """Start answering the verbs with ``engine`` (closed with the server)."""
+        engine.blind = self._blind
+        self.engine = engine
+
+    @property
+    def ready(self) -> bool:
+        return self.engine is not None and (self._ready is None or self._ready())
 
     def _blind(self, verb: str, what: str, detail: str) -> None:
         self.metrics.unseen.labels(verb, what).inc()
@@ -130,7 +158,8 @@ class ExtenderServer:
                 self._httpd.shutdown()
                 self._thread.join(timeout=10)
             self._httpd.server_close()
-            self.engine.close()
+            if self.engine is not None:
+                self.engine.close()
 
     def __enter__(self) -> ExtenderServer:
         return self.start()
@@ -145,19 +174,28 @@ class ExtenderServer:
         verb = path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
         if method == "GET" and verb == "healthz":
             return 200, "text/plain; charset=utf-8", b"ok"
+        if method == "GET" and verb == "readyz":
+            if self.ready:
+                return 200, "text/plain; charset=utf-8", b"ok"
+            return 503, "text/plain; charset=utf-8", b"not ready: the informers have not synced"
         if method == "GET" and verb == "metrics":
             return 200, "text/plain; version=0.0.4; charset=utf-8", self.metrics.exposition()
-        if verb not in VERBS:
-            return self._refuse(verb or "/", 404, "not_found", f"no such path {path!r}")
+        if verb not in VERBS or (verb == "bind" and not self.bind):
+            hint = " (binding is off: start the extender with --bind)" if verb == "bind" else ""
+            return self._refuse(verb or "/", 404, "not_found", f"no such path {path!r}{hint}")
         if method != "POST":
             return self._refuse(verb, 405, "method", f"{method} {path}: use POST")
+        engine = self.engine
+        if engine is None or not self.ready:
+            return self._refuse(verb, 503, "not_ready", "not ready: the informers have not synced yet")
         start = time.perf_counter()
-        code, body = self._verb(verb, length, read)
+        code, body = self._verb(engine, verb, length, read)
         self.metrics.latency.labels(verb).observe(time.perf_counter() - start)
         self.metrics.requests.labels(verb, str(code)).inc()
-        return code, "application/json", json.dumps(body).encode()
+        return code, "application/json", body
 
-    def _verb(self, verb: str, length: str | None, read: Callable[[int], bytes]) -> tuple[int, Any]:
+    def _verb(self, engine: ExtenderEngine, verb: str, length: str | None,
+              read: Callable[[int], bytes]) -> tuple[int, bytes]:
         try:
             n = int(length) if length is not None else -1
         except ValueError:
@@ -173,7 +211,7 @@ class ExtenderServer:
         except (OSError, ValueError) as exc:
             return self._fail(verb, 400, "bad_request", f"malformed JSON: {exc}")
         try:
-            return 200, _answer(self.engine, verb, doc)
+            return 200, _answer(engine, verb, doc)
         except (WireError, RequestError) as exc:
             return self._fail(verb, 400, "bad_request", str(exc))
         except EngineError as exc:
@@ -182,7 +220,7 @@ class ExtenderServer:
             _log.exception("%s: unexpected error", verb)
             return self._fail(verb, 500, "internal", f"{type(exc).__name__}: {exc}")
 
-    def _fail(self, verb: str, code: int, kind: str, message: str) -> tuple[int, Any]:
+    def _fail(self, verb: str, code: int, kind: str, message: str) -> tuple[int, bytes]:
         self.metrics.errors.labels(verb, kind).inc()
         _log.info("%s: %d %s", verb, code, message)
         return code, _error_body(verb, message)
@@ -196,6 +234,9 @@ def _handler(server: ExtenderServer, read_timeout: float) -> type[BaseHTTPReques
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as Go's client expects
         timeout = read_timeout
+        # The headers and the body are two writes: with Nagle's algorithm the body waits for
+        # the client's delayed ACK of the headers, 40 ms on Linux, on every small answer.
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:
             _log.debug("%s " + format, self.address_string(), *args)

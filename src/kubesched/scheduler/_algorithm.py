@@ -179,12 +179,15 @@ class ScheduleAlgorithm:
 
     def find_nodes_that_pass_filters(self, fwk: Framework, state: CycleState, pod: Pod,
                                      diagnosis: Diagnosis, nodes: Sequence[NodeInfo],
-                                     rotate: bool = True, all_nodes: bool = False) -> Sequence[NodeInfo]:
+                                     rotate: bool = True, all_nodes: bool = False,
+                                     snapshot: Snapshot | None = None) -> Sequence[NodeInfo]:
         """findNodesThatPassFilters: check nodes from ``nextStartNodeIndex`` on, stop once
         ``numNodesToFind`` fit; rejected nodes' statuses go to the diagnosis.
 
         (The nominated-node check passes a single node; upstream rotates it too, a no-op.)
-        ``all_nodes``: every node gets a verdict (the extender server answers for each)."""
+        ``all_nodes``: every node gets a verdict (the extender server answers for each).
+        ``snapshot``: the one ``nodes`` come from, for a caller outside a scheduling cycle
+        (the extender server), so that the batch path serves it too."""
         n = len(nodes)
         self._last_feasible = 0
         self._feasible_rows = None
@@ -200,7 +203,7 @@ class ScheduleAlgorithm:
         if not fwk.has_filter_plugins():
             self._last_feasible = to_find
             return [nodes[(start + i) % n] for i in range(to_find)]
-        snap = self._snapshot
+        snap = snapshot if snapshot is not None else self._snapshot
         if self.per_node or snap is None:
             return self._filter_per_node(fwk, state, pod, diagnosis, nodes, start, to_find)
         return self._filter_batch(fwk, state, pod, diagnosis, nodes, snap, start, to_find)
@@ -236,7 +239,9 @@ class ScheduleAlgorithm:
         n = len(nodes)
         infos = snap.node_info_list
         rows: npt.NDArray[np.int64] | None = None  # None: the whole snapshot, row i is node i
-        if nodes is not infos:
+        if isinstance(nodes, FeasibleNodes) and nodes.infos is snap.infos_array():
+            rows = nodes.rows  # already rows of this snapshot (the extender server's request)
+        elif nodes is not infos:
             index = snap.node_index
             rows = np.fromiter((index[ni.name] for ni in nodes), dtype=np.int64, count=n)
         feasible_rows: list[npt.NDArray[np.int64]] = []

@@ -1,6 +1,7 @@
 """Live mode: kubesched against a real API server (client, informers, store, leader election)."""
 
 from ._config import ClientSettings, ConfigError, client_settings, load_rest_config, resolve_kubeconfig
+from ._connect import ClientConnection, rest_client_for
 from ._informer import Informer
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
@@ -10,6 +11,7 @@ __all__ = [
     "LIVE_KINDS",
     "POD_FIELD_SELECTOR",
     "ApiError",
+    "ClientConnection",
     "ClientSettings",
     "ConfigError",
     "Informer",
@@ -20,4 +22,5 @@ __all__ = [
     "error_for_status",
     "load_rest_config",
     "resolve_kubeconfig",
+    "rest_client_for",
 ]

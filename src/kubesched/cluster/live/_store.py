@@ -209,16 +209,22 @@ class LiveStore:
         """Preemption's delete: the victim's own grace period (empty DeleteOptions)."""
         self.delete("Pod", namespace, name)
 
-    def bind(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> Pod:
-        """DefaultBinder: POST a Binding to pods/binding. The API answers with a Status, so the
-        pod returned is the cached one with ``spec.nodeName`` set (the informer brings the
-        real update)."""
+    def create_binding(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> None:
+        """POST a Binding to pods/binding (``uid``: the precondition on the pod's UID): the
+        write alone, for a binder whose informers may not have the pod yet (the extender's
+        ``/bind``)."""
         md: dict[str, Any] = {"name": name, "namespace": namespace}
         if uid:
             md["uid"] = uid
         self.rest.request("POST", object_path("Pod", namespace, name, "binding"), {
             "apiVersion": "v1", "kind": "Binding", "metadata": md,
             "target": {"apiVersion": "v1", "kind": "Node", "name": node_name}})
+
+    def bind(self, namespace: str, name: str, node_name: str, uid: str | None = None) -> Pod:
+        """DefaultBinder: :meth:`create_binding`. The API answers with a Status, so the pod
+        returned is the cached one with ``spec.nodeName`` set (the informer brings the real
+        update)."""
+        self.create_binding(namespace, name, node_name, uid)
         pod = self.try_get("Pod", namespace, name)
         if pod is None:
             raise NotFound(f'pods "{name}" not found')
