@@ -78,11 +78,13 @@ _SHAPE: Final = str.maketrans("23456789", "11111111")
 # a character that means something where a node starts (a tag, an anchor, a directive, a
 # reserved indicator, a block scalar, a flow collection), after a space or a flow
 # indicator; the character first, so the engine skips ahead to it
-_INDICATOR: Final = re.compile(r"[!&%@`|>\[\]{}](?<![^\s\[{,][!&%@`|>\[\]{}])")
+_INDICATOR: Final = re.compile(
+    r"[!&%@`|>\[\]{}](?<![^\s\[{,][!&%@`|>\[\]{}])"
+    r"(?<!\[\])(?<!\{\})(?!(?<=\[)\])(?!(?<=\{)\})"  # not an empty flow collection, "[]" or "{}"
+)
 # what precedes a node on its line: indentation and "- " / "? " / "--- ", or "key: ", or a flow
 # indicator
 _NODE_PREFIX: Final = re.compile(r"(?:^[ ]*(?:(?:[-?]|---)[ ]+)*|:[ ]+|[\[{,][ ]*)$", re.MULTILINE)
-_EMPTY_FLOW: Final = ("[]", "{}")
 _BLOCK_HEADER: Final = re.compile(r"(?:[1-9][-+]?|[-+][1-9]?)?(?:[ ]+#.*)?[ ]*$", re.MULTILINE)
 _REWRITTEN_NUMBER: Final = re.compile(r"-?0\.|.*\.0(?:$|[eE])")  # rapidyaml's ".5" -> "0.5", "1." -> "1.0"
 # an alias; an infinity or NaN rapidyaml writes in its own spelling ("nan" -> ".nan")
@@ -117,8 +119,6 @@ def _risky_node_starts(text: str) -> bool:
     for m in _INDICATOR.finditer(text):
         i = m.start()
         ch = text[i]
-        if text[i - 1 : i + 1] in _EMPTY_FLOW or text[i : i + 2] in _EMPTY_FLOW:
-            continue
         line_start = text.rfind("\n", 0, i) + 1
         if _NODE_PREFIX.search(text, line_start, i) is None:
             continue
