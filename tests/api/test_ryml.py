@@ -235,6 +235,18 @@ def test_dumped_values_read_back_as_pyyaml_reads_them(value: Any, flow: bool | N
     assert_same_or_gives_up(text)
 
 
+YAML_PIECES = [*" \n:-[]{},#'\"?|>!&*%@`\tab01.~e", ": ", "- ", "\n  ", "\n- ", "yes", "True", "1.5",
+               "x: y\n", "é", "'a\n  b'", "|\n  x\n", ">-\n  y\n"]
+
+
+@needs_ryml
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(YAML_PIECES), min_size=1, max_size=25))
+def test_random_yaml_text_is_read_exactly_or_given_up(pieces: list[str]) -> None:
+    # mostly invalid YAML: rapidyaml must not read what PyYAML refuses
+    assert_same_or_gives_up("".join(pieces) + "\n")
+
+
 # --- giving up: PyYAML's answer, PyYAML's error message, nothing from rapidyaml on stderr -----------
 
 

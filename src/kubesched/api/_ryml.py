@@ -16,10 +16,10 @@ which PyYAML keeps as a string). So the JSON is trusted only where the two canno
   quoted). A mapping key of that kind gives up (JSON keys are always quoted).
 - Source text where the two parsers could disagree gives up before parsing: tags (``!``),
   anchors, directives, reserved indicators, flow collections other than ``[]`` and ``{}``,
-  unusual block scalar headers, tabs, characters PyYAML refuses, line breaks other than LF
-  and CRLF, a last line without its line break; so do aliases (a JSON string starting with
-  ``*``), merge keys (a key ``<<``), infinities and NaNs (rapidyaml writes plain ``nan`` as
-  ``.nan``) and documents that are a scalar.
+  unusual block scalar headers, quoted keys spanning lines, tabs, characters PyYAML refuses,
+  line breaks other than LF and CRLF, a last line without its line break; so do aliases (a
+  JSON string starting with ``*``), merge keys (a key ``<<``), infinities and NaNs (rapidyaml
+  writes plain ``nan`` as ``.nan``) and documents that are a scalar.
 
 Giving up (``None``) means the caller parses with PyYAML, which also gives the error message
 users get for invalid YAML: a rapidyaml parse error is never shown.
@@ -28,6 +28,7 @@ users get for invalid YAML: a rapidyaml parse error is never shown.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import re
@@ -76,15 +77,25 @@ _UNSAFE_CHAR: Final = re.compile(
 )
 _SHAPE: Final = str.maketrans("23456789", "11111111")
 # a character that means something where a node starts (a tag, an anchor, a directive, a
-# reserved indicator, a block scalar, a flow collection), after a space or a flow
+# reserved indicator, a block scalar, a flow collection, an explicit key or value), after a space or a flow
 # indicator; the character first, so the engine skips ahead to it
 _INDICATOR: Final = re.compile(
     r"[!&%@`|>\[\]{}](?<![^\s\[{,][!&%@`|>\[\]{}])"
     r"(?<!\[\])(?<!\{\})(?!(?<=\[)\])(?!(?<=\{)\})"  # not an empty flow collection, "[]" or "{}"
 )
+# "?" or ":" after a space (after a flow indicator is in a flow collection, which gives up): as
+# literals, which the engine skips ahead to; ":" is in every line
+_EXPLICIT_KEY_OR_VALUE: Final = tuple(re.compile(re.escape(p)) for p in (" ?", "\n?", " :", "\n:"))
 # what precedes a node on its line: indentation and "- " / "? " / "--- ", or "key: ", or a flow
 # indicator
 _NODE_PREFIX: Final = re.compile(r"(?:^[ ]*(?:(?:[-?]|---)[ ]+)*|:[ ]+|[\[{,][ ]*)$", re.MULTILINE)
+# a quoted mapping key's closing quote; each pattern starts with two literal characters, which
+# the engine skips ahead to (a character class first costs 0.3 s on a 90 MB dump)
+_QUOTED_KEY_ENDS: Final = tuple(re.compile(q + r"(?=[ \n]|$)") for q in ("':", '":', "' [ ]*:", '" [ ]*:'))
+# a line holding a whole single-line quoted key up to its closing quote
+_ONE_LINE_KEY: Final = re.compile(
+    r"""[ ]*(?:[-?][ ]+)*(?:'(?:[^'\n]|'')*'|"(?:[^"\\\n]|\\.)*")""", re.MULTILINE
+)
 _BLOCK_HEADER: Final = re.compile(r"(?:[1-9][-+]?|[-+][1-9]?)?(?:[ ]+#.*)?[ ]*$", re.MULTILINE)
 _REWRITTEN_NUMBER: Final = re.compile(r"-?0\.|.*\.0(?:$|[eE])")  # rapidyaml's ".5" -> "0.5", "1." -> "1.0"
 # an alias; an infinity or NaN rapidyaml writes in its own spelling ("nan" -> ".nan")
@@ -110,14 +121,19 @@ def _plain_occurrence(text: str) -> re.Pattern[str]:
 
 
 def _risky_node_starts(text: str) -> bool:
-    """Whether a node of ``text`` may start with a tag, an anchor, a directive or a reserved
-    indicator (PyYAML's error or PyYAML's meaning, rapidyaml's string or nothing), a flow
+    """Whether a node of ``text`` may start with a tag, an anchor, a directive, a reserved
+    indicator (PyYAML's error or PyYAML's meaning, rapidyaml's string or nothing), ``?`` or
+    ``:`` (explicit keys, read more leniently by rapidyaml), a flow
     collection other than an empty ``[]`` or ``{}`` (rapidyaml reads some invalid ones), or a
     block scalar whose header rapidyaml reads more leniently than PyYAML or at the top level.
     kubectl writes block style, flow only for empty collections. ``a | b`` or ``a && b``
     inside a scalar are not node starts."""
-    for m in _INDICATOR.finditer(text):
-        i = m.start()
+    starts = itertools.chain(
+        (m.start() for m in _INDICATOR.finditer(text)),
+        (m.start() + 1 for rx in _EXPLICIT_KEY_OR_VALUE for m in rx.finditer(text)),
+        (0 for _ in range(text[:1] in ("?", ":"))),
+    )
+    for i in starts:
         ch = text[i]
         line_start = text.rfind("\n", 0, i) + 1
         if _NODE_PREFIX.search(text, line_start, i) is None:
@@ -126,6 +142,25 @@ def _risky_node_starts(text: str) -> bool:
             return True
         if _BLOCK_HEADER.match(text, i + 1) is None:
             return True
+    return False
+
+
+def _multiline_quoted_key(text: str) -> bool:
+    """Whether a quoted scalar spanning lines may be a mapping key (PyYAML refuses a multi-line
+    implicit key, rapidyaml reads it): a quote followed by ``:`` that neither ends a quoted key
+    opened on its line nor belongs to a plain key holding balanced quotes (managedFields'
+    ``k:{"type":"Ready"}:``); the last line of a multi-line quoted key has one unpaired quote."""
+    for m in itertools.chain.from_iterable(rx.finditer(text) for rx in _QUOTED_KEY_ENDS):
+        end = m.start() + 1
+        start = text.rfind("\n", 0, end) + 1
+        if _ONE_LINE_KEY.fullmatch(text, start, end) is not None:
+            continue
+        line = text[start:end]
+        quote = line[-1]
+        unpaired = (line.count(quote) - line.count("\\" + quote)) % 2
+        if line.lstrip(" -?")[:1] not in ("'", '"') and not unpaired:
+            continue
+        return True
     return False
 
 
@@ -216,7 +251,11 @@ class RymlReader:
             text = m.group(1)
             if text in cleared or (m.group(2) is None and self._plain_is_non_string(text)):
                 continue
-            if not text or _plain_occurrence(text).search(source):  # "": "? " is a null key
+            if not text:  # a key "": it may be a "? " null key
+                raise _GiveUp(text)
+            quoted = source.count(f"'{text}'") + source.count(f'"{text}"')
+            # every occurrence between quotes (counted in C) or none looking plain
+            if source.count(text) != quoted and _plain_occurrence(text).search(source):
                 raise _GiveUp(text)
             cleared.add(text)
 
@@ -237,6 +276,7 @@ class RymlReader:
             data.translate(None, _PLAIN_BYTES)
             or (not text.isascii() and _UNSAFE_CHAR.search(text))
             or _risky_node_starts(text)
+            or _multiline_quoted_key(text)
         ):
             return None
         try:
