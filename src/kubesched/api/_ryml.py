@@ -244,18 +244,24 @@ class RymlReader:
         """Give up unless every JSON string the loader would re-type if plain was quoted in the
         source: rapidyaml writes that plain scalar as a non-string (not for keys: JSON keys are
         always strings), or the source has no plain-looking occurrence of it."""
-        if _GIVE_UP_STRING.search(emitted):
+        if ('"*' in emitted or '.inf"' in emitted or '.nan"' in emitted) and _GIVE_UP_STRING.search(emitted):
             raise _GiveUp("alias or infinity")
         cleared: set[str] = set()
+        plain_is_non_string = self._plain_is_non_string
+        bare_decimals = plain_is_non_string("1")  # quoted resourceVersions: one test, not one call
+        values_ok: set[str] = set()
         for m in self._non_str_string.finditer(emitted):
-            text = m.group(1)
-            if text in cleared or (m.group(2) is None and self._plain_is_non_string(text)):
+            text, key = m.groups()
+            if text in cleared or (key is None and text in values_ok):
+                continue
+            if key is None and (
+                (bare_decimals and text.isdigit() and text[0] != "0") or plain_is_non_string(text)
+            ):
+                values_ok.add(text)
                 continue
             if not text:  # a key "": it may be a "? " null key
                 raise _GiveUp(text)
-            quoted = source.count(f"'{text}'") + source.count(f'"{text}"')
-            # every occurrence between quotes (counted in C) or none looking plain
-            if source.count(text) != quoted and _plain_occurrence(text).search(source):
+            if _plain_occurrence(text).search(source):
                 raise _GiveUp(text)
             cleared.add(text)
 
