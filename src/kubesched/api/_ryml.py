@@ -7,13 +7,15 @@ which :func:`json.loads` reads in C. The catch is typing: YAML 1.1 as PyYAML (an
 null, while rapidyaml writes those as JSON strings (and writes plain ``1e3`` as a JSON number,
 which PyYAML keeps as a string). So the JSON is trusted only where the two cannot differ:
 
-- A JSON number is re-typed with the loader's own float resolver (:meth:`RymlReader._float_or_str`); a
-  number whose text rapidyaml may have rewritten (``.5`` is written ``0.5``), ``NaN`` and
-  ``Infinity`` give up.
+- A JSON number is re-typed with the loader's own float resolver
+  (:meth:`RymlReader._float_or_str`); a number whose text rapidyaml may have rewritten (``.5``
+  is written ``0.5``), ``NaN`` and ``Infinity`` give up.
 - A JSON string whose text the loader would resolve to something else if it were plain (one
   regex over the JSON, built from the loader's implicit resolvers, :class:`RymlReader`) is
-  accepted only if rapidyaml writes that plain scalar as a non-string (then the source had it
-  quoted). A mapping key of that kind gives up (JSON keys are always quoted).
+  accepted only if it cannot have been plain in the source: rapidyaml writes that plain scalar
+  as a non-string (``"8080"``, ``"true"``; not for keys, JSON keys are always strings), or the
+  source has no plain-looking occurrence of it (``"True"``, as kubectl quotes condition
+  statuses); else the whole text gives up.
 - Source text where the two parsers could disagree gives up before parsing: tags (``!``),
   anchors, directives, reserved indicators, flow collections other than ``[]`` and ``{}``,
   unusual block scalar headers, quoted keys spanning lines, tabs, characters PyYAML refuses,
