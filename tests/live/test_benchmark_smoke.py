@@ -45,4 +45,5 @@ def test_side_by_side_benchmark_runs_kubesched_at_a_tiny_size(
     assert res["scheduled"] == 20 and not res["timed_out"]
     assert res["pods_per_second"] > 0 and res["creation_per_second"] > 0
     assert 10 < res["peak_rss_mib"] < 2000
+    assert res["scheduler_cpu_seconds"] >= 0 and res["apiserver_cpu_seconds"] > 0
     assert Path(REPO / "benchmarks" / "README.md").read_text().count("live_side_by_side.py") >= 1
