@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -277,42 +278,45 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     base = Path(tempfile.mkdtemp(prefix="bench-clients-"))
     results: list[dict[str, Any]] = []
-    with control_plane(script, base) as (cp, env):
-        kubeconfig, ca = cp / "kubeconfig", cp / "ca.crt"
-        api = Api(env["API_URL"], env["TOKEN"], ca)
-        api.must("POST", "/api/v1/namespaces", namespace_doc(NS))
-        parallel(args.nodes, 8, lambda i: api.must("POST", "/api/v1/nodes", {
-            "apiVersion": "v1", "kind": "Node", "metadata": {"name": f"node-{i}"}}))
-        took = parallel(args.pods, 16, lambda i: _create(api, i))
-        log(f"{args.pods} pods created in {took:.1f}s")
-        have = lambda mod: importlib.util.find_spec(mod) is not None  # noqa: E731
-        makers: list[Callable[[], Candidate]] = [lambda: KubeschedRest(kubeconfig)]
-        if have("orjson"):
-            import orjson
-            makers.append(lambda: KubeschedRest(kubeconfig, orjson.loads))
-        if have("httpx") and have("orjson"):
-            makers.append(lambda: Httpx(env["API_URL"], env["TOKEN"], ca))
-        if have("kubernetes"):
-            makers += [lambda: Official(kubeconfig, False), lambda: Official(kubeconfig, True)]
-        if have("lightkube"):
-            makers.append(lambda: Lightkube(kubeconfig))
-        next_pod = 0
-        for make in makers:
-            c = make()
-            row: dict[str, Any] = {"client": c.name}
-            list_s, list_cpu, n = timed(c.list, args.repeat)
-            assert n == args.pods, (c.name, n)
-            row["list_seconds"] = round(list_s, 3)
-            row["list_cpu_seconds"] = round(list_cpu, 3)
-            watch_s, watch_cpu, n = timed(lambda c=c: c.watch(args.pods), args.repeat)
-            row["watch_events_per_second"] = round(n / watch_s)
-            row["watch_events_per_cpu_second"] = round(n / watch_cpu) if watch_cpu > 0 else None
-            take = [f"p-{i}" for i in range(next_pod, min(next_pod + args.binds, args.pods))]
-            next_pod += len(take)
-            if take:
-                row.update(binds(c, take, args.threads, args.nodes))
-            log(json.dumps(row))
-            results.append(row)
+    try:
+        with control_plane(script, base) as (cp, env):
+            kubeconfig, ca = cp / "kubeconfig", cp / "ca.crt"
+            api = Api(env["API_URL"], env["TOKEN"], ca)
+            api.must("POST", "/api/v1/namespaces", namespace_doc(NS))
+            parallel(args.nodes, 8, lambda i: api.must("POST", "/api/v1/nodes", {
+                "apiVersion": "v1", "kind": "Node", "metadata": {"name": f"node-{i}"}}))
+            took = parallel(args.pods, 16, lambda i: _create(api, i))
+            log(f"{args.pods} pods created in {took:.1f}s")
+            have = lambda mod: importlib.util.find_spec(mod) is not None  # noqa: E731
+            makers: list[Callable[[], Candidate]] = [lambda: KubeschedRest(kubeconfig)]
+            if have("orjson"):
+                import orjson
+                makers.append(lambda: KubeschedRest(kubeconfig, orjson.loads))
+            if have("httpx") and have("orjson"):
+                makers.append(lambda: Httpx(env["API_URL"], env["TOKEN"], ca))
+            if have("kubernetes"):
+                makers += [lambda: Official(kubeconfig, False), lambda: Official(kubeconfig, True)]
+            if have("lightkube"):
+                makers.append(lambda: Lightkube(kubeconfig))
+            next_pod = 0
+            for make in makers:
+                c = make()
+                row: dict[str, Any] = {"client": c.name}
+                list_s, list_cpu, n = timed(c.list, args.repeat)
+                assert n == args.pods, (c.name, n)
+                row["list_seconds"] = round(list_s, 3)
+                row["list_cpu_seconds"] = round(list_cpu, 3)
+                watch_s, watch_cpu, n = timed(lambda c=c: c.watch(args.pods), args.repeat)
+                row["watch_events_per_second"] = round(n / watch_s)
+                row["watch_events_per_cpu_second"] = round(n / watch_cpu) if watch_cpu > 0 else None
+                take = [f"p-{i}" for i in range(next_pod, min(next_pod + args.binds, args.pods))]
+                next_pod += len(take)
+                if take:
+                    row.update(binds(c, take, args.threads, args.nodes))
+                log(json.dumps(row))
+                results.append(row)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
     print(json.dumps({"pods": args.pods, "threads": args.threads, "results": results}, indent=2))
     return 0
 
