@@ -1,0 +1,475 @@
+"""Side by side against a real API server: the real kube-scheduler, then ``kubesched run``.
+
+For each scheduler in turn, on a freshly started control plane (etcd + kube-apiserver, the
+``control-plane`` script of the k8s folder; authorization AlwaysAllow):
+
+1. create ``--nodes`` nodes (the object, then its status through the status subresource:
+   allocatable cpu 4 / memory 32Gi / pods 110, condition Ready, no taints: scheduler_perf's
+   node-default template) and ``--bound-pods`` pods already bound (``spec.nodeName`` set, in
+   their own namespace);
+2. start the scheduler (clientConnection qps/burst ``--qps``, no leader election) and wait
+   until it is ready (kube-scheduler: its ``/healthz``; kubesched: its "caches synced" line);
+3. create ``--pods`` basic pods (scheduler_perf's pod-default: requests cpu 100m, memory 500Mi)
+   as fast as the API server takes them, from ``--creators`` threads each holding one
+   keep-alive HTTPS connection;
+4. measure pods/s from the first creation request to the last binding seen by one watch on
+   the measured namespace (the watch decodes only what it needs: the pod's name and whether it
+   has a node), the creation rate, the scheduler's peak RSS (``VmHWM`` of its process) and its
+   CPU seconds, then stop everything.
+
+    python benchmarks/live_side_by_side.py --nodes 1000 --pods 5000
+    python benchmarks/live_side_by_side.py --nodes 5000 --pods 10000
+    python benchmarks/live_side_by_side.py --nodes 5 --pods 20 --scheduler kubesched   # smoke
+
+The k8s folder is ``$KUBESCHED_K8S_DIR`` or ``../shared/k8s`` beside the repository. The JSON
+result (one object per scheduler, and the ratio) goes to stdout; progress to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEDULERS = ("kube-scheduler", "kubesched")
+BOUND_NS = "bench-bound"
+MEASURED_NS = "bench"
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def k8s_dir() -> Path:
+    env = os.environ.get("KUBESCHED_K8S_DIR")
+    return Path(env) if env else REPO.parent / "shared" / "k8s"
+
+
+# --- a minimal keep-alive HTTPS client (one connection per thread) ---------------------------
+
+
+class Api:
+    """Raw requests to the API server: one keep-alive connection per thread, the admin token."""
+
+    def __init__(self, url: str, token: str, ca: Path) -> None:
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 443
+        self.headers = {"Authorization": f"Bearer {token}", "Accept": "application/json",
+                        "Content-Type": "application/json"}
+        self.ctx = ssl.create_default_context(cafile=str(ca))
+        self._local = threading.local()
+
+    def connection(self, timeout: float | None = 60.0) -> http.client.HTTPSConnection:
+        return http.client.HTTPSConnection(self.host, self.port, context=self.ctx, timeout=timeout)
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                content_type: str = "application/json") -> tuple[int, bytes]:
+        for attempt in range(5):
+            conn = getattr(self._local, "conn", None)
+            if conn is None:
+                conn = self._local.conn = self.connection()
+            try:
+                conn.request(method, path, body=body, headers={**self.headers, "Content-Type": content_type})
+                resp = conn.getresponse()
+                data = resp.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                self._local.conn = None
+                if attempt == 4:
+                    raise
+                continue
+            if resp.status == 429 or (resp.status >= 500 and attempt < 4):
+                time.sleep(0.05 * (attempt + 1))
+                continue
+            return resp.status, data
+        raise RuntimeError("unreachable")
+
+    def must(self, method: str, path: str, doc: Any = None, content_type: str = "application/json") -> Any:
+        status, data = self.request(method, path, json.dumps(doc).encode() if doc is not None else None,
+                                    content_type)
+        if status >= 300:
+            raise RuntimeError(f"{method} {path}: HTTP {status}: {data[:300]!r}")
+        return json.loads(data) if data else None
+
+
+# --- the workload ------------------------------------------------------------------------------
+
+
+def namespace_doc(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def node_doc(i: int) -> dict[str, Any]:
+    name = f"node-{i}"
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name}}}
+
+
+NODE_STATUS = json.dumps({"status": {
+    "capacity": {"cpu": "4", "memory": "32Gi", "pods": "110"},
+    "allocatable": {"cpu": "4", "memory": "32Gi", "pods": "110"},
+    "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
+                    "lastHeartbeatTime": "2024-01-01T00:00:00Z",
+                    "lastTransitionTime": "2024-01-01T00:00:00Z"}]}}).encode()
+
+
+def pod_doc(name: str, namespace: str, node: str | None = None) -> bytes:
+    res = {"cpu": "100m", "memory": "500Mi"}
+    spec: dict[str, Any] = {"containers": [{"name": "pause", "image": "registry.k8s.io/pause:3.10",
+                                            "resources": {"requests": res, "limits": res}}],
+                            "terminationGracePeriodSeconds": 0}
+    if node is not None:
+        spec["nodeName"] = node
+    return json.dumps({"apiVersion": "v1", "kind": "Pod",
+                       "metadata": {"name": name, "namespace": namespace}, "spec": spec}).encode()
+
+
+def parallel(n: int, workers: int, fn: Callable[[int], None]) -> float:
+    """Run fn(0..n-1) on ``workers`` threads; the seconds it took."""
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(workers) as pool:
+        for _ in pool.map(fn, range(n)):
+            pass
+    return time.monotonic() - t0
+
+
+def populate(api: Api, nodes: int, bound: int, workers: int) -> None:
+    def one_node(i: int) -> None:
+        api.must("POST", "/api/v1/nodes", node_doc(i))
+        status, data = api.request("PATCH", f"/api/v1/nodes/node-{i}/status", NODE_STATUS,
+                                   "application/merge-patch+json")
+        if status >= 300:
+            raise RuntimeError(f"node-{i} status: HTTP {status}: {data[:300]!r}")
+
+    took = parallel(nodes, workers, one_node)
+    log(f"{nodes} nodes in {took:.1f}s")
+    for ns in (BOUND_NS, MEASURED_NS):
+        api.must("POST", "/api/v1/namespaces", namespace_doc(ns))
+
+    def one_bound(i: int) -> None:
+        status, data = api.request("POST", f"/api/v1/namespaces/{BOUND_NS}/pods",
+                                   pod_doc(f"bound-{i}", BOUND_NS, f"node-{i % nodes}"))
+        if status >= 300:
+            raise RuntimeError(f"bound-{i}: HTTP {status}: {data[:300]!r}")
+
+    took = parallel(bound, workers, one_bound)
+    log(f"{bound} bound pods in {took:.1f}s")
+
+
+class BindWatch(threading.Thread):
+    """One watch on the measured namespace: the monotonic time each pod was first seen bound.
+
+    Decodes only the name and ``"nodeName"`` of each event with a regex (no full JSON decode),
+    so measuring costs the machine little next to the schedulers under test."""
+
+    _NAME = re.compile(rb'"metadata":\{"name":"([^"]+)"')
+    _NODE = re.compile(rb'"nodeName":"')
+
+    def __init__(self, api: Api, resource_version: str, expected: int) -> None:
+        super().__init__(daemon=True, name="bind-watch")
+        self.api, self.rv, self.expected = api, resource_version, expected
+        self.bound: dict[bytes, float] = {}
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self._conn: http.client.HTTPSConnection | None = None
+
+    def run(self) -> None:
+        try:
+            while not self.done.is_set():
+                self._watch_once()
+        except BaseException as exc:
+            if not self.done.is_set():
+                self.error = exc
+            self.done.set()
+
+    def _watch_once(self) -> None:
+        conn = self._conn = self.api.connection(timeout=None)
+        path = (f"/api/v1/namespaces/{MEASURED_NS}/pods?watch=1&allowWatchBookmarks=true"
+                f"&resourceVersion={self.rv}&timeoutSeconds=3600")
+        conn.request("GET", path, headers=self.api.headers)
+        resp = conn.getresponse()
+        if resp.status != 200:
+            raise RuntimeError(f"watch: HTTP {resp.status}: {resp.read()[:300]!r}")
+        for line in resp:
+            now = time.monotonic()
+            if line.startswith(b'{"type":"BOOKMARK"'):
+                m = re.search(rb'"resourceVersion":"(\d+)"', line)
+                if m:
+                    self.rv = m.group(1).decode()
+                continue
+            if line.startswith(b'{"type":"ERROR"'):
+                raise RuntimeError(f"watch error: {line[:300]!r}")
+            m = re.search(rb'"resourceVersion":"(\d+)"', line)
+            if m:
+                self.rv = m.group(1).decode()
+            if not self._NODE.search(line):
+                continue
+            name = self._NAME.search(line)
+            if name and name.group(1) not in self.bound:
+                self.bound[name.group(1)] = now
+                if len(self.bound) >= self.expected:
+                    self.done.set()
+                    return
+        conn.close()
+
+    def stop(self) -> None:
+        self.done.set()
+        if self._conn is not None and self._conn.sock is not None:
+            with suppress(OSError):
+                self._conn.sock.shutdown(2)
+
+
+# --- the schedulers ----------------------------------------------------------------------------
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmHWM/VmRSS in bytes and CPU seconds (utime+stime) of a live process."""
+    out: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("VmHWM", "VmRSS"):
+            out[key] = int(rest.split()[0]) * 1024
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    out["cpu_ticks"] = int(fields[11]) + int(fields[12])
+    return out
+
+
+@dataclass
+class Running:
+    pid: int
+    stop: Callable[[], None]
+
+
+def scheduler_config(path: Path, qps: int, kubeconfig: str, profile: str = "default-scheduler") -> Path:
+    path.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\n"
+        "kind: KubeSchedulerConfiguration\n"
+        f"clientConnection: {{kubeconfig: \"{kubeconfig}\", qps: {qps}, burst: {qps}}}\n"
+        "leaderElection: {leaderElect: false}\n"
+        f"profiles:\n- schedulerName: {profile}\n")
+    return path
+
+
+def start_kube_scheduler(script: Path, cp: Path, qps: int) -> Running:
+    cfg = scheduler_config(cp.parent / "kube-scheduler.yaml", qps, "@KUBECONFIG@")
+    subprocess.run([str(script), "scheduler", str(cp), str(cfg)], check=True, capture_output=True,
+                   text=True, timeout=180)
+    pid = int((cp / "pids" / "kube-scheduler.pid").read_text())
+
+    def stop() -> None:
+        subprocess.run([str(script), "stop-scheduler", str(cp)], capture_output=True, timeout=60)
+
+    return Running(pid, stop)
+
+
+def start_kubesched(cp: Path, qps: int, timeout: float, verbosity: int) -> Running:
+    cfg = scheduler_config(cp.parent / "kubesched.yaml", qps, str(cp / "kubeconfig"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(REPO / "src"), os.environ.get("PYTHONPATH", "")) if p)}
+    errlog = (cp.parent / "kubesched.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-c", "from kubesched.cli import main; main()",
+                             "run", "--config", str(cfg), "-v", str(verbosity)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    synced = threading.Event()
+
+    def pump() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            errlog.write(line)
+            errlog.flush()
+            if "caches synced" in line:
+                synced.set()
+        errlog.close()
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    while not synced.wait(0.1):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            raise RuntimeError(f"kubesched run did not sync (see {cp.parent / 'kubesched.log'})")
+
+    def stop() -> None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    return Running(proc.pid, stop)
+
+
+def py_spy(out: str, which: str, pid: int) -> subprocess.Popen[bytes] | None:
+    """``py-spy record`` of kubesched over the measured phase (``--py-spy``), else None.
+
+    ``--gil``: only the thread holding the GIL is sampled, so the profile shows where the
+    interpreter's one core goes (threads waiting on a socket are left out)."""
+    if not out or which != "kubesched":
+        return None
+    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    fmt = ["--format", "raw"] if out.endswith(".txt") else []  # collapsed stacks, for grep
+    cmd = [exe, "record", "-o", out, "--pid", str(pid), "--threads", "--gil", "--nonblocking", *fmt]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@contextmanager
+def control_plane(script: Path, base: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    cp = base / "cp"
+    env = {**os.environ, "AUTHZ": "AlwaysAllow"}
+    subprocess.run([str(script), "start", str(cp)], check=True, capture_output=True, text=True,
+                   timeout=600, env=env)
+    try:
+        vals = dict(line.split("=", 1) for line in (cp / "env").read_text().splitlines() if "=" in line)
+        yield cp, vals
+    finally:
+        subprocess.run([str(script), "stop", str(cp)], capture_output=True, timeout=180)
+
+
+# --- one measured run --------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    scheduler: str
+    nodes: int
+    bound_pods: int
+    pods: int
+    scheduled: int = 0
+    seconds: float = 0.0
+    pods_per_second: float = 0.0
+    creation_seconds: float = 0.0
+    creation_per_second: float = 0.0
+    lag_seconds: float = 0.0
+    peak_rss_mib: float = 0.0
+    scheduler_cpu_seconds: float = 0.0
+    apiserver_cpu_seconds: float = 0.0
+    pods_per_cpu_second: float = 0.0
+    timed_out: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
+    res = Result(which, args.nodes, args.bound_pods, args.pods)
+    base = Path(tempfile.mkdtemp(prefix=f"bench-{which}-"))
+    try:
+        with control_plane(script, base) as (cp, env):
+            api = Api(env["API_URL"], env["TOKEN"], cp / "ca.crt")
+            populate(api, args.nodes, args.bound_pods, args.creators)
+            log(f"starting {which}")
+            running = (start_kube_scheduler(script, cp, args.qps) if which == "kube-scheduler"
+                       else start_kubesched(cp, args.qps, args.timeout, args.verbosity))
+            try:
+                # The scheduler's own informers must have listed the bound pods before we start.
+                time.sleep(args.settle)
+                listed = api.must("GET", f"/api/v1/namespaces/{MEASURED_NS}/pods?limit=1")
+                rv = listed["metadata"]["resourceVersion"]
+                watch = BindWatch(api, rv, args.pods)
+                watch.start()
+                cpu0 = proc_status(running.pid)["cpu_ticks"]
+                apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
+                api_cpu0 = proc_status(apiserver)["cpu_ticks"]
+                spy = py_spy(args.py_spy, which, running.pid)
+                names = [f"pod-{i}" for i in range(args.pods)]
+                bodies = [pod_doc(n, MEASURED_NS) for n in names]
+                path = f"/api/v1/namespaces/{MEASURED_NS}/pods"
+
+                def create(i: int) -> None:
+                    status, data = api.request("POST", path, bodies[i])
+                    if status >= 300:
+                        raise RuntimeError(f"{names[i]}: HTTP {status}: {data[:300]!r}")
+
+                log(f"creating {args.pods} pods from {args.creators} threads")
+                t0 = time.monotonic()
+                res.creation_seconds = parallel(args.pods, args.creators, create)
+                res.creation_per_second = args.pods / res.creation_seconds
+                log(f"created in {res.creation_seconds:.1f}s ({res.creation_per_second:.0f}/s)")
+                watch.done.wait(args.timeout)
+                watch.stop()
+                if spy is not None:
+                    spy.send_signal(signal.SIGINT)  # py-spy writes its flame graph on SIGINT
+                    spy.wait(60)
+                if watch.error is not None:
+                    raise RuntimeError(f"watch failed: {watch.error}")
+                st = proc_status(running.pid)
+                res.scheduled = len(watch.bound)
+                res.timed_out = res.scheduled < args.pods
+                last = max(watch.bound.values(), default=t0)
+                res.seconds = last - t0
+                res.lag_seconds = max(0.0, res.seconds - res.creation_seconds)
+                res.pods_per_second = res.scheduled / res.seconds if res.seconds > 0 else 0.0
+                res.peak_rss_mib = st["VmHWM"] / 2**20
+                res.scheduler_cpu_seconds = (st["cpu_ticks"] - cpu0) / os.sysconf("SC_CLK_TCK")
+                res.apiserver_cpu_seconds = ((proc_status(apiserver)["cpu_ticks"] - api_cpu0)
+                                             / os.sysconf("SC_CLK_TCK"))
+                if res.scheduler_cpu_seconds > 0:
+                    res.pods_per_cpu_second = res.scheduled / res.scheduler_cpu_seconds
+                log(f"{which}: {res.scheduled}/{args.pods} bound in {res.seconds:.1f}s "
+                    f"({res.pods_per_second:.0f} pods/s), peak RSS {res.peak_rss_mib:.0f} MiB, "
+                    f"{res.scheduler_cpu_seconds:.1f} CPU s (API server {res.apiserver_cpu_seconds:.1f}), "
+                    f"last binding {res.lag_seconds:.1f}s "
+                    "after the last creation")
+            finally:
+                running.stop()
+            if args.keep_logs:
+                dest = Path(args.keep_logs) / which
+                dest.mkdir(parents=True, exist_ok=True)
+                for f in list((cp / "logs").glob("*.log")) + list(cp.parent.glob("*.log")):
+                    shutil.copy(f, dest / f.name)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--nodes", type=int, default=1000)
+    p.add_argument("--bound-pods", type=int, default=1000)
+    p.add_argument("--pods", type=int, default=5000)
+    p.add_argument("--scheduler", action="append", choices=SCHEDULERS,
+                   help="which to run, in order (repeatable; default: both, kube-scheduler first)")
+    p.add_argument("--creators", type=int, default=16, help="pod-creating threads (one connection each)")
+    p.add_argument("--qps", type=int, default=5000, help="clientConnection qps and burst of both schedulers")
+    p.add_argument("--settle", type=float, default=2.0, help="seconds between ready and the first creation")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the last binding")
+    p.add_argument("-v", "--verbosity", type=int, default=0, help="kubesched run's -v")
+    p.add_argument("--py-spy", default="", metavar="SVG",
+                   help="record kubesched with py-spy over the measured phase (.svg: flame graph; "
+                        ".txt: collapsed stacks)")
+    p.add_argument("--keep-logs", default="", help="copy the control plane's and schedulers' logs here")
+    args = p.parse_args(argv)
+    script = k8s_dir() / "control-plane"
+    if not script.is_file():
+        print(f"error: {script} not found (set KUBESCHED_K8S_DIR)", file=sys.stderr)
+        return 2
+    results = [measure(w, args, script) for w in (args.scheduler or SCHEDULERS)]
+    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+                           "results": [asdict(r) for r in results]}
+    by = {r.scheduler: r for r in results}
+    if len(by) == 2 and by["kube-scheduler"].pods_per_second > 0:
+        out["ratio_pods_per_second"] = round(by["kubesched"].pods_per_second
+                                             / by["kube-scheduler"].pods_per_second, 3)
+    print(json.dumps(out, indent=2))
+    return 1 if any(r.timed_out for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
