@@ -61,7 +61,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
-from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
+from ._workloads import DaemonSet, Deployment, Job, ReplicaSet, ReplicationController, Service, StatefulSet
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
@@ -82,7 +82,10 @@ __all__ = [
     "Container",
     "ContainerImage",
     "ContainerPort",
+    "DaemonSet",
+    "Deployment",
     "FieldValueError",
+    "Job",
     "LabelSelector",
     "LabelSelectorRequirement",
     "LoadError",

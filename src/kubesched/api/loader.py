@@ -8,7 +8,7 @@ nothing is returned half loaded. Namespaced objects without a namespace get ``de
 is an error too: a dump that lost its content must not look like an empty cluster.
 
 A dump of a whole cluster holds many kinds the scheduler never reads (ConfigMaps, Events,
-Deployments, ...): objects of a kind not in :data:`KINDS` are skipped and counted
+Secrets, ...): objects of a kind not in :data:`KINDS` are skipped and counted
 (:attr:`LoadedObjects.skipped`), or refused with ``strict=True``. A kind in :data:`KINDS` with
 another apiVersion (a ``policy/v1beta1`` PodDisruptionBudget) is always an error.
 
@@ -42,7 +42,15 @@ from ._objects import (
 from ._pod import Pod
 from ._raw import DELETE, with_paths
 from ._validation import validate_object
-from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
+from ._workloads import (
+    DaemonSet,
+    Deployment,
+    Job,
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+)
 from ._yaml import load_yaml
 
 __all__ = [
@@ -73,6 +81,9 @@ ApiObject: TypeAlias = (
     | ReplicationController
     | ReplicaSet
     | StatefulSet
+    | Deployment
+    | DaemonSet
+    | Job
 )
 
 
@@ -101,6 +112,9 @@ KINDS: Final[Mapping[str, KindInfo]] = {
         KindInfo("ReplicationController", "v1", True, ReplicationController),
         KindInfo("ReplicaSet", "apps/v1", True, ReplicaSet),
         KindInfo("StatefulSet", "apps/v1", True, StatefulSet),
+        KindInfo("Deployment", "apps/v1", True, Deployment),
+        KindInfo("DaemonSet", "apps/v1", True, DaemonSet),
+        KindInfo("Job", "batch/v1", True, Job),
         KindInfo("Pod", "v1", True, Pod),
     )
 }
@@ -211,6 +225,18 @@ class LoadedObjects:
     @property
     def stateful_sets(self) -> list[StatefulSet]:
         return self.of_kind("StatefulSet")
+
+    @property
+    def deployments(self) -> list[Deployment]:
+        return self.of_kind("Deployment")
+
+    @property
+    def daemon_sets(self) -> list[DaemonSet]:
+        return self.of_kind("DaemonSet")
+
+    @property
+    def jobs(self) -> list[Job]:
+        return self.of_kind("Job")
 
     def extend(self, other: LoadedObjects) -> None:
         """Add ``other``'s objects and skip counts; a duplicate raises LoadError naming both places."""

@@ -76,6 +76,9 @@ _PLURAL = {
     "ReplicationController": "replicationcontrollers",
     "ReplicaSet": "replicasets",
     "StatefulSet": "statefulsets",
+    "Deployment": "deployments",
+    "DaemonSet": "daemonsets",
+    "Job": "jobs",
 }
 
 
