@@ -372,3 +372,18 @@ def test_table_groups_pods_by_workload(tmp_path: Path) -> None:
     assert "Workloads (placed / wanted)" in out
     assert re.search(r"Deployment default/web\s+│\s+2 │\s+2 │", out)
     assert len(re.findall(r"│ Deployment default/web\s+│ default/web-", out)) == 2
+
+
+def test_the_workloads_example_places_everything() -> None:
+    example = Path(__file__).resolve().parent.parent.parent / "examples" / "workloads"
+    report = simulate_json(example, "--seed", "1")
+    assert [(w["kind"], w["name"], w["placed"], w["wanted"]) for w in report["workloads"]] == [
+        ("Deployment", "web", 4, 4),
+        ("StatefulSet", "db", 3, 3),
+        ("DaemonSet", "node-exporter", 3, 3),
+        ("Job", "report", 6, 6),
+    ]
+    # Three 1.5-cpu shards fit at a time; each runs 600 s: two waves.
+    assert report["summary"]["simulatedSeconds"] == 1200
+    claims = generated(report, "PersistentVolumeClaim")
+    assert [c["status"]["phase"] for c in claims] == ["Bound"] * 3
