@@ -81,3 +81,18 @@ def test_ordered_ready_waits_for_the_scheduler_and_the_kubelet() -> None:
     manager.close()
     assert [p.name for p in store.list("Pod")] == ["db-0", "db-1", "db-2"]
     assert all(p.node_name == "n1" for p in store.list("Pod"))
+
+
+def test_simulation_progress_counts_the_pods_controllers_create() -> None:
+    import yaml
+
+    from kubesched.cli._simulation import run_simulation
+
+    web = workload(
+        "Deployment", "web", {"replicas": 3, "selector": selector("web"), "template": template("web")}
+    )
+    seen: list[tuple[int, int]] = []
+    loaded = load_documents(yaml.safe_dump_all([node("n1"), web]), "x.yaml")
+    sim = run_simulation(loaded, progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 0) and seen[-1] == (3, 3)
+    assert sim.count("Scheduled") == 3 and len(sim.generated) == 4

@@ -178,11 +178,19 @@ def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None)
     bound = [0]
     progress(0, to_place)
 
+    total = [to_place]
+
     def on_event(ev: WatchEvent) -> None:
-        if ev.kind == "Pod" and ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
+        if ev.kind != "Pod":
+            return
+        if ev.type == "ADDED" and isinstance(ev.new, Pod) and not ev.new.node_name \
+                and not ev.new.is_terminal:
+            total[0] += 1  # a pod a controller created: one more to place
+            progress(bound[0], total[0])
+        elif ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
                 and isinstance(ev.new, Pod) and not ev.old.node_name and ev.new.node_name:
             bound[0] += 1
-            progress(bound[0], to_place)
+            progress(bound[0], total[0])
 
     return store.subscribe(on_event)
 
