@@ -387,3 +387,12 @@ def test_the_workloads_example_places_everything() -> None:
     assert report["summary"]["simulatedSeconds"] == 1200
     claims = generated(report, "PersistentVolumeClaim")
     assert [c["status"]["phase"] for c in claims] == ["Bound"] * 3
+
+
+def test_ordered_ready_waits_min_ready_seconds_between_pods(tmp_path: Path) -> None:
+    # Each pod is created once its predecessor has been Ready for 30 s: db-1 at +30 s, db-2 at +60 s.
+    report = simulate_json(write(tmp_path, [node("n1"), _statefulset(None, 3, minReadySeconds=30)]))
+    assert [p["status"] for p in pods_of(report, "StatefulSet default/db")] == ["Scheduled"] * 3
+    created = [p["metadata"]["creationTimestamp"] for p in generated(report, "Pod")]
+    assert report["startTime"] == "2026-01-01T00:00:00Z"
+    assert created == ["2026-01-01T00:00:00Z", "2026-01-01T00:00:30Z", "2026-01-01T00:01:00Z"]

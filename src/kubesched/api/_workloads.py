@@ -186,8 +186,8 @@ PARALLEL = "Parallel"
 @dataclass(frozen=True, slots=True, eq=False)
 class StatefulSet(_Object):
     """apps/v1 StatefulSet: selector, replicas, template, podManagementPolicy (default
-    OrderedReady), volumeClaimTemplates (each parsed as a PersistentVolumeClaim), serviceName
-    and ``spec.ordinals.start`` (StatefulSetStartOrdinal, GA in 1.31)."""
+    OrderedReady), volumeClaimTemplates (each parsed as a PersistentVolumeClaim), serviceName,
+    ``spec.ordinals.start`` (StatefulSetStartOrdinal, GA in 1.31) and minReadySeconds."""
 
     selector: LabelSelector
     replicas: int
@@ -196,6 +196,7 @@ class StatefulSet(_Object):
     volume_claim_templates: tuple[PersistentVolumeClaim, ...]
     service_name: str
     start_ordinal: int
+    min_ready_seconds: int
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> StatefulSet:
@@ -218,8 +219,11 @@ class StatefulSet(_Object):
         if start < 0:
             raise f.FieldValueError.invalid("spec.ordinals.start", start,
                                             "must be greater than or equal to 0")
+        min_ready = _replicas(spec, "minReadySeconds", 0)
+        assert min_ready is not None
         return StatefulSet(d, _meta(d), _apps_selector(spec, "statefulset"), replicas, template, policy,
-                           tuple(claims), f.string(spec.get("serviceName"), "spec.serviceName"), start)
+                           tuple(claims), f.string(spec.get("serviceName"), "spec.serviceName"), start,
+                           min_ready)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -1,14 +1,16 @@
-"""What the controllers share: the store they act on, the seeded generator for random name
-suffixes, and the record of what they created (``simulate`` reports it)."""
+"""What the controllers share: the store they act on, the clock, the seeded generator for
+random name suffixes, and the record of what they created (``simulate`` reports it)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..api import kind_of
 from ..api.loader import ApiObject
+from ..clock import Clock
 from ..cluster import Store
 from ._names import generate_name
 
@@ -19,7 +21,11 @@ __all__ = ["Context"]
 class Context:
     store: Store
     rng: random.Random
+    clock: Clock
     created: list[ApiObject] = field(default_factory=list)
+    requeue: Callable[[float], None] = field(default=lambda _delay: None)
+    """Ask for another reconcile ``delay`` seconds from now (AddAfter on the work queue: a
+    StatefulSet waiting for its pod's minReadySeconds)."""
 
     def create(self, obj: ApiObject) -> Any:
         """Create ``obj`` in the store (admission included) and remember it."""

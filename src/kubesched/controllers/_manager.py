@@ -42,7 +42,8 @@ class ControllerManager:
     def __init__(self, store: Store, clock: Clock, seed: int = 0) -> None:
         self.store = store
         self.clock = clock
-        self.ctx = Context(store, random.Random(seed))
+        self.ctx = Context(store, random.Random(seed), clock, requeue=self._requeue)
+        self._later: list[Timer] = []
         self.deployments = DeploymentController(self.ctx)
         self.replica_sets = ReplicaSetController(self.ctx)
         self.stateful_sets = StatefulSetController(self.ctx)
@@ -79,12 +80,17 @@ class ControllerManager:
         if self._tick is not None:
             self._tick.cancel()
             self._tick = None
+        for t in self._later:
+            t.cancel()
+        self._later = []
 
     def next_due(self) -> float:
         """When the controllers (or the kubelet) will next act on their own: a pending
         reconcile, or a pod finishing; ``math.inf`` when nothing is due."""
         tick = self._tick.when if self._tick is not None and not self._tick.cancelled else math.inf
-        return min(tick, self.runner.next_due())
+        self._later = [t for t in self._later if not t.cancelled]
+        later = min((t.when for t in self._later), default=math.inf)
+        return min(tick, later, self.runner.next_due())
 
     def sync_all(self) -> None:
         """One reconcile of every workload, kind by kind in WORKLOAD_KINDS order."""
@@ -93,6 +99,21 @@ class ControllerManager:
             sync = self._syncs[kind]
             for obj in self.store.list(kind):
                 sync(obj)
+
+    def _requeue(self, delay: float) -> None:
+        """A reconcile ``delay`` seconds from now (once fired, it no longer counts as due); none
+        when one is already due by then."""
+        due = self.clock.now + delay
+        if any(not t.cancelled and t.when <= due for t in self._later):
+            return
+        holder: list[Timer] = []
+
+        def fire() -> None:
+            holder[0].cancelled = True
+            self._request()
+
+        holder.append(self.clock.schedule(delay, fire))
+        self._later.append(holder[0])
 
     def _request(self) -> None:
         if self._tick is None:

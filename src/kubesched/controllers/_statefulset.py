@@ -8,7 +8,8 @@ claim ``<template>-<set>-<ordinal>`` labelled with the selector's matchLabels, m
 place of the template's volume of that name) and ``stateful_set_control.go``
 (``updateStatefulSet``): ordinals ``[start, start+replicas)``; with ``OrderedReady`` the
 controller creates the first missing pod and waits until every lower one is Running and Ready
-(here: bound, and started by the simulated kubelet); with ``Parallel`` it creates every
+(here: bound, and started by the simulated kubelet) and, with ``minReadySeconds``, has been
+Ready that long (``isRunningAndAvailable``); with ``Parallel`` it creates every
 missing pod at once. Claims are created before their pod and never deleted
 (persistentVolumeClaimRetentionPolicy: Retain, the default). Updates, scaling down and
 recreating failed pods are out of scope.
@@ -20,7 +21,7 @@ import copy
 import re
 from typing import Any, Final
 
-from ..api import PersistentVolumeClaim, Pod, StatefulSet
+from ..api import PersistentVolumeClaim, Pod, StatefulSet, parse_time
 from ..api._workloads import ORDERED_READY
 from ._context import Context
 from ._names import hash_controller_revision
@@ -64,6 +65,17 @@ def is_running_and_ready(pod: Pod) -> bool:
     return pod.phase == "Running" and ready.get("status") == "True"
 
 
+def available_in(pod: Pod, min_ready_seconds: int, now: float) -> float:
+    """isRunningAndAvailable (podutil.IsPodAvailable) as a wait: seconds until the Ready pod has
+    been Ready for ``min_ready_seconds`` (0: available now)."""
+    if min_ready_seconds <= 0:
+        return 0.0
+    since = parse_time((pod.condition("Ready") or {}).get("lastTransitionTime"))
+    if since is None:
+        return 0.0
+    return max(0.0, since + min_ready_seconds - now)
+
+
 class StatefulSetController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -90,6 +102,9 @@ class StatefulSetController:
                     return  # OrderedReady: one at a time, wait for it to run
                 continue
             if monotonic and not is_running_and_ready(pod):
+                return
+            if monotonic and (wait := available_in(pod, s.min_ready_seconds, self.ctx.clock.now)) > 0:
+                self.ctx.requeue(wait)  # available after minReadySeconds: look again then
                 return
 
     def _pod(self, s: StatefulSet, ordinal: int, revision: str) -> dict[str, Any]:
