@@ -71,6 +71,12 @@ def _set(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, An
             id="deployment-template-requests",
         ),
         pytest.param(
+            _set(_deploy(), ("spec", "strategy"), {"rollingUpdate": {"maxSurge": "200%"}}),
+            '(Deployment default/web): spec.strategy.rollingUpdate.maxSurge: Invalid value: "200%": '
+            "must not be greater than 100%",
+            id="deployment-max-surge",
+        ),
+        pytest.param(
             _set(_ds(), ("spec", "template"), None),
             "(DaemonSet default/agent): spec.template: Required value",
             id="daemonset-template",

@@ -396,3 +396,22 @@ def test_ordered_ready_waits_min_ready_seconds_between_pods(tmp_path: Path) -> N
     created = [p["metadata"]["creationTimestamp"] for p in generated(report, "Pod")]
     assert report["startTime"] == "2026-01-01T00:00:00Z"
     assert created == ["2026-01-01T00:00:00Z", "2026-01-01T00:00:30Z", "2026-01-01T00:01:00Z"]
+
+
+def test_replica_set_annotations_and_a_paused_deployment(tmp_path: Path) -> None:
+    web = workload(
+        "Deployment",
+        "web",
+        {"replicas": 10, "selector": selector("web"), "template": template("web")},
+        annotations={"team": "shop", "kubectl.kubernetes.io/last-applied-configuration": "{}"},
+    )
+    [rs] = generated(simulate_json(write(tmp_path, [node("n1", cpu="8"), web])), "ReplicaSet")
+    # maxSurge 25% of 10, rounded up: 3.
+    assert rs["metadata"]["annotations"] == {
+        "team": "shop",
+        "deployment.kubernetes.io/desired-replicas": "10",
+        "deployment.kubernetes.io/max-replicas": "13",
+        "deployment.kubernetes.io/revision": "1",
+    }
+    paused = {**web, "spec": {**web["spec"], "paused": True}}
+    assert simulate_json(write(tmp_path, [node("n1"), paused], "paused.yaml"))["generated"] == []

@@ -164,9 +164,10 @@ spec:
 ---
 apiVersion: apps/v1
 kind: Deployment
-metadata: {name: api, namespace: team-a}
+metadata: {name: api, namespace: team-a, annotations: {team: a}}
 spec:
   replicas: 2
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 50%, maxUnavailable: 0}}
   selector: {matchLabels: {app: api}}
   template:
     metadata: {labels: {app: api}, annotations: {team: a}}

@@ -15,9 +15,10 @@ is parsed as a pod would be, so a malformed field in it is refused naming
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta
@@ -226,15 +227,39 @@ class StatefulSet(_Object):
                            min_ready)
 
 
+_PERCENT: Final = re.compile(r"^[0-9]+%$")
+
+
+def _int_or_percent(spec: Mapping[str, Any], key: str, path: str, default: int | str) -> int | str:
+    """An IntOrString that is a non-negative integer or a percentage of at most 100%
+    (ValidatePositiveIntOrPercent, IsNotMoreThan100Percent)."""
+    v = f.int_or_string(spec.get(key), path)
+    if v is None:
+        return default
+    if isinstance(v, str):
+        if not _PERCENT.match(v):
+            raise f.FieldValueError.invalid(path, v, "a valid percent string must be a numeric string "
+                                                     "followed by an ending '%'")
+        if int(v[:-1]) > 100:
+            raise f.FieldValueError.invalid(path, v, "must not be greater than 100%")
+    elif v < 0:
+        raise f.FieldValueError.invalid(path, v, "must be greater than or equal to 0")
+    return v
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Deployment(_Object):
-    """apps/v1 Deployment: selector, replicas, template, and ``status.collisionCount`` (which
+    """apps/v1 Deployment: selector, replicas, template, ``paused``, the strategy (type,
+    default RollingUpdate, and its maxSurge, default 25%) and ``status.collisionCount`` (which
     goes into the pod-template hash)."""
 
     selector: LabelSelector
     replicas: int
     template: Mapping[str, Any]
     collision_count: int | None
+    paused: bool
+    strategy: str
+    max_surge: int | str
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Deployment:
@@ -244,8 +269,16 @@ class Deployment(_Object):
         replicas = _replicas(spec)
         assert replicas is not None
         status = f.mapping(d.get("status"), "status")
+        strategy = f.mapping(spec.get("strategy"), "spec.strategy")
+        kind = f.string(strategy.get("type"), "spec.strategy.type") or "RollingUpdate"
+        if kind not in ("RollingUpdate", "Recreate"):
+            raise ValueError(f'spec.strategy.type: Unsupported value: "{kind}": supported values: '
+                             '"Recreate", "RollingUpdate"')
+        rolling = f.mapping(strategy.get("rollingUpdate"), "spec.strategy.rollingUpdate")
+        surge = _int_or_percent(rolling, "maxSurge", "spec.strategy.rollingUpdate.maxSurge", "25%")
         return Deployment(d, _meta(d), _apps_selector(spec, "deployment"), replicas, template,
-                          f.opt_int32(status.get("collisionCount"), "status.collisionCount"))
+                          f.opt_int32(status.get("collisionCount"), "status.collisionCount"),
+                          f.boolean(spec.get("paused"), "spec.paused"), kind, surge)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

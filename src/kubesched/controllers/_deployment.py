@@ -6,8 +6,10 @@ ReplicaSet is the owned one whose template equals the Deployment's, ignoring the
 ``<deployment>-<hash>`` with the hash of the template and ``status.collisionCount``
 (:func:`compute_hash`), the hash added to the template's labels, to the selector's
 matchLabels and to the ReplicaSet's labels, ``spec.replicas`` of the Deployment (no rollout:
-there is no old ReplicaSet to scale down in a simulation that starts from manifests) and the
-``deployment.kubernetes.io/revision`` and ``desired-replicas`` annotations. A name taken by a
+there is no old ReplicaSet to scale down in a simulation that starts from manifests), the
+Deployment's annotations (``copyDeploymentAnnotationsToReplicaSet``) and the
+``deployment.kubernetes.io/revision``, ``desired-replicas`` and ``max-replicas`` (replicas +
+maxSurge) annotations. A paused Deployment gets no new ReplicaSet. A name taken by a
 ReplicaSet with another template is a hash collision: the count goes up and the hash is
 computed again, as upstream does on its next sync.
 """
@@ -28,6 +30,8 @@ __all__ = ["POD_TEMPLATE_HASH_LABEL", "DeploymentController"]
 POD_TEMPLATE_HASH_LABEL: Final = "pod-template-hash"
 REVISION_ANNOTATION: Final = "deployment.kubernetes.io/revision"
 DESIRED_REPLICAS_ANNOTATION: Final = "deployment.kubernetes.io/desired-replicas"
+MAX_REPLICAS_ANNOTATION: Final = "deployment.kubernetes.io/max-replicas"
+LAST_APPLIED: Final = "kubectl.kubernetes.io/last-applied-configuration"
 
 
 def _without_hash(template: Mapping[str, Any]) -> bytes:
@@ -36,6 +40,23 @@ def _without_hash(template: Mapping[str, Any]) -> bytes:
     if isinstance(labels, dict):
         labels.pop(POD_TEMPLATE_HASH_LABEL, None)
     return canonical_json(t)
+
+
+def max_surge(d: Deployment) -> int:
+    """deploymentutil.MaxSurge: 0 unless RollingUpdate; else maxSurge scaled to the replicas,
+    a percentage rounded up (GetScaledValueFromIntOrPercent)."""
+    if d.strategy != "RollingUpdate":
+        return 0
+    if isinstance(d.max_surge, int):
+        return d.max_surge
+    return -(-int(d.max_surge[:-1]) * d.replicas // 100)
+
+
+def _copied_annotations(d: Deployment) -> dict[str, str]:
+    """copyDeploymentAnnotationsToReplicaSet: the Deployment's annotations but kubectl's
+    last-applied configuration and the deployment.kubernetes.io/ ones the controller owns."""
+    return {k: v for k, v in d.meta.annotations.items()
+            if k != LAST_APPLIED and not k.startswith("deployment.kubernetes.io/")}
 
 
 class DeploymentController:
@@ -51,6 +72,8 @@ class DeploymentController:
         for rs in self.replica_sets(d):
             if rs.template is not None and _without_hash(rs.template) == want:
                 return  # the new ReplicaSet exists (scaling it is out of scope)
+        if d.paused:
+            return  # a paused Deployment syncs without creating a ReplicaSet (createIfNotExisted false)
         store, cc = self.ctx.store, d.collision_count
         while True:
             h = compute_hash(d.template, cc)
@@ -70,7 +93,9 @@ class DeploymentController:
         manifest = {
             "apiVersion": "apps/v1", "kind": "ReplicaSet",
             "metadata": {"name": name, "namespace": d.namespace, "labels": dict(md["labels"]),
-                         "annotations": {DESIRED_REPLICAS_ANNOTATION: str(d.replicas),
+                         "annotations": {**_copied_annotations(d),
+                                         DESIRED_REPLICAS_ANNOTATION: str(d.replicas),
+                                         MAX_REPLICAS_ANNOTATION: str(d.replicas + max_surge(d)),
                                          REVISION_ANNOTATION: "1"},
                          "ownerReferences": [owner_reference(d)]},
             "spec": spec,
