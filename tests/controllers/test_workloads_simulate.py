@@ -415,3 +415,17 @@ def test_replica_set_annotations_and_a_paused_deployment(tmp_path: Path) -> None
     }
     paused = {**web, "spec": {**web["spec"], "paused": True}}
     assert simulate_json(write(tmp_path, [node("n1"), paused], "paused.yaml"))["generated"] == []
+
+
+def test_a_dumped_job_adopts_its_pods_by_its_selector(tmp_path: Path) -> None:
+    uid = "0b6f1c2e-0000-4000-8000-000000000001"
+    job = _job(3, 3, run=None, selector={"matchLabels": {"batch.kubernetes.io/controller-uid": uid}})
+    labels = {"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": "crunch"}
+    running = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "crunch-abcde", "namespace": "default", "labels": labels},
+        "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]},
+    }
+    report = simulate_json(write(tmp_path, [node("n1", cpu="8"), job, running]))
+    assert len(generated(report, "Pod")) == 2  # the dumped pod counts as one of the three

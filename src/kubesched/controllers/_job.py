@@ -43,7 +43,9 @@ def generated_labels(job: Job) -> dict[str, str]:
 
 
 def _selects(job: Job, labels: Mapping[str, str]) -> bool:
-    if job.selector is not None and (job.manual_selector or not job.meta.uid):
+    """The Job's selector when the manifest has one (a dump carries the generated one), else the
+    one generateSelector would write."""
+    if job.selector is not None:
         return job.selector.matches(labels)
     return labels.get(CONTROLLER_UID) == job.meta.uid
 
