@@ -39,6 +39,7 @@ LAYERS: dict[str, float] = {
     "kubesched.framework.config._types": 2,
     "kubesched.framework.config._validation": 2,
     "kubesched.scheduler": 5,
+    "kubesched.controllers": 5,  # beside the scheduler: acts on the store, never called by it
     "kubesched.testing": 6,
     "kubesched.perf": 6,
     "kubesched.app": 6,

@@ -15,7 +15,7 @@ from kubesched.api.loader import KINDS, LoadError, load_documents, load_paths
 POD = "apiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: ns}\nspec: {containers: [{name: c}]}\n"
 CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: ns}\ndata: {a: b}\n"
 EVENT = "apiVersion: events.k8s.io/v1\nkind: Event\nmetadata: {name: e1, namespace: ns}\nreason: Pulled\n"
-DEPLOYMENT = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nspec: {}\n"
+REVISION = "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: d, namespace: ns}\nrevision: 1\n"
 LIST = """apiVersion: v1
 kind: List
 items:
@@ -30,15 +30,15 @@ items:
 - {metadata: {name: a, namespace: ns}, data: {x: y}}
 - {metadata: {name: b, namespace: ns}}
 """
-DUMP = "---\n".join([POD, CONFIGMAP, EVENT, DEPLOYMENT, LIST, TYPED_LIST])
+DUMP = "---\n".join([POD, CONFIGMAP, EVENT, REVISION, LIST, TYPED_LIST])
 
 
 def test_unread_kinds_are_skipped_and_counted() -> None:
     out = load_documents(DUMP, "dump.yaml")
     assert [o.meta.name for o in out.objects] == ["p1", "n1"]
-    assert out.skipped == {"ConfigMap": 3, "Event": 1, "Deployment": 1, "Endpoints": 2, "CronJob": 1}
+    assert out.skipped == {"ConfigMap": 3, "Event": 1, "ControllerRevision": 1, "Endpoints": 2, "CronJob": 1}
     assert out.warnings() == ["skipped 8 objects of kinds kubesched does not read: "
-                              "ConfigMap 3, Endpoints 2, CronJob 1, Deployment 1, Event 1"]
+                              "ConfigMap 3, Endpoints 2, ControllerRevision 1, CronJob 1, Event 1"]
 
 
 def test_skip_counts_add_up_across_files(tmp_path: Path) -> None:

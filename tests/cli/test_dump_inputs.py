@@ -34,9 +34,9 @@ items:
 - {apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: shop}, data: {k: v}}
 - {apiVersion: v1, kind: ConfigMap, metadata: {name: b, namespace: shop}}
 - {apiVersion: v1, kind: Endpoints, metadata: {name: web, namespace: shop}}
-- {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: shop}, spec: {replicas: 3}}
-- {apiVersion: apps/v1, kind: DaemonSet, metadata: {name: agent, namespace: kube-system}}
-- {apiVersion: batch/v1, kind: Job, metadata: {name: migrate, namespace: shop}}
+- {apiVersion: apps/v1, kind: ControllerRevision, metadata: {name: web-1, namespace: shop}, revision: 1}
+- {apiVersion: v1, kind: ServiceAccount, metadata: {name: agent, namespace: kube-system}}
+- {apiVersion: networking.k8s.io/v1, kind: Ingress, metadata: {name: migrate, namespace: shop}}
 - {apiVersion: batch/v1, kind: CronJob, metadata: {name: nightly, namespace: shop}}
 - {apiVersion: v1, kind: Secret, metadata: {name: s, namespace: shop}}
 ---
@@ -46,8 +46,8 @@ items:
 - {metadata: {name: e1, namespace: shop}, reason: Scheduled}
 - {metadata: {name: e2, namespace: shop}, reason: Pulled}
 """
-SKIPPED = ("warning: skipped 10 objects of kinds kubesched does not read: ConfigMap 2, Event 2, CronJob 1, "
-           "DaemonSet 1, Deployment 1, Endpoints 1, Job 1, Secret 1")
+SKIPPED = ("warning: skipped 10 objects of kinds kubesched does not read: ConfigMap 2, Event 2, "
+           "ControllerRevision 1, CronJob 1, Endpoints 1, Ingress 1, Secret 1, ServiceAccount 1")
 
 
 def _write(tmp_path: Path, text: str, name: str = "dump.yaml") -> str:

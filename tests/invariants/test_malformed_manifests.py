@@ -145,6 +145,62 @@ apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: db, namespace: team-a}
 spec: {selector: {matchLabels: {app: db}}, template: {metadata: {labels: {app: db}}}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: cache, namespace: team-a}
+spec:
+  replicas: 2
+  serviceName: cache
+  podManagementPolicy: Parallel
+  ordinals: {start: 1}
+  selector: {matchLabels: {app: cache}}
+  template:
+    metadata: {labels: {app: cache}}
+    spec: {containers: [{name: c, image: redis, resources: {requests: {cpu: 100m}}}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], storageClassName: local, resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: team-a, annotations: {team: a}}
+spec:
+  replicas: 2
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 50%, maxUnavailable: 0}}
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}, annotations: {team: a}}
+    spec:
+      tolerations: [{key: dedicated, operator: Exists}]
+      containers: [{name: api, image: api:1, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+status: {collisionCount: 1}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: team-a, generation: 2}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      hostNetwork: true
+      nodeSelector: {zone: a}
+      tolerations: [{key: node.kubernetes.io/unschedulable, operator: Exists, effect: NoSchedule}]
+      containers: [{name: agent, image: agent:1, resources: {requests: {cpu: 50m}}}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: crunch, namespace: team-a}
+spec:
+  completions: 3
+  parallelism: 2
+  completionMode: Indexed
+  template:
+    metadata: {annotations: {kubesched.io/run-seconds: "30"}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: crunch, image: crunch:1, resources: {requests: {cpu: 200m}}}]
 """
 
 

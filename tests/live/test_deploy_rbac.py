@@ -19,6 +19,7 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.dynamic import DynamicClient
 
 from kubesched.api.loader import KINDS
+from kubesched.cluster.live import LIVE_KINDS as STORE_KINDS
 
 from ._rbac import (
     admin_client,
@@ -35,13 +36,9 @@ UPSTREAM_ROLES = ("system:kube-scheduler", "system:volume-scheduler")
 BOOTSTRAP_LABEL = ("kubernetes.io/bootstrapping", "rbac-defaults")
 COORDINATION = "coordination.k8s.io"
 
-# PriorityClass is read only offline, where the embedded store plays the Priority admission
-# plugin; in a cluster the API server's admission sets spec.priority, upstream's scheduler never
-# reads PriorityClasses and its role has no rule for them.
-# The resource.k8s.io/v1 kinds (DRA) are read offline only until the DynamicResources plugin is
-# built; the test API server (1.32) does not serve resource.k8s.io/v1 either.
-LIVE_KINDS = [k for k in KINDS.values()
-              if k.kind != "PriorityClass" and not k.api_version.startswith("resource.k8s.io/")]
+# The kinds the live store watches (kubesched.cluster.live.LIVE_KINDS: no PriorityClasses, no
+# workload controllers' kinds, no resource.k8s.io kinds yet; see its docstring).
+LIVE_KINDS = [KINDS[k] for k in STORE_KINDS]
 
 Rule = tuple[str, str, str, str]  # (apiGroup, resource, verb, resourceName or "")
 

@@ -90,7 +90,7 @@ from ._selectors import (
     tolerations_tolerate_taint,
 )
 from ._util_validation import FieldErrors
-from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
+from ._workloads import DaemonSet, Deployment, Job, ReplicaSet, ReplicationController, Service, StatefulSet
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
@@ -113,6 +113,8 @@ __all__ = [
     "ContainerImage",
     "ContainerPort",
     "CounterSet",
+    "DaemonSet",
+    "Deployment",
     "Device",
     "DeviceAttribute",
     "DeviceCapacity",
@@ -130,6 +132,7 @@ __all__ = [
     "ExactDeviceRequest",
     "FieldErrors",
     "FieldValueError",
+    "Job",
     "LabelSelector",
     "LabelSelectorRequirement",
     "LoadError",

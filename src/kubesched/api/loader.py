@@ -8,7 +8,7 @@ nothing is returned half loaded. Namespaced objects without a namespace get ``de
 is an error too: a dump that lost its content must not look like an empty cluster.
 
 A dump of a whole cluster holds many kinds the scheduler never reads (ConfigMaps, Events,
-Deployments, ...): objects of a kind not in :data:`KINDS` are skipped and counted
+Secrets, ...): objects of a kind not in :data:`KINDS` are skipped and counted
 (:attr:`LoadedObjects.skipped`), or refused with ``strict=True``. A kind in :data:`KINDS` with
 another apiVersion (a ``policy/v1beta1`` PodDisruptionBudget) is always an error.
 
@@ -44,7 +44,15 @@ from ._raw import DELETE, with_paths
 from ._resource import DeviceClass, ResourceClaim, ResourceClaimTemplate
 from ._resource_slice import DeviceTaintRule, ResourceSlice
 from ._validation import validate_object
-from ._workloads import ReplicaSet, ReplicationController, Service, StatefulSet
+from ._workloads import (
+    DaemonSet,
+    Deployment,
+    Job,
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+)
 from ._yaml import load_yaml
 
 __all__ = [
@@ -80,6 +88,9 @@ ApiObject: TypeAlias = (
     | DeviceTaintRule
     | ResourceClaimTemplate
     | ResourceClaim
+    | Deployment
+    | DaemonSet
+    | Job
 )
 
 
@@ -113,6 +124,9 @@ KINDS: Final[Mapping[str, KindInfo]] = {
         KindInfo("DeviceTaintRule", "resource.k8s.io/v1", False, DeviceTaintRule),
         KindInfo("ResourceClaimTemplate", "resource.k8s.io/v1", True, ResourceClaimTemplate),
         KindInfo("ResourceClaim", "resource.k8s.io/v1", True, ResourceClaim),
+        KindInfo("Deployment", "apps/v1", True, Deployment),
+        KindInfo("DaemonSet", "apps/v1", True, DaemonSet),
+        KindInfo("Job", "batch/v1", True, Job),
         KindInfo("Pod", "v1", True, Pod),
     )
 }
@@ -243,6 +257,18 @@ class LoadedObjects:
     @property
     def resource_claims(self) -> list[ResourceClaim]:
         return self.of_kind("ResourceClaim")
+
+    @property
+    def deployments(self) -> list[Deployment]:
+        return self.of_kind("Deployment")
+
+    @property
+    def daemon_sets(self) -> list[DaemonSet]:
+        return self.of_kind("DaemonSet")
+
+    @property
+    def jobs(self) -> list[Job]:
+        return self.of_kind("Job")
 
     def extend(self, other: LoadedObjects) -> None:
         """Add ``other``'s objects and skip counts; a duplicate raises LoadError naming both places."""

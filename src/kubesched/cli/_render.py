@@ -28,13 +28,22 @@ _TABLE_RESOURCES = ("cpu", "memory", "pods")
 def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> None:
     """Pods, preemptions, node allocation, and a one-line summary. ``wide`` shows whole
     messages and every resource."""
+    if sim.workloads:
+        _render_workloads(console, sim)
     pods = Table(title="Pods", title_justify="left")
-    cols = ["POD", "NODE", "STATUS", "PRIORITY", "NOMINATED"] + (["MESSAGE"] if wide else [])
+    by_workload = bool(sim.workloads)
+    cols = ((["WORKLOAD"] if by_workload else []) + ["POD", "NODE", "STATUS", "PRIORITY", "NOMINATED"]
+            + (["MESSAGE"] if wide else []))
     for col in cols:
         add_column(pods, col, justify="right" if col == "PRIORITY" else "left", free_text=col == "MESSAGE")
-    for p in sim.pods:
+    ordered = sorted(sim.pods, key=lambda p: (sim.pod_workload.get(p.pod) is None,
+                                              sim.pod_workload.get(p.pod, ""), p.pod)) \
+        if by_workload else sim.pods
+    for p in ordered:
         row: list[str | Text] = [p.pod, p.node or "-", Text(p.status, style=_STATUS_STYLE.get(p.status, "")),
                                  str(p.priority), p.nominated_node or "-"]
+        if by_workload:
+            row.insert(0, sim.pod_workload.get(p.pod, "-"))
         pods.add_row(*row, *([Text(p.message)] if wide else []))
     print_table(console, pods)
     if not wide:
@@ -73,6 +82,17 @@ def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> 
         f"{unplaced} not scheduled, {len(sim.preemptions)} preemption(s); "
         f"{sim.run.attempts} scheduling attempts over {sim.end - sim.start:g}s of simulated time "
         f"(seed {sim.seed}).", highlight=False)
+
+
+def _render_workloads(console: Console, sim: Simulation) -> None:
+    """One row per top-level workload: pods placed / wanted."""
+    table = Table(title="Workloads (placed / wanted)", title_justify="left")
+    for col in ("WORKLOAD", "PLACED", "WANTED"):
+        add_column(table, col, justify="left" if col == "WORKLOAD" else "right")
+    for w in sim.workloads:
+        style = "green" if w.placed >= w.wanted else "yellow"
+        table.add_row(w.ref, Text(str(w.placed), style=style), str(w.wanted))
+    print_table(console, table)
 
 
 def _resources(sim: Simulation, wide: bool) -> list[str]:

@@ -14,7 +14,7 @@ import yaml
 from ..api import format_time
 from ..api.loader import KINDS, kind_of
 from ..scheduler._explain import Explanation, NodeExplanation
-from ._simulation import Simulation
+from ._simulation import PodOutcome, Simulation
 
 __all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests"]
 
@@ -40,11 +40,13 @@ def simulation_report(sim: Simulation) -> dict[str, Any]:
             "attempts": run.attempts,
             "simulatedSeconds": round(sim.end - sim.start, 3),
         },
-        "pods": [
-            {"pod": p.pod, "node": p.node or None, "status": p.status, "priority": p.priority,
-             "nominatedNode": p.nominated_node or None, "message": p.message}
-            for p in sim.pods
+        "pods": [_pod_entry(sim, p) for p in sim.pods],
+        "workloads": [
+            {"kind": w.kind, "namespace": w.namespace, "name": w.name, "wanted": w.wanted,
+             "placed": w.placed, "pods": list(w.pods)}
+            for w in sim.workloads
         ],
+        "generated": [_manifest(sim, o) for o in sim.generated],
         "preemptions": [
             {"victim": e.victim, "preemptor": e.preemptor, "node": e.node, "time": format_time(e.time)}
             for e in sim.preemptions
@@ -58,15 +60,28 @@ def simulation_report(sim: Simulation) -> dict[str, Any]:
     }
 
 
+def _pod_entry(sim: Simulation, p: PodOutcome) -> dict[str, Any]:
+    """One pod of the report; ``workload`` (``Kind namespace/name``) only for a pod a workload
+    controls."""
+    out: dict[str, Any] = {"pod": p.pod, "node": p.node or None, "status": p.status, "priority": p.priority,
+                           "nominatedNode": p.nominated_node or None, "message": p.message}
+    workload = sim.pod_workload.get(p.pod)
+    if workload is not None:
+        out["workload"] = workload
+    return out
+
+
 def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
-    """simulate ``-o yaml``: every object of the input as it is at the end (bound pods with
-    ``spec.nodeName``, conditions and ``status.nominatedNodeName``; victims gone), in dependency
-    order, without ``metadata.resourceVersion`` (it belongs to this run's store). Feeding it back
-    admits the same cluster."""
+    """simulate ``-o yaml``: every object of the input and every object the controllers
+    created, as it is at the end (bound pods with ``spec.nodeName``, conditions and
+    ``status.nominatedNodeName``; victims gone), in dependency order, without
+    ``metadata.resourceVersion`` (it belongs to this run's store). Feeding it back admits the
+    same cluster, and the controllers find nothing left to create."""
     out = []
+    keep = sim.input_ids | sim.generated_ids
     for kind in KINDS:
         for obj in sim.store.list(kind):
-            if (kind_of(obj), obj.meta.namespace, obj.meta.name) not in sim.input_ids:
+            if (kind_of(obj), obj.meta.namespace, obj.meta.name) not in keep:
                 continue  # the store's bootstrap objects (system classes, namespaces)
             d = obj.to_dict()
             meta = d.get("metadata")
@@ -74,6 +89,17 @@ def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
                 meta.pop("resourceVersion", None)
             out.append(d)
     return out
+
+
+def _manifest(sim: Simulation, first: Any) -> dict[str, Any]:
+    """A generated object as it is at the end (as created, if it is gone), without its
+    resourceVersion."""
+    obj = sim.store.try_get(kind_of(first), first.meta.namespace, first.meta.name)
+    d = (obj if obj is not None and obj.meta.uid == first.meta.uid else first).to_dict()
+    meta = d.get("metadata")
+    if isinstance(meta, dict):
+        meta.pop("resourceVersion", None)
+    return d
 
 
 def dump_yaml(docs: Iterable[dict[str, Any]]) -> str:

@@ -9,6 +9,7 @@ on victims, whose message names the preemptor as upstream's does
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from ..api import Pod
 from ..api.loader import LoadedObjects, kind_of
 from ..clock import VirtualClock
 from ..cluster import SCHEDULING_GATED, MemoryStore, WatchEvent
+from ..controllers import ControllerManager, WorkloadStatus, owning_workloads, workload_statuses
 from ..plugins.schedulinggates import gates_message
 from ..scheduler import RunSummary, Scheduler
 from ._inputs import start_time
@@ -90,6 +92,16 @@ class Simulation:
     """(kind, namespace, name) of every object the input defined."""
     profiles: frozenset[str] = frozenset()
     """The schedulerNames the configuration's profiles serve."""
+    generated: list[Any] = field(default_factory=list)
+    """The objects the controllers created (first versions, in creation order)."""
+    workloads: list[WorkloadStatus] = field(default_factory=list)
+    """Each top-level workload: pods wanted and placed."""
+    pod_workload: dict[str, str] = field(default_factory=dict)
+    """Pod key -> ``Kind namespace/name`` of the workload controlling it."""
+
+    @property
+    def generated_ids(self) -> set[tuple[str, str, str]]:
+        return {(kind_of(o), o.meta.namespace, o.meta.name) for o in self.generated}
 
     @property
     def end(self) -> float:
@@ -117,25 +129,39 @@ class Simulator:
         self.store.load(loaded)
         self.initial: list[Pod] = self.store.list("Pod")
         self.sched = Scheduler(self.store, self.clock, config, seed=seed)
+        self.controllers = ControllerManager(self.store, self.clock, seed)
 
     def run(self, progress: ProgressFn | None = None) -> Simulation:
-        """Schedule on the virtual clock until nothing more can happen (run_until_idle)."""
+        """Run the controllers and the scheduler on the virtual clock until nothing more can
+        happen: run_until_idle, then, while a controller or the simulated kubelet has something
+        due (a Job's pod finishing, possibly long after the scheduler went idle), move the
+        clock there and schedule again."""
         store, initial = self.store, self.initial
         bound_before = {p.key for p in initial if p.node_name}
         to_place = sum(1 for p in initial if not p.node_name and not p.is_terminal)  # finished: never
         unsubscribe = _watch_binds(store, to_place, progress)
+        self.controllers.start()
         try:
             summary = self.sched.run_until_idle()
+            while (due := self.controllers.next_due()) < math.inf:
+                self.clock.run(until=max(due, self.clock.now))
+                summary = self.sched.run_until_idle()
         finally:
             unsubscribe()
+            self.controllers.close()
             self.sched.close()
         objects = self.loaded.objects
         sim = Simulation(store, summary, self.start, self.seed,
                          input_ids={(kind_of(o), o.meta.namespace, o.meta.name) for o in objects},
                          profiles=frozenset(self.sched.profiles))
-        sim.preemptions = _preemptions(store, {p.uid: p for p in initial})
-        sim.pods = _outcomes(store, initial, bound_before, sim.preemptions)
+        sim.generated = list(self.controllers.created)
+        created_pods = [o for o in sim.generated if isinstance(o, Pod)]
+        sim.preemptions = _preemptions(store, {p.uid: p for p in [*initial, *created_pods]})
+        sim.pods = _outcomes(store, [*initial, *created_pods], bound_before, sim.preemptions)
         sim.nodes = allocations(store)
+        sim.workloads = workload_statuses(store, self.controllers)
+        sim.pod_workload = {k: f"{kind_of(o)} {o.meta.namespace}/{o.meta.name}"
+                            for k, o in owning_workloads(store).items()}
         return sim
 
 
@@ -152,11 +178,19 @@ def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None)
     bound = [0]
     progress(0, to_place)
 
+    total = [to_place]
+
     def on_event(ev: WatchEvent) -> None:
-        if ev.kind == "Pod" and ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
+        if ev.kind != "Pod":
+            return
+        if ev.type == "ADDED" and isinstance(ev.new, Pod) and not ev.new.node_name \
+                and not ev.new.is_terminal:
+            total[0] += 1  # a pod a controller created: one more to place
+            progress(bound[0], total[0])
+        elif ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
                 and isinstance(ev.new, Pod) and not ev.old.node_name and ev.new.node_name:
             bound[0] += 1
-            progress(bound[0], to_place)
+            progress(bound[0], total[0])
 
     return store.subscribe(on_event)
 

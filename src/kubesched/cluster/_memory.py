@@ -82,6 +82,9 @@ _PLURAL = {
     "DeviceTaintRule": "devicetaintrules",
     "ResourceClaimTemplate": "resourceclaimtemplates",
     "ResourceClaim": "resourceclaims",
+    "Deployment": "deployments",
+    "DaemonSet": "daemonsets",
+    "Job": "jobs",
 }
 
 

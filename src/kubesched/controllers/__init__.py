@@ -1,0 +1,35 @@
+"""Workload controllers for simulations: what kube-controller-manager's Deployment, ReplicaSet,
+ReplicationController, StatefulSet, DaemonSet and Job controllers do to the store, driven by the
+clock. Used by ``simulate`` (and later modes that run a clock), never by the scheduler itself.
+"""
+
+from ._kubelet import RUN_SECONDS_ANNOTATION, PodRunner, run_seconds
+from ._manager import WORKLOAD_KINDS, ControllerManager
+from ._names import (
+    ALPHANUMS,
+    canonical_json,
+    compute_hash,
+    generate_name,
+    hash_controller_revision,
+    random_string,
+    safe_encode_string,
+)
+from ._status import WorkloadStatus, owning_workloads, workload_statuses
+
+__all__ = [
+    "ALPHANUMS",
+    "RUN_SECONDS_ANNOTATION",
+    "WORKLOAD_KINDS",
+    "ControllerManager",
+    "PodRunner",
+    "WorkloadStatus",
+    "canonical_json",
+    "compute_hash",
+    "generate_name",
+    "hash_controller_revision",
+    "owning_workloads",
+    "random_string",
+    "run_seconds",
+    "safe_encode_string",
+    "workload_statuses",
+]

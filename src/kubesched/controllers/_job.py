@@ -1,0 +1,109 @@
+"""The Job controller: pods until the completions are reached, at most ``parallelism`` at once.
+
+Mirrors pkg/controller/job/job_controller.go ``manageJob`` (master 2026) and the Job strategy's
+``generateSelector`` (pkg/registry/batch/job/strategy.go): without ``manualSelector`` the
+selector is ``batch.kubernetes.io/controller-uid: <job uid>`` and the pods carry
+``batch.kubernetes.io/controller-uid``, ``batch.kubernetes.io/job-name`` and their legacy twins
+``controller-uid`` and ``job-name``. NonIndexed: active pods are brought to
+min(parallelism, completions - succeeded) (parallelism until one succeeds when completions is
+unset). Indexed: the lowest indexes neither succeeded nor running get a pod named
+``<job>-<index>-<5 random characters>`` with the ``batch.kubernetes.io/job-completion-index``
+annotation and label and hostname ``<job>-<index>``. Pods carry the
+``batch.kubernetes.io/job-tracking`` finalizer, as upstream's. Failed pods, backoffLimit,
+status updates and TTL are out of scope. How long a pod runs is the simulated kubelet's
+business (see _kubelet.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from ..api import Job, Pod
+from ..api._workloads import INDEXED
+from ._context import Context
+from ._pods import claim, is_active, pod_manifest
+
+__all__ = ["COMPLETION_INDEX", "JobController"]
+
+CONTROLLER_UID: Final = "batch.kubernetes.io/controller-uid"
+JOB_NAME: Final = "batch.kubernetes.io/job-name"
+LEGACY_CONTROLLER_UID: Final = "controller-uid"
+LEGACY_JOB_NAME: Final = "job-name"
+COMPLETION_INDEX: Final = "batch.kubernetes.io/job-completion-index"
+TRACKING_FINALIZER: Final = "batch.kubernetes.io/job-tracking"
+
+
+def generated_labels(job: Job) -> dict[str, str]:
+    """The labels generateSelector adds to the template (none with manualSelector)."""
+    if job.manual_selector:
+        return {}
+    uid = job.meta.uid
+    return {CONTROLLER_UID: uid, JOB_NAME: job.name, LEGACY_CONTROLLER_UID: uid, LEGACY_JOB_NAME: job.name}
+
+
+def _selects(job: Job, labels: Mapping[str, str]) -> bool:
+    """The Job's selector when the manifest has one (a dump carries the generated one), else the
+    one generateSelector would write."""
+    if job.selector is not None:
+        return job.selector.matches(labels)
+    return labels.get(CONTROLLER_UID) == job.meta.uid
+
+
+def _index(pod: Pod) -> int | None:
+    """getCompletionIndex: the annotation's value (else the label's), when a valid integer."""
+    text = pod.meta.annotations.get(COMPLETION_INDEX) or pod.labels.get(COMPLETION_INDEX)
+    return int(text) if text is not None and text.isdigit() else None
+
+
+class JobController:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def pods(self, job: Job) -> list[Pod]:
+        return claim(self.ctx.store, job, "Pod", lambda labels: _selects(job, labels))
+
+    def sync(self, job: Job) -> None:
+        if job.suspend:
+            return
+        pods = self.pods(job)
+        active = [p for p in pods if is_active(p)]
+        succeeded = [p for p in pods if p.phase == "Succeeded"]
+        if job.completion_mode == INDEXED:
+            self._indexed(job, active, succeeded)
+            return
+        if job.completions is None:
+            want = 0 if succeeded else job.parallelism
+        else:
+            want = max(0, min(job.parallelism, job.completions - len(succeeded)))
+        base = f"{job.name}-"
+        for _ in range(want - len(active)):
+            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, None)
+
+    def _indexed(self, job: Job, active: list[Pod], succeeded: list[Pod]) -> None:
+        assert job.completions is not None
+        busy = {_index(p) for p in active} | {_index(p) for p in succeeded}
+        room = job.parallelism - len(active)
+        for index in range(job.completions):
+            if room <= 0:
+                return
+            if index in busy:
+                continue
+            base = f"{job.name}-{index}-"
+            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, index)
+            room -= 1
+
+    def _create(self, job: Job, name: str, base: str, index: int | None) -> None:
+        labels = generated_labels(job)
+        annotations = {}
+        if index is not None:
+            labels[COMPLETION_INDEX] = annotations[COMPLETION_INDEX] = str(index)
+        d = pod_manifest(job.template, job, name, generate_name=base, labels=labels, annotations=annotations)
+        d["metadata"]["finalizers"] = [*d["metadata"].get("finalizers", []), TRACKING_FINALIZER]
+        if index is not None:
+            d["spec"]["hostname"] = f"{job.name}-{index}"
+        self.ctx.create(Pod.from_dict(d))
+
+    @staticmethod
+    def wanted(job: Job) -> int:
+        return job.completions if job.completions is not None else job.parallelism

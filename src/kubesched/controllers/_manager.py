@@ -1,0 +1,135 @@
+"""The controller manager: the workload controllers, driven by the clock, acting on the store.
+
+What kube-controller-manager is to a cluster, for a simulation: it watches the store and, when
+something a controller cares about changed (a workload, a pod a workload controls, a node while
+DaemonSets exist), schedules one reconcile at the current instant of the clock. The reconcile
+is level-triggered, as upstream's sync handlers are: each controller compares what exists with
+what its objects want and creates what is missing, so running it again changes nothing.
+Deployments go first (their ReplicaSets get pods in the same pass). Random name suffixes come
+from one generator seeded with the simulation's seed: same input and seed, same names.
+
+The scheduler never calls this; ``simulate`` (and later modes that run a clock) do.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..api import Pod
+from ..api.loader import ApiObject
+from ..clock import Clock, Timer
+from ..cluster import Store, WatchEvent
+from ._context import Context
+from ._daemonset import DaemonSetController
+from ._deployment import DeploymentController
+from ._job import JobController
+from ._kubelet import PodRunner
+from ._pods import controller_ref
+from ._replicaset import ReplicaSetController
+from ._statefulset import StatefulSetController
+
+__all__ = ["WORKLOAD_KINDS", "ControllerManager"]
+
+WORKLOAD_KINDS: Final = (
+    "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job")
+"""In reconcile order."""
+
+
+class ControllerManager:
+    def __init__(self, store: Store, clock: Clock, seed: int = 0) -> None:
+        self.store = store
+        self.clock = clock
+        self.ctx = Context(store, random.Random(seed), clock, requeue=self._requeue)
+        self._later: list[Timer] = []
+        self.deployments = DeploymentController(self.ctx)
+        self.replica_sets = ReplicaSetController(self.ctx)
+        self.stateful_sets = StatefulSetController(self.ctx)
+        self.daemon_sets = DaemonSetController(self.ctx)
+        self.jobs = JobController(self.ctx)
+        self.runner = PodRunner(store, clock)
+        self._syncs: dict[str, Callable[[Any], None]] = {
+            "Deployment": self.deployments.sync,
+            "ReplicaSet": self.replica_sets.sync,
+            "ReplicationController": self.replica_sets.sync,
+            "StatefulSet": self.stateful_sets.sync,
+            "DaemonSet": self.daemon_sets.sync,
+            "Job": self.jobs.sync,
+        }
+        self._tick: Timer | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    @property
+    def created(self) -> list[ApiObject]:
+        """Every object the controllers created, first version, in creation order."""
+        return self.ctx.created
+
+    def start(self) -> None:
+        """Watch the store, let the kubelet time the pods already running, and reconcile now."""
+        self._unsubscribe = self.store.subscribe(self._on_event)
+        for pod in self.store.list("Pod"):
+            self.runner.observe(pod)
+        self._request()
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        for t in self._later:
+            t.cancel()
+        self._later = []
+
+    def next_due(self) -> float:
+        """When the controllers (or the kubelet) will next act on their own: a pending
+        reconcile, or a pod finishing; ``math.inf`` when nothing is due."""
+        tick = self._tick.when if self._tick is not None and not self._tick.cancelled else math.inf
+        self._later = [t for t in self._later if not t.cancelled]
+        later = min((t.when for t in self._later), default=math.inf)
+        return min(tick, later, self.runner.next_due())
+
+    def sync_all(self) -> None:
+        """One reconcile of every workload, kind by kind in WORKLOAD_KINDS order."""
+        self._tick = None
+        for kind in WORKLOAD_KINDS:
+            sync = self._syncs[kind]
+            for obj in self.store.list(kind):
+                sync(obj)
+
+    def _requeue(self, delay: float) -> None:
+        """A reconcile ``delay`` seconds from now (once fired, it no longer counts as due); none
+        when one is already due by then."""
+        due = self.clock.now + delay
+        if any(not t.cancelled and t.when <= due for t in self._later):
+            return
+        holder: list[Timer] = []
+
+        def fire() -> None:
+            holder[0].cancelled = True
+            self._request()
+
+        holder.append(self.clock.schedule(delay, fire))
+        self._later.append(holder[0])
+
+    def _request(self) -> None:
+        if self._tick is None:
+            self._tick = self.clock.schedule(0.0, self.sync_all)
+
+    def _on_event(self, ev: WatchEvent) -> None:
+        if ev.kind in self._syncs:
+            self._request()
+        elif ev.kind == "Pod":
+            pod = ev.new if ev.new is not None else ev.old
+            if isinstance(ev.new, Pod):
+                self.runner.observe(ev.new)
+            ref = controller_ref(pod) if isinstance(pod, Pod) else None
+            if ref is not None and ref.get("kind") in self._syncs:
+                self._request()
+        elif ev.kind == "Node" and ev.type != "DELETED" and self.store.list("DaemonSet"):
+            self._request()
+
+
