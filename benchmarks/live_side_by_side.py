@@ -20,6 +20,14 @@ For each scheduler in turn, on a freshly started control plane (etcd + kube-apis
     python benchmarks/live_side_by_side.py --nodes 1000 --pods 5000
     python benchmarks/live_side_by_side.py --nodes 5000 --pods 10000
     python benchmarks/live_side_by_side.py --nodes 5 --pods 20 --scheduler kubesched   # smoke
+    python benchmarks/live_side_by_side.py --nodes 1000 --pods 3000 \
+        --scheduler kube-scheduler --scheduler kube-scheduler+extender
+
+``kube-scheduler+extender``: the real kube-scheduler with ``kubesched extender`` (informer
+mode, default plugins) as its extender (``filterVerb`` + ``prioritizeVerb``, ``weight: 1``,
+``nodeCacheCapable: true``), started first on the same control plane; its CPU seconds and peak
+RSS are reported in ``notes``. With ``kube-scheduler`` in the same run, the JSON has
+``ratio_extender_pods_per_second`` (with the extender / without).
 
 The k8s folder is ``$KUBESCHED_K8S_DIR`` or ``../shared/k8s`` beside the repository. The JSON
 result (one object per scheduler, and the ratio) goes to stdout; progress to stderr.
@@ -50,6 +58,7 @@ from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEDULERS = ("kube-scheduler", "kubesched")
+EXTENDED = "kube-scheduler+extender"
 BOUND_NS = "bench-bound"
 MEASURED_NS = "bench"
 
@@ -258,18 +267,24 @@ class Running:
     stop: Callable[[], None]
 
 
-def scheduler_config(path: Path, qps: int, kubeconfig: str, profile: str = "default-scheduler") -> Path:
+def scheduler_config(path: Path, qps: int, kubeconfig: str, profile: str = "default-scheduler",
+                     extender: str = "") -> Path:
+    """The configuration; ``extender``: a URL prefix for an ``extenders`` entry (filter and
+    prioritize, node names only)."""
+    ext = ("extenders:\n"
+           f"- {{urlPrefix: \"{extender}\", filterVerb: filter, prioritizeVerb: prioritize, weight: 1, "
+           "nodeCacheCapable: true, enableHTTPS: false, httpTimeout: 30s}\n") if extender else ""
     path.write_text(
         "apiVersion: kubescheduler.config.k8s.io/v1\n"
         "kind: KubeSchedulerConfiguration\n"
         f"clientConnection: {{kubeconfig: \"{kubeconfig}\", qps: {qps}, burst: {qps}}}\n"
         "leaderElection: {leaderElect: false}\n"
-        f"profiles:\n- schedulerName: {profile}\n")
+        f"profiles:\n- schedulerName: {profile}\n" + ext)
     return path
 
 
-def start_kube_scheduler(script: Path, cp: Path, qps: int) -> Running:
-    cfg = scheduler_config(cp.parent / "kube-scheduler.yaml", qps, "@KUBECONFIG@")
+def start_kube_scheduler(script: Path, cp: Path, qps: int, extender: str = "") -> Running:
+    cfg = scheduler_config(cp.parent / "kube-scheduler.yaml", qps, "@KUBECONFIG@", extender=extender)
     subprocess.run([str(script), "scheduler", str(cp), str(cfg)], check=True, capture_output=True,
                    text=True, timeout=180)
     pid = int((cp / "pids" / "kube-scheduler.pid").read_text())
@@ -316,6 +331,75 @@ def start_kubesched(cp: Path, qps: int, timeout: float, verbosity: int) -> Runni
             proc.wait()
 
     return Running(proc.pid, stop)
+
+
+def start_extender(cp: Path, timeout: float) -> tuple[Running, str]:
+    """``kubesched extender`` in informer mode on a free port: (the process, its URL) once
+    ``/readyz`` answers 200 (the informers have synced)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(REPO / "src"), os.environ.get("PYTHONPATH", "")) if p)}
+    errlog = (cp.parent / "extender.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-c", "from kubesched.cli import main; main()",
+                             "extender", "--kubeconfig", str(cp / "kubeconfig"),
+                             "--bind-address", "127.0.0.1:0"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found: list[str] = []
+    seen = threading.Event()
+
+    def pump() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            errlog.write(line)
+            errlog.flush()
+            m = re.search(r"serving profile .* on (http://127\.0\.0\.1:\d+)", line)
+            if m and not found:
+                found.append(m.group(1))
+                seen.set()
+        errlog.close()
+
+    def stop() -> None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    try:
+        while not seen.wait(0.1):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"kubesched extender did not start (see {cp.parent / 'extender.log'})")
+        url = found[0]
+        while True:
+            with suppress(OSError):
+                conn = http.client.HTTPConnection(url.split("//")[1], timeout=5)
+                conn.request("GET", "/readyz")
+                if conn.getresponse().status == 200:
+                    return Running(proc.pid, stop), url
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"kubesched extender did not sync (see {cp.parent / 'extender.log'})")
+            time.sleep(0.2)
+    except BaseException:
+        stop()
+        raise
+
+
+def extender_requests(url: str) -> dict[str, tuple[float, float]]:
+    """Per verb, from the extender's ``/metrics``: (requests answered 200, mean seconds)."""
+    conn = http.client.HTTPConnection(url.split("//")[1], timeout=10)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    count: dict[str, float] = {}
+    total: dict[str, float] = {}
+    for m in re.finditer(r'^kubesched_extender_requests_total\{code="200",verb="(\w+)"\} (\S+)$', text, re.M):
+        count[m.group(1)] = float(m.group(2))
+    for m in re.finditer(r'^kubesched_extender_request_duration_seconds_(sum|count)\{verb="(\w+)"\} (\S+)$',
+                         text, re.M):
+        if m.group(1) == "sum":
+            total[m.group(2)] = float(m.group(3))
+    return {v: (n, total.get(v, 0.0) / n if n else 0.0) for v, n in count.items()}
 
 
 def py_spy(out: str, which: str, pid: int) -> subprocess.Popen[bytes] | None:
@@ -375,8 +459,19 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
             api = Api(env["API_URL"], env["TOKEN"], cp / "ca.crt")
             populate(api, args.nodes, args.bound_pods, args.creators)
             log(f"starting {which}")
-            running = (start_kube_scheduler(script, cp, args.qps) if which == "kube-scheduler"
-                       else start_kubesched(cp, args.qps, args.timeout, args.verbosity))
+            ext: Running | None = None
+            url = ""
+            if which == EXTENDED:
+                ext, url = start_extender(cp, args.timeout)
+                try:
+                    running = start_kube_scheduler(script, cp, args.qps, extender=url)
+                except BaseException:
+                    ext.stop()
+                    raise
+            elif which == "kube-scheduler":
+                running = start_kube_scheduler(script, cp, args.qps)
+            else:
+                running = start_kubesched(cp, args.qps, args.timeout, args.verbosity)
             try:
                 # The scheduler's own informers must have listed the bound pods before we start.
                 time.sleep(args.settle)
@@ -385,6 +480,7 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 watch = BindWatch(api, rv, args.pods)
                 watch.start()
                 cpu0 = proc_status(running.pid)["cpu_ticks"]
+                ext_cpu0 = proc_status(ext.pid)["cpu_ticks"] if ext is not None else 0
                 apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
                 api_cpu0 = proc_status(apiserver)["cpu_ticks"]
                 spy = py_spy(args.py_spy, which, running.pid)
@@ -420,6 +516,14 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 res.scheduler_cpu_seconds = (st["cpu_ticks"] - cpu0) / os.sysconf("SC_CLK_TCK")
                 res.apiserver_cpu_seconds = ((proc_status(apiserver)["cpu_ticks"] - api_cpu0)
                                              / os.sysconf("SC_CLK_TCK"))
+                if ext is not None:
+                    est = proc_status(ext.pid)
+                    ext_cpu = (est["cpu_ticks"] - ext_cpu0) / os.sysconf("SC_CLK_TCK")
+                    rss = est["VmHWM"] / 2**20
+                    res.notes.append(f"extender: {ext_cpu:.1f} CPU s, peak RSS {rss:.0f} MiB")
+                    for verb, (n, mean) in sorted(extender_requests(url).items()):
+                        res.notes.append(f"extender /{verb}: {n:.0f} requests, mean {mean * 1000:.1f} ms")
+                    log("; ".join(res.notes))
                 if res.scheduler_cpu_seconds > 0:
                     res.pods_per_cpu_second = res.scheduled / res.scheduler_cpu_seconds
                 log(f"{which}: {res.scheduled}/{args.pods} bound in {res.seconds:.1f}s "
@@ -429,6 +533,8 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                     "after the last creation")
             finally:
                 running.stop()
+                if ext is not None:
+                    ext.stop()
             if args.keep_logs:
                 dest = Path(args.keep_logs) / which
                 dest.mkdir(parents=True, exist_ok=True)
@@ -444,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=1000)
     p.add_argument("--bound-pods", type=int, default=1000)
     p.add_argument("--pods", type=int, default=5000)
-    p.add_argument("--scheduler", action="append", choices=SCHEDULERS,
+    p.add_argument("--scheduler", action="append", choices=(*SCHEDULERS, EXTENDED),
                    help="which to run, in order (repeatable; default: both, kube-scheduler first)")
     p.add_argument("--creators", type=int, default=16, help="pod-creating threads (one connection each)")
     p.add_argument("--qps", type=int, default=5000, help="clientConnection qps and burst of both schedulers")
@@ -464,7 +570,10 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                            "results": [asdict(r) for r in results]}
     by = {r.scheduler: r for r in results}
-    if len(by) == 2 and by["kube-scheduler"].pods_per_second > 0:
+    if "kube-scheduler" in by and EXTENDED in by and by["kube-scheduler"].pods_per_second > 0:
+        out["ratio_extender_pods_per_second"] = round(by[EXTENDED].pods_per_second
+                                                      / by["kube-scheduler"].pods_per_second, 3)
+    if "kubesched" in by and "kube-scheduler" in by and by["kube-scheduler"].pods_per_second > 0:
         out["ratio_pods_per_second"] = round(by["kubesched"].pods_per_second
                                              / by["kube-scheduler"].pods_per_second, 3)
     print(json.dumps(out, indent=2))

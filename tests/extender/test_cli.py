@@ -21,7 +21,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["extender", "--no-cache", "--kubeconfig", "k"], "--kubeconfig and --no-cache exclude each other"),
+    (["extender", "--no-cache", "--kubeconfig", "/nonexistent/kubeconfig"],  # together: the informers' client
+     "kubeconfig /nonexistent/kubeconfig: no such file"),
     (["extender", "--no-cache", "--bind"], "--bind needs the API server: drop --no-cache"),
     (["extender", "--kubeconfig", "/nonexistent/kubeconfig"],
      "kubeconfig /nonexistent/kubeconfig: no such file"),

@@ -47,3 +47,27 @@ def test_side_by_side_benchmark_runs_kubesched_at_a_tiny_size(
     assert 10 < res["peak_rss_mib"] < 2000
     assert res["scheduler_cpu_seconds"] >= 0 and res["apiserver_cpu_seconds"] > 0
     assert Path(REPO / "benchmarks" / "README.md").read_text().count("live_side_by_side.py") >= 1
+
+
+def test_side_by_side_benchmark_runs_kube_scheduler_with_the_extender(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The ``kube-scheduler+extender`` mode at a tiny size: the real kube-scheduler binds every
+    pod and asked ``kubesched extender`` to filter and prioritize for them."""
+    script = k8s_dir() / "control-plane"
+    if not script.is_file():
+        _missing(f"{script} not found")
+    for tool in ("curl", "openssl", "xz"):
+        if shutil.which(tool) is None:
+            _missing(f"{tool} is not installed")
+    monkeypatch.setenv("KUBESCHED_K8S_DIR", str(k8s_dir()))
+    bench = _load_script()
+    code = bench.main(["--nodes", "5", "--bound-pods", "2", "--pods", "20", "--creators", "4",
+                       "--scheduler", "kube-scheduler+extender", "--settle", "0.2", "--timeout", "60"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    (res,) = out["results"]
+    assert res["scheduler"] == "kube-scheduler+extender"
+    assert res["scheduled"] == 20 and not res["timed_out"]
+    calls = {note.split(":")[0]: int(note.split(": ")[1].split()[0])
+             for note in res["notes"] if note.startswith("extender /")}
+    assert calls["extender /filter"] >= 20 and calls["extender /prioritize"] >= 1, res["notes"]

@@ -357,6 +357,12 @@ class Cache:
         with self._lock:
             return len(self._images)
 
+    def node(self, name: str) -> Node | None:
+        """The Node object the cache holds for ``name`` (None: no such node, or a ghost)."""
+        with self._lock:
+            ni = self._nodes.get(name)
+            return None if ni is None else ni.node
+
     def get_node_info(self, name: str) -> NodeInfo:
         """GetNode: a copy of the cached NodeInfo (tests and debugging)."""
         with self._lock:

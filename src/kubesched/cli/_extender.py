@@ -14,7 +14,9 @@ Two modes:
   until the informers have synced. ``--bind`` serves ``/bind`` (kube-scheduler's ``bindVerb``);
 - ``--no-cache``: the node state is the full Node objects of each request
   (``nodeCacheCapable: false``) and the extender sees no pods on them; a warning says so at
-  start and the ``kubesched_extender_unseen_total`` metric counts the answers concerned.
+  start and the ``kubesched_extender_unseen_total`` metric counts the answers concerned;
+- ``--no-cache --kubeconfig PATH``: the node state is the full Node objects of each request,
+  the pods on those nodes come from the cluster's informers (as in the default mode).
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ def extender(
                                    "clientConnection.kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster)."),
     no_cache: bool = typer.Option(False, "--no-cache",
                                   help="Take node state from the full Node objects of each request "
-                                       "(nodeCacheCapable: false); pods on nodes are not seen."),
+                                       "(nodeCacheCapable: false); pods on nodes come from the "
+                                       "informers with --kubeconfig, else are not seen."),
     bind: bool = typer.Option(False, "--bind", help="Serve POST /bind: create the Binding through "
                                                     "the API server (kube-scheduler's bindVerb)."),
     bind_address: str = typer.Option("127.0.0.1:8888", "--bind-address", help="HOST:PORT to listen on."),
@@ -79,9 +82,7 @@ def extender(
                                           help="Refuse larger request bodies (413)."),
 ) -> None:
     """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind)."""
-    if no_cache and kubeconfig is not None:
-        bad_input(ValueError("--kubeconfig and --no-cache exclude each other: --no-cache reads no cluster"))
-    if no_cache and bind:
+    if no_cache and bind and kubeconfig is None:
         bad_input(ValueError("--bind needs the API server: drop --no-cache"))
     with reported_as_bad_input():
         host, port = parse_bind_address(bind_address)
@@ -92,7 +93,7 @@ def extender(
             from ..framework.config import load_config
 
             cfg = load_config(config)
-        if no_cache:
+        if no_cache and kubeconfig is None:
             engine: ExtenderEngine | None = ExtenderEngine(cfg, profile)
             view = None
         else:
@@ -129,7 +130,7 @@ def extender(
         elif view is not None:
             print(f"serving profile {serve!r} on {server.url} (informers of {view.host})",
                   file=sys.stderr, flush=True)
-            _sync(view, server, stopped, serve)
+            _sync(view, server, stopped, serve, nodes_from_request=no_cache)
         while server.wait(0.5):
             pass
     except KeyboardInterrupt:
@@ -141,9 +142,11 @@ def extender(
             view.close()
 
 
-def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, profile: str) -> None:
+def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, profile: str,
+          nodes_from_request: bool = False) -> None:
     """Start the informers, wait for their first list (logging every SYNC_LOG_INTERVAL), then
-    answer with an engine over the synced caches."""
+    answer with an engine over the synced caches (nodes from each request when
+    ``nodes_from_request``)."""
     view.start()
     waited = 0.0
     while not view.wait_for_sync(SYNC_LOG_INTERVAL):
@@ -153,7 +156,7 @@ def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, 
         _log.warning("waiting for the informers to sync with %s (%.0fs)", view.host, waited)
     if stopped.is_set():
         return
-    engine = view.engine(profile)
+    engine = view.engine(profile, nodes_from_request=nodes_from_request)
     engine.settle()
     server.set_engine(engine)
     _log.info("caches synced: answering for profile %r", profile)

@@ -17,7 +17,9 @@ Where node and pod state comes from (:class:`NodeView`): ``request`` (``--no-cac
 Node objects of each request are the cluster, with no pods (an extender without informers sees
 none); ``store``: a :class:`~kubesched.cluster.Store` kept in sync by the scheduler's event
 handlers (a MemoryStore in tests; the live store's informers for ``nodeCacheCapable: true``),
-the request naming the nodes. Calls are serialized by one lock: the framework, its cycle state
+the request naming the nodes; ``hybrid`` (``--no-cache`` with a kubeconfig): the request's
+Node objects replace the store's copies in the cache, the pods on them are the store's.
+Calls are serialized by one lock: the framework, its cycle state
 and the cache are not thread-safe, and one cycle is milliseconds. The store's changes reach the
 cache under the same lock: synchronously for a MemoryStore (its writes are made under it), and
 for the live store by :meth:`ExtenderEngine.locked` around its clock's delivery (see
@@ -81,6 +83,9 @@ class NodeView(StrEnum):
 
     request = "request"
     store = "store"
+    hybrid = "hybrid"
+    """Nodes from each request's Node objects, pods on them from the store (``--no-cache``
+    with a kubeconfig)."""
 
 
 def _log_blind(verb: str, what: str, detail: str) -> None:
@@ -120,13 +125,17 @@ class ExtenderEngine:
 
     ``config``: a SchedulerConfig (kube-scheduler's defaults when None); ``profile``: its
     ``schedulerName`` (the first profile when None); ``store``: the cluster for the ``store``
-    view (None: the ``request`` view over an internal store)."""
+    view (None: the ``request`` view over an internal store); ``nodes_from_request`` with a
+    store: the ``hybrid`` view (the request's Node objects, the store's pods)."""
 
     def __init__(self, config: SchedulerConfig | None = None, profile: str | None = None, *,
-                 store: Store | None = None, seed: int = 0) -> None:
+                 store: Store | None = None, seed: int = 0, nodes_from_request: bool = False) -> None:
         cfg = _every_node(config if config is not None else default_config())
         name = profile_name(cfg, profile)
-        self.view = NodeView.store if store is not None else NodeView.request
+        if store is None:
+            self.view = NodeView.request
+        else:
+            self.view = NodeView.hybrid if nodes_from_request else NodeView.store
         self.store: Store = store if store is not None else MemoryStore(VirtualClock())
         self.sched = Scheduler(self.store, config=cfg, seed=seed)
         self.fwk: Framework = self.sched.profiles[name]
@@ -171,6 +180,12 @@ class ExtenderEngine:
             self._sync(args.nodes)
             names = [n.name for n in args.nodes]
             self.blind(verb, "pods", "--no-cache: no pod is visible on any node")
+        elif self.view is NodeView.hybrid:
+            if args.nodes is None:
+                raise RequestError("this extender runs with --no-cache and needs full Node objects "
+                                   "(nodeCacheCapable: false), got node names only")
+            self._apply(args.nodes)
+            names = [n.name for n in args.nodes]
         else:
             names = list(args.node_names if args.node_names is not None
                          else [n.name for n in args.nodes or []])
@@ -213,6 +228,23 @@ class ExtenderEngine:
             except StoreError as exc:  # the store's admission refused the object
                 raise RequestError(f'node "{name}": {exc}') from exc
             self._seen[name] = raw
+
+    def _apply(self, nodes: Sequence[Node]) -> None:
+        """The hybrid view: the request's Node objects replace the cache's (the informers'
+        version, or none) for the nodes named; the pods on them stay the store's. A node the
+        informers updated since is put back to the request's version."""
+        seen: set[str] = set()
+        cache = self.sched.cache
+        for n in nodes:
+            if not n.name:
+                raise RequestError("a node without metadata.name")
+            if n.name in seen:
+                raise RequestError(f'node "{n.name}" is listed twice')
+            seen.add(n.name)
+            held = cache.node(n.name)
+            if held is n or (held is not None and held.raw == n.raw):
+                continue
+            cache.update_node(held, n)
 
     # -- filter ---------------------------------------------------------------------------------
     def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
@@ -320,7 +352,7 @@ class ExtenderEngine:
         from ._preempt import process_preemption
 
         with self._lock:
-            if self.view is NodeView.store:
+            if self.view is not NodeView.request:
                 self.sched.cache.update_snapshot(self.sched.snapshot)
             return process_preemption(self, args)
 

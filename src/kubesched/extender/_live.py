@@ -61,13 +61,16 @@ class InformerView:
     def synced(self) -> bool:
         return self.store.synced
 
-    def engine(self, profile: str | None = None, seed: int = 0) -> ExtenderEngine:
+    def engine(self, profile: str | None = None, seed: int = 0,
+               nodes_from_request: bool = False) -> ExtenderEngine:
         """The engine over the synced caches (call after :meth:`wait_for_sync`), its changes
-        delivered from then on."""
+        delivered from then on; ``nodes_from_request``: the hybrid view (``--no-cache`` with a
+        kubeconfig: nodes from each request, pods from the informers)."""
         if self._thread is not None:
             raise RuntimeError("InformerView.engine: one engine per view")
         with self.store.paused():
-            engine = ExtenderEngine(self.config, profile, store=self.store, seed=seed)
+            engine = ExtenderEngine(self.config, profile, store=self.store, seed=seed,
+                                    nodes_from_request=nodes_from_request)
         self._thread = threading.Thread(target=self._deliver, args=(engine,),
                                         name="kubesched-extender-events", daemon=True)
         self._thread.start()
