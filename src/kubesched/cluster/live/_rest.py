@@ -27,6 +27,7 @@ import urllib3
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings
+from ._json import loads as loads_json
 from ._ratelimit import TokenBucket
 
 __all__ = ["ApiError", "RestClient", "error_for_status"]
@@ -145,7 +146,7 @@ class RestClient:
         resp = self._send(method, path, data, query, content_type if data is not None else None,
                           timeout, stream=False, attempts=_MAX_ATTEMPTS if retry else 1)
         raw = resp.data
-        return json.loads(raw) if raw else None
+        return loads_json(raw) if raw else None
 
     def stream(self, path: str, query: Mapping[str, Any], timeout: float) -> Any:
         """A streaming GET (a watch): the open urllib3 response; close it when done."""
