@@ -23,6 +23,7 @@ from kubesched.cluster.live import (
     load_rest_config,
     resolve_kubeconfig,
 )
+from kubesched.cluster.live._rest import REFRESH_PERIOD
 
 
 def _file(p: Path) -> str:
@@ -146,3 +147,77 @@ def test_a_write_is_not_retried_after_a_connection_error() -> None:
     with pytest.raises(ApiError, match="POST /api/v1/namespaces/ns/pods/p/binding"):
         client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {})
     assert slept == []
+
+
+@pytest.fixture
+def auth_server() -> Iterator[tuple[str, list[str]]]:
+    """Answers every GET with {} and records its Authorization header."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization", ""))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}", seen
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_a_rotated_token_file_is_picked_up_within_the_refresh_period(
+        auth_server: tuple[str, list[str]], tmp_path: Path) -> None:
+    """The credential hook (the in-cluster loader's re-reads the service-account token file)
+    runs at most once per refresh period, not per request, and a rewritten file is used after it."""
+    url, seen = auth_server
+    token = tmp_path / "token"
+    token.write_text("one")
+    now = [100.0]
+    calls: list[float] = []
+    cfg = _cfg(url)
+    cfg.api_key = {}
+
+    def hook(c: SimpleNamespace) -> None:
+        calls.append(now[0])
+        c.api_key["BearerToken"] = "Bearer " + token.read_text()
+
+    cfg.refresh_api_key_hook = hook
+    cfg.auth_settings = lambda: {"BearerToken": {"in": "header", "key": "authorization",
+                                                 "value": cfg.api_key.get("BearerToken")}}
+    client = RestClient(cfg, monotonic=lambda: now[0])
+    for _ in range(3):
+        client.request("GET", "/api/v1/nodes")
+    token.write_text("two")
+    now[0] += 0.5
+    client.request("GET", "/api/v1/nodes")
+    now[0] += REFRESH_PERIOD
+    client.request("GET", "/api/v1/nodes")
+    assert seen == ["Bearer one"] * 4 + ["Bearer two"]
+    assert calls == [100.0, 100.0 + 0.5 + REFRESH_PERIOD]
+
+
+def test_static_credentials_are_computed_once(auth_server: tuple[str, list[str]]) -> None:
+    url, seen = auth_server
+    cfg = _cfg(url)
+    asked: list[int] = []
+
+    def settings() -> dict[str, dict[str, str]]:
+        asked.append(1)
+        return {"BearerToken": {"in": "header", "key": "authorization", "value": "Bearer t"}}
+
+    cfg.auth_settings = settings
+    client = RestClient(cfg)
+    client.request("GET", "/api/v1/nodes")
+    client.request("GET", "/api/v1/nodes")
+    assert seen == ["Bearer t", "Bearer t"] and len(asked) == 1

@@ -13,7 +13,6 @@ until stopped. An object the server sends that kubesched cannot parse is logged 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -22,6 +21,7 @@ from typing import Any
 from ...api.loader import KINDS, ApiObject, parse_object
 from .._memory import Expired
 from .._store import WatchEvent, WatchEventType
+from ._json import loads as loads_json
 from ._resources import collection_path
 from ._rest import RestClient, iter_lines
 
@@ -153,7 +153,7 @@ class Informer:
 
     def _handle(self, line: bytes) -> None:
         try:
-            ev = json.loads(line)
+            ev = loads_json(line)
             typ, raw = ev["type"], ev["object"]
         except (ValueError, KeyError, TypeError):
             log.warning("%s watch: undecodable event skipped: %.200r", self.kind, line)

@@ -27,6 +27,7 @@ import urllib3
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings
+from ._json import loads as loads_json
 from ._ratelimit import TokenBucket
 
 __all__ = ["ApiError", "RestClient", "error_for_status"]
@@ -37,6 +38,10 @@ _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _MAX_ATTEMPTS = 6
 _BACKOFF_START = 0.2
 _BACKOFF_CAP = 5.0
+# How often the kubeconfig loader's credential hook runs at most (client-go's cached token
+# source re-reads a token file once a minute; the loader's own hooks refresh only when a token
+# expires or its file's period has passed, so once a second never serves a stale token longer).
+REFRESH_PERIOD = 1.0
 
 
 class ApiError(StoreError):
@@ -73,11 +78,15 @@ class RestClient:
     """JSON requests to one API server. ``cfg`` is a ``kubernetes.client.Configuration``."""
 
     def __init__(self, cfg: Any, settings: ClientSettings | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings or ClientSettings()
         self.host = str(cfg.host).rstrip("/")
         self._cfg = cfg
         self._sleep = sleep
+        self._monotonic = monotonic
+        self._refreshed_at: float | None = None
+        self._auth: dict[str, str] = {}
         self.limiter = TokenBucket(self.settings.qps, self.settings.burst, sleep=sleep)
         kw: dict[str, Any] = {"maxsize": 32, "block": False}
         if self.host.startswith("https"):
@@ -97,16 +106,30 @@ class RestClient:
     def clone(self) -> RestClient:
         """The same server and settings with its own token bucket and connections (upstream's
         separate event client: events never use up the scheduler's request budget)."""
-        return RestClient(self._cfg, self.settings, self._sleep)
+        return RestClient(self._cfg, self.settings, self._sleep, self._monotonic)
 
-    def _headers(self, content_type: str | None) -> dict[str, str]:
-        h = {"Accept": JSON, "User-Agent": "kubesched"}
+    def _credentials(self) -> dict[str, str]:
+        """The auth headers, recomputed at most once per ``REFRESH_PERIOD``: the loader's
+        ``refresh_api_key_hook`` (rotated service-account token files, expiring tokens) resets
+        the whole Configuration and rescans proxy variables, too slow to run per request. A
+        client without a hook (static credentials) computes them once, like client-go's
+        ``cachingTokenSource`` (transport/token_source.go) caches a token between re-reads."""
         cfg = self._cfg
+        now = self._monotonic()
+        if self._refreshed_at is not None and (
+                cfg.refresh_api_key_hook is None or now - self._refreshed_at < REFRESH_PERIOD):
+            return self._auth
         if cfg.refresh_api_key_hook is not None:
-            cfg.refresh_api_key_hook(cfg)  # rotated service-account tokens, exec plugins
+            cfg.refresh_api_key_hook(cfg)
+        auth: dict[str, str] = {}
         for setting in cfg.auth_settings().values():  # bearer token (or basic auth)
             if setting.get("in") == "header" and setting.get("value"):
-                h[str(setting["key"]).title()] = str(setting["value"])
+                auth[str(setting["key"]).title()] = str(setting["value"])
+        self._auth, self._refreshed_at = auth, now
+        return auth
+
+    def _headers(self, content_type: str | None) -> dict[str, str]:
+        h = {"Accept": JSON, "User-Agent": "kubesched", **self._credentials()}
         if content_type:
             h["Content-Type"] = content_type
         return h
@@ -123,7 +146,7 @@ class RestClient:
         resp = self._send(method, path, data, query, content_type if data is not None else None,
                           timeout, stream=False, attempts=_MAX_ATTEMPTS if retry else 1)
         raw = resp.data
-        return json.loads(raw) if raw else None
+        return loads_json(raw) if raw else None
 
     def stream(self, path: str, query: Mapping[str, Any], timeout: float) -> Any:
         """A streaming GET (a watch): the open urllib3 response; close it when done."""
