@@ -1,5 +1,23 @@
-"""Running kubesched as a cluster's scheduler (upstream's cmd/kube-scheduler/app)."""
+"""Running kubesched as a cluster's scheduler (upstream's cmd/kube-scheduler/app).
 
-from .server import LiveScheduler, SchedulerRun, run
+The live scheduler is imported on first use (PEP 562): it needs the ``live`` extra (the API
+client stack), which ``simulate`` and the other offline commands never load, so ``pip install
+kubesched`` alone runs them; ``app._serving`` and ``app._certs`` import without it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .server import LiveScheduler, SchedulerRun, run
 
 __all__ = ["LiveScheduler", "SchedulerRun", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,7 +34,7 @@ import typer
 
 from ..extender import DEFAULT_MAX_REQUEST_BYTES, ExtenderEngine, ExtenderServer, parse_bind_address
 from ..extender._engine import profile_name
-from ._inputs import bad_input, reported_as_bad_input
+from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 
 if TYPE_CHECKING:
@@ -97,7 +97,10 @@ def extender(
             engine: ExtenderEngine | None = ExtenderEngine(cfg, profile)
             view = None
         else:
-            from ..extender._live import InformerView
+            try:
+                from ..extender._live import InformerView
+            except ImportError as exc:
+                live_extra_missing("extender", exc)
             from ..framework.config import default_config
 
             serve = profile_name(cfg if cfg is not None else default_config(), profile)

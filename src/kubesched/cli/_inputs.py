@@ -25,7 +25,8 @@ from ..api.loader import ApiObject, LoadedObjects, load_paths, manifest_files
 from ..cluster import StoreError
 
 __all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES", "STRICT_HELP",
-           "Inputs", "bad_input", "load_inputs", "one_line", "reported_as_bad_input", "start_time", "warn"]
+           "Inputs", "bad_input", "live_extra_missing", "load_inputs", "one_line", "reported_as_bad_input",
+           "start_time", "warn"]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
@@ -89,6 +90,13 @@ def bad_input(exc: BaseException) -> NoReturn:
     Console(stderr=True).print(Text("error: ", style="bold red") + Text(one_line(str(exc))),
                                highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT) from exc
+
+
+def live_extra_missing(command: str, exc: ImportError) -> NoReturn:
+    """``kubesched run`` / ``extender`` against a cluster without the ``live`` extra installed:
+    say what to install (exit 2) instead of a traceback."""
+    bad_input(ValueError(f"kubesched {command} needs the live extra: pip install 'kubesched[live]' "
+                         f"({exc})"))
 
 
 def one_line(text: str) -> str:

@@ -25,7 +25,7 @@ import typer
 from ..app._certs import self_signed_context, tls_context_from_files
 from ..app._serving import DEFAULT_BIND_ADDRESS
 from ..framework.config import default_config, load_config
-from ._inputs import bad_input, reported_as_bad_input
+from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 
 __all__ = ["run"]
@@ -91,9 +91,12 @@ def run(
 
     --leader-elect[=true|false]: elect a leader on the Lease of leaderElection before
     scheduling (default: the configuration's leaderElection.leaderElect, true by default)."""
-    from ..app import LiveScheduler
     from ..app._serving import parse_bind_address
-    from ..app.server import SchedulerRun
+
+    try:
+        from ..app.server import LiveScheduler, SchedulerRun
+    except ImportError as exc:
+        live_extra_missing("run", exc)
 
     with reported_as_bad_input():
         try:
