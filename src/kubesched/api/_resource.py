@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, TypeVar
 
+from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta, parse_time
 from ._quantity import QuantityError, parse_quantity
 from ._selectors import NodeSelector, SelectorError
@@ -76,23 +77,8 @@ T = TypeVar("T")
 K = TypeVar("K")
 
 
-# -- shape helpers: a field of the wrong JSON type is refused as the API server's decoder does --
-def _map(v: Any, path: str) -> Mapping[str, Any]:
-    if v is None:
-        return {}
-    if not isinstance(v, Mapping):
-        raise ValueError(f"{path}: must be a mapping, got {type(v).__name__}")
-    return v
-
-
-def _list(v: Any, path: str) -> Sequence[Any]:
-    if v is None:
-        return ()
-    if not isinstance(v, list | tuple):
-        raise ValueError(f"{path}: must be a list, got {type(v).__name__}")
-    return v
-
-
+# -- shape helpers: a field of the wrong JSON type is refused as the API server's decoder does
+# (objects and lists through the project's field readers, ``_fields.mapping`` / ``sequence``) --
 def _str(v: Any, path: str) -> str:
     if v is None:
         return ""
@@ -132,7 +118,7 @@ def _node_selector(v: Any, path: str, errs: FieldErrors) -> NodeSelector | None:
     if v is None:
         return None
     try:
-        return NodeSelector.from_dict(_map(v, path), path)
+        return NodeSelector.from_dict(f.mapping(v, path), path)
     except SelectorError as exc:
         errs.errors.append(str(exc))
         return None
@@ -219,7 +205,7 @@ def _label_name(key: str, path: str, errs: FieldErrors) -> None:
 
 def _meta(d: Mapping[str, Any], errs: FieldErrors) -> ObjectMeta:
     """ObjectMeta with ValidateObjectMeta's name check (every DRA kind's name is a DNS subdomain)."""
-    meta = ObjectMeta.from_dict(_map(d.get("metadata"), "metadata"))
+    meta = ObjectMeta.from_dict(f.mapping(d.get("metadata"), "metadata"))
     if not meta.name:
         errs.required("metadata.name", "name or generateName is required")
     else:
@@ -233,18 +219,18 @@ def _selectors(v: Any, path: str, errs: FieldErrors) -> tuple[str, ...]:
     validateSelector; the expression itself is compiled at admission (kubesched.dra)."""
 
     def one(s: Any, p: str) -> str | None:
-        s = _map(s, p)
+        s = f.mapping(s, p)
         cel = s.get("cel")
         if cel is None:
             errs.required(f"{p}.cel")
             return None
-        expr = _str(_map(cel, f"{p}.cel").get("expression"), f"{p}.cel.expression")
+        expr = _str(f.mapping(cel, f"{p}.cel").get("expression"), f"{p}.cel.expression")
         if len(expr) > CEL_SELECTOR_EXPRESSION_MAX_LENGTH:
             errs.too_long(f"{p}.cel.expression", CEL_SELECTOR_EXPRESSION_MAX_LENGTH)
             return None
         return expr
 
-    return _items(_list(v, path), DEVICE_SELECTORS_MAX_SIZE, path, errs, one)
+    return _items(f.sequence(v, path), DEVICE_SELECTORS_MAX_SIZE, path, errs, one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +248,7 @@ def _opaque(d: Mapping[str, Any], path: str, errs: FieldErrors) -> tuple[str, Ma
     if opaque is None:
         errs.required(f"{path}.opaque")
         return "", {}
-    opaque = _map(opaque, f"{path}.opaque")
+    opaque = f.mapping(opaque, f"{path}.opaque")
     driver = _str(opaque.get("driver"), f"{path}.opaque.driver")
     _validate_driver_name(driver, f"{path}.opaque.driver", errs)
     params = opaque.get("parameters")
@@ -292,7 +278,7 @@ class DeviceToleration:
 
 def _toleration(v: Any, path: str, errs: FieldErrors) -> DeviceToleration:
     """validateDeviceToleration. The operator defaults to Equal (the v1 defaulting)."""
-    d = _map(v, path)
+    d = f.mapping(v, path)
     key = _str(d.get("key"), f"{path}.key")
     op = _str(d.get("operator"), f"{path}.operator") or "Equal"
     value = _str(d.get("value"), f"{path}.value")
@@ -313,7 +299,7 @@ def _toleration(v: Any, path: str, errs: FieldErrors) -> DeviceToleration:
 
 
 def _tolerations(v: Any, path: str, errs: FieldErrors) -> tuple[DeviceToleration, ...]:
-    return _items(_list(v, path), DEVICE_TOLERATIONS_MAX_LENGTH, path, errs,
+    return _items(f.sequence(v, path), DEVICE_TOLERATIONS_MAX_LENGTH, path, errs,
                   lambda t, p: _toleration(t, p, errs))
 
 
@@ -327,7 +313,7 @@ class DeviceTaint:
 
 def _taint(v: Any, path: str, errs: FieldErrors) -> DeviceTaint:
     """validateDeviceTaint."""
-    d = _map(v, path)
+    d = f.mapping(v, path)
     key = _str(d.get("key"), f"{path}.key")
     value = _str(d.get("value"), f"{path}.value")
     effect = _str(d.get("effect"), f"{path}.effect")
@@ -358,14 +344,14 @@ class DeviceClass(ManifestObject):
         """ValidateDeviceClass."""
         errs = FieldErrors()
         meta = _meta(d, errs)
-        spec = _map(d.get("spec"), "spec")
+        spec = f.mapping(d.get("spec"), "spec")
         selectors = _selectors(spec.get("selectors"), "spec.selectors", errs)
 
         def config(c: Any, p: str) -> DeviceConfiguration:
-            driver, params = _opaque(_map(c, p), p, errs)
+            driver, params = _opaque(f.mapping(c, p), p, errs)
             return DeviceConfiguration(driver, params)
 
-        configs = _items(_list(spec.get("config"), "spec.config"), DEVICE_CONFIG_MAX_SIZE,
+        configs = _items(f.sequence(spec.get("config"), "spec.config"), DEVICE_CONFIG_MAX_SIZE,
                          "spec.config", errs, config)
         ern = _opt_str(spec.get("extendedResourceName"), "spec.extendedResourceName")
         if ern is not None and not is_extended_resource_name(ern):
@@ -443,7 +429,8 @@ def _request_fields(d: Mapping[str, Any], path: str, errs: FieldErrors) -> dict[
         errs.not_supported(f"{path}.allocationMode", mode, ALLOCATION_MODES)
     capacity = None
     if d.get("capacity") is not None:
-        reqs = _map(_map(d.get("capacity"), f"{path}.capacity").get("requests"), f"{path}.capacity.requests")
+        reqs = f.mapping(f.mapping(d.get("capacity"), f"{path}.capacity").get("requests"),
+                         f"{path}.capacity.requests")
         capacity = {}
         for name, q in reqs.items():
             p = f"{path}.capacity.requests[{name}]"
@@ -461,11 +448,11 @@ def _request_fields(d: Mapping[str, Any], path: str, errs: FieldErrors) -> dict[
 
 def _device_request(v: Any, path: str, errs: FieldErrors) -> DeviceRequest:
     """validateDeviceRequest."""
-    d = _map(v, path)
+    d = f.mapping(v, path)
     name = _str(d.get("name"), f"{path}.name")
     _validate_request_name(name, f"{path}.name", errs)
     exactly = d.get("exactly")
-    first = _list(d.get("firstAvailable"), f"{path}.firstAvailable")
+    first = f.sequence(d.get("firstAvailable"), f"{path}.firstAvailable")
     if exactly is None and not first:
         errs.required(path, "exactly one of `exactly` or `firstAvailable` is required")
         return DeviceRequest(name)
@@ -474,13 +461,13 @@ def _device_request(v: Any, path: str, errs: FieldErrors) -> DeviceRequest:
                      "fields are set")
         return DeviceRequest(name)
     if exactly is not None:
-        e = _map(exactly, f"{path}.exactly")
+        e = f.mapping(exactly, f"{path}.exactly")
         return DeviceRequest(name, exactly=ExactDeviceRequest(
             admin_access=_bool(e.get("adminAccess"), f"{path}.exactly.adminAccess"),
             **_request_fields(e, f"{path}.exactly", errs)))
 
     def sub(s: Any, p: str) -> DeviceSubRequest:
-        s = _map(s, p)
+        s = f.mapping(s, p)
         sub_name = _str(s.get("name"), f"{p}.name")
         _validate_request_name(sub_name, f"{p}.name", errs)
         return DeviceSubRequest(sub_name, **_request_fields(s, p, errs))
@@ -517,21 +504,21 @@ def _request_refs(v: Any, path: str, names: _RequestNames, errs: FieldErrors) ->
         _check_request_ref(ref, p, names, errs)
         return ref
 
-    refs = _items(_list(v, path), DEVICE_REQUESTS_MAX_SIZE, path, errs, one)
+    refs = _items(f.sequence(v, path), DEVICE_REQUESTS_MAX_SIZE, path, errs, one)
     _unique(refs, lambda r: r, path, errs)
     return refs
 
 
 def _device_claim(v: Any, path: str, errs: FieldErrors) -> DeviceClaim:
     """validateDeviceClaim: requests (unique names), constraints, config."""
-    d = _map(v, path)
-    requests = _items(_list(d.get("requests"), f"{path}.requests"), DEVICE_REQUESTS_MAX_SIZE,
+    d = f.mapping(v, path)
+    requests = _items(f.sequence(d.get("requests"), f"{path}.requests"), DEVICE_REQUESTS_MAX_SIZE,
                       f"{path}.requests", errs, lambda r, p: _device_request(r, p, errs))
     _unique(requests, lambda r: r.name, f"{path}.requests", errs)
     names = {r.name: frozenset(s.name for s in r.first_available) for r in requests}
 
     def constraint(c: Any, p: str) -> DeviceConstraint:
-        c = _map(c, p)
+        c = f.mapping(c, p)
         refs = _request_refs(c.get("requests"), f"{p}.requests", names, errs)
         match = _opt_str(c.get("matchAttribute"), f"{p}.matchAttribute")
         distinct = _opt_str(c.get("distinctAttribute"), f"{p}.distinctAttribute")
@@ -546,16 +533,16 @@ def _device_claim(v: Any, path: str, errs: FieldErrors) -> DeviceClaim:
         return DeviceConstraint(refs, match, distinct)
 
     def config(c: Any, p: str) -> DeviceConfiguration:
-        c = _map(c, p)
+        c = f.mapping(c, p)
         refs = _request_refs(c.get("requests"), f"{p}.requests", names, errs)
         driver, params = _opaque(c, p, errs)
         return DeviceConfiguration(driver, params, refs)
 
     return DeviceClaim(
         requests,
-        _items(_list(d.get("constraints"), f"{path}.constraints"), DEVICE_CONSTRAINTS_MAX_SIZE,
+        _items(f.sequence(d.get("constraints"), f"{path}.constraints"), DEVICE_CONSTRAINTS_MAX_SIZE,
                f"{path}.constraints", errs, constraint),
-        _items(_list(d.get("config"), f"{path}.config"), DEVICE_CONFIG_MAX_SIZE, f"{path}.config", errs,
+        _items(f.sequence(d.get("config"), f"{path}.config"), DEVICE_CONFIG_MAX_SIZE, f"{path}.config", errs,
                config),
     )
 
@@ -592,11 +579,11 @@ class ResourceClaimConsumerReference:
 
 def _allocation(v: Any, path: str, names: _RequestNames, errs: FieldErrors) -> AllocationResult:
     """validateAllocationResult (the parts a dumped claim can get wrong)."""
-    d = _map(v, path)
-    devices = _map(d.get("devices"), f"{path}.devices")
+    d = f.mapping(v, path)
+    devices = f.mapping(d.get("devices"), f"{path}.devices")
 
     def result(r: Any, p: str) -> DeviceRequestAllocationResult:
-        r = _map(r, p)
+        r = f.mapping(r, p)
         request = _str(r.get("request"), f"{p}.request")
         _check_request_ref(request, f"{p}.request", names, errs)
         driver = _str(r.get("driver"), f"{p}.driver")
@@ -613,15 +600,16 @@ def _allocation(v: Any, path: str, names: _RequestNames, errs: FieldErrors) -> A
             share_id=_opt_str(r.get("shareID"), f"{p}.shareID"),
             consumed_capacity=None if consumed is None else {
                 str(k): _quantity(q, f"{p}.consumedCapacity[{k}]")
-                for k, q in _map(consumed, f"{p}.consumedCapacity").items()},
-            binding_conditions=tuple(_str(c, p) for c in _list(r.get("bindingConditions"), p)),
-            binding_failure_conditions=tuple(_str(c, p) for c in _list(r.get("bindingFailureConditions"), p)),
+                for k, q in f.mapping(consumed, f"{p}.consumedCapacity").items()},
+            binding_conditions=tuple(_str(c, p) for c in f.sequence(r.get("bindingConditions"), p)),
+            binding_failure_conditions=tuple(_str(c, p)
+                                             for c in f.sequence(r.get("bindingFailureConditions"), p)),
         )
 
-    results = _items(_list(devices.get("results"), f"{path}.devices.results"), ALLOCATION_RESULTS_MAX_SIZE,
-                     f"{path}.devices.results", errs, result)
-    config = tuple(_map(c, f"{path}.devices.config[{i}]")
-                   for i, c in enumerate(_list(devices.get("config"), f"{path}.devices.config")))
+    results = _items(f.sequence(devices.get("results"), f"{path}.devices.results"),
+                     ALLOCATION_RESULTS_MAX_SIZE, f"{path}.devices.results", errs, result)
+    config = tuple(f.mapping(c, f"{path}.devices.config[{i}]")
+                   for i, c in enumerate(f.sequence(devices.get("config"), f"{path}.devices.config")))
     return AllocationResult(
         results, config,
         _node_selector(d.get("nodeSelector"), f"{path}.nodeSelector", errs),
@@ -631,7 +619,7 @@ def _allocation(v: Any, path: str, names: _RequestNames, errs: FieldErrors) -> A
 
 def _reserved_for(v: Any, path: str, errs: FieldErrors) -> tuple[ResourceClaimConsumerReference, ...]:
     def one(r: Any, p: str) -> ResourceClaimConsumerReference:
-        r = _map(r, p)
+        r = f.mapping(r, p)
         ref = ResourceClaimConsumerReference(
             _str(r.get("apiGroup"), f"{p}.apiGroup"), _str(r.get("resource"), f"{p}.resource"),
             _str(r.get("name"), f"{p}.name"), _str(r.get("uid"), f"{p}.uid"))
@@ -640,13 +628,13 @@ def _reserved_for(v: Any, path: str, errs: FieldErrors) -> tuple[ResourceClaimCo
                 errs.required(f"{p}.{fname}")
         return ref
 
-    refs = _items(_list(v, path), RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE, path, errs, one)
+    refs = _items(f.sequence(v, path), RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE, path, errs, one)
     _unique(refs, lambda r: r.uid, path, errs)
     return refs
 
 
 def _claim_spec(v: Any, path: str, errs: FieldErrors) -> DeviceClaim:
-    return _device_claim(_map(v, path).get("devices"), f"{path}.devices", errs)
+    return _device_claim(f.mapping(v, path).get("devices"), f"{path}.devices", errs)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -672,15 +660,15 @@ class ResourceClaim(ManifestObject):
         errs = FieldErrors()
         meta = _meta(d, errs)
         devices = _claim_spec(d.get("spec"), "spec", errs)
-        status = _map(d.get("status"), "status")
+        status = f.mapping(d.get("status"), "status")
         names = {r.name: frozenset(s.name for s in r.first_available) for r in devices.requests}
         allocation = (_allocation(status["allocation"], "status.allocation", names, errs)
                       if status.get("allocation") is not None else None)
         reserved = _reserved_for(status.get("reservedFor"), "status.reservedFor", errs)
         if reserved and allocation is None:
             errs.forbidden("status.reservedFor", "may not be specified when `allocated` is not set")
-        statuses = tuple(_map(s, f"status.devices[{i}]")
-                         for i, s in enumerate(_list(status.get("devices"), "status.devices")))
+        statuses = tuple(f.mapping(s, f"status.devices[{i}]")
+                         for i, s in enumerate(f.sequence(status.get("devices"), "status.devices")))
         errs.raise_if_any()
         return ResourceClaim(d, meta, devices, allocation, reserved, statuses)
 
@@ -701,8 +689,8 @@ class ResourceClaimTemplate(ManifestObject):
         """ValidateResourceClaimTemplate."""
         errs = FieldErrors()
         meta = _meta(d, errs)
-        spec = _map(d.get("spec"), "spec")
-        tmeta = ObjectMeta.from_dict(_map(spec.get("metadata"), "spec.metadata"))
+        spec = f.mapping(d.get("spec"), "spec")
+        tmeta = ObjectMeta.from_dict(f.mapping(spec.get("metadata"), "spec.metadata"))
         devices = _claim_spec(spec.get("spec"), "spec.spec", errs)
         errs.raise_if_any()
         return ResourceClaimTemplate(d, meta, tmeta.labels, tmeta.annotations, devices)

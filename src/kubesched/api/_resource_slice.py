@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
+from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta
 from ._resource import (
+    DEVICE_MAX_ID_LENGTH,
     DEVICE_TAINTS_MAX_LENGTH,
     DeviceTaint,
     _bool,
     _int,
     _items,
     _label_name,
-    _list,
-    _map,
     _meta,
     _node_selector,
     _opt_str,
@@ -55,7 +55,6 @@ RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE: Final = 2
 RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE: Final = 32
 RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES_PER_DEVICE: Final = 48
 DEVICE_MAX_DOMAIN_LENGTH: Final = 63
-DEVICE_MAX_ID_LENGTH: Final = 32
 DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH: Final = 64
 BINDING_CONDITIONS_MAX_SIZE: Final = 4
 _ATTRIBUTE_KEY_MAX_LENGTH: Final = DEVICE_MAX_DOMAIN_LENGTH + 1 + DEVICE_MAX_ID_LENGTH
@@ -86,11 +85,11 @@ _ATTRIBUTE_KINDS: Final = {
 
 def _attribute(v: Any, path: str, errs: FieldErrors) -> DeviceAttribute | None:
     """validateDeviceAttribute: exactly one value; strings at most 64 bytes; versions semver 2.0."""
-    d = _map(v, path)
+    d = f.mapping(v, path)
     present = [k for k in _ATTRIBUTE_KINDS if d.get(k) is not None]
     for k in present:
         typ = _ATTRIBUTE_KINDS[k]
-        values = _list(d[k], f"{path}.{k}") if k.endswith("s") else (d[k],)
+        values = f.sequence(d[k], f"{path}.{k}") if k.endswith("s") else (d[k],)
         if k.endswith("s") and len(values) > RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES_PER_DEVICE:
             errs.too_many(f"{path}.{k}", len(values), RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES_PER_DEVICE)
         for x in values:
@@ -148,7 +147,7 @@ class Device:
 
 def _counters(v: Any, path: str, errs: FieldErrors) -> Mapping[str, Fraction]:
     """A map of counter name (DNS label) -> Counter{value}; at most 32 per set."""
-    m = _map(v, path)
+    m = f.mapping(v, path)
     if not m:
         errs.required(path)
         return {}
@@ -159,7 +158,7 @@ def _counters(v: Any, path: str, errs: FieldErrors) -> Mapping[str, Fraction]:
     for name, counter in m.items():
         p = f"{path}[{name}]"
         errs.invalid_all(p, str(name), is_dns1123_label(str(name)))
-        out[str(name)] = _quantity(_map(counter, p).get("value"), f"{p}.value")
+        out[str(name)] = _quantity(f.mapping(counter, p).get("value"), f"{p}.value")
     return out
 
 
@@ -167,7 +166,7 @@ def _binding_conditions(d: Mapping[str, Any], path: str, errs: FieldErrors) -> t
     out = []
     for fname in ("bindingConditions", "bindingFailureConditions"):
         p = f"{path}.{fname}"
-        items = _items(_list(d.get(fname), p), BINDING_CONDITIONS_MAX_SIZE, p, errs, _str)
+        items = _items(f.sequence(d.get(fname), p), BINDING_CONDITIONS_MAX_SIZE, p, errs, _str)
         for i, c in enumerate(items):
             _label_name(c, f"{p}[{i}]", errs)
         _unique(items, lambda c: c, p, errs)
@@ -177,11 +176,11 @@ def _binding_conditions(d: Mapping[str, Any], path: str, errs: FieldErrors) -> t
 
 def _device(v: Any, path: str, per_device_node_selection: bool, errs: FieldErrors) -> Device:
     """validateDevice."""
-    d = _map(v, path)
+    d = f.mapping(v, path)
     name = _str(d.get("name"), f"{path}.name")
     errs.invalid_all(f"{path}.name", name, is_dns1123_label(name))
-    raw_attrs = _map(d.get("attributes"), f"{path}.attributes")
-    raw_caps = _map(d.get("capacity"), f"{path}.capacity")
+    raw_attrs = f.mapping(d.get("attributes"), f"{path}.attributes")
+    raw_caps = f.mapping(d.get("capacity"), f"{path}.capacity")
     total = len(raw_attrs) + len(raw_caps)
     if total > RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
         errs.invalid(path, total, "the total number of attributes and capacities must not exceed "
@@ -198,17 +197,17 @@ def _device(v: Any, path: str, per_device_node_selection: bool, errs: FieldError
     for key, cap in raw_caps.items():
         p = f"{path}.capacity[{_truncate(str(key), _ATTRIBUTE_KEY_MAX_LENGTH)}]"
         validate_qualified_name(str(key), p, errs)
-        c = _map(cap, p)
+        c = f.mapping(cap, p)
         policy = c.get("requestPolicy")
         if policy is not None and not multi:
             errs.forbidden(f"{p}.requestPolicy", "allowMultipleAllocations must be true")
-        caps[str(key)] = DeviceCapacity(_quantity(c.get("value"), f"{p}.value"),
-                                        _map(policy, f"{p}.requestPolicy") if policy is not None else None)
-    taints = _items(_list(d.get("taints"), f"{path}.taints"), DEVICE_TAINTS_MAX_LENGTH, f"{path}.taints",
+        request_policy = f.mapping(policy, f"{p}.requestPolicy") if policy is not None else None
+        caps[str(key)] = DeviceCapacity(_quantity(c.get("value"), f"{p}.value"), request_policy)
+    taints = _items(f.sequence(d.get("taints"), f"{path}.taints"), DEVICE_TAINTS_MAX_LENGTH, f"{path}.taints",
                     errs, lambda t, p: _taint(t, p, errs))
 
     def consumption(c: Any, p: str) -> DeviceCounterConsumption:
-        c = _map(c, p)
+        c = f.mapping(c, p)
         cs = _str(c.get("counterSet"), f"{p}.counterSet")
         if not cs:
             errs.required(f"{p}.counterSet")
@@ -216,7 +215,7 @@ def _device(v: Any, path: str, per_device_node_selection: bool, errs: FieldError
             errs.invalid_all(f"{p}.counterSet", cs, is_dns1123_label(cs))
         return DeviceCounterConsumption(cs, _counters(c.get("counters"), f"{p}.counters", errs))
 
-    consumes = _items(_list(d.get("consumesCounters"), f"{path}.consumesCounters"),
+    consumes = _items(f.sequence(d.get("consumesCounters"), f"{path}.consumesCounters"),
                       RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",
                       errs, consumption)
     _unique(consumes, lambda c: c.counter_set, f"{path}.consumesCounters", errs)
@@ -292,10 +291,10 @@ class ResourceSlice(ManifestObject):
         """ValidateResourceSlice."""
         errs = FieldErrors()
         meta = _meta(d, errs)
-        spec = _map(d.get("spec"), "spec")
+        spec = f.mapping(d.get("spec"), "spec")
         driver = _str(spec.get("driver"), "spec.driver")
         _validate_driver_name(driver, "spec.driver", errs)
-        pool_d = _map(spec.get("pool"), "spec.pool")
+        pool_d = f.mapping(spec.get("pool"), "spec.pool")
         pool = ResourcePool(_str(pool_d.get("name"), "spec.pool.name"),
                             _int(pool_d.get("generation"), "spec.pool.generation") or 0,
                             _int(pool_d.get("resourceSliceCount"), "spec.pool.resourceSliceCount") or 0)
@@ -316,7 +315,7 @@ class ResourceSlice(ManifestObject):
         node_selector = _node_selector(spec.get("nodeSelector"), "spec.nodeSelector", errs)
         if spec.get("nodeSelector") is not None:
             set_fields.append("`nodeSelector`")
-            terms = _list(_map(spec["nodeSelector"], "spec.nodeSelector").get("nodeSelectorTerms"),
+            terms = f.sequence(f.mapping(spec["nodeSelector"], "spec.nodeSelector").get("nodeSelectorTerms"),
                           "spec.nodeSelector.nodeSelectorTerms")
             if len(terms) != 1:
                 errs.invalid("spec.nodeSelector.nodeSelectorTerms", list(terms),
@@ -333,7 +332,7 @@ class ResourceSlice(ManifestObject):
             errs.required("spec", msg)
         elif len(set_fields) > 1:
             errs.invalid("spec", "{" + ", ".join(set_fields) + "}", msg + ", but multiple fields are set")
-        raw_devices = _list(spec.get("devices"), "spec.devices")
+        raw_devices = f.sequence(spec.get("devices"), "spec.devices")
         if spec.get("sharedCounters") is not None and spec.get("devices") is not None:
             errs.invalid("spec", "", "only one of `sharedCounters` or `devices` is allowed")
         advanced = any(isinstance(x, Mapping) and (x.get("taints") or x.get("consumesCounters"))
@@ -346,7 +345,7 @@ class ResourceSlice(ManifestObject):
         _unique(devices, lambda x: x.name, "spec.devices", errs)
 
         def counter_set(c: Any, p: str) -> CounterSet:
-            c = _map(c, p)
+            c = f.mapping(c, p)
             name = _str(c.get("name"), f"{p}.name")
             if not name:
                 errs.required(f"{p}.name")
@@ -354,7 +353,7 @@ class ResourceSlice(ManifestObject):
                 errs.invalid_all(f"{p}.name", name, is_dns1123_label(name))
             return CounterSet(name, _counters(c.get("counters"), f"{p}.counters", errs))
 
-        shared = _items(_list(spec.get("sharedCounters"), "spec.sharedCounters"),
+        shared = _items(f.sequence(spec.get("sharedCounters"), "spec.sharedCounters"),
                         RESOURCE_SLICE_MAX_COUNTER_SETS, "spec.sharedCounters", errs, counter_set)
         _unique(shared, lambda c: c.name, "spec.sharedCounters", errs)
         errs.raise_if_any()
@@ -380,8 +379,8 @@ class DeviceTaintRule(ManifestObject):
         """ValidateDeviceTaintRule."""
         errs = FieldErrors()
         meta = _meta(d, errs)
-        spec = _map(d.get("spec"), "spec")
-        sel = _map(spec.get("deviceSelector"), "spec.deviceSelector")
+        spec = f.mapping(d.get("spec"), "spec")
+        sel = f.mapping(spec.get("deviceSelector"), "spec.deviceSelector")
         p = "spec.deviceSelector"
         driver = _opt_str(sel.get("driver"), f"{p}.driver")
         pool = _opt_str(sel.get("pool"), f"{p}.pool")
