@@ -44,6 +44,7 @@ LAYERS: dict[str, float] = {
     "kubesched.perf": 6,
     "kubesched.app": 6,
     "kubesched.extender": 6,
+    "kubesched.replay": 6,  # drives store, controllers and scheduler on the virtual clock from a trace
     "kubesched.cli": 7,
     "kubesched": 8,  # the package root re-exports the public surface
 }
