@@ -1,0 +1,225 @@
+"""Properties of the structured allocator and its fast path (the CEL verdict cache).
+
+The verdict cache must never change a decision: a selector's verdict (or runtime error) read
+through :class:`CELCache` equals a fresh evaluation, and allocation with a warm cache shared
+across allocators equals allocation with a cold one. Every allocation returned is valid: the
+devices exist on the node, match the class and request selectors, are not in use, are not
+given twice, and a matchAttribute constraint holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubesched.api import DeviceClass, Node, ResourceClaim, ResourceSlice
+from kubesched.dra.cel import Device as CELDevice
+from kubesched.dra.cel import SelectorEvalError, get_compiler
+from kubesched.dra.structured import (
+    DEFAULT_FEATURES,
+    AllocatedState,
+    AllocatorError,
+    CELCache,
+    DeviceID,
+    Features,
+    is_device_allocated,
+    new_allocator,
+    node_matches,
+)
+
+DRIVER = "gpu.example.com"
+SELECTORS = (
+    'device.attributes["gpu.example.com"].model == "a"',
+    'device.attributes["gpu.example.com"].mem >= 2',
+    'device.capacity["gpu.example.com"].memory.compareTo(quantity("2Gi")) >= 0',
+    'device.attributes["gpu.example.com"].missing == 1',  # a runtime error: no such key
+)
+
+
+class _Classes:
+    def __init__(self, classes: list[DeviceClass]) -> None:
+        self.by_name = {c.name: c for c in classes}
+
+    def list(self) -> list[DeviceClass]:
+        return list(self.by_name.values())
+
+    def get(self, name: str) -> DeviceClass | None:
+        return self.by_name.get(name)
+
+
+GPU_CLASS = DeviceClass.from_dict(
+    {
+        "metadata": {"name": "gpu"},
+        "spec": {"selectors": [{"cel": {"expression": f'device.driver == "{DRIVER}"'}}]},
+    }
+)
+NODE = Node.from_dict({"metadata": {"name": "node-1"}})
+
+device_spec = st.tuples(st.sampled_from(["a", "b"]), st.integers(1, 4))
+
+
+def _slices(pools: list[list[tuple[str, int]]]) -> list[ResourceSlice]:
+    out = []
+    for p, devices in enumerate(pools):
+        out.append(
+            ResourceSlice.from_dict(
+                {
+                    "metadata": {"name": f"slice-{p}"},
+                    "spec": {
+                        "driver": DRIVER,
+                        "nodeName": "node-1",
+                        "pool": {"name": f"pool-{p}", "generation": 1, "resourceSliceCount": 1},
+                        "devices": [
+                            {
+                                "name": f"dev-{i}",
+                                "attributes": {"model": {"string": m}, "mem": {"int": mem}},
+                                "capacity": {"memory": {"value": f"{mem}Gi"}},
+                            }
+                            for i, (m, mem) in enumerate(devices)
+                        ],
+                    },
+                }
+            )
+        )
+    return out
+
+
+request_spec = st.tuples(st.integers(1, 3), st.sampled_from([None, *SELECTORS[:3]]))
+claim_spec = st.tuples(st.lists(request_spec, min_size=1, max_size=2), st.booleans())
+
+
+def _claim(i: int, requests: list[tuple[int, str | None]], match_model: bool) -> ResourceClaim:
+    spec: dict[str, Any] = {
+        "requests": [
+            {
+                "name": f"r{j}",
+                "exactly": {
+                    "deviceClassName": "gpu",
+                    "count": count,
+                    **({"selectors": [{"cel": {"expression": sel}}]} if sel else {}),
+                },
+            }
+            for j, (count, sel) in enumerate(requests)
+        ]
+    }
+    if match_model:
+        spec["constraints"] = [{"matchAttribute": f"{DRIVER}/model"}]
+    return ResourceClaim.from_dict(
+        {"metadata": {"name": f"claim-{i}", "namespace": "default"}, "spec": {"devices": spec}}
+    )
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(device_spec, min_size=1, max_size=6), st.sampled_from(SELECTORS))
+def test_verdict_cache_agrees_with_evaluation(devices: list[tuple[str, int]], expression: str) -> None:
+    (s,) = _slices([devices])
+    compiled = get_compiler().compile(expression)
+    cache = CELCache()
+    for _ in range(2):  # cold, then warm
+        for d in s.devices:
+            fresh = CELDevice(DRIVER, d.attributes, {n: c.value for n, c in d.capacity.items()})
+            try:
+                expected: bool | str = compiled.device_matches(fresh)
+            except SelectorEvalError as exc:
+                expected = str(exc)
+            try:
+                got: bool | str = cache.matches(compiled, DRIVER, d)
+            except SelectorEvalError as exc:
+                got = str(exc)
+            assert got == expected
+
+
+def _allocate(
+    slices: list[ResourceSlice], claims: list[ResourceClaim], allocated: set[DeviceID], cache: CELCache | None
+) -> Any:
+    allocator = new_allocator(
+        DEFAULT_FEATURES, AllocatedState(set(allocated)), _Classes([GPU_CLASS]), slices, cache
+    )
+    try:
+        return allocator.allocate(NODE, claims)
+    except AllocatorError as exc:
+        return str(exc)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    st.lists(st.lists(device_spec, max_size=5), min_size=1, max_size=3),
+    st.lists(claim_spec, min_size=1, max_size=2),
+    st.sets(st.tuples(st.integers(0, 2), st.integers(0, 4)), max_size=4),
+)
+def test_allocations_are_valid_and_cache_independent(
+    pools: list[list[tuple[str, int]]],
+    claim_specs: list[tuple[list[tuple[int, str | None]], bool]],
+    allocated_idx: set[tuple[int, int]],
+) -> None:
+    slices = _slices(pools)
+    claims = [_claim(i, reqs, match) for i, (reqs, match) in enumerate(claim_specs)]
+    allocated = {DeviceID(DRIVER, f"pool-{p}", f"dev-{d}") for p, d in allocated_idx}
+    warm = CELCache()
+    _allocate(slices, claims, allocated, warm)  # warm the cache up
+    cold = _allocate(slices, claims, allocated, None)
+    again = _allocate(slices, claims, allocated, warm)
+    assert again == cold
+    if not cold or isinstance(cold, str):
+        return
+    devices = {DeviceID(DRIVER, s.pool.name, d.name): d for s in slices for d in s.devices}
+    used: set[DeviceID] = set()
+    for claim, result in zip(claims, cold, strict=True):
+        models = set()
+        for r in result.results:
+            device_id = DeviceID(r.driver, r.pool, r.device)
+            assert device_id in devices and device_id not in allocated and device_id not in used
+            used.add(device_id)
+            d = devices[device_id]
+            req = next(q for q in claim.devices.requests if q.name == r.request)
+            assert req.exactly is not None
+            for expr in req.exactly.selectors:
+                assert (
+                    get_compiler()
+                    .compile(expr)
+                    .device_matches(
+                        CELDevice(DRIVER, d.attributes, {n: c.value for n, c in d.capacity.items()})
+                    )
+                )
+            models.add(d.attributes["model"].value)
+        assert sum(q.exactly.count for q in claim.devices.requests if q.exactly) == len(result.results)
+        if claim.devices.constraints:
+            assert len(models) == 1
+
+
+def test_stable_channel_has_no_distinct_attribute() -> None:
+    """Upstream's stable allocator (picked when only GA-era features are on) does not know
+    distinctAttribute and refuses the claim; the incubating one honours it."""
+    slices = _slices([[("a", 1), ("b", 1)]])
+    claim = ResourceClaim.from_dict(
+        {
+            "metadata": {"name": "c"},
+            "spec": {
+                "devices": {
+                    "requests": [{"name": "r", "exactly": {"deviceClassName": "gpu", "count": 2}}],
+                    "constraints": [{"distinctAttribute": f"{DRIVER}/model"}],
+                }
+            },
+        }
+    )
+    stable = new_allocator(Features(), AllocatedState(), _Classes([GPU_CLASS]), slices)
+    assert stable.channel == "stable"
+    with pytest.raises(AllocatorError, match="empty constraint"):
+        stable.allocate(NODE, [claim])
+    incubating = new_allocator(DEFAULT_FEATURES, AllocatedState(), _Classes([GPU_CLASS]), slices)
+    assert incubating.channel == "incubating"
+    (result,) = incubating.allocate(NODE, [claim])
+    assert [r.device for r in result.results] == ["dev-0", "dev-1"]
+
+
+def test_is_device_allocated_and_node_matches() -> None:
+    d = DeviceID(DRIVER, "pool-0", "dev-0")
+    assert not is_device_allocated(d, AllocatedState())
+    assert is_device_allocated(d, AllocatedState({d}))
+    assert is_device_allocated(d, AllocatedState(aggregated_capacity={d: {}}))
+    assert node_matches(DEFAULT_FEATURES, NODE, "node-1", False, None)
+    assert not node_matches(DEFAULT_FEATURES, NODE, "node-2", False, None)
+    assert node_matches(DEFAULT_FEATURES, NODE, "", True, None)
