@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.api import DeviceClass, Node, ResourceClaim, ResourceSlice
+from kubesched.api import DeviceClass, DeviceTaintRule, Node, ResourceClaim, ResourceSlice
 from kubesched.dra.cel import Device as CELDevice
 from kubesched.dra.cel import SelectorEvalError, get_compiler
 from kubesched.dra.structured import (
@@ -25,6 +25,7 @@ from kubesched.dra.structured import (
     CELCache,
     DeviceID,
     Features,
+    TaintRulePatcher,
     is_device_allocated,
     new_allocator,
     node_matches,
@@ -223,3 +224,30 @@ def test_is_device_allocated_and_node_matches() -> None:
     assert node_matches(DEFAULT_FEATURES, NODE, "node-1", False, None)
     assert not node_matches(DEFAULT_FEATURES, NODE, "node-2", False, None)
     assert node_matches(DEFAULT_FEATURES, NODE, "", True, None)
+
+
+def test_device_taint_rules_taint_devices_for_the_allocator() -> None:
+    """A DeviceTaintRule's NoSchedule taint keeps its device from a claim that does not tolerate
+    it (the tracker's patched slices); a patched slice stays the same object while nothing
+    changes, so the verdict cache keeps serving it."""
+    slices = _slices([[("a", 1), ("a", 2)]])
+    rule = DeviceTaintRule.from_dict(
+        {
+            "metadata": {"name": "broken"},
+            "spec": {
+                "deviceSelector": {"driver": DRIVER, "pool": "pool-0", "device": "dev-0"},
+                "taint": {"key": "broken", "effect": "NoSchedule"},
+            },
+        }
+    )
+    patcher = TaintRulePatcher()
+    patched = patcher.patch(slices, [rule])
+    assert patcher.patch(slices, [rule])[0] is patched[0]
+    assert [len(d.taints) for d in patched[0].devices] == [1, 0]
+    claim = _claim(0, [(1, None)], False)
+    (result,) = new_allocator(DEFAULT_FEATURES, AllocatedState(), _Classes([GPU_CLASS]), patched).allocate(
+        NODE, [claim]
+    )
+    assert [r.device for r in result.results] == ["dev-1"]
+    untainted = new_allocator(DEFAULT_FEATURES, AllocatedState(), _Classes([GPU_CLASS]), slices)
+    assert [r.device for r in untainted.allocate(NODE, [claim])[0].results] == ["dev-0"]

@@ -12,6 +12,7 @@ from ...api import Node, NodeSelector, ResourceSlice
 from ._allocator import Stats, StructuredAllocator, channel_for, is_device_allocated, tolerates_taint
 from ._celcache import CELCache
 from ._pools import node_matches as _node_matches
+from ._taintrules import TaintRulePatcher, apply_device_taint_rules
 from ._types import (
     FEATURES_ALL,
     AllocatedState,
@@ -42,6 +43,8 @@ __all__ = [
     "SharedDeviceID",
     "Stats",
     "StructuredAllocator",
+    "TaintRulePatcher",
+    "apply_device_taint_rules",
     "channel_for",
     "is_device_allocated",
     "new_allocator",
