@@ -238,3 +238,32 @@ def test_upstream_allocator_table(name: str, channel: str) -> None:
 def test_table_is_complete() -> None:
     """Every case of upstream's table is here (219 in master 2026)."""
     assert len(TESTCASES) == 219
+
+
+@pytest.mark.parametrize("interrupt", [None, "context canceled", "context deadline exceeded"])
+def test_upstream_interrupt(interrupt: str | None) -> None:
+    """TestAllocator's "interrupt" cases: a search that would take a while (6 of 5 devices) is
+    aborted with the context's cause when interrupted, and runs to "no fit" otherwise."""
+    from ._gobuilders import (
+        claimWithRequests,
+        class_,
+        classA,
+        device,
+        driverA,
+        pool1,
+        request,
+        slice1,
+        sliceWithDevices,
+    )
+
+    cls = DeviceClass.from_dict(class_(classA, driverA))
+    claim = ResourceClaim.from_dict(claimWithRequests("claim-0", None, request("req-0", classA, 6)))
+    devices = [device(f"device-{i}", None, None) for i in range(1, 6)]
+    s = ResourceSlice.from_dict(sliceWithDevices(slice1, node1, pool1, driverA, *devices))
+    allocator = new_allocator(Features(), AllocatedState(), _Classes([cls]), [s])
+    target = Node.from_dict(node(node1, region1))
+    if interrupt is None:
+        assert allocator.allocate(target, [claim], lambda: None) == []
+        return
+    with pytest.raises(AllocatorError, match=f"filter operation aborted: {interrupt}"):
+        allocator.allocate(target, [claim], lambda: interrupt)

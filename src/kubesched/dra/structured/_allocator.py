@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -242,18 +242,34 @@ class StructuredAllocator:
         )
         self._available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         self._num_allocate_one = 0
+        self._pools: dict[int, tuple[Node, list[Pool]]] = {}
 
     def stats(self) -> Stats:
         """GetStats."""
         return Stats(self._num_allocate_one)
 
+    def pools_for(self, node: Node) -> list[Pool]:
+        """GatherPools for ``node``, once per node object: the slices and the node are
+        immutable for the allocator's lifetime, and the search never changes a pool."""
+        entry = self._pools.get(id(node))
+        if entry is None or entry[0] is not node:
+            entry = (node, gather_pools(self.slices_for_node(node), node, self.features, self.all_slices))
+            self._pools[id(node)] = entry
+        return entry[1]
+
     def slices_for_node(self, node: Node) -> list[ResourceSlice]:
         """The slices Allocate looks at for ``node``: its own and those without a node name."""
         return [*self.slices_on_node.get(node.name, ()), *self.slices_shared]
 
-    def allocate(self, node: Node, claims: Sequence[ResourceClaim]) -> list[AllocationResult]:
-        """Allocate: one result per claim, ``[]`` when they do not all fit on ``node``."""
-        return _Allocation(self, node, list(claims)).run()
+    def allocate(
+        self, node: Node, claims: Sequence[ResourceClaim], interrupted: Callable[[], str | None] | None = None
+    ) -> list[AllocationResult]:
+        """Allocate: one result per claim, ``[]`` when they do not all fit on ``node``.
+
+        ``interrupted`` stands for upstream's context: checked before each search step, a
+        reason it returns (e.g. a filter timeout) aborts with "filter operation aborted:
+        <reason>"."""
+        return _Allocation(self, node, list(claims), interrupted).run()
 
     def is_allocated_for_counters(self, device_id: DeviceID) -> bool:
         if self.channel == "stable":
@@ -302,8 +318,15 @@ _Key = tuple[int, int, int]  # requestIndices: claim, request, sub-request
 class _Allocation:
     """allocator: the state of one Allocate call."""
 
-    def __init__(self, a: StructuredAllocator, node: Node, claims: list[ResourceClaim]) -> None:
+    def __init__(
+        self,
+        a: StructuredAllocator,
+        node: Node,
+        claims: list[ResourceClaim],
+        interrupted: Callable[[], str | None] | None = None,
+    ) -> None:
         self.a = a
+        self.interrupted = interrupted
         self.features = a.features
         self.node = node
         self.claims = claims
@@ -319,7 +342,7 @@ class _Allocation:
     # -- setup ---------------------------------------------------------------------------------
     def run(self) -> list[AllocationResult]:
         a, features = self.a, self.features
-        self.pools = gather_pools(a.slices_for_node(self.node), self.node, features, a.all_slices)
+        self.pools = a.pools_for(self.node)
         for ci, claim in enumerate(self.claims):
             min_devices = 0
             for ri, req in enumerate(claim.devices.requests):
@@ -439,6 +462,10 @@ class _Allocation:
         """allocateOne: True when everything from ``r`` on got allocated; raises
         _MaxSizeExceeded when no solution down this path stays within the result limit."""
         self.a._num_allocate_one += 1
+        if self.interrupted is not None:
+            reason = self.interrupted()
+            if reason:
+                raise AllocatorError(f"filter operation aborted: {reason}")
         ci, ri, si, di = r
         if ci >= len(self.claims):
             return True
@@ -726,6 +753,9 @@ class _Allocation:
     def _configs(self, ci: int, claim: ResourceClaim) -> tuple[dict[str, Any], ...]:
         """The class configs (once per class, for the requests using it) then the claim's
         configs that apply to an allocated request; a config for every request names none."""
+        classes = [self._selected(ci, ri).cls for ri in range(len(claim.devices.requests))]
+        if not claim.devices.config and not any(c is not None and c.config for c in classes):
+            return ()
         configs: list[dict[str, Any]] = []
         class_ranges: dict[str, tuple[int, int]] = {}
         for ri in range(len(claim.devices.requests)):
