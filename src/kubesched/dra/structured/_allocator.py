@@ -728,7 +728,7 @@ class _Allocation:
             )
             for r in devices
         )
-        return AllocationResult(results, self._configs(ci, claim), self._node_selector(devices), None)
+        return AllocationResult(results, self._configs(ci, claim), self._node_selector(claim, devices), None)
 
     @staticmethod
     def _tolerations(claim: ResourceClaim, r: _DeviceResult) -> tuple[DeviceToleration, ...]:
@@ -807,7 +807,7 @@ class _Allocation:
         sub = req.first_available[data.selected_sub_index]
         return f"{req.name}/{sub.name}" in names
 
-    def _node_selector(self, devices: Sequence[_DeviceResult]) -> NodeSelector | None:
+    def _node_selector(self, claim: ResourceClaim, devices: Sequence[_DeviceResult]) -> NodeSelector | None:
         """createNodeSelector: pinned to this node when a device is local to it (or binds to
         it), else the requirements of the slices' node selectors, else None (any node)."""
         fields: list[NodeSelectorRequirement] = []
@@ -831,7 +831,7 @@ class _Allocation:
                 continue
             if len(selector.terms) > 1:
                 raise AllocatorError(
-                    f"create NodeSelector for claim: unsupported ResourceSlice.NodeSelector "
+                    f"create NodeSelector for claim {claim.name}: unsupported ResourceSlice.NodeSelector "
                     f"with {len(selector.terms)} terms"
                 )
             term = selector.terms[0]
