@@ -1,9 +1,10 @@
 """Upstream's allocator test table, ported case by case.
 
 Generated from ``structured/internal/allocatortesting/allocator_testing.go`` of
-k8s.io/dynamic-resource-allocation (master 2026) by translating its Go literals into the
-builders of :mod:`._gobuilders` (same helper names, same field paths); ``_fN`` are the
-table's inline ``func() ... {...}()`` blocks, hoisted. Run by ``test_allocator.py``.
+k8s.io/dynamic-resource-allocation (master 2026) by ``translate_go_table.py``, which translates
+its Go literals into the builders of :mod:`._gobuilders` (same helper names, same field
+paths); ``_fN`` are the table's inline ``func() ... {...}()`` blocks, hoisted. Run by
+``test_allocator.py``.
 """
 # ruff: noqa: E501, F403, F405
 
