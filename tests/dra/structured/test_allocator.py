@@ -40,6 +40,7 @@ from kubesched.dra.structured._allocator import _CHANNELS, _covers
 
 from ._allocator_cases import TESTCASES
 from ._gobuilders import ErrorMatcher, fixedShareID, node, node1, region1
+from ._lexicographical_cases import LEXICOGRAPHICAL_TESTCASES
 
 INEXPRESSIBLE: Mapping[str, str] = {
     "unknown-selector": "a selector without CEL cannot be represented: kubesched's DeviceClass and "
@@ -197,20 +198,34 @@ def _multiset(items: list[Any]) -> list[Any]:
 
 
 # -- the table -------------------------------------------------------------------------------
-def _runs() -> Iterator[Any]:
-    for name in sorted(TESTCASES):
-        tc = TESTCASES[name]
-        features = _features(tc.get("features"))
+def _runs(table: Mapping[str, Any], channels: tuple[str, ...]) -> Iterator[Any]:
+    for name in sorted(table):
+        features = _features(table[name].get("features"))
         for channel, supported in _CHANNELS:
-            if not _covers(supported, features):
+            if channel not in channels or not _covers(supported, features):
                 continue  # upstream: t.Skipf, the variant lacks a required feature
             marks = [pytest.mark.skip(reason=INEXPRESSIBLE[name])] if name in INEXPRESSIBLE else []
             yield pytest.param(name, channel, id=f"{name}[{channel}]", marks=marks)
 
 
-@pytest.mark.parametrize(("name", "channel"), list(_runs()))
+@pytest.mark.parametrize(
+    ("name", "channel"), list(_runs(TESTCASES, ("stable", "incubating", "experimental")))
+)
 def test_upstream_allocator_table(name: str, channel: str) -> None:
-    tc = TESTCASES[name]
+    _run(TESTCASES[name], channel)
+
+
+@pytest.mark.parametrize(
+    ("name", "channel"), list(_runs(LEXICOGRAPHICAL_TESTCASES, ("incubating", "experimental")))
+)
+def test_upstream_lexicographical_table(name: str, channel: str) -> None:
+    """TestLexicographicalAllocator: pools and slices are tried in name order (pools with
+    binding conditions last); upstream runs it on incubating and experimental only (stable
+    iterates pools in map order)."""
+    _run(LEXICOGRAPHICAL_TESTCASES[name], channel)
+
+
+def _run(tc: Mapping[str, Any], channel: str) -> None:
     features = _features(tc.get("features"))
     with _unvalidated():
         classes = [DeviceClass.from_dict(c) for c in tc.get("classes") or ()]

@@ -5,8 +5,12 @@ Usage (from the repository root, with an upstream checkout of k8s.io/dynamic-res
     python tests/dra/structured/translate_go_table.py \
         DRA_REPO/structured/internal/allocatortesting/allocator_testing.go \
         > tests/dra/structured/_allocator_cases.py
-    ruff check --fix tests/dra/structured/_allocator_cases.py
-    ruff format tests/dra/structured/_allocator_cases.py
+    python tests/dra/structured/translate_go_table.py \\
+        DRA_REPO/structured/internal/allocatortesting/lexicographical_testing.go \\
+        TestLexicographicalAllocator LEXICOGRAPHICAL_TESTCASES \\
+        > tests/dra/structured/_lexicographical_cases.py
+    ruff check --fix tests/dra/structured/_*_cases.py
+    ruff format tests/dra/structured/_*_cases.py
 
 A small translator for the Go the table is written in: composite literals become ``S(...)``
 structs, lists and dicts; calls, selectors and indexing stay as they are (the builders keep
@@ -399,9 +403,9 @@ SHADOWED = (
 )
 
 
-def table_lines(lines: list[str]) -> tuple[int, int]:
-    """The body of TestAllocator from its first statement to the end of the testcases map."""
-    i = next(n for n, line in enumerate(lines) if line.startswith("func TestAllocator("))
+def table_lines(lines: list[str], func: str) -> tuple[int, int]:
+    """The body of ``func`` from its first statement to the end of its testcases map."""
+    i = next(n for n, line in enumerate(lines) if line.startswith(f"func {func}("))
     while not lines[i].rstrip().endswith(") {"):
         i += 1
     t = next(n for n in range(i, len(lines)) if lines[n].startswith("\ttestcases := "))
@@ -412,16 +416,18 @@ def table_lines(lines: list[str]) -> tuple[int, int]:
 def main() -> None:
     with open(sys.argv[1]) as f:
         lines = f.read().split("\n")
-    start, end = table_lines(lines)
+    func = sys.argv[2] if len(sys.argv) > 2 else "TestAllocator"
+    name = sys.argv[3] if len(sys.argv) > 3 else "TESTCASES"
+    start, end = table_lines(lines, func)
     GLOBAL_FUNCS.update(SHADOWED)
     p = P(tokenize("\n".join(lines[start:end])))
     stmts = []
     while p.peek()[0] != "eof":
         stmts.extend(p.stmt(0))
-    print(HEADER)
+    print(HEADER.replace("allocator_testing.go", sys.argv[1].rsplit("/", 1)[-1]))
     print("\n\n".join(p.defs))
     print()
-    print("\n".join(stmts).replace("testcases = ", "TESTCASES = ", 1))
+    print("\n".join(stmts).replace("testcases = ", f"{name} = ", 1))
 
 
 if __name__ == "__main__":
