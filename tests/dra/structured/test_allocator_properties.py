@@ -251,3 +251,60 @@ def test_device_taint_rules_taint_devices_for_the_allocator() -> None:
     assert [r.device for r in result.results] == ["dev-1"]
     untainted = new_allocator(DEFAULT_FEATURES, AllocatedState(), _Classes([GPU_CLASS]), slices)
     assert [r.device for r in untainted.allocate(NODE, [claim])[0].results] == ["dev-0"]
+
+
+def _brute_force_fits(
+    slices: list[ResourceSlice], claims: list[ResourceClaim], allocated: set[DeviceID]
+) -> bool:
+    """Whether some assignment of distinct free devices satisfies every request's selectors and
+    every claim's model constraint: an exhaustive search independent of the allocator's."""
+    devices = [(DeviceID(DRIVER, s.pool.name, d.name), d) for s in slices for d in s.devices]
+    free = [(i, d) for i, d in devices if i not in allocated]
+    compiler = get_compiler()
+
+    def ok(d: Any, selectors: tuple[str, ...]) -> bool:
+        cel = CELDevice(DRIVER, d.attributes, {n: c.value for n, c in d.capacity.items()})
+        return all(compiler.compile(e).device_matches(cel) for e in selectors)
+
+    slots = []  # (claim index, selectors) per device to allocate
+    for ci, claim in enumerate(claims):
+        for req in claim.devices.requests:
+            assert req.exactly is not None
+            slots += [(ci, req.exactly.selectors)] * req.exactly.count
+
+    def search(k: int, used: frozenset[DeviceID], models: dict[int, str]) -> bool:
+        if k == len(slots):
+            return True
+        ci, selectors = slots[k]
+        for device_id, d in free:
+            if device_id in used or not ok(d, selectors):
+                continue
+            model = d.attributes["model"].value
+            if claims[ci].devices.constraints and models.get(ci, model) != model:
+                continue
+            if search(k + 1, used | {device_id}, {**models, ci: model}):
+                return True
+        return False
+
+    return search(0, frozenset(), {})
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    st.lists(st.lists(device_spec, max_size=4), min_size=1, max_size=2),
+    st.lists(claim_spec, min_size=1, max_size=2),
+    st.sets(st.tuples(st.integers(0, 1), st.integers(0, 3)), max_size=2),
+)
+def test_allocator_finds_a_solution_whenever_one_exists(
+    pools: list[list[tuple[str, int]]],
+    claim_specs: list[tuple[list[tuple[int, str | None]], bool]],
+    allocated_idx: set[tuple[int, int]],
+) -> None:
+    """Backtracking is complete: the claims fit (a result) exactly when an exhaustive search
+    finds an assignment."""
+    slices = _slices(pools)
+    claims = [_claim(i, reqs, match) for i, (reqs, match) in enumerate(claim_specs)]
+    allocated = {DeviceID(DRIVER, f"pool-{p}", f"dev-{d}") for p, d in allocated_idx}
+    got = _allocate(slices, claims, allocated, None)
+    assert not isinstance(got, str)
+    assert bool(got) == _brute_force_fits(slices, claims, allocated)
