@@ -243,6 +243,7 @@ class StructuredAllocator:
         self._available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         self._num_allocate_one = 0
         self._pools: dict[int, tuple[Node, list[Pool]]] = {}
+        self._device_ids: dict[int, tuple[ResourceSlice, list[DeviceID]]] = {}
 
     def stats(self) -> Stats:
         """GetStats."""
@@ -255,6 +256,14 @@ class StructuredAllocator:
         if entry is None or entry[0] is not node:
             entry = (node, gather_pools(self.slices_for_node(node), node, self.features, self.all_slices))
             self._pools[id(node)] = entry
+        return entry[1]
+
+    def device_ids(self, s: ResourceSlice) -> list[DeviceID]:
+        """The IDs of a slice's devices, built once per slice object."""
+        entry = self._device_ids.get(id(s))
+        if entry is None or entry[0] is not s:
+            entry = (s, [DeviceID(s.driver, s.pool.name, d.name) for d in s.devices])
+            self._device_ids[id(s)] = entry
         return entry[1]
 
     def slices_for_node(self, node: Node) -> list[ResourceSlice]:
@@ -442,12 +451,14 @@ class _Allocation:
                         f"but resource pool {pool.id} is currently invalid"
                     )
                 for s in pool.slices_targeting_node:
-                    for d in s.devices:
-                        if not self._is_selectable(key, data, s, d):
+                    for device_id, d in zip(self.a.device_ids(s), s.devices, strict=True):
+                        if not self._is_selectable(key, data, s, d, device_id):
                             continue
-                        if self.features.consumable_capacity and not self._fits_capacity(request, s, d):
+                        if self.features.consumable_capacity and not self._fits_capacity(
+                            request, device_id, d
+                        ):
                             continue
-                        data.all_devices.append(_Located(DeviceID(s.driver, s.pool.name, d.name), d, s, pool))
+                        data.all_devices.append(_Located(device_id, d, s, pool))
             data.num_devices = len(data.all_devices)
         else:
             raise AllocatorError(
@@ -524,16 +535,17 @@ class _Allocation:
             for sl in range(slice_start, len(slices)):
                 s = slices[sl]
                 device_start = start[2] if pi == start[0] and sl == start[1] else 0
+                ids = self.a.device_ids(s)
                 for dx in range(device_start, len(s.devices)):
                     d = s.devices[dx]
-                    device_id = DeviceID(pool.id.driver, pool.id.pool, d.name)
+                    device_id = ids[dx]
                     if admin and ci in self.allocating.get(device_id, ()):
                         continue
                     if not admin and self._in_use(device_id):
                         continue
-                    if not self._is_selectable(key, data, s, d):
+                    if not self._is_selectable(key, data, s, d, device_id):
                         continue
-                    if self.features.consumable_capacity and not self._fits_capacity(request, s, d):
+                    if self.features.consumable_capacity and not self._fits_capacity(request, device_id, d):
                         continue
                     undo = self._allocate_device(r, _Located(device_id, d, s, pool), False)
                     if undo is None:
@@ -557,9 +569,10 @@ class _Allocation:
             device_id in self.a.allocated_state.aggregated_capacity or device_id in self.allocating_capacity
         )
 
-    def _fits_capacity(self, request: _Request, s: ResourceSlice, d: Device) -> bool:
+    def _fits_capacity(self, request: _Request, device_id: DeviceID, d: Device) -> bool:
         """CmpRequestOverCapacity (an error counts as not fitting, as upstream skips the device)."""
-        device_id = DeviceID(s.driver, s.pool.name, d.name)
+        if not d.capacity and not request.capacity:
+            return True  # nothing to consume, nothing requested
         fits = fits_capacity(
             self.a.allocated_state.aggregated_capacity.get(device_id),
             request.capacity,
@@ -568,12 +581,13 @@ class _Allocation:
         )
         return bool(fits)
 
-    def _is_selectable(self, key: _Key, data: _RequestData, s: ResourceSlice, d: Device) -> bool:
+    def _is_selectable(
+        self, key: _Key, data: _RequestData, s: ResourceSlice, d: Device, device_id: DeviceID
+    ) -> bool:
         """isSelectable: binding conditions allowed, class and request selectors, per-device
         node selection; memoized per device and request."""
         if not self.features.device_binding_and_status and d.binding_conditions:
             return False
-        device_id = DeviceID(s.driver, s.pool.name, d.name)
         mkey = (device_id, key)
         cached = self.matches_cache.get(mkey)
         if cached is not None:
@@ -630,7 +644,7 @@ class _Allocation:
             base, sub = request.name, ""
         else:
             base, sub = data.parent.name, request.name
-        if features.device_taints and _taint_prevents(d, request.tolerations):
+        if features.device_taints and d.taints and _taint_prevents(d, request.tolerations):
             # Upstream returns here without giving back the counters just taken.
             return None
         constraints = self.constraints[ci]
@@ -649,7 +663,7 @@ class _Allocation:
         consumed: ConsumedCapacity = {}
         share_id: str | None = None
         if features.consumable_capacity:
-            if not self._fits_capacity(request, loc.slice, d):
+            if not self._fits_capacity(request, device_id, d):
                 # Upstream returns here too without undoing what was recorded.
                 return None
             if shared:
