@@ -33,7 +33,9 @@ from ...api import (
     AllocationResult,
     Device,
     DeviceClass,
+    DeviceRequest,
     DeviceRequestAllocationResult,
+    DeviceSubRequest,
     DeviceTaint,
     DeviceToleration,
     Node,
@@ -286,7 +288,8 @@ class StructuredAllocator:
         return is_device_allocated(device_id, self.allocated_state)
 
     def available_counters(self, pool: Pool) -> dict[str, dict[str, Fraction]]:
-        """The pool's counters not consumed by allocated devices, computed once per pool."""
+        """The pool's counters not consumed by allocated devices, computed once per pool for
+        the allocator's lifetime. As upstream, the cache is keyed by the pool's name only."""
         cached = self._available_counters.get(pool.id.pool)
         if cached is None:
             cached = available_counters(pool, self.is_allocated_for_counters)
@@ -294,8 +297,12 @@ class StructuredAllocator:
         return cached
 
 
-def _exact(req: Any) -> _Request:
+def _exact(req: DeviceRequest) -> _Request:
     e = req.exactly
+    if e is None:  # validation refuses such a request; never crash on one
+        raise AllocatorError(
+            f"request {req.name}: neither exactly nor firstAvailable (unsupported request type?)"
+        )
     return _Request(
         req.name,
         e.device_class_name,
@@ -308,7 +315,7 @@ def _exact(req: Any) -> _Request:
     )
 
 
-def _sub(sub: Any) -> _Request:
+def _sub(sub: DeviceSubRequest) -> _Request:
     return _Request(
         sub.name,
         sub.device_class_name,
