@@ -18,6 +18,7 @@ from ...api import AllocationResult, DeviceClass, Node, ResourceClaim
 __all__ = [
     "FEATURES_ALL",
     "AllocatedState",
+    "AllocationFailedOnNodeError",
     "Allocator",
     "AllocatorError",
     "ConsumedCapacity",
@@ -109,6 +110,12 @@ class AllocatorError(Exception):
     """A fatal problem with the input (e.g. a CEL selector that fails at runtime, an unknown
     class): upstream's Allocate returns an error and the scheduler reports it instead of trying
     other nodes."""
+
+
+class AllocationFailedOnNodeError(AllocatorError):
+    """Allocation failed on this node only because of invalid pools (upstream's error wrapping
+    ErrFailedAllocationOnNode): not fatal, other nodes may still fit; it matters only when
+    no node fits."""
 
 
 class Allocator(Protocol):

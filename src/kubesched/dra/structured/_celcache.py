@@ -1,0 +1,66 @@
+"""Compiled selectors and their verdicts, shared by every allocator of a scheduler
+(upstream's cel.Cache, plus a verdict cache upstream does not need).
+
+Each expression is compiled once (the compiler memoizes per expression). cel-python takes
+milliseconds per evaluation, so the verdict of an expression on a device is remembered too.
+That is safe because slices are immutable objects: the key is the device object's identity,
+and the entry keeps the object alive so that the identity cannot be reused by another
+device. A changed slice is a new object, so its devices are evaluated afresh.
+"""
+
+from __future__ import annotations
+
+from ...api import Device
+from ..cel import CompilationResult, Features, SelectorEvalError, get_compiler
+from ..cel import Device as CELDevice
+
+__all__ = ["CELCache"]
+
+_MAX_VERDICTS = 1 << 18
+
+
+class CELCache:
+    """Selector compilation and per-device verdicts for one CEL feature set."""
+
+    def __init__(self, features: Features | None = None) -> None:
+        self._compiler = get_compiler(features)
+        self._verdicts: dict[tuple[str, str, int], tuple[Device, bool | SelectorEvalError]] = {}
+        self._devices: dict[tuple[str, int], tuple[Device, CELDevice]] = {}
+
+    def compile(self, expression: str) -> CompilationResult:
+        """GetOrCompile."""
+        return self._compiler.compile(expression)
+
+    def _cel_device(self, driver: str, device: Device) -> CELDevice:
+        entry = self._devices.get((driver, id(device)))
+        if entry is None or entry[0] is not device:
+            cel_device = CELDevice(
+                driver,
+                device.attributes,
+                {n: c.value for n, c in device.capacity.items()},
+                device.allow_multiple_allocations,
+            )
+            entry = (device, cel_device)
+            if len(self._devices) >= _MAX_VERDICTS:
+                self._devices.clear()
+            self._devices[(driver, id(device))] = entry
+        return entry[1]
+
+    def matches(self, compiled: CompilationResult, driver: str, device: Device) -> bool:
+        """DeviceMatches of a compiled selector on one device of ``driver``; raises
+        SelectorEvalError on a runtime error (remembered like a verdict)."""
+        key = (compiled.expression, driver, id(device))
+        entry = self._verdicts.get(key)
+        if entry is None or entry[0] is not device:
+            verdict: bool | SelectorEvalError
+            try:
+                verdict = compiled.device_matches(self._cel_device(driver, device))
+            except SelectorEvalError as exc:
+                verdict = exc
+            if len(self._verdicts) >= _MAX_VERDICTS:
+                self._verdicts.clear()
+            entry = (device, verdict)
+            self._verdicts[key] = entry
+        if isinstance(entry[1], SelectorEvalError):
+            raise entry[1]
+        return entry[1]
