@@ -120,3 +120,16 @@ def test_search_agrees_with_brute_force(free: list[int], pending: list[int], tmp
     brute = next((n for n in range(limit + 1) if _all_placed(loaded, tmpl, n)), None)
     assert found.nodes_to_add == brute, found.tried
     assert found.lower <= (brute if brute is not None else found.upper) <= found.upper or brute == 0
+
+
+def test_a_good_first_guess_takes_three_simulations() -> None:
+    # Ten full nodes (1 cpu free each: too little), ten pending 1500m pods; a 4-cpu template
+    # holds two: the binpacking guess is 5, 5 suffices and 4 does not.
+    loaded = _loaded([1000] * 10, [1500] * 10)
+    tmpl = parse_object(template("t", "4"))
+    assert isinstance(tmpl, Node)
+    found = nodes_to_add(loaded, tmpl)
+    assert found.nodes_to_add == 5
+    assert found.tried == [(0, False), (5, True), (4, False)]
+    # L: 10 x 3000m bound + 10 x 1500m pending - 10 x 4000m = 5000m short -> 2 nodes; U: 10 pods.
+    assert (found.lower, found.upper) == (2, 10)

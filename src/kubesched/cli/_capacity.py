@@ -143,4 +143,5 @@ def _print_add_nodes(found: AddNodesResult, template: str, output: CapacityOutpu
         console.print(Text(f"No number of nodes like {template} is enough: with {found.upper} added, "
                            f"{found.blocked_pod} still fails: ", style="bold") + Text(why), highlight=False)
     steps = ", ".join(f"{k} {'enough' if ok else 'not enough'}" for k, ok in found.tried)
-    console.print(f"Simulated with nodes added: {steps}.", highlight=False)
+    bounds = f" (bounds from resources: {found.lower} to {found.upper})" if found.upper else ""
+    console.print(f"Simulated with nodes added: {steps}{bounds}.", highlight=False)

@@ -14,8 +14,12 @@ The search, as cluster-autoscaler's estimator is bounded by resources:
 - **upper bound** ``U``: one new node per pod the run had to place. With that many, every pod
   still finds a new node with nothing but DaemonSet pods on it when its turn comes, so if that
   does not suffice, the obstacle is not capacity and no number of such nodes is enough;
-- **exponential then binary search**: try 0, then ``L``, ``L+1``, ``L+3``, ``L+7``, ... (capped at
-  ``U``) until a count suffices, then bisect between the last count that did not and it.
+- **a first guess** ``E`` between them: cluster-autoscaler's binpacking estimate of the pods
+  left failing without new nodes (requests only, first fit, biggest first);
+- **exponential then binary search** from ``E``: when ``E`` suffices, try ``E-1``, ``E-2``,
+  ``E-4``, ... (never below ``L``) until a count does not; otherwise ``E+1``, ``E+3``, ``E+7``, ...
+  (capped at ``U``) until one does; then bisect between the last count that did not suffice and
+  the smallest that did. With a good guess that is three simulations (0, ``E``, ``E-1``).
 
 The search assumes that more nodes never hurt, which holds for resources, ports, affinity to
 existing pods and spreading over hostnames; a template that opens a new topology domain can
@@ -83,12 +87,10 @@ def node_copies(template: Node, n: int, taken: set[str] | frozenset[str] = froze
     base = template.to_dict()
     meta = {k: v for k, v in (base.get("metadata") or {}).items()
             if k not in ("uid", "resourceVersion", "creationTimestamp", "generateName")}
+    _check_names(template, n, taken)
     out = []
     for i in range(1, n + 1):
         name = f"{template.name}-{i}"
-        if name in taken:
-            raise ValueError(f"node template {template.name}: the new node {name} would clash with a node "
-                             "of the input; rename the template")
         d = dict(base)
         d["metadata"] = {**meta, "name": name, "labels": {**(meta.get("labels") or {}), HOSTNAME_LABEL: name}}
         out.append(Node.from_dict(d))
@@ -115,7 +117,7 @@ def nodes_to_add(loaded: LoadedObjects, template: Node, config: Any = None, seed
                  on_step: Callable[[int, bool], None] | None = None) -> AddNodesResult:
     """The search described in the module docstring."""
     taken = {n.name for n in loaded.nodes}
-    node_copies(template, 1, taken)  # a clash is bad input: tell it before simulating anything
+    _check_names(template, 1, taken)  # a clash is bad input: tell it before simulating anything
     tried: list[tuple[int, bool]] = []
 
     def run(n: int) -> _Run:
@@ -131,17 +133,32 @@ def nodes_to_add(loaded: LoadedObjects, template: Node, config: Any = None, seed
     if first.ok:
         return AddNodesResult(0, tried=tried)
     lower, upper = _bounds(first.sim, template)
-    last_fail, n, step = 0, lower, 1
-    while True:
-        n = min(n, upper)
-        r = run(n)
-        if r.ok:
-            break
-        last_fail = n
-        if n >= upper:
-            return _blocked(r, tried, lower, upper)
-        n, step = n + step, step * 2
-    best = n
+    _check_names(template, upper, taken)
+    guess = min(max(_packing_estimate(first.sim, template), lower), upper)
+    # Every count below ``lower`` is known not to suffice (0 was even simulated).
+    last_fail, best = lower - 1, None
+    r = run(guess)
+    if r.ok:
+        best, step = guess, 1
+        while best - step > last_fail:  # gallop down while counts still suffice
+            n = best - step
+            if not run(n).ok:
+                last_fail = n
+                break
+            best, step = n, step * 2
+    elif guess >= upper:
+        return _blocked(r, tried, lower, upper)
+    else:
+        last_fail, n, step = guess, guess + 1, 2
+        while best is None:  # gallop up to the upper bound
+            n = min(n, upper)
+            r = run(n)
+            if r.ok:
+                best = n
+            elif n >= upper:
+                return _blocked(r, tried, lower, upper)
+            else:
+                last_fail, n, step = n, n + step, step * 2
     while best - last_fail > 1:
         mid = (last_fail + best) // 2
         if run(mid).ok:
@@ -149,6 +166,42 @@ def nodes_to_add(loaded: LoadedObjects, template: Node, config: Any = None, seed
         else:
             last_fail = mid
     return AddNodesResult(best, tried=tried, lower=lower, upper=upper)
+
+
+def _check_names(template: Node, n: int, taken: set[str] | frozenset[str]) -> None:
+    for i in range(1, n + 1):
+        name = f"{template.name}-{i}"
+        if name in taken:
+            raise ValueError(f"node template {template.name}: the new node {name} would clash with a node "
+                             "of the input; rename the template")
+
+
+def _packing_estimate(sim: Simulation, template: Node) -> int:
+    """Where the search starts: cluster-autoscaler's binpacking estimate (estimator/
+    binpacking_estimator.go), by requests only. The pods left failing without new nodes, the
+    biggest first, each go to the first new node with room, or open one; a pod no empty
+    template node can hold opens none (no count helps it)."""
+    failing = set(_failing_pods(sim))
+    alloc = {**template.allocatable}
+    pods = [p for p in sim.store.list("Pod") if p.key in failing]
+
+    def share(p: Pod) -> float:
+        return max((v / alloc[r] for r, v in p.requests.items() if alloc.get(r)), default=0.0)
+
+    bins: list[dict[str, int]] = []
+    for p in sorted(pods, key=share, reverse=True):
+        need = {**p.requests, "pods": 1}
+        if any(v > alloc.get(r, 0) for r, v in need.items() if v):
+            continue
+        for free in bins:
+            if all(v <= free.get(r, 0) for r, v in need.items() if v):
+                break
+        else:
+            free = dict(alloc)
+            bins.append(free)
+        for r, v in need.items():
+            free[r] = free.get(r, 0) - v
+    return len(bins)
 
 
 def _bounds(sim: Simulation, template: Node) -> tuple[int, int]:
