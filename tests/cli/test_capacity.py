@@ -104,6 +104,32 @@ def test_max_stops_early_without_reasons(two_nodes: tuple[str, str]) -> None:
     assert "Stopped: the limit of 4 copies was reached." in result.stdout
 
 
+MOST_ALLOCATED = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+"""
+
+
+def test_copies_use_the_profile_from_config(tmp_path: Path) -> None:
+    # Two equal nodes: LeastAllocated (the default) alternates, MostAllocated piles the copies
+    # on whichever node got the first one.
+    cluster = write(tmp_path, "c.yaml", [node("n1", "4"), node("n2", "4")])
+    small = write(tmp_path, "p.yaml", [pod("small")])
+    config = tmp_path / "most.yaml"
+    config.write_text(MOST_ALLOCATED)
+    spread = capacity_json(cluster, "--pod", small, "--max", "4")
+    assert spread["placements"] == {"n1": 2, "n2": 2}
+    packed = capacity_json(cluster, "--pod", small, "--max", "4", "--config", str(config))
+    assert sorted(packed["placements"].values()) == [4]
+
+
 def test_pod_count_limits_copies(tmp_path: Path) -> None:
     cluster = write(tmp_path, "c.yaml", [node("n1", "8", pods="2"), node("n2", "8", pods="3")])
     small = write(tmp_path, "p.yaml", [pod("small")])
@@ -181,6 +207,23 @@ def test_statefulset_copies_take_the_next_ordinals_and_their_claims() -> None:
     assert {"data-db-3", "data-db-4", "data-db-5"} <= claims
 
 
+def test_indexed_job_copies_take_the_next_indexes() -> None:
+    # report is an Indexed Job of 6 completions: its copies are indexes 6, 7, ... with the
+    # Job controller's labels, annotation and hostname.
+    sim = Simulator(load_paths([str(EXAMPLES)]))
+    sim.settle()
+    report = resolve_workload(sim.store, "Job/default/report")
+    copies = workload_copies(sim.store, report, random.Random(0))
+    for index in (6, 7):
+        p = next(copies)
+        assert p.name.startswith(f"report-{index}-")
+        assert p.labels["batch.kubernetes.io/job-completion-index"] == str(index)
+        assert p.labels["batch.kubernetes.io/job-name"] == "report"
+        assert p.raw["spec"]["hostname"] == f"report-{index}"
+        [ref] = p.meta.owner_references
+        assert (ref["kind"], ref["name"]) == ("Job", "report")
+
+
 def test_examples_workloads_answers() -> None:
     out = capacity_json(str(EXAMPLES), "--workload", "StatefulSet/default/db")
     # db's anti-affinity: every worker already runs a db pod; the control plane is tainted.
@@ -223,3 +266,12 @@ def test_unknown_priority_class_is_refused(tmp_path: Path) -> None:
     p = pod("small", priorityClassName="gold")
     result = capacity(cluster, "--pod", write(tmp_path, "p.yaml", [p]))
     assert result.exit_code == 2 and "no PriorityClass with name gold" in result.output
+
+
+def test_a_scheduler_name_no_profile_serves_is_refused(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "c.yaml", [node("n1", "4")])
+    p = pod("small", schedulerName="other-scheduler")
+    result = capacity(cluster, "--pod", write(tmp_path, "p.yaml", [p]))
+    assert result.exit_code == 2
+    assert "pod default/small-0: no profile of the configuration serves schedulerName 'other-scheduler'" \
+        in result.output

@@ -36,7 +36,7 @@ from ..cluster import MemoryStore
 from ..controllers._context import Context
 from ..controllers._deployment import DeploymentController
 from ..controllers._job import JobController
-from ..controllers._pods import controller_ref, is_active
+from ..controllers._pods import is_active
 from ..controllers._replicaset import ReplicaSetController
 from ..controllers._statefulset import StatefulSetController
 
@@ -151,8 +151,7 @@ def _replica_source(store: MemoryStore, ctx: Context, workload: ApiObject) -> Ap
     one it controls), else the workload itself."""
     if not isinstance(workload, Deployment):
         return workload
-    owned = [rs for rs in DeploymentController(ctx).replica_sets(workload)
-             if (ref := controller_ref(rs)) is not None and ref.get("kind") == "Deployment"]
+    owned = DeploymentController(ctx).replica_sets(workload)
     if not owned:
         raise ValueError(f"Deployment {workload.meta.namespace}/{workload.meta.name}: no ReplicaSet "
                          "(a paused Deployment creates none)")
