@@ -13,10 +13,12 @@ import itertools
 import json
 import random
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 
 import typer
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -76,7 +78,7 @@ def capacity(
         if add_nodes is not None:
             # Every simulation of the search admits the same input: bad input fails the first.
             template = load_node_template(add_nodes)
-            found = nodes_to_add(inputs.loaded, template, inputs.config, seed)
+            found = nodes_to_add(inputs.loaded, template, inputs.config, seed, on_step=_step_reporter())
         else:
             simulator = Simulator(inputs.loaded, inputs.config, seed)
             pod_template = load_pod_template(pod) if pod is not None else None
@@ -99,6 +101,20 @@ def capacity(
     result = count_copies(simulator.sched, itertools.chain([first], copies), limit)
     simulator.sched.close()
     _print_count(result, output)
+
+
+def _step_reporter() -> Callable[[int, bool], None] | None:
+    """Each simulation of the search, told on stderr as it ends, when stderr is a terminal
+    (a search over a large input takes a while)."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return None
+
+    def report(n: int, ok: bool) -> None:
+        err.print(f"simulated with {n} node{'' if n == 1 else 's'} added: {'enough' if ok else 'not enough'}",
+                  highlight=False, style="dim")
+
+    return report
 
 
 def _print_count(result: CapacityResult, output: CapacityOutput) -> None:

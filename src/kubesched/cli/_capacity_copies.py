@@ -80,7 +80,7 @@ class _Capture:
         self._store = store
         self._rng = rng
         self.pods: list[Pod] = []
-        self._names: set[tuple[str, str]] = set()
+        self._by_name: dict[tuple[str, str], Pod] = {}
 
     def create(self, obj: ApiObject) -> Any:
         if not isinstance(obj, Pod):
@@ -89,12 +89,12 @@ class _Capture:
         pod = pod.with_changes({("metadata", "uid"): _new_uid(self._rng),
                                 ("metadata", "creationTimestamp"): format_time(self._store.clock.now)})
         self.pods.append(pod)
-        self._names.add((pod.namespace, pod.name))
+        self._by_name[(pod.namespace, pod.name)] = pod
         return pod
 
     def try_get(self, kind: str, namespace: str, name: str) -> Any:
-        if kind == "Pod" and (namespace, name) in self._names:
-            return next(p for p in self.pods if p.namespace == namespace and p.name == name)
+        if kind == "Pod" and (namespace, name) in self._by_name:
+            return self._by_name[(namespace, name)]
         return self._store.try_get(kind, namespace, name)
 
     def list(self, kind: str, namespace: str | None = None) -> list[Any]:
