@@ -275,3 +275,12 @@ def test_a_scheduler_name_no_profile_serves_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "pod default/small-0: no profile of the configuration serves schedulerName 'other-scheduler'" \
         in result.output
+
+
+def test_a_cluster_without_nodes_fits_nothing(tmp_path: Path) -> None:
+    cluster = write(tmp_path, "c.yaml", [pod("running", "1")])
+    small = write(tmp_path, "p.yaml", [pod("small")])
+    assert capacity_json(cluster, "--pod", small) == {"fits": 0, "placements": {}, "reasons": {}}
+    result = capacity(cluster, "--pod", small)
+    assert "0 copies fit." in result.stdout
+    assert "The next copy fails: no nodes available to schedule pods" in result.stdout

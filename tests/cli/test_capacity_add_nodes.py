@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -133,3 +134,47 @@ def test_a_good_first_guess_takes_three_simulations() -> None:
     assert found.tried == [(0, False), (5, True), (4, False)]
     # L: 10 x 3000m bound + 10 x 1500m pending - 10 x 4000m = 5000m short -> 2 nodes; U: 10 pods.
     assert (found.lower, found.upper) == (2, 10)
+
+
+def _deployment(name: str, replicas: int, cpu: str, anti: bool = False) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": cpu}}}]}
+    if anti:
+        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": name}}, "topologyKey": "kubernetes.io/hostname"}]}}
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}},
+                     "template": {"metadata": {"labels": {"app": name}}, "spec": spec}}}
+
+
+def _daemonset(cpu: str) -> dict[str, Any]:
+    spec = {"containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": cpu}}}]}
+    meta = {"name": "agent", "namespace": "default"}
+    return {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": meta,
+            "spec": {"selector": {"matchLabels": {"app": "agent"}},
+                     "template": {"metadata": {"labels": {"app": "agent"}}, "spec": spec}}}
+
+
+@pytest.mark.parametrize(("objs", "expected"), [
+    # One replica per node (anti-affinity), 3 nodes: 5 replicas need 2 more nodes.
+    pytest.param([node(f"n{i}", "4") for i in range(3)] + [_deployment("web", 5, "100m", anti=True)], 2,
+                 id="anti-affinity-one-per-node"),
+    # A 1-cpu DaemonSet pod on every node, new ones too: a new 2-cpu node holds one 1-cpu replica.
+    pytest.param([node("n0", "2"), _daemonset("1"), _deployment("web", 4, "1")], 3,
+                 id="daemonset-takes-room-on-new-nodes"),
+    # The workload's pods never fit a template node: no number is enough.
+    pytest.param([node("n0", "4"), _deployment("big", 2, "3")], None, id="too-big-for-the-template"),
+])
+def test_workloads_against_brute_force(objs: list[dict[str, Any]], expected: int | None) -> None:
+    loaded = LoadedObjects(objects=[parse_object(o) for o in objs])
+    tmpl = parse_object(template("t", "2"))
+    assert isinstance(tmpl, Node)
+    found = nodes_to_add(loaded, tmpl)
+    assert found.nodes_to_add == expected, found.tried
+
+    def ok(n: int) -> bool:
+        sim = Simulator(LoadedObjects(objects=[*loaded.objects, *node_copies(tmpl, n)])).run()
+        return not [p for p in sim.pods if p.status not in (SCHEDULED, "Bound")]
+
+    brute = next((n for n in range(found.upper + 1) if ok(n)), None)
+    assert brute == expected
