@@ -53,7 +53,7 @@ def load_pod_template(path: str) -> Pod:
 @app.command("capacity")
 def capacity(
     paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
-    pod: str | None = typer.Option(None, "--pod", help="A file with the pod to copy."),
+    pod: str | None = typer.Option(None, "--pod", metavar="FILE", help="A file with the pod to copy."),
     workload: str | None = typer.Option(None, "--workload", metavar="KIND/NAMESPACE/NAME",
                                         help="Count the next replicas of this workload instead."),
     add_nodes: str | None = typer.Option(None, "--add-nodes", metavar="NODE_TEMPLATE",
