@@ -33,12 +33,8 @@ from ..api import (
 )
 from ..api._workloads import INDEXED
 from ..cluster import MemoryStore
-from ..controllers._context import Context
-from ..controllers._deployment import DeploymentController
-from ..controllers._job import JobController
+from ..controllers import ControllerManager
 from ..controllers._pods import is_active
-from ..controllers._replicaset import ReplicaSetController
-from ..controllers._statefulset import StatefulSetController
 
 __all__ = ["COPY_KINDS", "pod_copies", "workload_copies"]
 
@@ -130,13 +126,13 @@ def workload_copies(store: MemoryStore, workload: ApiObject, rng: random.Random)
     docstring); ValueError when the controller creates none (a paused Deployment without a
     ReplicaSet, a suspended Job, a workload without a template)."""
     capture = _Capture(store, rng)
-    ctx = Context(capture, rng, store.clock)
-    target = _replica_source(store, ctx, workload)
+    controllers = ControllerManager(capture, store.clock, rng.getrandbits(64))  # never started
+    target = _replica_source(controllers, workload)
     batch = _FIRST_BATCH
     taken = 0
     while True:
         before = len(capture.pods)
-        _scale_and_sync(ctx, target, batch)
+        _scale_and_sync(controllers, target, batch)
         if len(capture.pods) == before:
             raise ValueError(f"{kind_of(workload)} {workload.meta.namespace}/{workload.meta.name}: "
                              "its controller creates no pods (paused, suspended or without a template)")
@@ -146,31 +142,31 @@ def workload_copies(store: MemoryStore, workload: ApiObject, rng: random.Random)
         batch = min(batch * 2, _MAX_BATCH)
 
 
-def _replica_source(store: MemoryStore, ctx: Context, workload: ApiObject) -> ApiObject:
+def _replica_source(controllers: ControllerManager, workload: ApiObject) -> ApiObject:
     """The object whose controller creates the pods: a Deployment's ReplicaSet (the newest
     one it controls), else the workload itself."""
     if not isinstance(workload, Deployment):
         return workload
-    owned = DeploymentController(ctx).replica_sets(workload)
+    owned = controllers.deployments.replica_sets(workload)
     if not owned:
         raise ValueError(f"Deployment {workload.meta.namespace}/{workload.meta.name}: no ReplicaSet "
                          "(a paused Deployment creates none)")
     return max(owned, key=lambda rs: (rs.meta.creation_timestamp or 0.0, rs.meta.name))
 
 
-def _scale_and_sync(ctx: Context, target: ApiObject, more: int) -> None:
+def _scale_and_sync(controllers: ControllerManager, target: ApiObject, more: int) -> None:
     """Run the controller's sync on ``target`` scaled so that it creates ``more`` pods."""
     if isinstance(target, ReplicaSet | ReplicationController):
-        rsc = ReplicaSetController(ctx)
+        rsc = controllers.replica_sets
         active = sum(1 for p in rsc.pods(target) if is_active(p))
         rsc.sync(target.with_changes({("spec", "replicas"): active + more}))
     elif isinstance(target, StatefulSet):
-        ssc = StatefulSetController(ctx)
+        ssc = controllers.stateful_sets
         have = len(ssc.pods(target))
         ssc.sync(target.with_changes({("spec", "replicas"): max(target.replicas, have) + more,
                                       ("spec", "podManagementPolicy"): "Parallel"}))
     elif isinstance(target, Job):
-        jc = JobController(ctx)
+        jc = controllers.jobs
         pods = jc.pods(target)
         active = sum(1 for p in pods if is_active(p))
         done = sum(1 for p in pods if p.phase == "Succeeded")
