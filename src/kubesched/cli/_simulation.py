@@ -131,21 +131,27 @@ class Simulator:
         self.sched = Scheduler(self.store, self.clock, config, seed=seed)
         self.controllers = ControllerManager(self.store, self.clock, seed)
 
+    def settle(self) -> RunSummary:
+        """Start the controllers and schedule until nothing more can happen, leaving the
+        scheduler and the controllers open (``capacity`` goes on from this state)."""
+        self.controllers.start()
+        summary = self.sched.run_until_idle()
+        while (due := self.controllers.next_due()) < math.inf:
+            self.clock.run(until=max(due, self.clock.now))
+            summary = self.sched.run_until_idle()
+        return summary
+
     def run(self, progress: ProgressFn | None = None) -> Simulation:
         """Run the controllers and the scheduler on the virtual clock until nothing more can
-        happen: run_until_idle, then, while a controller or the simulated kubelet has something
-        due (a Job's pod finishing, possibly long after the scheduler went idle), move the
-        clock there and schedule again."""
+        happen (``settle``: run_until_idle, then, while a controller or the simulated kubelet
+        has something due, a Job's pod finishing possibly long after the scheduler went idle,
+        move the clock there and schedule again), then close both and report."""
         store, initial = self.store, self.initial
         bound_before = {p.key for p in initial if p.node_name}
         to_place = sum(1 for p in initial if not p.node_name and not p.is_terminal)  # finished: never
         unsubscribe = _watch_binds(store, to_place, progress)
-        self.controllers.start()
         try:
-            summary = self.sched.run_until_idle()
-            while (due := self.controllers.next_due()) < math.inf:
-                self.clock.run(until=max(due, self.clock.now))
-                summary = self.sched.run_until_idle()
+            summary = self.settle()
         finally:
             unsubscribe()
             self.controllers.close()

@@ -445,6 +445,21 @@ class MemoryStore:
         except AdmissionError as exc:
             raise Invalid(str(exc)) from exc
 
+    def admit(self, obj: ApiObject) -> Any:
+        """What ``create`` would store, without storing it: the admission plugins' work
+        (selectors checked, a pod's priority resolved, default tolerations, the
+        SchedulingGated condition). Raises Invalid. ``capacity`` admits the copies it places
+        only in the scheduler's cache this way."""
+        _check_selectors(obj)
+        if isinstance(obj, PriorityClass):
+            pcs = list(self._objects["PriorityClass"].values())
+            self._admission(lambda: validate_priority_class(obj, pcs))  # type: ignore[arg-type]
+        elif isinstance(obj, Pod):
+            obj = self._admission(lambda: admit_pod(obj, self.priority_classes()))  # type: ignore[arg-type]
+            obj = add_default_tolerations(obj)  # type: ignore[arg-type]
+            obj = apply_scheduling_gated_condition(obj, self._clock.now)
+        return obj
+
     def _put(self, obj: ApiObject, admit: bool) -> Any:
         kind = kind_of(obj)
         if not obj.meta.name:
@@ -455,14 +470,7 @@ class MemoryStore:
         if key in self._bucket(kind):
             raise AlreadyExists(f'{_PLURAL[kind]} "{obj.meta.name}" already exists')
         if admit:
-            _check_selectors(obj)
-            if isinstance(obj, PriorityClass):
-                pcs = list(self._objects["PriorityClass"].values())
-                self._admission(lambda: validate_priority_class(obj, pcs))  # type: ignore[arg-type]
-            elif isinstance(obj, Pod):
-                obj = self._admission(lambda: admit_pod(obj, self.priority_classes()))  # type: ignore[arg-type]
-                obj = add_default_tolerations(obj)  # type: ignore[arg-type]
-                obj = apply_scheduling_gated_condition(obj, self._clock.now)
+            obj = self.admit(obj)
         changes: dict[Path, Any] = {}
         if not obj.meta.uid:
             changes[("metadata", "uid")] = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{kind}/{key}/{self._rv + 1}"))

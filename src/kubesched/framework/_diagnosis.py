@@ -360,6 +360,20 @@ class FitError(Exception):
     def __str__(self) -> str:
         return self.error()
 
+    def reason_counts(self) -> Counter[str]:
+        """How many nodes gave each reason: the histogram of Error()'s filter part (explicit
+        nodes plus the absent ones with the absent-nodes reasons); when PreFilter rejected the
+        pod, its message for every node."""
+        d = self.diagnosis
+        if d.pre_filter_msg:
+            return Counter({d.pre_filter_msg: self.num_all_nodes})
+        reasons = d.node_to_status.reason_counts()
+        absent = self.num_all_nodes - len(d.node_to_status)
+        if absent > 0:
+            for r in d.node_to_status.absent_nodes_status().reasons:
+                reasons[r] += absent
+        return reasons
+
     def error(self) -> str:
         """FitError.Error: ``0/X nodes are available: <PreFilterMsg>. <FilterMsg>. <PostFilterMsg>``.
 
@@ -372,12 +386,7 @@ class FitError(Exception):
         if d.pre_filter_msg:
             msg += f" {d.pre_filter_msg}."
         else:
-            reasons = d.node_to_status.reason_counts()
-            absent = self.num_all_nodes - len(d.node_to_status)
-            if absent > 0:
-                for r in d.node_to_status.absent_nodes_status().reasons:
-                    reasons[r] += absent
-            hist = sorted(f"{v} {k}" for k, v in reasons.items())
+            hist = sorted(f"{v} {k}" for k, v in self.reason_counts().items())
             if hist:
                 msg += f" {', '.join(hist)}."
         if d.post_filter_msg:
