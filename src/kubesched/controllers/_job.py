@@ -11,7 +11,8 @@ unset). Indexed: the lowest indexes neither succeeded nor running get a pod name
 annotation and label and hostname ``<job>-<index>``. Pods carry the
 ``batch.kubernetes.io/job-tracking`` finalizer, as upstream's. Failed pods, backoffLimit,
 status updates and TTL are out of scope. How long a pod runs is the simulated kubelet's
-business (see _kubelet.py).
+business (see _kubelet.py). A Job with ``spec.scheduling`` first gets its Workload and PodGroup
+(_job_scheduling.py), and its pods join that group.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Final
 from ..api import Job, Pod
 from ..api._workloads import INDEXED
 from ._context import Context
+from ._job_scheduling import ensure_pod_group
 from ._pods import claim, is_active, pod_manifest
 
 __all__ = ["COMPLETION_INDEX", "JobController"]
@@ -67,10 +69,11 @@ class JobController:
         if job.suspend:
             return
         pods = self.pods(job)
+        group = ensure_pod_group(self.ctx, job, pods)
         active = [p for p in pods if is_active(p)]
         succeeded = [p for p in pods if p.phase == "Succeeded"]
         if job.completion_mode == INDEXED:
-            self._indexed(job, active, succeeded)
+            self._indexed(job, active, succeeded, group)
             return
         if job.completions is None:
             want = 0 if succeeded else job.parallelism
@@ -78,9 +81,9 @@ class JobController:
             want = max(0, min(job.parallelism, job.completions - len(succeeded)))
         base = f"{job.name}-"
         for _ in range(want - len(active)):
-            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, None)
+            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, None, group)
 
-    def _indexed(self, job: Job, active: list[Pod], succeeded: list[Pod]) -> None:
+    def _indexed(self, job: Job, active: list[Pod], succeeded: list[Pod], group: str) -> None:
         assert job.completions is not None
         busy = {_index(p) for p in active} | {_index(p) for p in succeeded}
         room = job.parallelism - len(active)
@@ -90,10 +93,10 @@ class JobController:
             if index in busy:
                 continue
             base = f"{job.name}-{index}-"
-            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, index)
+            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, index, group)
             room -= 1
 
-    def _create(self, job: Job, name: str, base: str, index: int | None) -> None:
+    def _create(self, job: Job, name: str, base: str, index: int | None, group: str) -> None:
         labels = generated_labels(job)
         annotations = {}
         if index is not None:
@@ -102,6 +105,8 @@ class JobController:
         d["metadata"]["finalizers"] = [*d["metadata"].get("finalizers", []), TRACKING_FINALIZER]
         if index is not None:
             d["spec"]["hostname"] = f"{job.name}-{index}"
+        if group:
+            d["spec"]["schedulingGroup"] = {"podGroupName": group}
         self.ctx.create(Pod.from_dict(d))
 
     @staticmethod

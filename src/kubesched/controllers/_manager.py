@@ -122,7 +122,7 @@ class ControllerManager:
     def _on_event(self, ev: WatchEvent) -> None:
         if ev.kind in self._syncs:
             self._request()
-        elif ev.kind == "Pod":
+        elif ev.kind == "Pod" and not ev.is_pending_pod_status_update:
             pod = ev.new if ev.new is not None else ev.old
             if isinstance(ev.new, Pod):
                 self.runner.observe(ev.new)

@@ -64,7 +64,7 @@ from ._waiting_pods import MAX_PERMIT_TIMEOUT, PermitFuture, WaitingPod, Waiting
 
 if TYPE_CHECKING:
     from ..api import Pod
-    from ..cache import NodeInfo, PodInfo, Snapshot
+    from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
     from ._diagnosis import NodeToStatus
@@ -187,6 +187,7 @@ class Framework:
         self._extenders = list(extenders)
         self._snapshot = snapshot
         self.waiting_pods = WaitingPodsMap()
+        self._pod_group_states: PodGroupStates | None = None
         # The owning scheduler's SchedulerMetrics, for plugins that report metrics of their own
         # (DefaultPreemption: scheduler_preemption_*); None outside a scheduler.
         self.metrics: Any = None
@@ -251,6 +252,14 @@ class Framework:
 
     def extenders(self) -> list[Any]:
         return self._extenders
+
+    def pod_group_states(self) -> PodGroupStates | None:
+        """PodGroupManager().PodGroupStates(): the members of each pod group, as the scheduler's
+        cache tracks them (None for a framework outside a scheduler)."""
+        return self._pod_group_states
+
+    def set_pod_group_states(self, states: PodGroupStates) -> None:
+        self._pod_group_states = states
 
     def get_waiting_pod(self, uid: str) -> WaitingPod | None:
         return self.waiting_pods.get(uid)

@@ -15,10 +15,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..framework import Code, CycleState, PostFilterResult, QueuedPodInfo, Status
+from ..framework import (
+    PODS_TO_ACTIVATE_KEY,
+    Code,
+    CycleState,
+    PodsToActivate,
+    PostFilterResult,
+    QueuedPodInfo,
+    Status,
+)
 from ._algorithm import ScheduleAlgorithm, ScheduleResult
 from ._diagnosis import FitError, NoNodesAvailableError, fit_error_for_single_node, status_with_fit_error
 from ._eventhandlers import EVENT_ASSIGNED_POD_DELETE
@@ -45,20 +53,6 @@ __all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsT
 NOMINATED_NODE_NAME_FOR_EXPECTATION = "NominatedNodeNameForExpectation"
 """Feature gate (KEP-5278, beta and on by default since 1.35): the binding cycle records the
 chosen node in ``status.nominatedNodeName`` before waiting on Permit or running PreBind."""
-
-PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
-"""framework.PodsToActivateKey: plugins put pods here to have them moved to activeQ."""
-
-
-@dataclass
-class PodsToActivate:
-    """framework.PodsToActivate: ``ns/name`` -> pod; shared (not copied) by CycleState.clone."""
-
-    map: dict[str, Pod] = field(default_factory=dict)
-
-    def clone(self) -> PodsToActivate:
-        return self
-
 
 @dataclass
 class _Cycle:

@@ -1,0 +1,98 @@
+"""A Job with ``spec.scheduling`` (WorkloadWithJob): the Job controller creates its Workload and
+PodGroup as job_scheduling_manager.go names them, its pods join the group, and with the gang
+gates on ``simulate`` places the Job whole or not at all."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from kubesched.cli import app
+from kubesched.controllers._job_scheduling import pod_group_name
+from kubesched.controllers._names import fnv32a, safe_encode_string
+
+from ._manifests import generated, node, runner, simulate_json, template, workload, write
+
+GATES = ("--feature-gates", "GenericWorkload=true,GangScheduling=true")
+
+
+def gang_job(cpu: str, scheduling: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
+    tpl = template("train", cpu=cpu, restartPolicy="Never")
+    return workload("Job", "train", {
+        "parallelism": 3, "completions": 3, "template": tpl,
+        "scheduling": scheduling if scheduling is not None else {"schedulingPolicy": {"gang": {}}},
+        **spec,
+    }, uid="job-uid-1")
+
+
+def test_job_gets_a_workload_and_a_pod_group_named_as_upstream(tmp_path: Path) -> None:
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), gang_job("1")]), *GATES)
+    [wl] = generated(report, "Workload")
+    [pg] = generated(report, "PodGroup")
+    h = safe_encode_string(str(fnv32a(b'(types.UID)"job-uid-1"')))
+    assert wl["metadata"]["name"] == f"train-{h}"
+    assert wl["spec"]["controllerRef"] == {"apiGroup": "batch", "kind": "Job", "name": "train"}
+    # minCount unset: the Job's parallelism (defaultMinCountForJob).
+    assert wl["spec"]["podGroupTemplates"] == [
+        {"name": "train-pgt-0", "schedulingPolicy": {"gang": {"minCount": 3}}}]
+    assert [r["kind"] for r in wl["metadata"]["ownerReferences"]] == ["Job"]
+    assert pg["metadata"]["name"] == pod_group_name(wl["metadata"]["name"], "train-pgt-0")
+    assert re.fullmatch(rf"train-{h}-train-pgt-0-[a-z0-9]+", pg["metadata"]["name"])
+    ref = {"workloadName": wl["metadata"]["name"], "templateName": "train-pgt-0"}
+    assert pg["spec"] == {"workloadRef": ref, "schedulingPolicy": {"gang": {"minCount": 3}}}
+    owners = pg["metadata"]["ownerReferences"]
+    assert [(r["kind"], r.get("controller", False)) for r in owners] == [("Job", True), ("Workload", False)]
+    pods = generated(report, "Pod")
+    assert len(pods) == 3
+    assert all(p["spec"]["schedulingGroup"] == {"podGroupName": pg["metadata"]["name"]} for p in pods)
+    assert report["summary"]["scheduled"] == 3
+
+
+def test_a_gang_job_that_does_not_fit_whole_places_no_pod(tmp_path: Path) -> None:
+    # Three 3-cpu pods on two 4-cpu nodes: two would fit alone, the gang never does.
+    path = write(tmp_path, [node("n1"), node("n2"), gang_job("3")])
+    report = simulate_json(path, *GATES)
+    assert report["summary"]["scheduled"] == 0
+    msgs = sorted(p["message"] for p in report["pods"])
+    assert msgs[:2] == ["0/1 nodes are available: 1 rejected due to timeout after waiting 5m0s at plugin "
+                        "GangScheduling."] * 2
+    assert msgs[2].startswith("0/2 nodes are available: 2 Insufficient cpu.")
+    # The same Job without the gates: two pods run (the third waits).
+    plain = simulate_json(path)
+    assert plain["summary"]["scheduled"] == 2
+
+
+def test_a_basic_policy_job_schedules_pod_by_pod(tmp_path: Path) -> None:
+    job = gang_job("3", scheduling={"schedulingPolicy": {"basic": {}}})
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), job]), *GATES)
+    [pg] = generated(report, "PodGroup")
+    assert pg["spec"]["schedulingPolicy"] == {"basic": {}}
+    assert report["summary"]["scheduled"] == 2
+
+
+def test_an_explicit_min_count_below_parallelism_lets_part_of_the_job_run(tmp_path: Path) -> None:
+    job = gang_job("3", scheduling={"schedulingPolicy": {"gang": {"minCount": 2}}})
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), job]), *GATES)
+    assert report["summary"]["scheduled"] == 2
+
+
+def test_a_template_naming_its_own_pod_group_is_left_alone(tmp_path: Path) -> None:
+    job = gang_job("1")
+    job["spec"]["template"]["spec"]["schedulingGroup"] = {"podGroupName": "mine"}
+    pg = {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PodGroup",
+          "metadata": {"name": "mine", "namespace": "default"},
+          "spec": {"schedulingPolicy": {"gang": {"minCount": 3}}}}
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), pg, job]), *GATES)
+    assert generated(report, "Workload") == [] and generated(report, "PodGroup") == []
+    assert all(p["spec"]["schedulingGroup"] == {"podGroupName": "mine"} for p in generated(report, "Pod"))
+    assert report["summary"]["scheduled"] == 3
+
+
+def test_a_bad_job_scheduling_policy_is_bad_input(tmp_path: Path) -> None:
+    job = gang_job("1", scheduling={"schedulingPolicy": {"gang": {"minCount": 0}}})
+    result = runner.invoke(app, ["simulate", str(write(tmp_path, [node("n1"), job])), *GATES])
+    assert result.exit_code == 2
+    assert "Job default/train" in result.output
+    assert "spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 0: must be greater than or " \
+           "equal to 1" in result.output

@@ -1,0 +1,189 @@
+"""GangScheduling (gangscheduling.go, gangscheduling_test.go) through the scheduler: PreEnqueue
+waits for minCount pods and for the PodGroup, Permit holds assumed pods until the quorum is
+assumed, a gang that cannot be placed whole places none, waits time out after 5 minutes, and
+with the gates off gang pods are ordinary pods."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubesched.api import Pod, PodGroup
+from kubesched.clock import VirtualClock
+from kubesched.cluster import MemoryStore
+from kubesched.framework import Code, QueueingHint
+from kubesched.plugins.gangscheduling import GangScheduling
+from kubesched.scheduler import Scheduler, SchedulerOptions
+from kubesched.testing import make_node, make_pod
+
+GATES = {"GenericWorkload": True, "GangScheduling": True}
+WAITING_FOR_PODS = "waiting for minCount pods from a gang to appear in scheduling queue"
+TIMEOUT_MSG = ("0/1 nodes are available: 1 rejected due to timeout after waiting 5m0s at plugin "
+               "GangScheduling.")
+
+
+def pod_group(name: str, min_count: int | None = None, namespace: str = "default") -> PodGroup:
+    policy: dict[str, Any] = {"basic": {}} if min_count is None else {"gang": {"minCount": min_count}}
+    return PodGroup.from_dict({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "PodGroup",
+                               "metadata": {"name": name, "namespace": namespace},
+                               "spec": {"schedulingPolicy": policy}})
+
+
+def worker(name: str, group: str = "train", cpu: str = "3") -> Pod:
+    return make_pod().name(name).uid(name).req({"cpu": cpu}).pod_group(group).obj()
+
+
+def cluster(objs: list[Any], features: dict[str, bool] | None = None,
+            nodes: int = 2) -> tuple[MemoryStore, Scheduler, VirtualClock]:
+    clock = VirtualClock(0.0)
+    store = MemoryStore(clock)
+    store.load([make_node().name(f"n{i}").capacity({"cpu": "4", "memory": "8Gi"}).obj()
+                for i in range(1, nodes + 1)] + objs)
+    options = SchedulerOptions(features=GATES if features is None else features)
+    sched = Scheduler(store, clock, None, options=options)
+    return store, sched, clock
+
+
+def node_of(store: MemoryStore, name: str) -> str:
+    return store.get("Pod", "default", name).node_name
+
+
+def message(store: MemoryStore, name: str) -> str:
+    cond = store.get("Pod", "default", name).condition("PodScheduled") or {}
+    return str(cond.get("message", ""))
+
+
+def pre_enqueue_message(sched: Scheduler, store: MemoryStore, name: str) -> str:
+    st = sched.profiles["default-scheduler"].run_pre_enqueue_plugins(store.get("Pod", "default", name))
+    return "" if st.is_success() else st.message()
+
+
+# -- gates off -------------------------------------------------------------------------------
+def test_with_the_gates_off_gang_pods_are_ordinary_pods() -> None:
+    # 3 pods of 3 cpu, two 4-cpu nodes: two fit; no gang, so two are bound.
+    store, sched, _ = cluster([pod_group("train", 3), worker("w0"), worker("w1"), worker("w2")], features={})
+    assert "GangScheduling" not in sched.profiles["default-scheduler"].plugins_map
+    sched.run_until_idle()
+    assert sorted(bool(node_of(store, f"w{i}")) for i in range(3)) == [False, True, True]
+
+
+def test_with_the_gates_off_a_missing_pod_group_does_not_hold_pods() -> None:
+    store, sched, _ = cluster([worker("w0", group="nowhere")], features={})
+    sched.run_until_idle()
+    assert node_of(store, "w0")
+
+
+# -- PreEnqueue ------------------------------------------------------------------------------
+def test_pods_wait_out_of_the_queue_until_min_count_pods_exist() -> None:
+    store, sched, _clock = cluster([pod_group("train", 3), worker("w0", cpu="1"), worker("w1", cpu="1")])
+    summary = sched.run_until_idle()
+    assert summary.attempts == 0  # never popped: PreEnqueue keeps them out of activeQ
+    assert pre_enqueue_message(sched, store, "w0") == WAITING_FOR_PODS
+    store.create(worker("w2", cpu="1"))  # the third pod completes the gang
+    sched.run_until_idle()
+    assert all(node_of(store, f"w{i}") for i in range(3))
+
+
+def test_pods_wait_for_their_pod_group_to_appear() -> None:
+    store, sched, _ = cluster([worker("w0", cpu="1"), worker("w1", cpu="1")])
+    sched.run_until_idle()
+    assert pre_enqueue_message(sched, store, "w0") == \
+        'waiting for pod\'s pod group "train" to appear in scheduling queue'
+    store.create(pod_group("train", 2))  # PodGroup/Add moves them
+    sched.run_until_idle()
+    assert node_of(store, "w0") and node_of(store, "w1")
+
+
+def test_lowering_min_count_lets_waiting_pods_in() -> None:
+    store, sched, _ = cluster([pod_group("train", 3), worker("w0", cpu="1"), worker("w1", cpu="1")])
+    sched.run_until_idle()
+    assert not node_of(store, "w0")
+    pg = store.get("PodGroup", "default", "train")
+    store.update(PodGroup.from_dict({**pg.raw, "spec": {"schedulingPolicy": {"gang": {"minCount": 2}}}}))
+    sched.run_until_idle()
+    assert node_of(store, "w0") and node_of(store, "w1")
+
+
+def test_a_basic_policy_group_schedules_pod_by_pod() -> None:
+    store, sched, _ = cluster([pod_group("train"), worker("w0"), worker("w1"), worker("w2")])
+    sched.run_until_idle()
+    assert sorted(bool(node_of(store, f"w{i}")) for i in range(3)) == [False, True, True]
+
+
+# -- Permit ----------------------------------------------------------------------------------
+def test_assumed_pods_wait_on_permit_until_the_quorum_then_bind_together() -> None:
+    store, sched, _clock = cluster([pod_group("train", 3)] + [worker(f"w{i}", cpu="1") for i in range(3)])
+    fwk = sched.profiles["default-scheduler"]
+    sched.schedule_one()
+    sched.schedule_one()
+    # Two assumed, neither allowed: the quorum (3) is not met.
+    assert len(fwk.waiting_pods) == 2
+    waiting = list(fwk.waiting_pods)
+    assert all(wp.get_pending_plugins() == ["GangScheduling"] for wp in waiting)
+    assert not any(wp.future.done() for wp in waiting)
+    sched.schedule_one()  # the third completes the gang and allows the other two
+    assert all(wp.future.done() and wp.future.status().is_success() for wp in waiting)
+    sched.run_until_idle()
+    assert all(node_of(store, f"w{i}") for i in range(3))
+
+
+def test_a_gang_that_cannot_be_placed_whole_places_none() -> None:
+    # Two 4-cpu nodes, three 3-cpu pods: any two fit, the third never does.
+    store, sched, _clock = cluster([pod_group("train", 3), worker("w0"), worker("w1"), worker("w2")])
+    summary = sched.run_until_idle()
+    assert summary.scheduled == 0
+    assert not any(node_of(store, f"w{i}") for i in range(3))
+    assert sched.bindings_in_flight == 0 and sched.cache.assumed_pod_count() == 0  # nothing held
+    messages = sorted(message(store, f"w{i}") for i in range(3))
+    assert messages[:2] == [TIMEOUT_MSG, TIMEOUT_MSG]
+    assert messages[2].startswith("0/2 nodes are available: 2 Insufficient cpu.")
+
+
+def test_a_waiting_pod_is_rejected_after_five_minutes() -> None:
+    store, sched, clock = cluster([pod_group("train", 3), worker("w0"), worker("w1"), worker("w2")])
+    fwk = sched.profiles["default-scheduler"]
+    sched.schedule_pending()  # w0, w1 assumed and waiting; w2 does not fit
+    waiting = sorted(wp.pod.name for wp in fwk.waiting_pods)
+    assert len(waiting) == 2
+    clock.run(until=299.0)
+    assert len(fwk.waiting_pods) == 2
+    clock.run(until=300.0)
+    assert len(fwk.waiting_pods) == 0
+    assert [message(store, n) for n in waiting] == [TIMEOUT_MSG, TIMEOUT_MSG]
+    assert not any(node_of(store, n) for n in waiting)
+
+
+def test_a_gang_that_fits_is_bound_whole_even_when_some_pods_came_first() -> None:
+    # Four pods of a minCount-3 gang, all fit: all bound (minCount is a floor, not a size).
+    store, sched, _ = cluster([pod_group("train", 3)] + [worker(f"w{i}", cpu="1") for i in range(4)])
+    sched.run_until_idle()
+    assert all(node_of(store, f"w{i}") for i in range(4))
+
+
+# -- hints -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("added", "want"), [
+    pytest.param(worker("x", group="train"), QueueingHint.QUEUE, id="same group"),
+    pytest.param(worker("x", group="other"), QueueingHint.QUEUE_SKIP, id="other group"),
+    pytest.param(make_pod().name("x").obj(), QueueingHint.QUEUE_SKIP, id="no group"),
+])
+def test_pod_added_hint(added: Pod, want: QueueingHint) -> None:
+    assert GangScheduling().is_schedulable_after_pod_added(worker("w0"), None, added) == want
+
+
+def test_pod_group_updated_hint_only_when_min_count_drops() -> None:
+    pl = GangScheduling()
+    w = worker("w0")
+    assert pl.is_schedulable_after_pod_group_updated(w, pod_group("train", 3), pod_group("train", 2)) \
+        == QueueingHint.QUEUE
+    assert pl.is_schedulable_after_pod_group_updated(w, pod_group("train", 2), pod_group("train", 3)) \
+        == QueueingHint.QUEUE_SKIP
+    assert pl.is_schedulable_after_pod_group_updated(w, pod_group("other", 3), pod_group("other", 2)) \
+        == QueueingHint.QUEUE_SKIP
+
+
+def test_pre_enqueue_without_a_group_passes() -> None:
+    st = GangScheduling().pre_enqueue(make_pod().name("p").obj())
+    assert st is None
+    st = GangScheduling().pre_enqueue(worker("w0"))
+    assert st is not None and st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
