@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import Pod, PodGroup
 from kubesched.clock import VirtualClock
@@ -187,3 +189,33 @@ def test_pre_enqueue_without_a_group_passes() -> None:
     assert st is None
     st = GangScheduling().pre_enqueue(worker("w0"))
     assert st is not None and st.code == Code.UNSCHEDULABLE_AND_UNRESOLVABLE
+
+
+# -- property: all or nothing ----------------------------------------------------------------
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    node_cpus=st.lists(st.integers(1, 6), min_size=1, max_size=4),
+    pod_cpus=st.lists(st.integers(1, 4), min_size=1, max_size=6),
+    min_count=st.integers(1, 6),
+    seed=st.integers(0, 3),
+)
+def test_a_gang_is_bound_whole_or_not_at_all(node_cpus: list[int], pod_cpus: list[int], min_count: int,
+                                             seed: int) -> None:
+    """Whatever the sizes: at the end either no pod of the gang is bound, or at least minCount
+    are, and nothing stays assumed; with room for every pod on a node of its own, all are bound."""
+    clock = VirtualClock(0.0)
+    store = MemoryStore(clock)
+    nodes = [make_node().name(f"n{i}").capacity({"cpu": str(c), "memory": "8Gi"}).obj()
+             for i, c in enumerate(node_cpus)]
+    pods = [worker(f"w{i}", cpu=str(c)) for i, c in enumerate(pod_cpus)]
+    store.load([*nodes, pod_group("train", min_count), *pods])
+    sched = Scheduler(store, clock, None, seed=seed, options=SchedulerOptions(features=GATES))
+    sched.run_until_idle()
+    bound = sum(1 for p in store.list("Pod") if p.node_name)
+    assert bound == 0 or bound >= min_count
+    assert sched.cache.assumed_pod_count() == 0 and sched.bindings_in_flight == 0
+    if min_count > len(pods):
+        assert bound == 0  # the gang never forms: PreEnqueue holds every pod
+    # While a pod is left, fewer pods than nodes are placed, so some node is empty and takes it.
+    if min_count <= len(pods) <= len(node_cpus) and max(pod_cpus) <= min(node_cpus):
+        assert bound == len(pods)
