@@ -121,7 +121,7 @@ def test_simulate_tells_why_gang_pods_were_never_attempted(tmp_path: Path) -> No
     assert pods["default/w0"]["message"] == \
         "waiting for minCount pods from a gang to appear in scheduling queue"
     assert pods["default/x0"]["message"] == \
-        'waiting for pod\'s pod group "missing" to appear in scheduling queue'
+        'waiting for pods\'s pod group "missing" to appear in scheduling queue'
 
 
 def test_simulate_with_the_gates_off_ignores_pod_groups(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ from ._interface import (
     ScorePlugin,
     filter_inputs,
 )
+from ._placement import PlacementFeasiblePlugin, PlacementProgress
 from ._plugin_base import ArgsError, PluginArgs, PluginBase
 from ._profiles import new_profile_map, registry_for
 from ._registry import (
@@ -94,6 +95,8 @@ __all__ = [
     "NodeToStatus",
     "PermitFuture",
     "PermitPlugin",
+    "PlacementFeasiblePlugin",
+    "PlacementProgress",
     "Plugin",
     "PluginArgs",
     "PluginBase",

@@ -44,7 +44,8 @@ from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
-from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
+from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION
+from ._schedule_pod_group import SchedulePodGroupMixin
 
 __all__ = ["BINDING_WORKERS", "RunSummary", "Scheduler", "SchedulerOptions"]
 
@@ -130,7 +131,7 @@ class _NominatorView:
         return getattr(self._queue, name)
 
 
-class Scheduler(ScheduleOneMixin):
+class Scheduler(SchedulePodGroupMixin):
     """kube-scheduler over a :class:`~kubesched.cluster.Store`.
 
     ``store``: the cluster (MemoryStore or a live adapter); ``clock``: defaults to the store's;
@@ -352,7 +353,7 @@ class Scheduler(ScheduleOneMixin):
         self._update_pending_metric()
         return n
 
-    run_one_cycle = ScheduleOneMixin.schedule_one
+    run_one_cycle = SchedulePodGroupMixin.schedule_one
 
     def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000) -> RunSummary:
         """Schedule until nothing more can happen (VirtualClock only).

@@ -56,7 +56,7 @@ CASES = [
     Case("basic policy pod succeeds immediately", BASIC_POLICY_POD, initial_pod_groups=[PG1, PG2, PG3]),
     Case("gang pod fails PreEnqueue when pod group is not yet created", P1, initial_pods=[P2, P3, P4, P5],
          want_pre_enqueue=Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                    'waiting for pod\'s pod group "pg1" to appear in scheduling queue')),
+                                    'waiting for pods\'s pod group "pg1" to appear in scheduling queue')),
     Case("gang pod fails PreEnqueue when quorum is not met", P1, initial_pods=[P2, P4, P5],
          initial_pod_groups=[PG1, PG2],
          want_pre_enqueue=Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,

@@ -1,7 +1,8 @@
 """GangScheduling (gangscheduling.go, gangscheduling_test.go) through the scheduler: PreEnqueue
-waits for minCount pods and for the PodGroup, Permit holds assumed pods until the quorum is
-assumed, a gang that cannot be placed whole places none, waits time out after 5 minutes, and
-with the gates off gang pods are ordinary pods."""
+waits for minCount pods and for the PodGroup, the pod-group scheduling cycle places a gang
+whole (PlacementFeasible) or holds nothing, and with the gates off gang pods are ordinary pods.
+Newest upstream decides a gang in that one cycle; the Permit wait (and its 5-minute timeout)
+of the release before is exercised pod by pod in test_gang_flow.py."""
 
 from __future__ import annotations
 
@@ -21,8 +22,6 @@ from kubesched.testing import make_node, make_pod
 
 GATES = {"GenericWorkload": True, "GangScheduling": True}
 WAITING_FOR_PODS = "waiting for minCount pods from a gang to appear in scheduling queue"
-TIMEOUT_MSG = ("0/1 nodes are available: 1 rejected due to timeout after waiting 5m0s at plugin "
-               "GangScheduling.")
 
 
 def pod_group(name: str, min_count: int | None = None, namespace: str = "default") -> PodGroup:
@@ -91,7 +90,7 @@ def test_pods_wait_for_their_pod_group_to_appear() -> None:
     store, sched, _ = cluster([worker("w0", cpu="1"), worker("w1", cpu="1")])
     sched.run_until_idle()
     assert pre_enqueue_message(sched, store, "w0") == \
-        'waiting for pod\'s pod group "train" to appear in scheduling queue'
+        'waiting for pods\'s pod group "train" to appear in scheduling queue'
     store.create(pod_group("train", 2))  # PodGroup/Add moves them
     sched.run_until_idle()
     assert node_of(store, "w0") and node_of(store, "w1")
@@ -113,19 +112,14 @@ def test_a_basic_policy_group_schedules_pod_by_pod() -> None:
     assert sorted(bool(node_of(store, f"w{i}")) for i in range(3)) == [False, True, True]
 
 
-# -- Permit ----------------------------------------------------------------------------------
-def test_assumed_pods_wait_on_permit_until_the_quorum_then_bind_together() -> None:
+# -- the pod-group scheduling cycle (newest upstream; the older flow held pods at Permit) ------
+def test_one_pod_group_cycle_places_the_whole_gang_and_binds_it() -> None:
     store, sched, _clock = cluster([pod_group("train", 3)] + [worker(f"w{i}", cpu="1") for i in range(3)])
     fwk = sched.profiles["default-scheduler"]
-    sched.schedule_one()
-    sched.schedule_one()
-    # Two assumed, neither allowed: the quorum (3) is not met.
-    assert len(fwk.waiting_pods) == 2
-    waiting = list(fwk.waiting_pods)
-    assert all(wp.get_pending_plugins() == ["GangScheduling"] for wp in waiting)
-    assert not any(wp.future.done() for wp in waiting)
-    sched.schedule_one()  # the third completes the gang and allows the other two
-    assert all(wp.future.done() and wp.future.status().is_success() for wp in waiting)
+    sched.schedule_one()  # pops w0 and, with it, w1 and w2: one cycle for the group
+    assert sched.queue.pending_pods()[0] == []
+    assert len(fwk.waiting_pods) == 0  # Permit found the quorum assumed: nobody waits
+    assert sched.bindings_in_flight == 3
     sched.run_until_idle()
     assert all(node_of(store, f"w{i}") for i in range(3))
 
@@ -137,23 +131,44 @@ def test_a_gang_that_cannot_be_placed_whole_places_none() -> None:
     assert summary.scheduled == 0
     assert not any(node_of(store, f"w{i}") for i in range(3))
     assert sched.bindings_in_flight == 0 and sched.cache.assumed_pod_count() == 0  # nothing held
+    # The two that fitted carry the group's reason (PlacementFeasible), the third its own.
     messages = sorted(message(store, f"w{i}") for i in range(3))
-    assert messages[:2] == [TIMEOUT_MSG, TIMEOUT_MSG]
-    assert messages[2].startswith("0/2 nodes are available: 2 Insufficient cpu.")
+    assert messages[0].startswith("0/2 nodes are available: 2 Insufficient cpu.")
+    assert messages[1:] == ["minCount (3) cannot be satisfied: 2 scheduled, 0 remaining"] * 2
 
 
-def test_a_waiting_pod_is_rejected_after_five_minutes() -> None:
-    store, sched, clock = cluster([pod_group("train", 3), worker("w0"), worker("w1"), worker("w2")])
+def test_an_infeasible_gang_holds_no_node_and_no_pod_waits_on_permit() -> None:
+    # Newest upstream decides the group in one cycle: nothing waits 5 minutes at Permit.
+    _store, sched, _clock = cluster([pod_group("train", 3), worker("w0"), worker("w1"), worker("w2")])
     fwk = sched.profiles["default-scheduler"]
-    sched.schedule_pending()  # w0, w1 assumed and waiting; w2 does not fit
-    waiting = sorted(wp.pod.name for wp in fwk.waiting_pods)
-    assert len(waiting) == 2
-    clock.run(until=299.0)
-    assert len(fwk.waiting_pods) == 2
-    clock.run(until=300.0)
-    assert len(fwk.waiting_pods) == 0
-    assert [message(store, n) for n in waiting] == [TIMEOUT_MSG, TIMEOUT_MSG]
-    assert not any(node_of(store, n) for n in waiting)
+    sched.schedule_pending()
+    assert len(fwk.waiting_pods) == 0 and sched.cache.assumed_pod_count() == 0
+    assert sched.bindings_in_flight == 0
+    pending, _ = sched.queue.pending_pods()
+    assert sorted(p.name for p in pending) == ["w0", "w1", "w2"]
+
+
+def test_the_group_cycle_stops_early_once_min_count_cannot_be_met() -> None:
+    # One 4-cpu node, three 3-cpu pods: once the second fails, 1 placed + 1 left < 3, so the
+    # third is never tried.
+    store, sched, _clock = cluster([pod_group("train", 3), worker("w0"), worker("w1"), worker("w2")],
+                                   nodes=1)
+    sched.schedule_one()  # one pod-group cycle
+    messages = sorted(message(store, f"w{i}") for i in range(3))
+    assert messages[0].startswith("0/1 nodes are available: 1 Insufficient cpu.")
+    # The one that fitted and the one never tried carry the group's reason.
+    assert messages[1:] == ["minCount (3) cannot be satisfied: 1 scheduled, 1 remaining"] * 2
+
+
+def test_a_freed_node_lets_the_unschedulable_gang_in_whole() -> None:
+    # A 3-cpu blocker leaves room for one worker; once it is deleted, the group cycle places all.
+    blocker = make_pod().name("blocker").uid("blocker").req({"cpu": "3"}).node("n2").obj()
+    store, sched, _clock = cluster([blocker, pod_group("train", 2), worker("w0"), worker("w1")])
+    sched.run_until_idle()
+    assert not node_of(store, "w0") and not node_of(store, "w1")
+    store.delete("Pod", "default", "blocker")
+    sched.run_until_idle()
+    assert node_of(store, "w0") and node_of(store, "w1")
 
 
 def test_a_gang_that_fits_is_bound_whole_even_when_some_pods_came_first() -> None:

@@ -4,7 +4,7 @@ Mirrors pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go (master
 release whose pods name their group in ``spec.schedulingGroup.podGroupName``; KEP-4671):
 
 - **PreEnqueue** keeps a pod of a gang out of activeQ while its PodGroup does not exist
-  (``waiting for pod's pod group "g" to appear in scheduling queue``) or while fewer than
+  (``waiting for pods's pod group "g" to appear in scheduling queue``) or while fewer than
   ``minCount`` pods of the group are known to the scheduler (``waiting for minCount pods from a
   gang to appear in scheduling queue``). A basic-policy group, or a pod without a group, passes.
 - **Permit** makes each assumed pod of a gang wait (``waiting for minCount pods from a gang to
@@ -17,9 +17,13 @@ release whose pods name their group in ``spec.schedulingGroup.podGroupName``; KE
 - **Events**: a pod of the same group added (unscheduled or assigned), its PodGroup added, or
   its ``minCount`` lowered may let a waiting pod in.
 
-Upstream's newest scheduler also checks ``minCount`` inside a pod-group scheduling cycle
-(``PlacementFeasible``, workload-aware placement); kubesched schedules pod by pod and enforces
-the gang at PreEnqueue and Permit only (see the README's differences).
+- **PlacementFeasible** (the pod-group scheduling cycle, ``scheduler/_schedule_pod_group.py``)
+  tells the cycle, before its first pod and after each one, whether ``minCount`` can still be
+  met: ``minCount (3) cannot be satisfied: 1 scheduled, 1 remaining`` (Unschedulable: stop),
+  ``minCount (3) is not yet satisfied: 1 scheduled, 2 remaining`` (Wait: go on), or success. A
+  basic group's ``minCount`` is 1. Since that cycle places a gang's pods together, Permit then
+  finds the quorum assumed and lets them bind at once; its wait and timeout remain for pods
+  scheduled outside the cycle, as upstream keeps them.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    PlacementProgress,
     PluginBase,
     PodsToActivate,
     QueueingHint,
@@ -55,7 +60,8 @@ WAITING_FOR_QUORUM = "waiting for minCount pods from a gang to be scheduled"
 
 
 def waiting_for_pod_group(name: str) -> str:
-    return f'waiting for pod\'s pod group "{name}" to appear in scheduling queue'
+    # Upstream's spelling ("pods's"), kept so that messages match kube-scheduler's.
+    return f'waiting for pods\'s pod group "{name}" to appear in scheduling queue'
 
 
 class GangScheduling(PluginBase):
@@ -149,6 +155,22 @@ class GangScheduling(PluginBase):
                 if waiting is not None:
                     waiting.allow(NAME)
         return None, 0.0
+
+
+    # -- PlacementFeasible ---------------------------------------------------------------------
+    def placement_feasible(self, pod_group: PodGroup, progress: PlacementProgress) -> Status | None:
+        """PlacementFeasible: enforce ``minCount`` inside the pod-group scheduling cycle."""
+        min_count = pod_group.gang.min_count if pod_group.gang is not None else 1
+        remaining, scheduled = progress.remaining, progress.scheduled
+        if remaining + scheduled < min_count:
+            # Not enough pods left to try for minCount to be met.
+            return Status.of(Code.UNSCHEDULABLE, f"minCount ({min_count}) cannot be satisfied: "
+                                                 f"{scheduled} scheduled, {remaining} remaining")
+        if scheduled < min_count:
+            # The pods still to try may meet it.
+            return Status.of(Code.WAIT, f"minCount ({min_count}) is not yet satisfied: "
+                                        f"{scheduled} scheduled, {remaining} remaining")
+        return None
 
 
 def _is_group_of(pod: Pod, pg: PodGroup) -> bool:
