@@ -14,7 +14,7 @@ from kubesched.controllers._names import fnv32a, safe_encode_string
 
 from ._manifests import generated, node, runner, simulate_json, template, workload, write
 
-GATES = ("--feature-gates", "GenericWorkload=true,GangScheduling=true")
+GATES = ("--feature-gates", "GenericWorkload=true,GangScheduling=true,WorkloadWithJob=true")
 
 
 def gang_job(cpu: str, scheduling: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
@@ -96,3 +96,82 @@ def test_a_bad_job_scheduling_policy_is_bad_input(tmp_path: Path) -> None:
     assert "Job default/train" in result.output
     assert "spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 0: must be greater than or " \
            "equal to 1" in result.output
+
+
+# -- the Job controller of newest upstream with WorkloadWithJob (getManagementMode) -----------
+def plain_job(name: str = "batch", **meta: Any) -> dict[str, Any]:
+    tpl = template(name, cpu="1", restartPolicy="Never")
+    return workload("Job", name, {"parallelism": 2, "completions": 2, "template": tpl},
+                    uid=f"{name}-uid", **meta)
+
+
+def test_without_workload_with_job_the_controller_creates_no_workload(tmp_path: Path) -> None:
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), gang_job("1")]),
+                           "--feature-gates", "GenericWorkload=true,GangScheduling=true")
+    assert generated(report, "Workload") == [] and generated(report, "PodGroup") == []
+    assert all("schedulingGroup" not in p["spec"] for p in generated(report, "Pod"))
+
+
+def test_every_root_job_gets_a_basic_workload(tmp_path: Path) -> None:
+    report = simulate_json(write(tmp_path, [node("n1"), plain_job()]), *GATES)
+    [wl] = generated(report, "Workload")
+    assert wl["spec"]["podGroupTemplates"] == [{"name": "batch-pgt-0", "schedulingPolicy": {"basic": {}}}]
+    [pg] = generated(report, "PodGroup")
+    assert pg["spec"]["schedulingPolicy"] == {"basic": {}}
+    assert all(p["spec"]["schedulingGroup"] == {"podGroupName": pg["metadata"]["name"]}
+               for p in generated(report, "Pod"))
+    assert report["summary"]["scheduled"] == 2
+
+
+JOBSET_OWNER = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js",
+                "uid": "js-uid", "controller": True}
+PARENT_WORKLOAD = {"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "Workload",
+                   "metadata": {"name": "js-wl", "namespace": "default"},
+                   "spec": {"controllerRef": {"apiGroup": "jobset.x-k8s.io", "kind": "JobSet", "name": "js"},
+                            "podGroupTemplates": [{"name": "workers",
+                                                   "schedulingPolicy": {"gang": {"minCount": 2}}}]}}
+
+
+def test_a_child_job_is_left_to_its_parent_unless_it_delegates(tmp_path: Path) -> None:
+    child = plain_job("child", ownerReferences=[JOBSET_OWNER])
+    report = simulate_json(write(tmp_path, [node("n1"), PARENT_WORKLOAD, child]), *GATES)
+    assert generated(report, "Workload") == [] and generated(report, "PodGroup") == []
+
+
+def test_a_delegated_child_job_gets_a_pod_group_from_its_parents_template(tmp_path: Path) -> None:
+    child = plain_job("child", ownerReferences=[JOBSET_OWNER],
+                      annotations={"scheduling.k8s.io/group-template-name": "workers"})
+    report = simulate_json(write(tmp_path, [node("n1"), PARENT_WORKLOAD, child]), *GATES)
+    assert generated(report, "Workload") == []  # the parent's Workload is used
+    [pg] = generated(report, "PodGroup")
+    assert pg["metadata"]["name"] == pod_group_name("js-wl", "workers")
+    assert pg["spec"] == {"workloadRef": {"workloadName": "js-wl", "templateName": "workers"},
+                          "schedulingPolicy": {"gang": {"minCount": 2}}}
+    # Controlled by the Job only: the Workload belongs to the parent.
+    owners = pg["metadata"]["ownerReferences"]
+    assert [(r["kind"], r.get("controller", False)) for r in owners] == [("Job", True)]
+    assert report["summary"]["scheduled"] == 2
+
+
+def test_a_resized_gang_job_moves_min_count_on_its_workload_and_pod_group() -> None:
+    from kubesched.api import Job
+    from kubesched.clock import VirtualClock
+    from kubesched.cluster import MemoryStore
+    from kubesched.controllers import ControllerManager
+
+    clock = VirtualClock(0.0)
+    store = MemoryStore(clock)
+    store.load([Job.from_dict(gang_job("1"))])
+    gates = {"GenericWorkload": True, "WorkloadWithJob": True}
+    manager = ControllerManager(store, clock, 0, features=gates)
+    manager.sync_all()
+    [wl], [pg] = store.list("Workload"), store.list("PodGroup")
+    assert wl.pod_group_templates[0].gang.min_count == 3 and pg.gang.min_count == 3
+    job = store.get("Job", "default", "train")
+    raw = dict(job.raw)
+    raw["spec"] = {**raw["spec"], "parallelism": 2}
+    store.update(Job.from_dict(raw))
+    manager.sync_all()
+    [wl], [pg] = store.list("Workload"), store.list("PodGroup")
+    # minCount unset on the Job: its parallelism, followed on resize (syncGangMinCount).
+    assert wl.pod_group_templates[0].gang.min_count == 2 and pg.gang.min_count == 2

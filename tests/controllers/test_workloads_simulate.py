@@ -403,14 +403,16 @@ def test_the_workloads_example_gang_starts_whole_with_the_gates_on() -> None:
     plain = simulate_json(example, "--seed", "1")
     assert _train_start_times(plain) == ["2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z",
                                          "2026-01-01T00:10:00Z"]
-    gates = "GenericWorkload=true,GangScheduling=true"
+    gates = "GenericWorkload=true,GangScheduling=true,WorkloadWithJob=true"
     gang = simulate_json(example, "--seed", "1", "--feature-gates", gates)
     # The pod-group cycle holds no room for a gang that does not fit whole: at 600 s the two
     # pending report shards (each fits alone) take the freed room, and the three workers start
     # together when the last shards finish at 1200 s.
     assert _train_start_times(gang) == ["2026-01-01T00:20:00Z"] * 3
-    [pg] = generated(gang, "PodGroup")
-    assert pg["spec"]["schedulingPolicy"] == {"gang": {"minCount": 3}}
+    # With WorkloadWithJob every root Job gets a group: the report Job a basic one.
+    policies = {pg["spec"]["workloadRef"]["templateName"]: pg["spec"]["schedulingPolicy"]
+                for pg in generated(gang, "PodGroup")}
+    assert policies == {"train-pgt-0": {"gang": {"minCount": 3}}, "report-pgt-0": {"basic": {}}}
 
 
 def test_ordered_ready_waits_min_ready_seconds_between_pods(tmp_path: Path) -> None:

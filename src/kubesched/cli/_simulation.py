@@ -132,7 +132,7 @@ class Simulator:
         self.initial: list[Pod] = self.store.list("Pod")
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(features=dict(features or {})))
-        self.controllers = ControllerManager(self.store, self.clock, seed)
+        self.controllers = ControllerManager(self.store, self.clock, seed, features=dict(features or {}))
 
     def run(self, progress: ProgressFn | None = None) -> Simulation:
         """Run the controllers and the scheduler on the virtual clock until nothing more can

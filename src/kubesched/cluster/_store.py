@@ -77,10 +77,11 @@ class WatchEvent:
     @property
     def is_pending_pod_status_update(self) -> bool:
         """A pending (unbound) pod's status written with nothing else changed: the scheduler's
-        own report (its PodScheduled condition, its nominated node). Nothing that watches for
-        changes to act on (the scheduler's idle rule, the workload controllers) needs it."""
+        own report (its PodScheduled condition, its nominated node), or likewise a PodGroup's
+        status (its PodGroupInitiallyScheduled condition). Nothing that watches for changes to
+        act on (the scheduler's idle rule, the workload controllers) needs it."""
         old, new = self.old, self.new
-        if self.kind != "Pod" or self.type != "MODIFIED" or old is None or new is None:
+        if self.kind not in ("Pod", "PodGroup") or self.type != "MODIFIED" or old is None or new is None:
             return False
         if getattr(old, "node_name", "") or getattr(new, "node_name", ""):
             return False

@@ -1,38 +1,55 @@
 """A Job's Workload and PodGroup (feature WorkloadWithJob): what the Job controller creates so
-that the scheduler can place the Job's pods as one gang.
+that the scheduler can place the Job's pods as one group.
 
-Mirrors pkg/controller/job/job_scheduling_manager.go (master 2026) for a root Job (no
-controller owner) with ``spec.scheduling`` and a pod template without its own
-``schedulingGroup`` (a template naming a PodGroup brings its own: the controller then manages
-nothing, and the pods keep the template's group):
+Mirrors pkg/controller/job/job_scheduling_manager.go (master 2026). With the WorkloadWithJob
+and GenericWorkload gates on (off by default, as upstream), getManagementMode decides:
 
-- a Workload ``<job>-<hash of the Job's uid>`` controlled by the Job (``spec.controllerRef``
-  to it), with one PodGroupTemplate ``<job>-pgt-0`` whose policy is the Job's
-  ``spec.scheduling.schedulingPolicy`` (a gang's unset ``minCount`` defaults to the Job's
-  parallelism: defaultMinCountForJob), basic when the policy is omitted;
-- a PodGroup ``<workload>-<template>-<hash of both names>`` controlled by the Job and owned by
+- a Job whose pod template names a PodGroup (``schedulingGroup``) brings its own: nothing is
+  managed, and the pods keep the template's group;
+- a **root** Job (no controller owner) gets both objects, whether or not it sets
+  ``spec.scheduling``: a Workload ``<job>-<hash of the Job's uid>`` controlled by the Job
+  (``spec.controllerRef`` to it), with one PodGroupTemplate ``<job>-pgt-0`` whose policy is
+  the Job's ``spec.scheduling.schedulingPolicy`` (a gang's unset ``minCount`` defaults to the
+  Job's parallelism: defaultMinCountForJob), **basic** when the Job does not ask for one; and a
+  PodGroup ``<workload>-<template>-<hash of both names>`` controlled by the Job and owned by
   the Workload, its ``workloadRef`` naming both and its policy copied from the template;
-- each pod the controller creates names the PodGroup in ``spec.schedulingGroup``.
+- a Job controlled by a parent (a JobSet) is managed only when the parent delegated its
+  PodGroup with the ``scheduling.k8s.io/group-template-name`` annotation: the Job then gets a
+  PodGroup (controlled by the Job, not owned by the Workload) from that template of the
+  parent's Workload (the one whose ``spec.controllerRef`` names the parent); otherwise none.
 
-Both objects are created only for a Job that has no pod yet (isNewJob); an existing one is
-reused. Names use fnv32a and SafeEncodeString as upstream; the Workload's hash input is the
-text go-spew prints for the uid (``(types.UID)"<uid>"``, DeepHashObject). The managed-by
-annotation upstream adds is left out. Later minCount changes (syncGangMinCount) are out of
-scope, as every workload update is here.
+Objects are created only for a Job that never started (isNewJob: no pod, no startTime, no
+succeeded or failed pod, no Suspended condition); an existing one is reused. A changed gang
+size is propagated (syncGangMinCount): a root Job's recompiled ``minCount`` (its parallelism
+when unset) to its Workload and PodGroup, a delegated Job's PodGroup following its parent's
+template. Each pod the controller creates names the PodGroup in ``spec.schedulingGroup``.
+Names use fnv32a and SafeEncodeString as upstream; the Workload's hash input is the text
+go-spew prints for the uid (``(types.UID)"<uid>"``, DeepHashObject).
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any, Final
 
 from ..api import Job, Pod, PodGroup, Workload
-from ..api._scheduling_group import SCHEDULING_API_VERSIONS
+from ..api._scheduling_group import SCHEDULING_API_VERSIONS, WorkloadPodGroupTemplate
 from ._context import Context
 from ._names import fnv32a, safe_encode_string
 from ._pods import controller_ref, owner_reference
 
-__all__ = ["ensure_pod_group", "pod_group_name", "workload_name"]
+__all__ = ["GROUP_TEMPLATE_NAME_ANNOTATION", "WORKLOAD_WITH_JOB", "ensure_pod_group", "management_mode",
+           "pod_group_name", "workload_name"]
 
+WORKLOAD_WITH_JOB: Final = "WorkloadWithJob"
+GENERIC_WORKLOAD: Final = "GenericWorkload"
+GROUP_TEMPLATE_NAME_ANNOTATION: Final = "scheduling.k8s.io/group-template-name"
+"""GroupTemplateNameAnnotation: on a child Job, the parent Workload's template its PodGroup
+comes from (the parent delegates the PodGroup to the Job controller)."""
+MANAGE_NONE: Final = "none"
+MANAGE_BOTH: Final = "both"
+MANAGE_POD_GROUP_ONLY: Final = "podGroupOnly"
 DNS1123_SUBDOMAIN_MAX_LENGTH: Final = 253
 _API_VERSION: Final = SCHEDULING_API_VERSIONS[0]
 
@@ -79,18 +96,36 @@ def _policy(job: Job) -> dict[str, Any]:
     return {"gang": {"minCount": s.min_count if s.min_count is not None else job.parallelism}}
 
 
-def manages_pod_group(job: Job) -> bool:
-    """shouldManageWorkloadForJob, for Jobs that ask for it (``spec.scheduling``)."""
-    if job.scheduling is None or controller_ref(job) is not None:
+def management_mode(job: Job, features: Mapping[str, bool]) -> str:
+    """getManagementMode: MANAGE_NONE, MANAGE_BOTH (a root Job) or MANAGE_POD_GROUP_ONLY (a
+    child Job whose parent delegated its PodGroup)."""
+    if not (features.get(WORKLOAD_WITH_JOB, False) and features.get(GENERIC_WORKLOAD, False)):
+        return MANAGE_NONE
+    if (job.template.get("spec") or {}).get("schedulingGroup"):
+        return MANAGE_NONE
+    if controller_ref(job) is None:
+        return MANAGE_BOTH
+    if GROUP_TEMPLATE_NAME_ANNOTATION in job.meta.annotations:
+        return MANAGE_POD_GROUP_ONLY
+    return MANAGE_NONE
+
+
+def is_new_job(job: Job, pods: list[Pod]) -> bool:
+    """isNewJob: the Job never started, so objects may be created for it."""
+    status = job.raw.get("status") or {}
+    if pods or status.get("startTime") or status.get("succeeded") or status.get("failed"):
         return False
-    return not (job.template.get("spec") or {}).get("schedulingGroup")
+    return not any(c.get("type") == "Suspended" for c in status.get("conditions") or ())
 
 
 def ensure_pod_group(ctx: Context, job: Job, pods: list[Pod]) -> str:
     """ensureWorkloadAndPodGroup: the name of the Job's PodGroup ("" when it has none)."""
-    if not manages_pod_group(job):
+    mode = management_mode(job, ctx.features)
+    if mode == MANAGE_NONE:
         return ""
-    new_job = not pods
+    new_job = is_new_job(job, pods)
+    if mode == MANAGE_POD_GROUP_ONLY:
+        return _delegated_pod_group(ctx, job, new_job)
     ns = job.namespace
     workloads = [w for w in ctx.store.list("Workload", ns) if _controlled_by(w, job)]
     if len(workloads) > 1:
@@ -101,15 +136,74 @@ def ensure_pod_group(ctx: Context, job: Job, pods: list[Pod]) -> str:
         wl = ctx.create(Workload.from_dict(_workload_manifest(job)))
     else:
         return ""
-    groups = [g for g in ctx.store.list("PodGroup", ns)
-              if _controlled_by(g, job) and isinstance(g, PodGroup) and g.workload_name == wl.name]
+    groups = _pod_groups_of(ctx, job, wl)
     if len(groups) > 1:
         return ""
     if groups:
-        return str(groups[0].name)
-    if not new_job:
+        pg: PodGroup | None = groups[0]
+    elif new_job:
+        pg = ctx.create(PodGroup.from_dict(_pod_group_manifest(job, wl, wl.pod_group_templates[0], True)))
+    else:
+        pg = None
+    _sync_gang_min_count(ctx, job, wl, pg)
+    return str(pg.name) if pg is not None else ""
+
+
+def _pod_groups_of(ctx: Context, job: Job, wl: Workload) -> list[PodGroup]:
+    return [g for g in ctx.store.list("PodGroup", job.namespace)
+            if isinstance(g, PodGroup) and _controlled_by(g, job) and g.workload_name == wl.name]
+
+
+def _delegated_pod_group(ctx: Context, job: Job, new_job: bool) -> str:
+    """getOrCreateDelegatedPodGroup: the PodGroup of a child Job, from the template its parent
+    named, in the parent's Workload; none while that Workload or template is missing."""
+    parent = controller_ref(job) or {}
+    group, _, _version = str(parent.get("apiVersion", "")).rpartition("/")
+    wl = next((w for w in ctx.store.list("Workload", job.namespace) if isinstance(w, Workload)
+               and _names_controller(w, group, str(parent.get("kind", "")), str(parent.get("name", "")))),
+              None)
+    if wl is None:
         return ""
-    return str(ctx.create(PodGroup.from_dict(_pod_group_manifest(job, wl))).name)
+    tpl = wl.template(job.meta.annotations[GROUP_TEMPLATE_NAME_ANNOTATION])
+    if tpl is None:
+        return ""
+    pg = next(iter(_pod_groups_of(ctx, job, wl)), None)
+    if pg is None and new_job:
+        pg = ctx.create(PodGroup.from_dict(_pod_group_manifest(job, wl, tpl, False)))
+    if pg is None:
+        return ""
+    # The parent's template is the source of truth: follow its gang size.
+    if tpl.gang is not None and pg.gang is not None and pg.gang.min_count != tpl.gang.min_count:
+        _set_min_count(ctx, pg, tpl.gang.min_count)
+    return str(pg.name)
+
+
+def _names_controller(wl: Workload, group: str, kind: str, name: str) -> bool:
+    ref = (wl.raw.get("spec") or {}).get("controllerRef") or {}
+    return ref.get("apiGroup", "") == group and ref.get("kind") == kind and ref.get("name") == name
+
+
+def _sync_gang_min_count(ctx: Context, job: Job, wl: Workload, pg: PodGroup | None) -> None:
+    """syncGangMinCount: a resized gang (its recompiled minCount) reaches the Workload's single
+    template and the PodGroup; basic policies have nothing to follow."""
+    gang = _policy(job).get("gang")
+    if gang is None:
+        return
+    want = int(gang["minCount"])
+    templates = wl.pod_group_templates
+    if len(templates) == 1 and templates[0].gang is not None and templates[0].gang.min_count != want:
+        raw = copy.deepcopy(dict(wl.raw))
+        raw["spec"]["podGroupTemplates"][0]["schedulingPolicy"]["gang"]["minCount"] = want
+        ctx.store.update(Workload.from_dict(raw))
+    if pg is not None and pg.gang is not None and pg.gang.min_count != want:
+        _set_min_count(ctx, pg, want)
+
+
+def _set_min_count(ctx: Context, pg: PodGroup, min_count: int) -> None:
+    """patchPodGroupMinCount: minCount is the one mutable field of the policy."""
+    raw = copy.deepcopy(dict(pg.raw))
+    raw["spec"]["schedulingPolicy"]["gang"]["minCount"] = min_count
+    ctx.store.update(PodGroup.from_dict(raw))
 
 
 def _workload_manifest(job: Job) -> dict[str, Any]:
@@ -122,14 +216,17 @@ def _workload_manifest(job: Job) -> dict[str, Any]:
     }
 
 
-def _pod_group_manifest(job: Job, wl: Workload) -> dict[str, Any]:
-    tpl = wl.pod_group_templates[0]
-    owners = [owner_reference(job),
-              {"apiVersion": _API_VERSION, "kind": "Workload", "name": wl.name, "uid": wl.meta.uid}]
+def _pod_group_manifest(job: Job, wl: Workload, tpl: WorkloadPodGroupTemplate,
+                        link_workload_owner: bool) -> dict[str, Any]:
+    """createPodGroup: controlled by the Job; owned by the Workload too for a root Job (a
+    delegated Job's Workload belongs to its parent alone)."""
+    owners = [owner_reference(job)]
+    if link_workload_owner:
+        owners.append({"apiVersion": _API_VERSION, "kind": "Workload", "name": wl.name, "uid": wl.meta.uid})
     return {
         "apiVersion": _API_VERSION, "kind": "PodGroup",
         "metadata": {"name": pod_group_name(wl.name, tpl.name), "namespace": job.namespace,
                      "ownerReferences": owners},
         "spec": {"workloadRef": {"workloadName": wl.name, "templateName": tpl.name},
-                 "schedulingPolicy": dict(tpl.raw.get("schedulingPolicy") or {})},
+                 "schedulingPolicy": copy.deepcopy(dict(tpl.raw.get("schedulingPolicy") or {}))},
     }

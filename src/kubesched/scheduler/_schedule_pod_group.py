@@ -44,6 +44,7 @@ from ..framework._features import GENERIC_WORKLOAD
 from ._diagnosis import NoNodesAvailableError, PodGroupFitError, status_with_fit_error
 from ._failure import CLEAR_NOMINATED_NODE
 from ._metrics import PLUGIN_METRICS_SAMPLE_PERCENT
+from ._pod_group_status import pod_group_condition, with_condition
 from ._schedule_one import ScheduleOneMixin
 
 if TYPE_CHECKING:
@@ -111,6 +112,22 @@ class SchedulePodGroupMixin(ScheduleOneMixin):
             self._pod_group_feasible(fwk, attempts, start)
         else:
             self._pod_group_unschedulable(fwk, infos, attempts, group_status, start)
+        self._update_pod_group_condition(fwk, pg, group_status)
+
+    def _update_pod_group_condition(self, fwk: Framework, pg: PodGroup, group_status: Status) -> None:
+        """updatePodGroupCondition: PodGroupInitiallyScheduled from the cycle's outcome. A
+        failed write is logged upstream and not retried; here it is dropped too."""
+        store = fwk.store
+        current = store.try_get("PodGroup", pg.namespace, pg.name) if store is not None else None
+        if store is None or not isinstance(current, PodGroup):
+            return
+        updated = with_condition(current, pod_group_condition(group_status), fwk.clock.now)
+        if updated is None:
+            return
+        try:
+            store.update(updated)
+        except Exception:  # a conflict or a store that does not serve PodGroups
+            return
 
     def _pod_group_queued_pods(self, fwk: Framework, pinfo: QueuedPodInfo,
                                pg: PodGroup) -> list[QueuedPodInfo]:

@@ -234,3 +234,49 @@ def test_a_gang_is_bound_whole_or_not_at_all(node_cpus: list[int], pod_cpus: lis
     # While a pod is left, fewer pods than nodes are placed, so some node is empty and takes it.
     if min_count <= len(pods) <= len(node_cpus) and max(pod_cpus) <= min(node_cpus):
         assert bound == len(pods)
+
+
+# -- PodGroup status: PodGroupInitiallyScheduled -----------------------------------------------
+def condition(store: MemoryStore, name: str = "train") -> dict[str, Any]:
+    pg = store.get("PodGroup", "default", name)
+    [cond] = [c for c in (pg.raw.get("status") or {}).get("conditions", [])
+              if c["type"] == "PodGroupInitiallyScheduled"]
+    return dict(cond)
+
+
+def test_an_unschedulable_group_reports_why_then_scheduled_once_it_fits() -> None:
+    blocker = make_pod().name("blocker").uid("blocker").req({"cpu": "3"}).node("n2").obj()
+    store, sched, clock = cluster([blocker, pod_group("train", 2), worker("w0"), worker("w1")])
+    sched.run_until_idle()
+    cond = condition(store)
+    assert (cond["status"], cond["reason"]) == ("False", "Unschedulable")
+    assert cond["message"] == "minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"
+    assert cond["lastTransitionTime"] == "1970-01-01T00:00:00Z" and cond["observedGeneration"] == 0
+    clock.run(until=clock.now + 42)
+    store.delete("Pod", "default", "blocker")
+    sched.run_until_idle()
+    cond = condition(store)
+    assert (cond["status"], cond["reason"], cond["message"]) == ("True", "Scheduled", "")
+    assert cond["lastTransitionTime"] != "1970-01-01T00:00:00Z"  # the status changed
+
+
+def test_initially_scheduled_never_goes_back_to_false() -> None:
+    # Two fit and are bound (True); a third pod that never fits is then tried alone: its
+    # cycles fail ("no pods were schedulable") but the group stays initially scheduled.
+    store, sched, _clock = cluster([pod_group("train", 2), worker("w0"), worker("w1")])
+    sched.run_until_idle()
+    assert condition(store)["status"] == "True"
+    store.create(worker("w2"))
+    sched.run_until_idle()
+    assert not node_of(store, "w2")
+    assert message(store, "w2").startswith("0/2 nodes are available")
+    assert (condition(store)["status"], condition(store)["reason"]) == ("True", "Scheduled")
+
+
+def test_a_group_whose_only_pod_does_not_fit_is_unschedulable() -> None:
+    # minCount 1: once its only pod has failed, nothing is left to meet it.
+    store, sched, _clock = cluster([pod_group("solo", 1), worker("w0", group="solo", cpu="5")])
+    sched.schedule_one()
+    cond = condition(store, "solo")
+    assert (cond["status"], cond["reason"]) == ("False", "Unschedulable")
+    assert cond["message"] == "minCount (1) cannot be satisfied: 0 scheduled, 0 remaining"
