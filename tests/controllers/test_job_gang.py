@@ -175,3 +175,13 @@ def test_a_resized_gang_job_moves_min_count_on_its_workload_and_pod_group() -> N
     [wl], [pg] = store.list("Workload"), store.list("PodGroup")
     # minCount unset on the Job: its parallelism, followed on resize (syncGangMinCount).
     assert wl.pod_group_templates[0].gang.min_count == 2 and pg.gang.min_count == 2
+
+
+def test_a_job_managed_by_another_controller_is_left_alone(tmp_path: Path) -> None:
+    job = gang_job("1", managedBy="kueue.x-k8s.io/multikueue")
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), job]), *GATES)
+    assert generated(report, "Pod") == [] and generated(report, "Workload") == []
+    # Naming the built-in controller is the same as leaving the field unset.
+    job = gang_job("1", managedBy="kubernetes.io/job-controller")
+    report = simulate_json(write(tmp_path, [node("n1"), node("n2"), job]), *GATES)
+    assert len(generated(report, "Pod")) == 3 and len(generated(report, "Workload")) == 1

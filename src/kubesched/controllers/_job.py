@@ -11,8 +11,10 @@ unset). Indexed: the lowest indexes neither succeeded nor running get a pod name
 annotation and label and hostname ``<job>-<index>``. Pods carry the
 ``batch.kubernetes.io/job-tracking`` finalizer, as upstream's. Failed pods, backoffLimit,
 status updates and TTL are out of scope. How long a pod runs is the simulated kubelet's
-business (see _kubelet.py). A Job with ``spec.scheduling`` first gets its Workload and PodGroup
-(_job_scheduling.py), and its pods join that group.
+business (see _kubelet.py). With the WorkloadWithJob gate a Job first gets its Workload and
+PodGroup (_job_scheduling.py), and its pods join that group. A Job whose ``spec.managedBy``
+names another controller than ``kubernetes.io/job-controller`` is left alone
+(managedByExternalController, JobManagedBy: GA).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from ._context import Context
 from ._job_scheduling import ensure_pod_group
 from ._pods import claim, is_active, pod_manifest
 
-__all__ = ["COMPLETION_INDEX", "JobController"]
+__all__ = ["COMPLETION_INDEX", "JOB_CONTROLLER_NAME", "JobController"]
+
+JOB_CONTROLLER_NAME: Final = "kubernetes.io/job-controller"
+"""batch.JobControllerName: the ``spec.managedBy`` value (or its absence) this controller owns."""
 
 CONTROLLER_UID: Final = "batch.kubernetes.io/controller-uid"
 JOB_NAME: Final = "batch.kubernetes.io/job-name"
@@ -58,6 +63,13 @@ def _index(pod: Pod) -> int | None:
     return int(text) if text is not None and text.isdigit() else None
 
 
+def managed_by_external_controller(job: Job) -> bool:
+    """managedByExternalController: ``spec.managedBy`` set to another controller (MultiKueue,
+    ...), which then creates the pods; syncJob skips such a Job."""
+    managed_by = (job.raw.get("spec") or {}).get("managedBy")
+    return managed_by is not None and managed_by != JOB_CONTROLLER_NAME
+
+
 class JobController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -66,7 +78,7 @@ class JobController:
         return claim(self.ctx.store, job, "Pod", lambda labels: _selects(job, labels))
 
     def sync(self, job: Job) -> None:
-        if job.suspend:
+        if job.suspend or managed_by_external_controller(job):
             return
         pods = self.pods(job)
         group = ensure_pod_group(self.ctx, job, pods)
