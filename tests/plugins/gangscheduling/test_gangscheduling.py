@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kubesched.api import Pod, PodGroup
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
-from kubesched.framework import Code, QueueingHint
+from kubesched.framework import Code, PlacementProgress, QueueingHint
 from kubesched.plugins.gangscheduling import GangScheduling
 from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.testing import make_node, make_pod
@@ -280,3 +280,38 @@ def test_a_group_whose_only_pod_does_not_fit_is_unschedulable() -> None:
     cond = condition(store, "solo")
     assert (cond["status"], cond["reason"]) == ("False", "Unschedulable")
     assert cond["message"] == "minCount (1) cannot be satisfied: 0 scheduled, 0 remaining"
+
+
+def test_a_group_already_placed_whose_new_pod_fails_is_told_no_pods_were_schedulable() -> None:
+    # Two members already bound meet minCount; the third does not fit: PlacementFeasible says
+    # yes, but a success needs one pod placed in the cycle.
+    bound = [make_pod().name(f"w{i}").uid(f"w{i}").req({"cpu": "3"}).pod_group("train")
+             .node(f"n{i + 1}").obj() for i in range(2)]
+    store, sched, _clock = cluster([pod_group("train", 2), *bound, worker("w2")])
+    sched.schedule_one()
+    assert message(store, "w2").startswith("0/2 nodes are available: 2 Insufficient cpu.")
+    cond = condition(store)
+    assert (cond["status"], cond["reason"], cond["message"]) == ("False", "Unschedulable",
+                                                                 "no pods were schedulable")
+
+
+# -- PlacementFeasible (gangscheduling_test.go's table) ---------------------------------------
+@pytest.mark.parametrize(("min_count", "scheduled", "remaining", "code", "msg"), [
+    pytest.param(3, 0, 3, Code.WAIT, "minCount (3) is not yet satisfied: 0 scheduled, 3 remaining",
+                 id="nothing placed yet"),
+    pytest.param(3, 2, 1, Code.WAIT, "minCount (3) is not yet satisfied: 2 scheduled, 1 remaining",
+                 id="one more needed"),
+    pytest.param(3, 1, 1, Code.UNSCHEDULABLE, "minCount (3) cannot be satisfied: 1 scheduled, 1 remaining",
+                 id="too few left"),
+    pytest.param(3, 3, 0, Code.SUCCESS, "", id="met"),
+    pytest.param(3, 4, 2, Code.SUCCESS, "", id="more than met"),
+    pytest.param(None, 0, 1, Code.WAIT, "minCount (1) is not yet satisfied: 0 scheduled, 1 remaining",
+                 id="basic: one pod needed"),
+    pytest.param(None, 1, 0, Code.SUCCESS, "", id="basic: one placed"),
+])
+def test_placement_feasible(min_count: int | None, scheduled: int, remaining: int, code: Code,
+                            msg: str) -> None:
+    progress = PlacementProgress(remaining, scheduled)
+    st = GangScheduling().placement_feasible(pod_group("train", min_count), progress)
+    assert (st.code if st is not None else Code.SUCCESS) == code
+    assert (st.message() if st is not None else "") == msg
