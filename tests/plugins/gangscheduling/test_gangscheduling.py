@@ -315,3 +315,29 @@ def test_placement_feasible(min_count: int | None, scheduled: int, remaining: in
     st = GangScheduling().placement_feasible(pod_group("train", min_count), progress)
     assert (st.code if st is not None else Code.SUCCESS) == code
     assert (st.message() if st is not None else "") == msg
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    node_cpus=st.lists(st.integers(1, 8), min_size=1, max_size=4),
+    pod_cpu=st.integers(1, 4),
+    pods=st.integers(1, 6),
+    min_count=st.integers(1, 6),
+)
+def test_a_homogeneous_gang_is_placed_in_one_cycle_iff_a_placement_exists(
+        node_cpus: list[int], pod_cpu: int, pods: int, min_count: int) -> None:
+    """Upstream's promise for the default algorithm: identical pods without inter-pod
+    constraints find a placement whenever one exists. Brute force: the slots the nodes offer."""
+    clock = VirtualClock(0.0)
+    store = MemoryStore(clock)
+    nodes = [make_node().name(f"n{i}").capacity({"cpu": str(c), "memory": "8Gi"}).obj()
+             for i, c in enumerate(node_cpus)]
+    gang = [worker(f"w{i}", cpu=str(pod_cpu)) for i in range(pods)]
+    store.load([*nodes, pod_group("train", min_count), *gang])
+    sched = Scheduler(store, clock, None, options=SchedulerOptions(features=GATES))
+    sched.schedule_one()  # one pod-group cycle (nothing queued when PreEnqueue holds the gang)
+    placeable = min(pods, sum(c // pod_cpu for c in node_cpus))
+    expected = placeable if pods >= min_count and placeable >= min_count else 0
+    assert sched.bindings_in_flight == expected
+    sched.run_until_idle()
+    assert sum(1 for p in store.list("Pod") if p.node_name) == expected
