@@ -341,3 +341,14 @@ def test_a_homogeneous_gang_is_placed_in_one_cycle_iff_a_placement_exists(
     assert sched.bindings_in_flight == expected
     sched.run_until_idle()
     assert sum(1 for p in store.list("Pod") if p.node_name) == expected
+
+
+def test_a_pod_group_condition_write_is_not_progress_but_a_spec_change_is() -> None:
+    store, _sched, _clock = cluster([pod_group("train", 2)])
+    events: list[Any] = []
+    store.subscribe(events.append)
+    pg = store.get("PodGroup", "default", "train")
+    store.update(PodGroup.from_dict({**pg.raw, "status": {"conditions": [
+        {"type": "PodGroupInitiallyScheduled", "status": "False", "reason": "Unschedulable"}]}}))
+    store.update(pod_group("train", 1))
+    assert [e.is_pending_pod_status_update for e in events if e.kind == "PodGroup"] == [True, False]
