@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -382,11 +383,36 @@ def test_the_workloads_example_places_everything() -> None:
         ("StatefulSet", "db", 3, 3),
         ("DaemonSet", "node-exporter", 3, 3),
         ("Job", "report", 6, 6),
+        ("Job", "train", 3, 3),
     ]
-    # Three 1.5-cpu shards fit at a time; each runs 600 s: two waves.
-    assert report["summary"]["simulatedSeconds"] == 1200
+    # The report's shards run 600 s in two waves; the last training workers start when the
+    # first wave ends and run 900 s.
+    assert report["summary"]["simulatedSeconds"] == 1500
     claims = generated(report, "PersistentVolumeClaim")
     assert [c["status"]["phase"] for c in claims] == ["Bound"] * 3
+
+
+def _train_start_times(report: dict[str, Any]) -> list[str]:
+    return sorted(p["status"]["startTime"] for p in generated(report, "Pod")
+                  if p["metadata"]["name"].startswith("train-"))
+
+
+def test_the_workloads_example_gang_starts_whole_with_the_gates_on() -> None:
+    example = Path(__file__).resolve().parent.parent.parent / "examples" / "workloads"
+    # Gates off: one worker starts at once and idles until the others find room at 600 s.
+    plain = simulate_json(example, "--seed", "1")
+    assert _train_start_times(plain) == ["2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z",
+                                         "2026-01-01T00:10:00Z"]
+    gates = "GenericWorkload=true,GangScheduling=true,WorkloadWithJob=true"
+    gang = simulate_json(example, "--seed", "1", "--feature-gates", gates)
+    # The pod-group cycle holds no room for a gang that does not fit whole: at 600 s the two
+    # pending report shards (each fits alone) take the freed room, and the three workers start
+    # together when the last shards finish at 1200 s.
+    assert _train_start_times(gang) == ["2026-01-01T00:20:00Z"] * 3
+    # With WorkloadWithJob every root Job gets a group: the report Job a basic one.
+    policies = {pg["spec"]["workloadRef"]["templateName"]: pg["spec"]["schedulingPolicy"]
+                for pg in generated(gang, "PodGroup")}
+    assert policies == {"train-pgt-0": {"gang": {"minCount": 3}}, "report-pgt-0": {"basic": {}}}
 
 
 def test_ordered_ready_waits_min_ready_seconds_between_pods(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ UPSTREAM_NAMES = {
     "PrioritySort", "SchedulingGates", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
     "NodePorts", "NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality", "InterPodAffinity",
     "PodTopologySpread", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
-    "DynamicResources", "DefaultPreemption", "DefaultBinder",
+    "DynamicResources", "DefaultPreemption", "DefaultBinder", "GangScheduling",
 }
 
 PF: dict[str, Any] = {"pre_filter": (PreFilterResult(), None)}
@@ -42,12 +42,27 @@ UPSTREAM_POINTS: dict[str, dict[str, Any]] = {
     "NodeResourcesBalancedAllocation": S,
     "ImageLocality": {"score": (0, None)},
     "DefaultBinder": {"bind": None},
+    "GangScheduling": {"pre_enqueue": None, "permit": (None, 0.0)},
 }
 
 
 def test_in_tree_names_are_upstreams() -> None:
     assert in_tree_names() == UPSTREAM_NAMES
     assert len(IN_TREE_PLUGINS) == len(UPSTREAM_NAMES)
+
+
+def test_gang_scheduling_joins_the_default_profile_only_with_both_gates() -> None:
+    """applyGangScheduling appends the plugin while GenericWorkload and GangScheduling are on
+    (both alpha, off by default); it then runs at PreEnqueue and Permit."""
+    registry = {name: toy(name, **points) for name, points in UPSTREAM_POINTS.items()}
+    for features in ({}, {"GenericWorkload": True}, {"GangScheduling": True}):
+        fw = Framework(default_config(features).profiles[0], registry)
+        assert "GangScheduling" not in fw.plugins_map
+    gates = {"GenericWorkload": True, "GangScheduling": True}
+    fw = Framework(default_config(gates).profiles[0], registry)
+    got = fw.list_plugins()
+    assert got["preEnqueue"] == ["SchedulingGates", "DynamicResources", "GangScheduling"]
+    assert got["permit"] == ["GangScheduling"]
 
 
 def test_in_tree_registry_maps_name_to_class_with_that_name() -> None:

@@ -77,6 +77,7 @@ from ._resource_slice import (
     ResourceSlice,
 )
 from ._resources import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, ResourceList, pod_requests
+from ._scheduling_group import PodGroup, Workload
 from ._selectors import (
     LabelSelector,
     LabelSelectorRequirement,
@@ -149,6 +150,7 @@ __all__ = [
     "Pod",
     "PodAffinityTerm",
     "PodDisruptionBudget",
+    "PodGroup",
     "PodResourceClaim",
     "PodResourceClaimStatus",
     "PriorityClass",
@@ -170,6 +172,7 @@ __all__ = [
     "TopologySpreadConstraint",
     "WeightedNodeSelectorTerm",
     "WeightedPodAffinityTerm",
+    "Workload",
     "add_default_tolerations",
     "admit_pod",
     "compute_qos",

@@ -17,6 +17,7 @@ from ._meta import ManifestObject, ObjectMeta, parse_int32, time_field
 from ._quantity import parse_quantity, resource_value
 from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
+from ._scheduling_group import pod_group_name_of
 from ._selectors import LabelSelector, NodeSelector, NodeSelectorTerm, Toleration
 from ._util_validation import FieldErrors, is_dns1123_label, is_dns1123_subdomain
 
@@ -373,6 +374,12 @@ class Pod(ManifestObject):
     def is_terminal(self) -> bool:
         return self.phase in ("Succeeded", "Failed")
 
+    @cached_property
+    def pod_group_name(self) -> str:
+        """``spec.schedulingGroup.podGroupName``: the PodGroup this pod belongs to ("" for none;
+        the field is immutable, so the cached value never goes stale)."""
+        return pod_group_name_of(self.raw.get("spec") or {})
+
     @property
     def priority_value(self) -> int:
         """corev1helpers.PodPriority: nil priority counts as 0."""
@@ -511,6 +518,7 @@ class Pod(ManifestObject):
         )
         pod_res = f.mapping(spec.get("resources"), "spec.resources")
         parse_pod_resource_claims(spec.get("resourceClaims"))  # refuse bad claims at load
+        pod_group_name_of(spec)  # refuse a bad spec.schedulingGroup at load
         return Pod(
             raw=d,
             **_cheap_fields(d),

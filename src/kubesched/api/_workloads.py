@@ -299,6 +299,37 @@ class DaemonSet(_Object):
                          f.opt_int32(status.get("collisionCount"), "status.collisionCount"))
 
 
+@dataclass(frozen=True, slots=True)
+class JobScheduling:
+    """batch/v1 JobSchedulingConfiguration, the policy half: ``gang`` True for the gang policy,
+    with its optional ``minCount`` (None: the controller defaults it to the parallelism);
+    False for the basic policy (also when ``schedulingPolicy`` is omitted)."""
+
+    gang: bool
+    min_count: int | None
+
+    @staticmethod
+    def from_spec(spec: Mapping[str, Any]) -> JobScheduling | None:
+        raw = spec.get("scheduling")
+        if raw is None:
+            return None
+        sched = f.mapping(raw, "spec.scheduling")
+        if sched.get("schedulingPolicy") is None:
+            return JobScheduling(False, None)
+        path = "spec.scheduling.schedulingPolicy"
+        policy = f.mapping(sched.get("schedulingPolicy"), path)
+        basic, gang = policy.get("basic"), policy.get("gang")
+        if (basic is None) == (gang is None):
+            raise ValueError(f"{path}: Invalid value: \"\": must specify exactly one of: `basic`, `gang`")
+        if gang is None:
+            f.mapping(basic, f"{path}.basic")
+            return JobScheduling(False, None)
+        n = f.opt_int32(f.mapping(gang, f"{path}.gang").get("minCount"), f"{path}.gang.minCount")
+        if n is not None and n < 1:
+            raise f.FieldValueError.invalid(f"{path}.gang.minCount", n, "must be greater than or equal to 1")
+        return JobScheduling(True, n)
+
+
 NON_INDEXED = "NonIndexed"
 INDEXED = "Indexed"
 
@@ -319,6 +350,8 @@ class Job(_Object):
     selector: LabelSelector | None
     manual_selector: bool
     template: Mapping[str, Any]
+    scheduling: JobScheduling | None = None
+    """``spec.scheduling`` (feature WorkloadWithJob): the policy the Job's PodGroup gets."""
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> Job:
@@ -344,4 +377,5 @@ class Job(_Object):
         selector = LabelSelector.from_dict(spec.get("selector"), "spec.selector")
         return Job(d, _meta(d), 1 if parallelism is None else parallelism, completions, mode,
                    f.boolean(spec.get("suspend"), "spec.suspend"), selector,
-                   f.boolean(spec.get("manualSelector"), "spec.manualSelector"), template)
+                   f.boolean(spec.get("manualSelector"), "spec.manualSelector"), template,
+                   JobScheduling.from_spec(spec))

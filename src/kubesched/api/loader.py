@@ -43,6 +43,7 @@ from ._pod import Pod
 from ._raw import DELETE, with_paths
 from ._resource import DeviceClass, ResourceClaim, ResourceClaimTemplate
 from ._resource_slice import DeviceTaintRule, ResourceSlice
+from ._scheduling_group import SCHEDULING_API_VERSIONS, PodGroup, Workload
 from ._validation import validate_object
 from ._workloads import (
     DaemonSet,
@@ -91,6 +92,8 @@ ApiObject: TypeAlias = (
     | Deployment
     | DaemonSet
     | Job
+    | Workload
+    | PodGroup
 )
 
 
@@ -102,6 +105,8 @@ class KindInfo:
     api_version: str
     namespaced: bool
     cls: type[Any]
+    other_versions: tuple[str, ...] = ()
+    """Further apiVersions the kind is read from (``api_version`` is the preferred one)."""
 
 
 KINDS: Final[Mapping[str, KindInfo]] = {
@@ -127,6 +132,8 @@ KINDS: Final[Mapping[str, KindInfo]] = {
         KindInfo("Deployment", "apps/v1", True, Deployment),
         KindInfo("DaemonSet", "apps/v1", True, DaemonSet),
         KindInfo("Job", "batch/v1", True, Job),
+        KindInfo("Workload", SCHEDULING_API_VERSIONS[0], True, Workload, SCHEDULING_API_VERSIONS[1:]),
+        KindInfo("PodGroup", SCHEDULING_API_VERSIONS[0], True, PodGroup, SCHEDULING_API_VERSIONS[1:]),
         KindInfo("Pod", "v1", True, Pod),
     )
 }
@@ -317,10 +324,9 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     if info is None:
         raise ValueError(f"unknown kind {kind!r} (supported: {', '.join(KINDS)})")
     api_version = doc.get("apiVersion")
-    if api_version != info.api_version:
-        raise ValueError(
-            f"apiVersion {api_version!r} is not supported for {kind} (expected {info.api_version!r})"
-        )
+    if api_version != info.api_version and api_version not in info.other_versions:
+        expected = " or ".join(repr(v) for v in (info.api_version, *info.other_versions))
+        raise ValueError(f"apiVersion {api_version!r} is not supported for {kind} (expected {expected})")
     md = doc.get("metadata")
     if not isinstance(md, Mapping) or not md.get("name"):
         raise ValueError("metadata.name: required")

@@ -15,6 +15,7 @@ from ._node_info import (
     tracked_resources,
 )
 from ._node_tree import NodeTree, get_zone_key
+from ._pod_groups import PodGroupState, PodGroupStates
 from ._snapshot import Snapshot
 
 __all__ = [
@@ -30,6 +31,8 @@ __all__ = [
     "NodeImages",
     "NodeInfo",
     "NodeTree",
+    "PodGroupState",
+    "PodGroupStates",
     "PodInfo",
     "RowAnswers",
     "RowMemo",

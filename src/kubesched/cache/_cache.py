@@ -32,6 +32,7 @@ from ..clock import Clock, Timer
 from ._images import ImageRegistry
 from ._node_info import NodeInfo
 from ._node_tree import NodeTree
+from ._pod_groups import PodGroupStates
 from ._snapshot import Snapshot
 
 __all__ = ["Cache", "CacheDump", "CacheError"]
@@ -79,6 +80,7 @@ class Cache:
         self._assumed: set[str] = set()
         self._images = ImageRegistry()
         self._image_version: dict[str, int] = {}  # node name -> registry version of its image_states
+        self.pod_groups = PodGroupStates()  # members of each pod group (GangScheduling reads them)
 
     @property
     def ttl(self) -> float:
@@ -92,6 +94,7 @@ class Cache:
             if key in self._pod_states:
                 raise CacheError(f"pod {key}({pod.key}) is in the cache, so can't be assumed")
             self._add_pod(pod, assume=True)
+            self.pod_groups.assume_pod(pod)
 
     def finish_binding(self, pod: Pod) -> None:
         """FinishBinding (older upstream): the binding call returned; start the expiry deadline
@@ -118,6 +121,7 @@ class Cache:
                 return
             self._validate_assumed(pod, key, state)
             self._remove_pod(pod)
+            self.pod_groups.forget_pod(pod)
 
     def remove_assumed_pod(self, pod: Pod) -> None:
         """RemoveAssumedPod: the assumed pod was deleted from the cluster."""
@@ -135,6 +139,7 @@ class Cache:
                 self._add_pod(pod, assume=False)
             else:
                 raise CacheError(f"pod {key}({pod.key}) was already in added state")
+            self.pod_groups.add_pod(pod)
 
     def update_pod(self, old: Pod, new: Pod) -> None:
         """UpdatePod: an added (not assumed) pod changed; it cannot change nodes."""
@@ -167,6 +172,7 @@ class Cache:
                     f"{pod.node_name!r}; scheduler cache is corrupted"
                 )
             self._remove_pod(state.pod)
+            self.pod_groups.delete_pod(pod)
 
     def is_assumed_pod(self, pod: Pod) -> bool:
         with self._lock:
@@ -203,6 +209,7 @@ class Cache:
     def _expire_now(self, key: str) -> Pod:
         pod = self._pod_states[key].pod
         self._remove_pod(pod)
+        self.pod_groups.forget_pod(pod)
         return pod
 
     def _notify_expired(self, pods: list[Pod]) -> None:

@@ -9,7 +9,7 @@ of a PriorityClass the input lacks) is told once each, as ``warning: ...`` lines
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,14 +50,16 @@ class Inputs:
     config: Any  # SchedulerConfig, or None for kube-scheduler's defaults
 
 
-def load_inputs(paths: Sequence[str], config: Path | None, *, strict: bool = False) -> Inputs:
+def load_inputs(paths: Sequence[str], config: Path | None, *, strict: bool = False,
+                features: Mapping[str, bool] | None = None) -> Inputs:
     """Load manifests and the configuration; raises one of BAD_INPUT_ERRORS. The skipped
-    objects (kinds the scheduler does not read) are told in one warning."""
+    objects (kinds the scheduler does not read) are told in one warning. ``features``: the
+    feature gates the configuration's defaults depend on (the default plugin set)."""
     cfg = None
     if config is not None:
         from ..framework.config import load_config
 
-        cfg = load_config(config)
+        cfg = load_config(config, features=features)
     loaded = _load(manifest_files(paths), strict)
     for message in loaded.warnings():
         warn(message)

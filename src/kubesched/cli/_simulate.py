@@ -1,4 +1,4 @@
-"""``kubesched simulate PATH... [--config FILE] [--seed N] [-o table|wide|json|yaml]``.
+"""``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
 can happen, and reports each pod's node (or upstream's failure message), the preemptions and
@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ._console import out_console
+from ._features import FEATURE_GATES_HELP, parse_feature_gates
 from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
 from ._main import app
 from ._render import render_simulation
@@ -43,11 +44,13 @@ def simulate(
     output: SimulateOutput = typer.Option(SimulateOutput.table, "-o", "--output", help="Output format."),
     fail_on_unschedulable: bool = typer.Option(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config, strict=strict)
-        simulator = Simulator(inputs.loaded, inputs.config, seed)
+        features = parse_feature_gates(feature_gates)
+        inputs = load_inputs(paths, config, strict=strict, features=features)
+        simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:
         sys.stdout.write(json.dumps(simulation_report(sim), indent=2) + "\n")

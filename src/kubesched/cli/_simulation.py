@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from ..clock import VirtualClock
 from ..cluster import SCHEDULING_GATED, MemoryStore, WatchEvent
 from ..controllers import ControllerManager, WorkloadStatus, owning_workloads, workload_statuses
 from ..plugins.schedulinggates import gates_message
-from ..scheduler import RunSummary, Scheduler
+from ..scheduler import RunSummary, Scheduler, SchedulerOptions
 from ._inputs import start_time
 
 __all__ = [
@@ -120,7 +120,9 @@ class Simulator:
     """A simulation ready to run: the input admitted into a fresh store and the scheduler built.
     Construction raises the store's or the framework's error on bad input; ``run`` does not."""
 
-    def __init__(self, loaded: LoadedObjects, config: Any = None, seed: int = 0) -> None:
+    def __init__(self, loaded: LoadedObjects, config: Any = None, seed: int = 0,
+                 features: Mapping[str, bool] | None = None) -> None:
+        """``features``: feature gates (as kube-scheduler's ``--feature-gates``)."""
         self.loaded = loaded
         self.seed = seed
         self.start = start_time(loaded.objects)
@@ -128,8 +130,9 @@ class Simulator:
         self.store = MemoryStore(self.clock)
         self.store.load(loaded)
         self.initial: list[Pod] = self.store.list("Pod")
-        self.sched = Scheduler(self.store, self.clock, config, seed=seed)
-        self.controllers = ControllerManager(self.store, self.clock, seed)
+        self.sched = Scheduler(self.store, self.clock, config, seed=seed,
+                               options=SchedulerOptions(features=dict(features or {})))
+        self.controllers = ControllerManager(self.store, self.clock, seed, features=dict(features or {}))
 
     def settle(self) -> RunSummary:
         """Start the controllers and schedule until nothing more can happen, leaving the
@@ -163,7 +166,8 @@ class Simulator:
         sim.generated = list(self.controllers.created)
         created_pods = [o for o in sim.generated if isinstance(o, Pod)]
         sim.preemptions = _preemptions(store, {p.uid: p for p in [*initial, *created_pods]})
-        sim.pods = _outcomes(store, [*initial, *created_pods], bound_before, sim.preemptions)
+        sim.pods = _outcomes(store, [*initial, *created_pods], bound_before, sim.preemptions,
+                             self._pre_enqueue_message)
         sim.nodes = allocations(store)
         sim.workloads = workload_statuses(store, self.controllers)
         sim.pod_workload = {k: f"{kind_of(o)} {o.meta.namespace}/{o.meta.name}"
@@ -171,11 +175,22 @@ class Simulator:
         return sim
 
 
+    def _pre_enqueue_message(self, pod: Pod) -> str:
+        """Why a pod of ours was never attempted: the PreEnqueue status keeping it out of the
+        queue (a gang short of minCount, its PodGroup missing), "" when none does."""
+        fwk = self.sched.profiles.get(pod.scheduler_name)
+        if fwk is None:
+            return ""
+        st = fwk.run_pre_enqueue_plugins(pod)
+        return "" if st.is_success() else st.message()
+
+
 def run_simulation(loaded: LoadedObjects, config: Any = None, seed: int = 0,
-                   progress: ProgressFn | None = None) -> Simulation:
+                   progress: ProgressFn | None = None,
+                   features: Mapping[str, bool] | None = None) -> Simulation:
     """Admit ``loaded`` into a fresh store and run the scheduler on a virtual clock until
     nothing more can happen."""
-    return Simulator(loaded, config, seed).run(progress)
+    return Simulator(loaded, config, seed, features).run(progress)
 
 
 def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None) -> Callable[[], None]:
@@ -216,7 +231,9 @@ def _preemptions(store: MemoryStore, by_uid: dict[str, Pod]) -> list[Preemption]
 
 
 def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
-              preemptions: list[Preemption]) -> list[PodOutcome]:
+              preemptions: list[Preemption],
+              pre_enqueue_message: Callable[[Pod], str] = lambda _: "") -> list[PodOutcome]:
+    """Each pod's outcome; a pod never attempted gets ``pre_enqueue_message(pod)``."""
     preempted = {p.victim: p for p in preemptions}
     out = []
     for first in initial:
@@ -228,8 +245,10 @@ def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
             out.append(PodOutcome(first.key, first.node_name, status, first.priority_value,
                                   "", msg, first.scheduler_name))
             continue
-        out.append(PodOutcome(pod.key, pod.node_name, _status(pod, bound_before), pod.priority_value,
-                              pod.nominated_node_name, _message(pod), pod.scheduler_name))
+        status = _status(pod, bound_before)
+        msg = pre_enqueue_message(pod) if status == PENDING else _message(pod)
+        out.append(PodOutcome(pod.key, pod.node_name, status, pod.priority_value,
+                              pod.nominated_node_name, msg, pod.scheduler_name))
     out.sort(key=lambda o: o.pod)
     return out
 

@@ -74,6 +74,22 @@ class WatchEvent:
         assert out is not None
         return out
 
+    @property
+    def is_pending_pod_status_update(self) -> bool:
+        """A pending (unbound) pod's status written with nothing else changed: the scheduler's
+        own report (its PodScheduled condition, its nominated node), or likewise a PodGroup's
+        status (its PodGroupInitiallyScheduled condition). Nothing that watches for changes to
+        act on (the scheduler's idle rule, the workload controllers) needs it."""
+        old, new = self.old, self.new
+        if self.kind not in ("Pod", "PodGroup") or self.type != "MODIFIED" or old is None or new is None:
+            return False
+        if getattr(old, "node_name", "") or getattr(new, "node_name", ""):
+            return False
+        o_spec, n_spec = old.raw.get("spec"), new.raw.get("spec")
+        if o_spec is not n_spec and o_spec != n_spec:
+            return False
+        return _metadata_sans_version(old.raw) == _metadata_sans_version(new.raw)
+
     @staticmethod
     def _make(type: WatchEventType, kind: str, old: ApiObject | None, new: ApiObject | None,
               resource_version: int) -> WatchEvent:
@@ -87,6 +103,11 @@ class WatchEvent:
         _SET_NEW(ev, new)
         _SET_RV(ev, resource_version)
         return ev
+
+
+def _metadata_sans_version(raw: Mapping[str, Any]) -> dict[str, Any]:
+    md = raw.get("metadata") or {}
+    return {k: v for k, v in md.items() if k not in ("resourceVersion", "managedFields")}
 
 
 _new_object = object.__new__

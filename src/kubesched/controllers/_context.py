@@ -4,7 +4,7 @@ random name suffixes, and the record of what they created (``simulate`` reports 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,8 @@ class Context:
     clock: Clock
     created: list[ApiObject] = field(default_factory=list)
     requeue: Callable[[float], None] = field(default=lambda _delay: None)
+    features: Mapping[str, bool] = field(default_factory=dict)
+    """Feature gates the controllers read (kube-controller-manager's --feature-gates)."""
     """Ask for another reconcile ``delay`` seconds from now (AddAfter on the work queue: a
     StatefulSet waiting for its pod's minReadySeconds)."""
 

@@ -11,7 +11,10 @@ unset). Indexed: the lowest indexes neither succeeded nor running get a pod name
 annotation and label and hostname ``<job>-<index>``. Pods carry the
 ``batch.kubernetes.io/job-tracking`` finalizer, as upstream's. Failed pods, backoffLimit,
 status updates and TTL are out of scope. How long a pod runs is the simulated kubelet's
-business (see _kubelet.py).
+business (see _kubelet.py). With the WorkloadWithJob gate a Job first gets its Workload and
+PodGroup (_job_scheduling.py), and its pods join that group. A Job whose ``spec.managedBy``
+names another controller than ``kubernetes.io/job-controller`` is left alone
+(managedByExternalController, JobManagedBy: GA).
 """
 
 from __future__ import annotations
@@ -22,9 +25,13 @@ from typing import Final
 from ..api import Job, Pod
 from ..api._workloads import INDEXED
 from ._context import Context
+from ._job_scheduling import ensure_pod_group
 from ._pods import claim, is_active, pod_manifest
 
-__all__ = ["COMPLETION_INDEX", "JobController"]
+__all__ = ["COMPLETION_INDEX", "JOB_CONTROLLER_NAME", "JobController"]
+
+JOB_CONTROLLER_NAME: Final = "kubernetes.io/job-controller"
+"""batch.JobControllerName: the ``spec.managedBy`` value (or its absence) this controller owns."""
 
 CONTROLLER_UID: Final = "batch.kubernetes.io/controller-uid"
 JOB_NAME: Final = "batch.kubernetes.io/job-name"
@@ -56,6 +63,13 @@ def _index(pod: Pod) -> int | None:
     return int(text) if text is not None and text.isdigit() else None
 
 
+def managed_by_external_controller(job: Job) -> bool:
+    """managedByExternalController: ``spec.managedBy`` set to another controller (MultiKueue,
+    ...), which then creates the pods; syncJob skips such a Job."""
+    managed_by = (job.raw.get("spec") or {}).get("managedBy")
+    return managed_by is not None and managed_by != JOB_CONTROLLER_NAME
+
+
 class JobController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -64,13 +78,14 @@ class JobController:
         return claim(self.ctx.store, job, "Pod", lambda labels: _selects(job, labels))
 
     def sync(self, job: Job) -> None:
-        if job.suspend:
+        if job.suspend or managed_by_external_controller(job):
             return
         pods = self.pods(job)
+        group = ensure_pod_group(self.ctx, job, pods)
         active = [p for p in pods if is_active(p)]
         succeeded = [p for p in pods if p.phase == "Succeeded"]
         if job.completion_mode == INDEXED:
-            self._indexed(job, active, succeeded)
+            self._indexed(job, active, succeeded, group)
             return
         if job.completions is None:
             want = 0 if succeeded else job.parallelism
@@ -78,9 +93,9 @@ class JobController:
             want = max(0, min(job.parallelism, job.completions - len(succeeded)))
         base = f"{job.name}-"
         for _ in range(want - len(active)):
-            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, None)
+            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, None, group)
 
-    def _indexed(self, job: Job, active: list[Pod], succeeded: list[Pod]) -> None:
+    def _indexed(self, job: Job, active: list[Pod], succeeded: list[Pod], group: str) -> None:
         assert job.completions is not None
         busy = {_index(p) for p in active} | {_index(p) for p in succeeded}
         room = job.parallelism - len(active)
@@ -90,10 +105,10 @@ class JobController:
             if index in busy:
                 continue
             base = f"{job.name}-{index}-"
-            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, index)
+            self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, index, group)
             room -= 1
 
-    def _create(self, job: Job, name: str, base: str, index: int | None) -> None:
+    def _create(self, job: Job, name: str, base: str, index: int | None, group: str) -> None:
         labels = generated_labels(job)
         annotations = {}
         if index is not None:
@@ -102,6 +117,8 @@ class JobController:
         d["metadata"]["finalizers"] = [*d["metadata"].get("finalizers", []), TRACKING_FINALIZER]
         if index is not None:
             d["spec"]["hostname"] = f"{job.name}-{index}"
+        if group:
+            d["spec"]["schedulingGroup"] = {"podGroupName": group}
         self.ctx.create(Pod.from_dict(d))
 
     @staticmethod

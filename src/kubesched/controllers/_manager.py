@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ..api import Pod
@@ -39,10 +39,13 @@ WORKLOAD_KINDS: Final = (
 
 
 class ControllerManager:
-    def __init__(self, store: Store, clock: Clock, seed: int = 0) -> None:
+    def __init__(self, store: Store, clock: Clock, seed: int = 0,
+                 features: Mapping[str, bool] | None = None) -> None:
+        """``features``: feature gates (WorkloadWithJob: every root Job gets a Workload)."""
         self.store = store
         self.clock = clock
-        self.ctx = Context(store, random.Random(seed), clock, requeue=self._requeue)
+        self.ctx = Context(store, random.Random(seed), clock, requeue=self._requeue,
+                           features=dict(features or {}))
         self._later: list[Timer] = []
         self.deployments = DeploymentController(self.ctx)
         self.replica_sets = ReplicaSetController(self.ctx)
@@ -122,7 +125,7 @@ class ControllerManager:
     def _on_event(self, ev: WatchEvent) -> None:
         if ev.kind in self._syncs:
             self._request()
-        elif ev.kind == "Pod":
+        elif ev.kind == "Pod" and not ev.is_pending_pod_status_update:
             pod = ev.new if ev.new is not None else ev.old
             if isinstance(ev.new, Pod):
                 self.runner.observe(ev.new)

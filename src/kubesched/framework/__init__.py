@@ -4,7 +4,7 @@ Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 """
 
 from ._batch import BatchFilterResult, BatchNames, NodeBatch
-from ._cycle_state import CycleState, StateData
+from ._cycle_state import PODS_TO_ACTIVATE_KEY, CycleState, PodsToActivate, StateData
 from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
 from ._events import (
     ActionType,
@@ -43,6 +43,7 @@ from ._interface import (
     ScorePlugin,
     filter_inputs,
 )
+from ._placement import PlacementFeasiblePlugin, PlacementProgress
 from ._plugin_base import ArgsError, PluginArgs, PluginBase
 from ._profiles import new_profile_map, registry_for
 from ._registry import (
@@ -66,6 +67,7 @@ __all__ = [
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
     "NO_NODE_AVAILABLE_MSG",
+    "PODS_TO_ACTIVATE_KEY",
     "ActionType",
     "ArgsError",
     "BatchFilterPlugin",
@@ -93,6 +95,8 @@ __all__ = [
     "NodeToStatus",
     "PermitFuture",
     "PermitPlugin",
+    "PlacementFeasiblePlugin",
+    "PlacementProgress",
     "Plugin",
     "PluginArgs",
     "PluginBase",
@@ -100,6 +104,7 @@ __all__ = [
     "PluginLoadError",
     "PluginObserver",
     "PodNominator",
+    "PodsToActivate",
     "PostBindPlugin",
     "PostFilterPlugin",
     "PostFilterResult",

@@ -7,9 +7,26 @@ clones the state before dry runs. A missing key raises :class:`KeyError` with th
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-__all__ = ["CycleState", "StateData"]
+if TYPE_CHECKING:
+    from ..api import Pod
+
+__all__ = ["PODS_TO_ACTIVATE_KEY", "CycleState", "PodsToActivate", "StateData"]
+
+PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
+"""framework.PodsToActivateKey: plugins put pods here to have them moved to activeQ."""
+
+
+@dataclass
+class PodsToActivate:
+    """framework.PodsToActivate: ``ns/name`` -> pod; shared (not copied) by CycleState.clone."""
+
+    map: dict[str, Pod] = field(default_factory=dict)
+
+    def clone(self) -> PodsToActivate:
+        return self
 
 
 class StateData(Protocol):

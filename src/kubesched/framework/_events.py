@@ -37,6 +37,7 @@ class EventResource(StrEnum):
     VOLUME_ATTACHMENT = "storage.k8s.io/VolumeAttachment"
     NAMESPACE = "Namespace"
     PDB = "policy/PodDisruptionBudget"
+    POD_GROUP = "scheduling.k8s.io/PodGroup"
     WILDCARD = "*"
 
 

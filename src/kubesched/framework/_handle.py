@@ -17,7 +17,7 @@ from ._status import Status
 
 if TYPE_CHECKING:
     from ..api import Pod
-    from ..cache import NodeInfo, PodInfo, Snapshot
+    from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
     from ._runtime import PodNominator
@@ -48,6 +48,10 @@ class Handle(Protocol):
     def nominator(self) -> PodNominator | None: ...
 
     def extenders(self) -> list[Any]: ...
+
+    def pod_group_states(self) -> PodGroupStates | None:
+        """The pod groups' members (PodGroupManager upstream); None outside a scheduler."""
+        ...
 
     def get_waiting_pod(self, uid: str) -> WaitingPod | None: ...
 

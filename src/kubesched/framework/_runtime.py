@@ -57,14 +57,15 @@ from ._nominated import (
     refilter_with_nominated,
     resource_only_filters,
 )
+from ._placement import PlacementFeasiblePlugin, PlacementProgress
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
 from ._status import Code, Status
 from ._waiting_pods import MAX_PERMIT_TIMEOUT, PermitFuture, WaitingPod, WaitingPodsMap
 
 if TYPE_CHECKING:
-    from ..api import Pod
-    from ..cache import NodeInfo, PodInfo, Snapshot
+    from ..api import Pod, PodGroup
+    from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
     from ._diagnosis import NodeToStatus
@@ -187,6 +188,7 @@ class Framework:
         self._extenders = list(extenders)
         self._snapshot = snapshot
         self.waiting_pods = WaitingPodsMap()
+        self._pod_group_states: PodGroupStates | None = None
         # The owning scheduler's SchedulerMetrics, for plugins that report metrics of their own
         # (DefaultPreemption: scheduler_preemption_*); None outside a scheduler.
         self.metrics: Any = None
@@ -212,6 +214,10 @@ class Framework:
         self.pre_bind_plugins: list[PreBindPlugin] = bp["preBind"]
         self.bind_plugins: list[BindPlugin] = bp["bind"]
         self.post_bind_plugins: list[PostBindPlugin] = bp["postBind"]
+        # PlacementFeasible (the pod-group cycle): every enabled plugin implementing it, in
+        # the profile's order.
+        self.placement_feasible_plugins: list[PlacementFeasiblePlugin] = [
+            pl for pl in self.plugins_map.values() if isinstance(pl, PlacementFeasiblePlugin)]
 
     # -- Handle ---------------------------------------------------------------------------
     @property
@@ -251,6 +257,14 @@ class Framework:
 
     def extenders(self) -> list[Any]:
         return self._extenders
+
+    def pod_group_states(self) -> PodGroupStates | None:
+        """PodGroupManager().PodGroupStates(): the members of each pod group, as the scheduler's
+        cache tracks them (None for a framework outside a scheduler)."""
+        return self._pod_group_states
+
+    def set_pod_group_states(self, states: PodGroupStates) -> None:
+        self._pod_group_states = states
 
     def get_waiting_pod(self, uid: str) -> WaitingPod | None:
         return self.waiting_pods.get(uid)
@@ -784,6 +798,24 @@ class Framework:
                 box[0] = Status.of(Code.WAIT, msg)
                 return box[0]
             return Status.success()
+
+    # -- PlacementFeasible (pod-group scheduling cycle) -----------------------------------
+    def run_placement_feasible_plugins(self, pod_group: PodGroup, progress: PlacementProgress) -> Status:
+        """RunPlacementFeasiblePlugins: a rejection (the group cannot become feasible) or an
+        error stops at once; a Wait (not feasible yet) is returned when no plugin rejects."""
+        waiting: Status | None = None
+        for pl in self.placement_feasible_plugins:
+            st = pl.placement_feasible(pod_group, progress)
+            if _ok(st):
+                continue
+            assert st is not None
+            if st.is_rejected():
+                return st.with_plugin(pl.name())
+            if st.is_wait():
+                waiting = waiting or st.with_plugin(pl.name())
+                continue
+            return _err(f'running PlacementFeasible plugin "{pl.name()}": {error_text(st)}', pl.name())
+        return waiting if waiting is not None else Status.success()
 
     def wait_on_permit(self, pod: Pod) -> PermitFuture:
         """WaitOnPermit, without blocking: a future resolved with Success when every waiting

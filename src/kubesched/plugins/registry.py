@@ -40,6 +40,7 @@ IN_TREE_PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (names.DYNAMIC_RESOURCES, ("dynamicresources",)),
     (names.DEFAULT_PREEMPTION, ("defaultpreemption",)),
     (names.DEFAULT_BINDER, ("defaultbinder",)),
+    (names.GANG_SCHEDULING, ("gangscheduling",)),
 )
 
 

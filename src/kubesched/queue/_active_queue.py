@@ -133,10 +133,15 @@ class ActiveQueue:
                 return None
             if p.pod.uid in self._in_flight_pods:
                 continue
-            p.attempts += 1
-            self._in_flight_pods[p.pod.uid] = self._in_flight_events.push_back(p.pod)
+            self.track_in_flight(p)
             self.scheduling_cycle += 1
             return p, from_backoff
+
+    def track_in_flight(self, p: QueuedPodInfo) -> None:
+        """A popped pod's bookkeeping: one more attempt, and in flight until ``done`` (events
+        arriving meanwhile are recorded for it). Shared by pop and PopSpecificPod."""
+        p.attempts += 1
+        self._in_flight_pods[p.pod.uid] = self._in_flight_events.push_back(p.pod)
 
     # -- in flight --------------------------------------------------------------
     def has_in_flight(self) -> bool:

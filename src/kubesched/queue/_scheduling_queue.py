@@ -387,6 +387,31 @@ class PriorityQueue:
         return p
 
     @_locked
+    def pop_specific(self, pod: Pod) -> QueuedPodInfo | None:
+        """PopSpecificPod: take ``pod`` out of whichever sub-queue holds it (not a gated one)
+        and make it in flight, as ``pop`` does; None when it is not queued (in flight, assumed,
+        gated or gone). The pod-group scheduling cycle pops a group's other pending pods with
+        it, so that they are scheduled together."""
+        key = pod.key
+        if self._active_q.is_in_flight(pod.uid):
+            return None
+        p = self._active_q.delete(key) or self._backoff_q.delete(key)
+        if p is None:
+            parked = self._unschedulable.get(key)
+            if parked is None or parked.gated:
+                return None
+            p = self._unschedulable.delete(key)
+            if p is None:
+                return None
+        self._active_q.track_in_flight(p)
+        self.nominator.touch(p.pod.uid)
+        if p.initial_attempt_timestamp is None:
+            p.initial_attempt_timestamp = self._clock.now
+        p.unschedulable_plugins = set()
+        p.pending_plugins = set()
+        return p
+
+    @_locked
     def done(self, uid: str) -> None:
         """Done: the pod's attempt (scheduling and binding) is over."""
         self._active_q.done(uid)

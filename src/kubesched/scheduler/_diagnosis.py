@@ -14,7 +14,7 @@ from ..framework import Code, Diagnosis, FitError, Status
 if TYPE_CHECKING:
     from ..api import Pod
 
-__all__ = ["NoNodesAvailableError", "fit_error_for_single_node", "status_with_fit_error"]
+__all__ = ["NoNodesAvailableError", "PodGroupFitError", "fit_error_for_single_node", "status_with_fit_error"]
 
 
 class NoNodesAvailableError(Exception):
@@ -22,6 +22,19 @@ class NoNodesAvailableError(Exception):
 
     def __init__(self) -> None:
         super().__init__("no nodes available to schedule pods")
+
+
+class PodGroupFitError(Exception):
+    """podGroupFitError: why a pod group's scheduling cycle failed as a whole. Its text is the
+    deciding status's message (``minCount (3) cannot be satisfied: 1 scheduled, 1 remaining``);
+    it carries the plugins that rejected the group or any of its pods, so that each pod of the
+    group waits for an event any of them registered (a sibling's ``Insufficient cpu`` is the
+    whole group's reason to wait)."""
+
+    def __init__(self, status: Status, unschedulable_plugins: set[str]) -> None:
+        super().__init__(status.message())
+        self.status = status
+        self.unschedulable_plugins = set(unschedulable_plugins)
 
 
 def status_with_fit_error(code: Code, err: FitError) -> Status:

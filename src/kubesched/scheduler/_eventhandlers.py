@@ -19,6 +19,7 @@ from ..framework import ActionType, ClusterEvent, EventResource
 from ..queue._events import (
     EVENT_ASSIGNED_POD_ADD,
     EVENT_ASSIGNED_POD_DELETE,
+    EVENT_UNSCHEDULED_POD_ADD,
     pod_scheduling_properties_change,
 )
 
@@ -83,8 +84,11 @@ def _le_priority(priority: int) -> Callable[[Pod], bool]:
 class EventHandlers:
     """The informer handlers; ``host`` is the Scheduler."""
 
-    def __init__(self, host: _Host) -> None:
+    def __init__(self, host: _Host, gang_scheduling: bool = False) -> None:
+        """``gang_scheduling``: the GangScheduling feature gate (a new unscheduled pod may
+        complete a gang waiting in PreEnqueue, see :meth:`add_pod`)."""
         self.host = host
+        self.gang_scheduling = gang_scheduling
 
     @property
     def _queue(self) -> Any:
@@ -117,7 +121,16 @@ class EventHandlers:
         if pod.node_name:
             self._add_assigned_pod(pod)
         elif self.host.handles_scheduler_name(pod.scheduler_name):
-            self._queue.add(pod)
+            self._add_pod_to_scheduling_queue(pod)
+
+    def _add_pod_to_scheduling_queue(self, pod: Pod) -> None:
+        """addPodToSchedulingQueue: the pod joins its pod group's members first (so that its
+        own PreEnqueue counts it); with GangScheduling the add is also an event for the pods
+        parked in PreEnqueue, since this pod may be the one completing their gang."""
+        self._cache.pod_groups.add_pod(pod)
+        self._queue.add(pod)
+        if self.gang_scheduling:
+            self._move(EVENT_UNSCHEDULED_POD_ADD, None, pod)
 
     def update_pod(self, old: Pod, new: Pod) -> None:
         if old.node_name:
@@ -136,6 +149,7 @@ class EventHandlers:
             self._cache.remove_pod(pod)
             self._move(EVENT_ASSIGNED_POD_DELETE, pod, None)
         elif self.host.handles_scheduler_name(pod.scheduler_name):
+            self._cache.pod_groups.delete_pod(pod)
             self._delete_pod_from_queue(pod, in_binding=False)
 
     def _add_assigned_pod(self, pod: Pod) -> None:
@@ -201,4 +215,5 @@ KIND_TO_RESOURCE: Mapping[str, EventResource] = {
     "VolumeAttachment": EventResource.VOLUME_ATTACHMENT,
     "Namespace": EventResource.NAMESPACE,
     "PodDisruptionBudget": EventResource.PDB,
+    "PodGroup": EventResource.POD_GROUP,
 }

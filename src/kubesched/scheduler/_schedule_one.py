@@ -15,12 +15,26 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..framework import Code, CycleState, PostFilterResult, QueuedPodInfo, Status
+from ..framework import (
+    PODS_TO_ACTIVATE_KEY,
+    Code,
+    CycleState,
+    PodsToActivate,
+    PostFilterResult,
+    QueuedPodInfo,
+    Status,
+)
 from ._algorithm import ScheduleAlgorithm, ScheduleResult
-from ._diagnosis import FitError, NoNodesAvailableError, fit_error_for_single_node, status_with_fit_error
+from ._diagnosis import (
+    FitError,
+    NoNodesAvailableError,
+    PodGroupFitError,
+    fit_error_for_single_node,
+    status_with_fit_error,
+)
 from ._eventhandlers import EVENT_ASSIGNED_POD_DELETE
 from ._failure import (
     CLEAR_NOMINATED_NODE,
@@ -33,7 +47,7 @@ from ._failure import (
 from ._metrics import ERROR, PLUGIN_METRICS_SAMPLE_PERCENT, SCHEDULED, UNSCHEDULABLE, SchedulerMetrics
 
 if TYPE_CHECKING:
-    from ..api import Pod
+    from ..api import Pod, PodGroup
     from ..cache import Cache, Snapshot
     from ..framework import Framework
     from ..queue import PriorityQueue
@@ -45,20 +59,6 @@ __all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsT
 NOMINATED_NODE_NAME_FOR_EXPECTATION = "NominatedNodeNameForExpectation"
 """Feature gate (KEP-5278, beta and on by default since 1.35): the binding cycle records the
 chosen node in ``status.nominatedNodeName`` before waiting on Permit or running PreBind."""
-
-PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
-"""framework.PodsToActivateKey: plugins put pods here to have them moved to activeQ."""
-
-
-@dataclass
-class PodsToActivate:
-    """framework.PodsToActivate: ``ns/name`` -> pod; shared (not copied) by CycleState.clone."""
-
-    map: dict[str, Pod] = field(default_factory=dict)
-
-    def clone(self) -> PodsToActivate:
-        return self
-
 
 @dataclass
 class _Cycle:
@@ -123,6 +123,14 @@ class ScheduleOneMixin:
     def _update_snapshot(self) -> None:
         raise NotImplementedError
 
+    def _pod_group_of(self, fwk: Framework, pod: Pod) -> PodGroup | None:
+        """The PodGroup whose cycle schedules ``pod`` (see ``_schedule_pod_group``); None: the
+        pod's own cycle."""
+        return None
+
+    def _schedule_one_pod_group(self, fwk: Framework, pinfo: QueuedPodInfo, pg: PodGroup) -> None:
+        raise NotImplementedError
+
     # -- ScheduleOne --------------------------------------------------------------------------
     def schedule_one(self) -> bool:
         """ScheduleOne: pop one pod and run its scheduling cycle (and hand its binding cycle to
@@ -138,6 +146,10 @@ class ScheduleOneMixin:
             return True
         if self._skip_pod_schedule(fwk, pod):
             self.queue.done(pod.uid)
+            return True
+        pod_group = self._pod_group_of(fwk, pod)
+        if pod_group is not None:
+            self._schedule_one_pod_group(fwk, pinfo, pod_group)
             return True
         self.stats.attempts += 1
         start = time.perf_counter()
@@ -186,29 +198,40 @@ class ScheduleOneMixin:
         except Exception as err:  # an internal error: retried with backoff, never parked
             return None, CLEAR_NOMINATED_NODE, Status.from_error(err)
 
+        cycle, nominating, status = self._assume_and_reserve(fwk, state, pinfo, result, start,
+                                                             pods_to_activate)
+        if not status.is_success():
+            return cycle, nominating, status
+        return self._permit(cycle)
+
+    def _assume_and_reserve(self, fwk: Framework, state: CycleState, pinfo: QueuedPodInfo,
+                            result: ScheduleResult, start: float, pods_to_activate: PodsToActivate
+                            ) -> tuple[_Cycle, PostFilterResult | None, Status]:
+        """assumeAndReserve: assume the pod on the chosen node (the cache counts it there now,
+        so that binding can be asynchronous, and the next pods see it), then Reserve. Shared by
+        the pod's own cycle and the pod-group cycle."""
         host = result.suggested_host
-        # Assume: the cache counts the pod on its node now, so that binding can be asynchronous.
-        assumed = _with_node_name(pod, host)
-        assumed_pinfo = _copy_pinfo(pinfo, assumed)
+        assumed = _with_node_name(pinfo.pod, host)
+        cycle = _Cycle(fwk, state, _copy_pinfo(pinfo, assumed), assumed, result, start, pods_to_activate)
         try:
             self.cache.assume_pod(assumed)
         except Exception as err:
-            return _Cycle(fwk, state, assumed_pinfo, assumed, result, start, pods_to_activate), \
-                CLEAR_NOMINATED_NODE, Status.from_error(err)
+            return cycle, CLEAR_NOMINATED_NODE, Status.from_error(err)
         self.queue.delete_nominated_pod_if_exists(assumed)
-        cycle = _Cycle(fwk, state, assumed_pinfo, assumed, result, start, pods_to_activate)
-
         sts = _ok(fwk.run_reserve_plugins_reserve(state, assumed, host))
         if not sts.is_success():
-            return self._undo_reserve(cycle, pod, sts)
+            return self._undo_reserve(cycle, pinfo.pod, sts)
+        return cycle, None, Status.success()
 
-        permit = _ok(fwk.run_permit_plugins(state, assumed, host))
+    def _permit(self, cycle: _Cycle) -> tuple[_Cycle, PostFilterResult | None, Status]:
+        """The scheduling cycle's last step: Permit (a rejection undoes the reservation), then
+        activate the pods the plugins asked for."""
+        permit = _ok(cycle.fwk.run_permit_plugins(cycle.state, cycle.assumed, cycle.result.suggested_host))
         if not permit.is_wait() and not permit.is_success():
-            return self._undo_reserve(cycle, pod, permit)
-
-        if pods_to_activate.map:
-            self.queue.activate(list(pods_to_activate.map.values()))
-            pods_to_activate.map.clear()
+            return self._undo_reserve(cycle, cycle.pinfo.pod, permit)
+        if cycle.pods_to_activate.map:
+            self.queue.activate(list(cycle.pods_to_activate.map.values()))
+            cycle.pods_to_activate.map.clear()
         return cycle, None, Status.success()
 
     def _undo_reserve(self, c: _Cycle, pod: Pod, sts: Status
@@ -381,6 +404,8 @@ class ScheduleOneMixin:
         if isinstance(err, FitError):
             pinfo.unschedulable_plugins = set(err.diagnosis.unschedulable_plugins)
             pinfo.pending_plugins = set(err.diagnosis.pending_plugins)
+        elif isinstance(err, PodGroupFitError):
+            pinfo.unschedulable_plugins = set(err.unschedulable_plugins)
         pod = pinfo.pod
         cached = self._store_get_pod(pod.namespace, pod.name)
         requeued = False

@@ -26,7 +26,9 @@ from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store
 from ..framework import EXTENDER_NAME, ActionType, Framework, PostFilterResult, QueuedPodInfo
+from ..framework._features import gang_scheduling_enabled
 from ..framework._profiles import new_profile_map
+from ..framework._waiting_pods import MAX_PERMIT_TIMEOUT
 from ..framework.config import SchedulerConfig, default_config
 from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ..plugins.queuesort import PrioritySort
@@ -42,7 +44,8 @@ from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
-from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOneMixin
+from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION
+from ._schedule_pod_group import SchedulePodGroupMixin
 
 __all__ = ["BINDING_WORKERS", "RunSummary", "Scheduler", "SchedulerOptions"]
 
@@ -128,7 +131,7 @@ class _NominatorView:
         return getattr(self._queue, name)
 
 
-class Scheduler(ScheduleOneMixin):
+class Scheduler(SchedulePodGroupMixin):
     """kube-scheduler over a :class:`~kubesched.cluster.Store`.
 
     ``store``: the cluster (MemoryStore or a live adapter); ``clock``: defaults to the store's;
@@ -169,11 +172,12 @@ class Scheduler(ScheduleOneMixin):
         for fwk in self.profiles.values():
             _attach(fwk, "set_nominator", _NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
+            fwk.set_pod_group_states(self.cache.pod_groups)
             if self.options.binding == "thread":
                 fwk.run_async = self._spawn  # asynchronous preemption beside the loop, too
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
                                            per_node=self.options.per_node_filters)
-        self.handlers = EventHandlers(self)
+        self.handlers = EventHandlers(self, gang_scheduling=gang_scheduling_enabled(self.options.features))
         self._lock = threading.RLock()
         self._pool: ThreadPoolExecutor | None = None
         self._worker = threading.local()
@@ -233,8 +237,9 @@ class Scheduler(ScheduleOneMixin):
     # -- store plumbing ------------------------------------------------------------------------
     def _on_watch_event(self, ev: Any) -> None:
         """Dispatch a watch event to the handlers (the informers' event handlers)."""
-        self.last_progress = self.clock.now
         kind, typ, old, new = ev.kind, ev.type, ev.old, ev.new
+        if not ev.is_pending_pod_status_update:
+            self.last_progress = self.clock.now
         h = self.handlers
         if kind == "Pod":
             deliver_pod_event(h, typ, old, new)
@@ -348,7 +353,7 @@ class Scheduler(ScheduleOneMixin):
         self._update_pending_metric()
         return n
 
-    run_one_cycle = ScheduleOneMixin.schedule_one
+    run_one_cycle = SchedulePodGroupMixin.schedule_one
 
     def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000) -> RunSummary:
         """Schedule until nothing more can happen (VirtualClock only).
@@ -356,9 +361,11 @@ class Scheduler(ScheduleOneMixin):
         Loop: run scheduling cycles while activeQ has pods; then advance the clock to the next
         timer (binding tasks, backoff expiry, permit timeouts, graceful termination, flushes).
         Stop when no timer is left, when the next timer is after ``until``, or at a fixed point:
-        no binding cycle is in flight and the next timer is more than
-        ``podMaxInUnschedulablePodsDuration`` + one 30 s flush period after the last change in
-        the cluster (a watch event, which includes every binding). By then every parked pod has
+        the next timer is more than ``podMaxInUnschedulablePodsDuration`` + one 30 s flush
+        period after the last change in the cluster (a watch event, which includes every
+        binding, but not the scheduler's own status writes on pending pods), plus the longest
+        Permit wait (15 min) while a binding cycle is in flight; such cycles are then run to
+        their end without starting new ones. By then every parked pod has
         been retried by the 5-minute flush, and every pod in backoff (10 s at most) retried,
         with nothing changed since: further flushes and retries would fail forever.
         ``max_cycles`` bounds the number of scheduling cycles as a safety net."""
@@ -372,13 +379,31 @@ class Scheduler(ScheduleOneMixin):
             nxt = clock.peek()
             if nxt == math.inf or (until is not None and nxt > until):
                 break
-            if self.bindings_in_flight == 0 and nxt - self.last_progress > horizon:
+            # A binding cycle in flight (waiting on Permit, in PreBind) is given the longest
+            # Permit wait on top: a gang that can never be placed whole keeps one in flight
+            # (its pods wait, time out, retry) without changing anything.
+            limit = horizon if self.bindings_in_flight == 0 else horizon + MAX_PERMIT_TIMEOUT
+            if nxt - self.last_progress > limit:
+                self._drain_bindings(until)
                 break
             clock.step()
         if until is not None and clock.now < until and clock.peek() > until:
             clock.run(until=until)
         self._update_pending_metric()
         return self.summary()
+
+    def _drain_bindings(self, until: float | None) -> None:
+        """Stopping with binding cycles in flight (pods waiting on Permit for a gang that never
+        completes): run the clock on, starting no new cycle, until each has ended (allowed,
+        rejected or timed out: at most the longest Permit wait), so that no pod is left
+        assumed and each reports why it was not placed."""
+        clock = self.clock
+        assert isinstance(clock, VirtualClock)
+        limit = clock.now + MAX_PERMIT_TIMEOUT
+        if until is not None:
+            limit = min(limit, until)
+        while self.bindings_in_flight > 0 and clock.peek() <= limit:
+            clock.step()
 
     def summary(self) -> RunSummary:
         pending, _ = self.queue.pending_pods()

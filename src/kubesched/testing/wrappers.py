@@ -365,6 +365,11 @@ class PodBuilder(_ObjectBuilder):
         self._spec["schedulingGates"] = [{"name": g} for g in gates]
         return self
 
+    def pod_group(self, name: str) -> PodBuilder:
+        """``spec.schedulingGroup.podGroupName``: the pod belongs to that PodGroup."""
+        self._spec["schedulingGroup"] = {"podGroupName": name}
+        return self
+
     def resource_claims(self, names: Iterable[str]) -> PodBuilder:
         """``spec.resourceClaims`` (DRA), each naming a ResourceClaim of the same name."""
         self._spec["resourceClaims"] = [{"name": n, "resourceClaimName": n} for n in names]

@@ -10,6 +10,8 @@ sets on the defaults. Differences from upstream's list, on purpose:
   DynamicResourceAllocation gate is on (GA, on by default since 1.34), as upstream's
   applyFeatureGates does; ``{"DynamicResourceAllocation": False}`` leaves it out. (kubesched's
   DynamicResources is a placeholder refusing pods with claims: see plugins/dynamicresources.)
+  GangScheduling is appended while the GenericWorkload and GangScheduling gates are both on
+  (both alpha, off by default), as upstream's applyGangScheduling does.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...plugins import names
+from .._features import gang_scheduling_enabled
 from ._types import PLUGIN_SET_FIELDS, PluginRef, Plugins, PluginSet
 
 __all__ = ["default_plugins", "merge_plugin_set", "merge_plugins"]
@@ -49,6 +52,8 @@ def default_plugins(features: Mapping[str, bool] | None = None) -> Plugins:
     if (features or {}).get("DynamicResourceAllocation", True):
         i = next(i for i, p in enumerate(enabled) if p.name == names.DEFAULT_PREEMPTION)
         enabled.insert(i, PluginRef(names.DYNAMIC_RESOURCES))
+    if gang_scheduling_enabled(features):
+        enabled.append(PluginRef(names.GANG_SCHEDULING))  # applyGangScheduling: appended
     return Plugins(multi_point=PluginSet(enabled=tuple(enabled)))
 
 
