@@ -45,11 +45,14 @@ def test_shuffled_by_seed(tmp_path: Path) -> None:
 
 
 def test_tune_reaches_the_target_demand(tmp_path: Path) -> None:
-    # capacity 8 cpu; six 1-cpu pods. tune 1.3: pods arrive until 10.4 cpu -> 11 pods, the
-    # list again for the last five, renamed <name>-1.
-    trace = read_snapshot([_snapshot(tmp_path)], tune=1.3, interval=2)
+    # capacity 8 cpu; six 1-cpu pods. tune 1.3: pods arrive until 10.4 cpu -> 11 pods: the
+    # six, then five copies drawn at random, renamed <name>-<k>.
+    trace = read_snapshot([_snapshot(tmp_path)], tune=1.3, interval=2, seed=5)
     names = _names(trace)
-    assert len(names) == 11 and names[6:] == ["p0-1", "p1-1", "p2-1", "p3-1", "p4-1"]
+    assert len(names) == 11 and names[:6] == [f"p{i}" for i in range(6)]
+    assert len(set(names)) == 11 and all(n.rsplit("-", 1)[0] in names[:6] for n in names[6:])
+    assert names == _names(trace)  # the same draws on each pass
+    assert len(_names(read_snapshot([_snapshot(tmp_path)], tune=0.5))) == 4  # truncated at 4 cpu
     assert [e.time for e in trace.events][-1] == 20
     res = Replay(read_snapshot([_snapshot(tmp_path)], tune=1.3)).run()
     # 1 cpu already bound + 7 of the 11 arriving fill the 8 cpu; 4 stay unschedulable

@@ -4,10 +4,11 @@ Any input ``simulate`` takes is the snapshot. Its pods that wait for a node (no
 ``spec.nodeName``, not finished) are the workload: they are taken out of the cluster and
 created one after the other, ``interval`` seconds apart (0 by default: all at the trace's
 start, each scheduled before the next arrives), in input order or shuffled by the seed.
-They never leave. ``tune`` sets the arrived demand to reach: pods keep arriving (the list
-again, reshuffled each round, copies named ``<name>-<round>``) until their summed demand is
-at least ``tune`` times the cluster's capacity, as the FGD simulator's ``--tune`` (1.3: 130%
-of the cluster's GPUs requested). Demand is pluggable (``_demand``): requested cpu unless the
+They never leave. ``tune`` sets the arrived demand to reach: the pods arrive (at most until
+their summed demand is ``tune`` times the cluster's capacity), then, while short of it,
+copies of pods drawn at random with replacement (named ``<name>-<k>``), as the FGD
+simulator's ``--tune`` appends re-sampled trace pods (1.3: 130% of the cluster's GPUs
+requested). Demand is pluggable (``_demand``): requested cpu unless the
 reader is told otherwise.
 """
 
@@ -27,7 +28,6 @@ __all__ = ["ARRIVALS", "Arrival", "arrival_trace", "read_snapshot"]
 
 Arrival = Literal["input", "shuffled"]
 ARRIVALS: Final[tuple[Arrival, ...]] = ("input", "shuffled")
-_MAX_ROUNDS: Final = 1000
 
 
 def read_snapshot(paths: Sequence[str | Path], *, arrival: Arrival = "input", seed: int = 0,
@@ -74,23 +74,31 @@ class _Arrivals:
         self.target, self.interval, self.demand = target, interval, demand
 
     def __iter__(self) -> Iterator[TraceEvent]:
+        """The pods once (shuffled or not), then, while short of the target, copies of pods
+        drawn at random with replacement; none once the target is reached."""
         rng = random.Random(self.seed)
-        demand = self.demand
+        demand, target = self.demand, self.target
+        order = list(self.pods)
+        if self.arrival == "shuffled":
+            rng.shuffle(order)
+        copies: dict[str, int] = {}
         arrived = 0.0
         i = 0
-        for rnd in range(_MAX_ROUNDS if self.target is not None else 1):
-            order = list(self.pods)
-            if self.arrival == "shuffled":
-                rng.shuffle(order)
-            for pod in order:
-                if self.target is not None and arrived >= self.target:
-                    return
-                raw: Any = pod.raw if rnd == 0 else _renamed(pod.raw, f"{pod.name}-{rnd}")
-                arrived += demand.of_pod(pod)
-                yield TraceEvent(i * self.interval, "create", obj=raw, source=f"arrival {i + 1} ({pod.key})")
-                i += 1
-            if not self.pods:
+        while True:
+            if target is not None and arrived >= target:
                 return
+            if i < len(order):
+                pod = order[i]
+                raw: Any = pod.raw
+            elif target is None or not order:
+                return
+            else:
+                pod = rng.choice(order)
+                k = copies[pod.key] = copies.get(pod.key, 0) + 1
+                raw = _renamed(pod.raw, f"{pod.name}-{k}")
+            arrived += demand.of_pod(pod)
+            yield TraceEvent(i * self.interval, "create", obj=raw, source=f"arrival {i + 1} ({pod.key})")
+            i += 1
 
 
 def _renamed(raw: Any, name: str) -> dict[str, Any]:
