@@ -86,8 +86,10 @@ def main() -> None:
         sink = CsvSink(Path(tmp) / "metrics.csv", rep.recorder.columns)
         rep.recorder.sink = sink
         t2 = time.perf_counter()
+        cpu0 = time.process_time()
         res = rep.run(progress)
         run = time.perf_counter() - t2
+        cpu = time.process_time() - cpu0
         sink.close()
         rows = sum(1 for _ in (Path(tmp) / "metrics.csv").open()) - 1
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -95,7 +97,9 @@ def main() -> None:
         "events": res.summary["events"], "nodes": args.nodes, "podsCreated": res.summary["pods"],
         "scheduled": res.summary["scheduled"], "virtualSeconds": res.summary["virtualSeconds"],
         "metricRows": rows, "generateSeconds": round(gen, 1), "checkSeconds": round(check, 1),
-        "runSeconds": round(run, 1), "eventsPerSecond": round(res.summary["events"] / run),
+        "runSeconds": round(run, 1), "runCpuSeconds": round(cpu, 1),
+        "eventsPerSecond": round(res.summary["events"] / run),
+        "eventsPerCpuSecond": round(res.summary["events"] / cpu) if cpu else None,
         "rssStartMiB": round(rss_start / 2**20, 1),
         "rssByEventsMiB": {str(d): round(r / 2**20, 1) for d, r in readings},
         "peakRSSMiB": round(peak / 2**20, 1),
