@@ -208,3 +208,29 @@ def test_sweep_ray_without_ray(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(builtins, "__import__", no_ray)
     result = _invoke("sweep", TRACE, "--cluster", CLUSTER, "--seeds", "0", "--ray", "local")
     assert result.exit_code == 2 and "pip install 'kubesched[ray]'" in result.stderr
+
+
+def test_skipped_events_are_told_on_stderr(tmp_path: Path) -> None:
+    pc = {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": "high"},
+        "value": 1000,
+    }
+    trace = write_jsonl(
+        tmp_path / "t.jsonl",
+        [
+            create(0, node("n1", cpu="2")),
+            create(0, pc),
+            create(1, pod("low", "2", grace=0)),
+            create(2, pod("high", "2", priority="high")),
+            {"time": 9, "op": "delete", "kind": "Pod", "name": "low"},
+        ],
+    )
+    result = _invoke("replay", str(trace))
+    assert result.exit_code == 0, result.output
+    assert (
+        'warning: 1 trace event(s) skipped, their object gone by then: delete: pods "low" not found (1)'
+        in result.stderr
+    )
+    assert "skipped." not in result.stdout

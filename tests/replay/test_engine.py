@@ -202,6 +202,7 @@ def test_an_event_whose_object_is_gone_is_skipped(tmp_path: Path) -> None:
     summary, _, rep = _run(tmp_path, events)
     assert summary["skippedEvents"] == 1 and summary["events"] == 5
     assert list(rep.skip_reasons) == ['delete: pods "low" not found']
+    assert summary["skipped"] == {'delete: pods "low" not found': 1}
 
 
 CHECKS = [

@@ -103,6 +103,10 @@ def replay(
                    sample_every=sample_every, out=str(out) if out else None)
     with reported_as_bad_input():
         summary = _run_with_progress(spec)
+    skipped = summary.get("skipped") or {}
+    if skipped:
+        warn(f"{summary['skippedEvents']} trace event(s) skipped, their object gone by then: "
+             + "; ".join(f"{reason} ({n})" for reason, n in skipped.items()))
     if out is not None and not no_plots:
         _plots([("", out / METRICS_CSV)], out)
     if output is Output.json:
@@ -124,6 +128,22 @@ def _run_with_progress(spec: RunSpec) -> dict[str, Any]:
                 bar.update(task, completed=done, vt=f"t={virtual:,.0f}s")
 
         return run_spec(spec, progress)
+
+
+def _run_many_with_progress(specs: list[RunSpec], what: str, *, workers: int | None,
+                            ray: str | None = None) -> list[dict[str, Any]]:
+    """run_many, with a bar of finished runs on stderr when it is a terminal."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return run_many(specs, workers=workers, ray=ray)
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("runs"), console=err,
+                  transient=True) as bar:
+        task = bar.add_task(what, total=len(specs))
+
+        def done(n: int, total: int) -> None:
+            bar.update(task, completed=n, total=total)
+
+        return run_many(specs, workers=workers, ray=ray, done=done)
 
 
 @app.command("compare")
@@ -153,7 +173,7 @@ def compare(
                      out=str(out / label) if out else None)
              for c, label in zip(configs, labels, strict=True)]
     with reported_as_bad_input():
-        summaries = run_many(specs, workers=jobs)
+        summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
     if out is not None and not no_plots:
         _plots([(s.label, Path(s.out or "") / METRICS_CSV) for s in specs], out, prefix="compare-")
     by_label = dict(zip(labels, summaries, strict=True))
@@ -214,7 +234,7 @@ def sweep(
                          config=c, label=label, seed=s, until=until, sample_every=sample_every,
                          out=str(out / label / f"seed-{s}") if out else None)
                  for c, label in zip(config_list, labels, strict=True) for s in seed_list]
-        summaries = run_many(specs, workers=jobs, ray=ray)
+        summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
     groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
     for spec, summary in zip(specs, summaries, strict=True):
         groups[spec.label].append(summary)

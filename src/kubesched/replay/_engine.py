@@ -53,6 +53,7 @@ EVICTION_BY_EVICTION_API: Final = "EvictionByEvictionAPI"
 _KEEP_PARSED: Final = 20_000
 """Traces with at most this many events keep the objects parsed while checking (one parse);
 longer ones parse again while running (flat memory)."""
+_MAX_SKIP_REASONS: Final = 100
 _HORIZON: Final = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION + UNSCHEDULABLE_PODS_FLUSH_INTERVAL
 
 ProgressFn = Callable[[int, float], None]
@@ -268,7 +269,10 @@ class Replay:
             self._skip(f"{ev.op}: {exc}")
 
     def _skip(self, reason: str) -> None:
+        """Count a skipped event; the first 100 distinct reasons are kept (bounded memory)."""
         self.skipped += 1
+        if reason not in self.skip_reasons and len(self.skip_reasons) >= _MAX_SKIP_REASONS:
+            reason = "other reasons"
         self.skip_reasons[reason] = self.skip_reasons.get(reason, 0) + 1
 
     def _carry_over(self, obj: ApiObject) -> ApiObject:
@@ -352,6 +356,7 @@ class Replay:
             "virtualSeconds": self.clock.now - self.start,
             "events": events,
             "skippedEvents": self.skipped,
+            "skipped": dict(self.skip_reasons),
             "attempts": self.sched.stats.attempts,
             "preemptions": rec.preemptions,
             "evictions": rec.evictions,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -95,21 +95,34 @@ def run_spec(spec: RunSpec, progress: ProgressFn | None = None) -> dict[str, Any
     return summary
 
 
-def run_many(specs: Sequence[RunSpec], *, workers: int | None = None,
-             ray: str | None = None) -> list[dict[str, Any]]:
+DoneFn = Callable[[int, int], None]
+"""(runs finished, runs in all) -> None."""
+
+
+def run_many(specs: Sequence[RunSpec], *, workers: int | None = None, ray: str | None = None,
+             done: DoneFn | None = None) -> list[dict[str, Any]]:
     """Every spec, in parallel: a local process pool (``workers`` processes, the CPU count by
     default), or Ray (``ray``: a cluster address, or ``local`` to start one in this process);
-    summaries in spec order."""
+    summaries in spec order. ``done`` hears of each finished run."""
+    tell = done or (lambda _n, _total: None)
     if ray is not None:
-        return _on_ray(specs, ray)
+        return _on_ray(specs, ray, tell)
     n = workers or os.cpu_count() or 1
+    out: list[dict[str, Any] | None] = [None] * len(specs)
     if n <= 1 or len(specs) <= 1:
-        return [run_spec(s) for s in specs]
-    with ProcessPoolExecutor(max_workers=min(n, len(specs))) as pool:
-        return list(pool.map(run_spec, specs))
+        for i, s in enumerate(specs):
+            out[i] = run_spec(s)
+            tell(i + 1, len(specs))
+    else:
+        with ProcessPoolExecutor(max_workers=min(n, len(specs))) as pool:
+            futures = {pool.submit(run_spec, s): i for i, s in enumerate(specs)}
+            for k, fut in enumerate(as_completed(futures), 1):
+                out[futures[fut]] = fut.result()
+                tell(k, len(specs))
+    return [s for s in out if s is not None]
 
 
-def _on_ray(specs: Sequence[RunSpec], address: str) -> list[dict[str, Any]]:
+def _on_ray(specs: Sequence[RunSpec], address: str, tell: DoneFn) -> list[dict[str, Any]]:
     try:
         import ray
     except ImportError as exc:
@@ -121,7 +134,13 @@ def _on_ray(specs: Sequence[RunSpec], address: str) -> list[dict[str, Any]]:
                  log_to_driver=False, runtime_env=env, configure_logging=False)
     try:
         task = ray.remote(run_spec)
-        return list(ray.get([task.remote(s) for s in specs]))
+        refs = [task.remote(s) for s in specs]
+        pending, finished = list(refs), 0
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            finished += len(ready)
+            tell(finished, len(refs))
+        return list(ray.get(refs))
     finally:
         if started:
             ray.shutdown()
@@ -141,9 +160,12 @@ def config_labels(configs: Sequence[str | None]) -> list[str]:
 
 
 def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, float]:
-    """Numeric fields of a summary, nested ones as ``latencySeconds.p99``."""
+    """Numeric fields of a summary, nested ones as ``latencySeconds.p99`` (not the skipped
+    events' reasons: their count is ``skippedEvents``)."""
     out: dict[str, float] = {}
     for k, v in summary.items():
+        if k == "skipped" and not prefix:
+            continue
         if isinstance(v, Mapping):
             out.update(flatten(v, f"{prefix}{k}."))
         elif isinstance(v, int | float) and not isinstance(v, bool) and k != "seed":
