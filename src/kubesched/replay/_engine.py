@@ -36,10 +36,6 @@ from ..clock import VirtualClock
 from ..cluster import MemoryStore, StoreError
 from ..cluster._disruption import pdb_selects
 from ..controllers import ControllerManager
-from ..queue._scheduling_queue import (
-    DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
-    UNSCHEDULABLE_PODS_FLUSH_INTERVAL,
-)
 from ..scheduler import Scheduler
 from ._metrics import Recorder
 from ._reader import TraceError
@@ -54,7 +50,6 @@ _KEEP_PARSED: Final = 20_000
 """Traces with at most this many events keep the objects parsed while checking (one parse);
 longer ones parse again while running (flat memory)."""
 _MAX_SKIP_REASONS: Final = 100
-_HORIZON: Final = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION + UNSCHEDULABLE_PODS_FLUSH_INTERVAL
 
 ProgressFn = Callable[[int, float], None]
 """(trace events applied, virtual seconds since the start) -> None."""
@@ -213,26 +208,16 @@ class Replay:
         clock.run(until=t)
 
     def _finish(self, end: float | None) -> None:
-        """After the last event: schedule until nothing more can happen (``run_until_idle``'s
-        fixed point), jumping to the controllers' and the kubelet's next due time (a pod
-        finishing) while there is one, never beyond ``end``."""
+        """After the last event: as ``simulate`` does, ``run_until_idle`` (to its fixed point,
+        or ``end``), then, while the controllers or the kubelet have something due (a pod
+        finishing), move the clock there and schedule again; rows sampled on the way."""
         clock, sched = self.clock, self.sched
-        while True:
-            _schedule_all(sched)
-            nxt = clock.peek()
-            if nxt == math.inf or (end is not None and nxt > end):
-                return
-            if sched.bindings_in_flight == 0 and nxt - sched.last_progress > _HORIZON:
-                due = self.controllers.next_due()
-                if due == math.inf or (end is not None and due > end):
-                    return
-                due = max(due, clock.now)
-                self._samples_before(due)
-                clock.run(until=due)
-                sched.last_progress = clock.now
-                continue
-            self._samples_before(nxt)
-            clock.step()
+        sched.run_until_idle(until=end, before_step=self._samples_before)
+        while (due := self.controllers.next_due()) < math.inf and (end is None or due <= end):
+            due = max(due, clock.now)
+            self._samples_before(due)
+            clock.run(until=due)
+            sched.run_until_idle(until=end, before_step=self._samples_before)
 
     def _samples_before(self, t: float) -> None:
         """Fixed-interval rows for the instants before ``t`` (the state is constant between
