@@ -58,6 +58,13 @@ def test_tune_reaches_the_target_demand(tmp_path: Path) -> None:
     # 1 cpu already bound + 7 of the 11 arriving fill the 8 cpu; 4 stay unschedulable
     assert res.summary["scheduled"] == 7 and res.summary["unschedulable"] == 4
     assert res.summary["arrivedDemand"] == pytest.approx(12 / 8)  # the bound pod counts too
+    # the row where the arrived demand first reached 100% (8 cpu: the bound pod and 7 more,
+    # all placed) and 130% (10.4: 11 cpu asked, 3 left out)
+    at = res.summary["atArrivedDemand"]
+    assert at["100%"]["arrivedDemand"] == 1.0 and at["100%"]["allocation:cpu"] == 1.0
+    assert at["100%"]["unschedulable"] == 0
+    assert at["130%"]["arrivedDemand"] == 11 / 8 and at["130%"]["unschedulable"] == 3
+    assert "160%" not in at
 
 
 def test_tune_by_another_resource(tmp_path: Path) -> None:

@@ -287,7 +287,8 @@ def _render_summaries(console: Console, summaries: dict[str, dict[str, Any]]) ->
     for label in summaries:
         add_column(table, label.upper(), justify="right")
     fields = [f for f in SUMMARY_FIELDS if any(f in v for v in flat.values())]
-    fields += sorted({k for v in flat.values() for k in v} - set(fields) - {"events", "skippedEvents"})
+    rest = {k for v in flat.values() for k in v if not k.startswith("atArrivedDemand.")}
+    fields += sorted(rest - set(fields) - {"events", "skippedEvents"})
     fields += ["events", "skippedEvents"]
     for f in fields:
         table.add_row(f, *(_fmt(flat[label].get(f, "")) for label in summaries))

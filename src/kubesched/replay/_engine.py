@@ -349,6 +349,7 @@ class Replay:
             "allocation": rec.allocation(),
             "arrivedDemand": rec.row(self.clock.now)[2],
             "demand": rec.demand.name,
+            "atArrivedDemand": rec.at_demand,
         }
         for k, v in rec.extra_summary().items():
             out.setdefault(k, v)  # a provider's columns; never replacing the fields above

@@ -29,6 +29,7 @@ __all__ = [
     "BASE_COLUMNS",
     "GPU_ALLOCATION",
     "GPU_RESOURCE",
+    "MILESTONES",
     "LatencyStats",
     "MetricProvider",
     "Recorder",
@@ -51,6 +52,10 @@ unschedulable: those whose PodScheduled condition says Unschedulable; running: b
 finished; scheduled: bindings so far; attempts: scheduling attempts so far; preemptions:
 pods preempted so far; evictions: pods evicted by drains so far; latency*: creation -> bound
 percentiles (seconds, virtual time) of the pods bound so far."""
+
+MILESTONES: Final = tuple(round(0.1 * i, 1) for i in range(1, 16))
+"""Arrived-demand levels (10% .. 150% of the capacity) at which the summary keeps a whole row:
+the FGD paper reports allocation at 100% and 130% arrived."""
 
 _DISRUPTION_TARGET: Final = "DisruptionTarget"
 _PREEMPTION_BY_SCHEDULER: Final = "PreemptionByScheduler"
@@ -198,6 +203,8 @@ class Recorder:
         self.capacity = 0.0
         self.rows = 0
         self.last_row: list[float] = []
+        self._milestones = list(MILESTONES)
+        self.at_demand: dict[str, dict[str, float | None]] = {}
         for node in store.list("Node"):
             self._node(node, +1)
         for pod in store.list("Pod"):
@@ -308,6 +315,11 @@ class Recorder:
         row = self.row(now)
         self.rows += 1
         self.last_row = row
+        while self._milestones and row[2] >= self._milestones[0] - 1e-12:
+            level = self._milestones.pop(0)
+            self.at_demand[f"{round(level * 100)}%"] = {
+                c: None if isinstance(v, float) and math.isnan(v) else v
+                for c, v in zip(self.columns, row, strict=True)}
         if self.sink is not None:
             self.sink(row)
         return row
