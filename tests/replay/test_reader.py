@@ -167,4 +167,16 @@ def test_yaml_bad_event_line(tmp_path: Path) -> None:
 def test_schema_names_the_kinds_the_loader_reads() -> None:
     from kubesched.api.loader import KINDS
 
-    assert SCHEMA["properties"]["kind"]["enum"] == list(KINDS)
+    assert SCHEMA["$defs"]["event"]["properties"]["kind"]["enum"] == list(KINDS)
+
+
+def test_schema_describes_the_yaml_document(tmp_path: Path) -> None:
+    doc = {"apiVersion": "kubesched.io/v1alpha1", "kind": "Trace", "events": GOOD}
+    yaml_schema = {**SCHEMA, "$ref": "#/$defs/yamlTrace"}
+    v = jsonschema.Draft202012Validator(yaml_schema)
+    v.validate(doc)
+    v.validate(GOOD)
+    assert not v.is_valid({**doc, "kind": "Pod"})
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    assert len(list(read_trace([path]).events)) == len(GOOD)
