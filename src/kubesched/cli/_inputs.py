@@ -20,8 +20,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
-from ..api import AdmissionWarning, parse_time
-from ..api.loader import ApiObject, LoadedObjects, load_paths, manifest_files
+from ..api import AdmissionWarning
+from ..api.loader import LoadedObjects, load_paths, manifest_files
+from ..api.start import DEFAULT_START, start_time
 from ..cluster import StoreError
 
 __all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES", "STRICT_HELP",
@@ -30,9 +31,6 @@ __all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
-
-DEFAULT_START = 1_767_225_600.0
-"""2026-01-01T00:00:00Z: the virtual clock's earliest start, so runs never depend on wall time."""
 
 BAD_INPUT_ERRORS: tuple[type[BaseException], ...] = (ValueError, StoreError, OSError)
 """LoadError, ConfigError, FrameworkBuildError and admission errors are ValueErrors/StoreErrors."""
@@ -128,36 +126,3 @@ def reported_as_bad_input() -> Iterator[None]:
         elif str(w.message) not in seen:
             seen.add(str(w.message))
             warn(str(w.message))
-
-
-def start_time(objects: Sequence[ApiObject]) -> float:
-    """Where the virtual clock starts: the latest time written in the manifests (creation,
-    start and condition transition times), never before :data:`DEFAULT_START`. Deterministic,
-    and "now" is after everything the input says already happened."""
-    latest = DEFAULT_START
-    for obj in objects:
-        for t in _times(obj.raw):
-            try:
-                v = parse_time(t)
-            except (ValueError, OverflowError):
-                continue
-            if v is not None and latest < v <= _LATEST:  # (a time beyond year 9999 is no time)
-                latest = v
-    return latest
-
-
-_LATEST = 253_402_300_799.0  # 9999-12-31T23:59:59Z
-
-
-def _times(raw: Any) -> Iterator[Any]:
-    """The time stamps of a manifest, as written: not every kind's status is parsed (a PVC's
-    conditions are not), so any of these may be of any type."""
-    meta = raw.get("metadata") or {}
-    yield meta.get("creationTimestamp")
-    status = raw.get("status") or {}
-    if isinstance(status, dict):
-        yield status.get("startTime")
-        conditions = status.get("conditions")
-        for c in conditions if isinstance(conditions, list) else ():
-            if isinstance(c, dict):
-                yield c.get("lastTransitionTime")

@@ -124,6 +124,7 @@ class MemoryStore:
         simulate_disruption_controller: bool = True,
         history_limit: int | None = None,
         clear_nominated_node_name_after_binding: bool = True,
+        event_limit: int | None = None,
     ) -> None:
         self._clock: Clock = clock if clock is not None else VirtualClock()
         self.simulate_kubelet = simulate_kubelet
@@ -131,6 +132,9 @@ class MemoryStore:
         self.simulate_disruption_controller = simulate_disruption_controller
         self._loading = False
         self._history_limit = history_limit
+        # At most this many recorded events, the oldest dropped first (a long replay binds
+        # millions of pods, one Scheduled event each; None keeps them all).
+        self._event_limit = event_limit
         # PDBs created with a status (a cluster dump) keep it as given: never recomputed.
         self._given_pdb_status: set[_Key] = set()
         self._objects: dict[str, dict[_Key, ApiObject]] = {k: {} for k in KINDS}
@@ -425,6 +429,8 @@ class MemoryStore:
             ev = Event._make(kind, meta.namespace, meta.name, meta.uid, type, reason, message,
                              old.count + 1 if old else 1, old.first_timestamp if old else now, now, action)
             self._events[key] = ev
+            if self._event_limit is not None and len(self._events) > self._event_limit:
+                del self._events[next(iter(self._events))]
             return ev
 
     def events(self) -> builtins.list[Event]:

@@ -71,7 +71,9 @@ class DeploymentController:
         want = _without_hash(d.template)
         for rs in self.replica_sets(d):
             if rs.template is not None and _without_hash(rs.template) == want:
-                return  # the new ReplicaSet exists (scaling it is out of scope)
+                if rs.replicas != d.replicas:
+                    self._scale(rs, d)
+                return  # the new ReplicaSet exists
         if d.paused:
             return  # a paused Deployment syncs without creating a ReplicaSet (createIfNotExisted false)
         store, cc = self.ctx.store, d.collision_count
@@ -101,6 +103,16 @@ class DeploymentController:
             "spec": spec,
         }
         self.ctx.create(ReplicaSet.from_dict(manifest))
+
+    def _scale(self, rs: ReplicaSet, d: Deployment) -> None:
+        """scale (deployment/sync.go) with one active ReplicaSet: scaleReplicaSetAndRecordEvent
+        sets its replicas to the Deployment's and rewrites the desired / max replicas
+        annotations (setReplicasAnnotations)."""
+        self.ctx.store.update(rs.with_changes({
+            ("spec", "replicas"): d.replicas,
+            ("metadata", "annotations", DESIRED_REPLICAS_ANNOTATION): str(d.replicas),
+            ("metadata", "annotations", MAX_REPLICAS_ANNOTATION): str(d.replicas + max_surge(d)),
+        }))
 
     @staticmethod
     def wanted(d: Deployment) -> int:

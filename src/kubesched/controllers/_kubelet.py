@@ -62,9 +62,9 @@ class PodRunner:
         return min(due, default=math.inf)
 
     def _complete(self, namespace: str, name: str, uid: str) -> None:
-        timer = self._timers.get(uid)
+        timer = self._timers.pop(uid, None)  # done: no longer due, nor held (long replays)
         if timer is not None:
-            timer.cancelled = True  # done: no longer due
+            timer.cancelled = True
         pod = self.store.try_get("Pod", namespace, name)
         if pod is None or pod.uid != uid or pod.is_terminal:
             return

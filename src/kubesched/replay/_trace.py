@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ._demand import Demand
+    from ._metrics import MetricProvider
 
 __all__ = ["OPERATIONS", "ObjectRef", "Operation", "Trace", "TraceEvent"]
 
@@ -49,8 +53,18 @@ class TraceEvent:
 
 @dataclass(slots=True)
 class Trace:
-    """A cluster (manifests admitted before time 0) and the events to replay on it."""
+    """A cluster (manifests admitted before time 0) and the events to replay on it.
+
+    A reader may also say how to measure it: ``demand`` is what "arrived demand" counts (the
+    plots' second axis; requested cpu when None), ``metrics`` adds columns to the time series
+    (fresh providers for each run: a reader builds a new Trace per run). ``events`` should be
+    re-iterable (a list, or an object whose ``__iter__`` reads the file again): the replay
+    checks every event before applying the first, so that a bad line is reported with
+    nothing applied; a one-shot iterator is buffered for that.
+    """
 
     cluster: list[Mapping[str, Any]] = field(default_factory=list)
     events: Iterable[TraceEvent] = ()
     name: str = ""  # shown in progress bars, summaries and plot legends
+    demand: Demand | None = None
+    metrics: list[MetricProvider] = field(default_factory=list)

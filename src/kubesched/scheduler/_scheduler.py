@@ -355,7 +355,8 @@ class Scheduler(SchedulePodGroupMixin):
 
     run_one_cycle = SchedulePodGroupMixin.schedule_one
 
-    def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000) -> RunSummary:
+    def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000,
+                       before_step: Callable[[float], None] | None = None) -> RunSummary:
         """Schedule until nothing more can happen (VirtualClock only).
 
         Loop: run scheduling cycles while activeQ has pods; then advance the clock to the next
@@ -368,7 +369,9 @@ class Scheduler(SchedulePodGroupMixin):
         their end without starting new ones. By then every parked pod has
         been retried by the 5-minute flush, and every pod in backoff (10 s at most) retried,
         with nothing changed since: further flushes and retries would fail forever.
-        ``max_cycles`` bounds the number of scheduling cycles as a safety net."""
+        ``max_cycles`` bounds the number of scheduling cycles as a safety net; ``before_step``
+        is told the time of each timer before the clock moves there (a replay samples its
+        metrics on the way)."""
         clock = self.clock
         if not isinstance(clock, VirtualClock):
             raise TypeError("run_until_idle needs a VirtualClock")
@@ -386,6 +389,8 @@ class Scheduler(SchedulePodGroupMixin):
             if nxt - self.last_progress > limit:
                 self._drain_bindings(until)
                 break
+            if before_step is not None:
+                before_step(nxt)
             clock.step()
         if until is not None and clock.now < until and clock.peek() > until:
             clock.run(until=until)

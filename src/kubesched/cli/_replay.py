@@ -1,0 +1,310 @@
+"""``kubesched replay`` / ``compare`` / ``sweep``: traces over time on the virtual clock.
+
+The commands parse options into :class:`~kubesched.replay.RunSpec` values, run them through
+the library (one in this process with a progress bar; several in a process pool or on Ray)
+and render the summaries here. Bad input (a bad trace line, manifest or configuration) is
+exit code 2 with one error naming the file and line, before anything runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from ..replay import (
+    FORMATS,
+    METRICS_CSV,
+    PlotUnavailable,
+    ReaderOptions,
+    RunSpec,
+    aggregate,
+    config_labels,
+    plot_runs,
+    plot_sweep,
+    run_many,
+    run_spec,
+)
+from ._console import add_column, out_console, print_table
+from ._inputs import reported_as_bad_input, warn
+from ._main import app
+
+__all__ = ["compare", "parse_seeds", "replay", "sweep"]
+
+SUMMARY_FIELDS = ("pods", "scheduled", "unschedulable", "pending", "gpuAllocation", "allocation.cpu",
+                  "allocation.memory", "attempts", "preemptions", "evictions", "latencySeconds.p50",
+                  "latencySeconds.p99", "virtualSeconds", "wallSeconds")
+SWEEP_PLOTS = ("gpuAllocation", "allocation.cpu", "unschedulable", "latencySeconds.p99")
+
+
+class Output(StrEnum):
+    table = "table"
+    json = "json"
+
+
+class Arrival(StrEnum):
+    input = "input"
+    shuffled = "shuffled"
+
+
+FORMAT_HELP = f"Trace format: {', '.join(FORMATS)}."
+_format = typer.Option("kubesched", "--format", help=FORMAT_HELP)
+_cluster = typer.Option(None, "--cluster",
+                        help="The cluster at time 0 (any input simulate takes); repeatable.")
+_until = typer.Option(None, "--until", help="Stop at this many seconds of virtual time.")
+_arrival = typer.Option(None, "--arrival", help="Arrival order of a snapshot's pending pods (format 3).")
+_tune = typer.Option(None, "--tune",
+                     help="Pods arrive until their demand is this multiple of the capacity.")
+_interval = typer.Option(None, "--interval", help="Seconds between arrivals (format 3; default 0).")
+_demand = typer.Option(None, "--demand", help="Resource counted as demand (default: the reader's, else cpu).")
+_sample = typer.Option(None, "--sample-every",
+                       help="A metrics row every N virtual seconds (default: after each trace event).")
+_no_plots = typer.Option(False, "--no-plots", help="Write no plots.")
+_output = typer.Option(Output.table, "-o", "--output", help="Summary on stdout as a table or JSON.")
+
+
+def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: float | None,
+             demand: str | None) -> ReaderOptions:
+    return ReaderOptions(seed=seed, arrival=arrival.value if arrival else None, tune=tune,
+                         interval=interval, demand=demand)
+
+
+@app.command("replay")
+def replay(
+    traces: list[str] = typer.Argument(
+        ..., help="Trace files (openb: NODES.csv PODS.csv; snapshot: manifests)."),
+    fmt: str = _format,
+    cluster: list[str] | None = _cluster,
+    config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the scheduler and of a shuffled arrival."),
+    until: float | None = _until,
+    out: Path | None = typer.Option(None, "--out", help="Write metrics.csv, summary.json and plots here."),
+    arrival: Arrival | None = _arrival,
+    tune: float | None = _tune,
+    interval: float | None = _interval,
+    demand: str | None = _demand,
+    sample_every: float | None = _sample,
+    no_plots: bool = _no_plots,
+    output: Output = _output,
+) -> None:
+    """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
+    spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
+                   cluster=tuple(cluster or ()), config=str(config) if config else None,
+                   label=config.stem if config else "default", seed=seed, until=until,
+                   sample_every=sample_every, out=str(out) if out else None)
+    with reported_as_bad_input():
+        summary = _run_with_progress(spec)
+    skipped = summary.get("skipped") or {}
+    if skipped:
+        warn(f"{summary['skippedEvents']} trace event(s) skipped, their object gone by then: "
+             + "; ".join(f"{reason} ({n})" for reason, n in skipped.items()))
+    if out is not None and not no_plots:
+        _plots([("", out / METRICS_CSV)], out)
+    if output is Output.json:
+        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+    else:
+        _render_summaries(out_console(), {spec.label: summary})
+
+
+def _run_with_progress(spec: RunSpec) -> dict[str, Any]:
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return run_spec(spec)
+    with Progress(TextColumn("replaying"), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
+                  TextColumn("{task.fields[vt]}"), console=err, transient=True) as bar:
+        task = bar.add_task("replay", total=None, vt="")
+
+        def progress(done: int, virtual: float) -> None:
+            if done % 64 == 0:
+                bar.update(task, completed=done, vt=f"t={virtual:,.0f}s")
+
+        return run_spec(spec, progress)
+
+
+def _run_many_with_progress(specs: list[RunSpec], what: str, *, workers: int | None,
+                            ray: str | None = None) -> list[dict[str, Any]]:
+    """run_many, with a bar of finished runs on stderr when it is a terminal."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return run_many(specs, workers=workers, ray=ray)
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("runs"), console=err,
+                  transient=True) as bar:
+        task = bar.add_task(what, total=len(specs))
+
+        def done(n: int, total: int) -> None:
+            bar.update(task, completed=n, total=total)
+
+        return run_many(specs, workers=workers, ray=ray, done=done)
+
+
+@app.command("compare")
+def compare(
+    traces: list[str] = typer.Argument(..., help="Trace files, as for replay."),
+    configs: list[Path] = typer.Option(
+        ..., "--config", help="A KubeSchedulerConfiguration; repeat per config."),
+    fmt: str = _format,
+    cluster: list[str] | None = _cluster,
+    seed: int = typer.Option(0, "--seed", help="The one seed every config runs with."),
+    until: float | None = _until,
+    out: Path | None = typer.Option(None, "--out", help="Per config a folder; overlaid plots here."),
+    arrival: Arrival | None = _arrival,
+    tune: float | None = _tune,
+    interval: float | None = _interval,
+    demand: str | None = _demand,
+    sample_every: float | None = _sample,
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Configs run in parallel in this many processes."),
+    no_plots: bool = _no_plots,
+    output: Output = _output,
+) -> None:
+    """The same trace under each configuration (same seed): summaries side by side, plots overlaid."""
+    labels = config_labels([str(c) for c in configs])
+    opts = _options(seed, arrival, tune, interval, demand)
+    specs = [RunSpec(paths=tuple(traces), format=fmt, options=opts, cluster=tuple(cluster or ()),
+                     config=str(c), label=label, seed=seed, until=until, sample_every=sample_every,
+                     out=str(out / label) if out else None)
+             for c, label in zip(configs, labels, strict=True)]
+    with reported_as_bad_input():
+        summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
+    if out is not None and not no_plots:
+        _plots([(s.label, Path(s.out or "") / METRICS_CSV) for s in specs], out, prefix="compare-")
+    by_label = dict(zip(labels, summaries, strict=True))
+    if out is not None:
+        (out / "compare.json").write_text(json.dumps(by_label, indent=2) + "\n")
+    if output is Output.json:
+        sys.stdout.write(json.dumps(by_label, indent=2) + "\n")
+    else:
+        _render_summaries(out_console(), by_label)
+
+
+_SEEDS = re.compile(r"^\s*(-?\d+)\s*(?:\.\.\s*(-?\d+)\s*)?$")
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``0..9`` (inclusive), ``1,5,7``, or both: ``0..3,10``."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        m = _SEEDS.match(part)
+        if m is None:
+            raise ValueError(f"--seeds: {part.strip()!r} is neither a seed nor a range A..B")
+        lo = int(m[1])
+        hi = int(m[2]) if m[2] is not None else lo
+        if hi < lo:
+            raise ValueError(f"--seeds: empty range {lo}..{hi}")
+        seeds.extend(range(lo, hi + 1))
+    return seeds
+
+
+@app.command("sweep")
+def sweep(
+    traces: list[str] = typer.Argument(..., help="Trace files, as for replay."),
+    configs: list[Path] | None = typer.Option(
+        None, "--config", help="A configuration; repeatable (none: defaults)."),
+    seeds: str = typer.Option("0..9", "--seeds", help="Seeds: 0..9, 1,2,3 or 0..3,7."),
+    fmt: str = _format,
+    cluster: list[str] | None = _cluster,
+    until: float | None = _until,
+    out: Path | None = typer.Option(
+        None, "--out", help="Per config and seed a folder; the table and plots here."),
+    arrival: Arrival | None = _arrival,
+    tune: float | None = _tune,
+    interval: float | None = _interval,
+    demand: str | None = _demand,
+    sample_every: float | None = _sample,
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Local processes (default: one per CPU)."),
+    ray: str | None = typer.Option(None, "--ray", help="Run on Ray: a cluster address, or 'local'."),
+    no_plots: bool = _no_plots,
+    output: Output = _output,
+) -> None:
+    """Every configuration x seed, in parallel; mean, min and max per metric."""
+    with reported_as_bad_input():
+        seed_list = parse_seeds(seeds)
+        config_list: list[str | None] = [str(c) for c in configs] if configs else [None]
+        labels = config_labels(config_list)
+        specs = [RunSpec(paths=tuple(traces), format=fmt,
+                         options=_options(s, arrival, tune, interval, demand), cluster=tuple(cluster or ()),
+                         config=c, label=label, seed=s, until=until, sample_every=sample_every,
+                         out=str(out / label / f"seed-{s}") if out else None)
+                 for c, label in zip(config_list, labels, strict=True) for s in seed_list]
+        summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
+    groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
+    for spec, summary in zip(specs, summaries, strict=True):
+        groups[spec.label].append(summary)
+    table = aggregate(groups)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "sweep.json").write_text(json.dumps({"seeds": seed_list, "aggregate": table,
+                                                    "runs": summaries}, indent=2) + "\n")
+        _write_sweep_csv(out / "sweep.csv", table)
+        if not no_plots:
+            try:
+                plot_sweep(table, out, [m for m in SWEEP_PLOTS if all(m in t for t in table.values())])
+            except PlotUnavailable as exc:
+                warn(str(exc))
+    if output is Output.json:
+        sys.stdout.write(json.dumps(table, indent=2) + "\n")
+    else:
+        _render_sweep(out_console(), table, len(seed_list))
+
+
+def _write_sweep_csv(path: Path, table: dict[str, dict[str, dict[str, float]]]) -> None:
+    lines = ["config,metric,mean,min,max,n"]
+    for label, metrics in table.items():
+        for metric, agg in metrics.items():
+            lines.append(f"{label},{metric},{agg['mean']:.10g},{agg['min']:.10g},{agg['max']:.10g},"
+                         f"{agg['n']:g}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _plots(runs: Sequence[tuple[str, Path]], out: Path, prefix: str = "") -> None:
+    try:
+        plot_runs(runs, out, prefix)
+    except PlotUnavailable as exc:
+        warn(str(exc))
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}" if not value.is_integer() or abs(value) >= 1e6 else f"{value:.0f}"
+    return str(value)
+
+
+def _render_summaries(console: Console, summaries: dict[str, dict[str, Any]]) -> None:
+    """One row per summary field, one column per run."""
+    from ..replay import flatten
+
+    flat = {k: flatten(v) for k, v in summaries.items()}
+    table = Table(title=f"Replay of {next(iter(summaries.values())).get('trace', '')}", title_justify="left")
+    add_column(table, "METRIC")
+    for label in summaries:
+        add_column(table, label.upper(), justify="right")
+    fields = [f for f in SUMMARY_FIELDS if any(f in v for v in flat.values())]
+    rest = {k for v in flat.values() for k in v if not k.startswith("atArrivedDemand.")}
+    fields += sorted(rest - set(fields) - {"events", "skippedEvents"})
+    fields += ["events", "skippedEvents"]
+    for f in fields:
+        table.add_row(f, *(_fmt(flat[label].get(f, "")) for label in summaries))
+    print_table(console, table)
+
+
+def _render_sweep(console: Console, agg: dict[str, dict[str, dict[str, float]]], n: int) -> None:
+    table = Table(title=f"Sweep: mean (min..max) over {n} seed(s)", title_justify="left")
+    add_column(table, "METRIC")
+    for label in agg:
+        add_column(table, label.upper(), justify="right")
+    fields = [f for f in SUMMARY_FIELDS if any(f in v for v in agg.values())]
+    for f in fields:
+        cells = []
+        for label in agg:
+            a = agg[label].get(f)
+            cells.append(f"{_fmt(a['mean'])} ({_fmt(a['min'])}..{_fmt(a['max'])})" if a else "")
+        table.add_row(f, *cells)
+    print_table(console, table)
