@@ -142,6 +142,7 @@ class ExtenderEngine:
         self.profile_name = name
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
+        self._request_only: set[str] = set()  # hybrid view: nodes the informers did not know
         self.blind: Callable[[str, str, str], None] = _log_blind
         """Told (verb, what, detail) whenever an answer is given without seeing something it
         depends on: ``what`` is ``pods``, ``nodes`` or ``victims`` (a metric label, bounded),
@@ -232,7 +233,12 @@ class ExtenderEngine:
     def _apply(self, nodes: Sequence[Node]) -> None:
         """The hybrid view: the request's Node objects replace the cache's (the informers'
         version, or none) for the nodes named; the pods on them stay the store's. A node the
-        informers updated since is put back to the request's version."""
+        informers updated since is put back to the request's version.
+
+        A node only requests have shown (the informers do not know it) exists for as long as
+        the requests naming it: the next request without it removes it from the cache (it
+        would otherwise stay in every later snapshot, e.g. as an empty topology domain of
+        PodTopologySpread), or hands it back to the informers' copy if they have one by then."""
         seen: set[str] = set()
         cache = self.sched.cache
         for n in nodes:
@@ -241,10 +247,22 @@ class ExtenderEngine:
             if n.name in seen:
                 raise RequestError(f'node "{n.name}" is listed twice')
             seen.add(n.name)
+            if self.store.try_get("Node", "", n.name) is None:
+                self._request_only.add(n.name)
             held = cache.node(n.name)
             if held is n or (held is not None and held.raw == n.raw):
                 continue
             cache.update_node(held, n)
+        for name in self._request_only - seen:
+            self._request_only.discard(name)
+            held = cache.node(name)
+            if held is None:
+                continue
+            informers = self.store.try_get("Node", "", name)
+            if not isinstance(informers, Node):
+                cache.remove_node(held)
+            elif held is not informers:
+                cache.update_node(held, informers)
 
     # -- filter ---------------------------------------------------------------------------------
     def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
