@@ -148,11 +148,14 @@ def _encode_node_list(nodes: list[Node] | None) -> dict[str, Any] | None:
     return None if nodes is None else {"metadata": {}, "items": [n.to_dict() for n in nodes]}
 
 
+_STR_ONLY = frozenset({str})
+
+
 def _names(v: Any, path: str) -> list[str] | None:
     items = _list(v, path)
     if items is None:
         return None
-    if all(type(x) is str for x in items):  # the usual case, thousands of names: one pass
+    if {*map(type, items)} <= _STR_ONLY:  # the usual case, thousands of names: one C-level pass
         return list(items)
     return [_str(x, f"{path}[{i}]") for i, x in enumerate(items)]
 
@@ -283,12 +286,14 @@ def host_priority_list_text(hosts: Sequence[str], scores: Sequence[int]) -> str:
     """HostPriorityList as JSON text, from parallel sequences: the same document as
     ``json.dumps(encode_host_priority_list(...))`` without an object per node (a server
     answering for thousands of nodes per request allocates nothing the collector tracks)."""
-    if _PLAIN_NAMES.fullmatch("".join(hosts)):
-        quoted: Iterable[str] = (f'"{h}"' for h in hosts)
+    if len(hosts) != len(scores):
+        raise ValueError(f"host_priority_list_text: {len(hosts)} hosts, {len(scores)} scores")
+    quoted: Iterable[str]
+    if _PLAIN_NAMES.fullmatch("".join(hosts)):  # one str.format per node, no object
+        fmt, quoted = '{{"Host": "{}", "Score": {}}}', hosts
     else:
-        quoted = map(json.dumps, hosts)
-    items = [f'{{"Host": {h}, "Score": {int(sc)}}}' for h, sc in zip(quoted, scores, strict=True)]
-    return "[" + ", ".join(items) + "]"
+        fmt, quoted = '{{"Host": {}, "Score": {}}}', map(json.dumps, hosts)
+    return "[" + ", ".join(map(fmt.format, quoted, map(int, scores))) + "]"
 
 
 def decode_host_priority_list(v: Any) -> list[HostPriority]:

@@ -194,7 +194,7 @@ class ExtenderEngine:
         snap = self.sched.snapshot
         index = snap.node_index
         try:
-            rows = np.array(list(map(index.__getitem__, names)), dtype=np.int64)
+            rows = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
         except KeyError as exc:
             raise RequestError(f'node "{exc.args[0]}" not found') from None
         except TypeError:  # an unhashable name: the wire layer lets only strings through
@@ -283,7 +283,9 @@ class ExtenderEngine:
                 unresolvable[name] = msg
             else:
                 failed[name] = msg
-        keep = [n for n in names if n not in failed and n not in unresolvable]
+        keep = names
+        if failed or unresolvable:
+            keep = [n for n in names if n not in failed and n not in unresolvable]
         result = ExtenderFilterResult(failed_nodes=failed, failed_and_unresolvable_nodes=unresolvable)
         if args.nodes is not None:
             kept = set(keep)

@@ -24,10 +24,10 @@ from urllib.parse import urlencode
 
 import urllib3
 
+from ...api._json import loads as loads_json
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings
-from ._json import loads as loads_json
 from ._ratelimit import TokenBucket
 
 __all__ = ["ApiError", "RestClient", "error_for_status"]
