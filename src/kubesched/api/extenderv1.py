@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,14 +286,12 @@ def host_priority_list_text(hosts: Sequence[str], scores: Sequence[int]) -> str:
     """HostPriorityList as JSON text, from parallel sequences: the same document as
     ``json.dumps(encode_host_priority_list(...))`` without an object per node (a server
     answering for thousands of nodes per request allocates nothing the collector tracks)."""
-    if len(hosts) != len(scores):
-        raise ValueError(f"host_priority_list_text: {len(hosts)} hosts, {len(scores)} scores")
-    quoted: Iterable[str]
-    if _PLAIN_NAMES.fullmatch("".join(hosts)):  # one str.format per node, no object
-        fmt, quoted = '{{"Host": "{}", "Score": {}}}', hosts
+    pairs = zip(hosts, scores, strict=True)
+    if _PLAIN_NAMES.fullmatch("".join(hosts)):  # nothing to escape: one f-string per node
+        items = [f'{{"Host": "{h}", "Score": {int(sc)}}}' for h, sc in pairs]
     else:
-        fmt, quoted = '{{"Host": {}, "Score": {}}}', map(json.dumps, hosts)
-    return "[" + ", ".join(map(fmt.format, quoted, map(int, scores))) + "]"
+        items = [f'{{"Host": {json.dumps(h)}, "Score": {int(sc)}}}' for h, sc in pairs]
+    return "[" + ", ".join(items) + "]"
 
 
 def decode_host_priority_list(v: Any) -> list[HostPriority]:
