@@ -143,6 +143,8 @@ class ExtenderEngine:
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
         self._request_only: set[str] = set()  # hybrid view: nodes the informers did not know
+        self._epoch = 0  # bumped by every delivery of the store's changes (locked())
+        self._warm: tuple[tuple[Any, ...], list[str], npt.NDArray[np.int64], int] | None = None
         self.blind: Callable[[str, str, str], None] = _log_blind
         """Told (verb, what, detail) whenever an answer is given without seeing something it
         depends on: ``what`` is ``pods``, ``nodes`` or ``victims`` (a metric label, bounded),
@@ -167,7 +169,13 @@ class ExtenderEngine:
         """``fn()`` under the engine's lock: how the store's changes are applied to the cache
         between answers (the live view's delivery loop)."""
         with self._lock:
+            self._epoch += 1
             return fn()
+
+    def _state_key(self, pod: Pod) -> tuple[Any, ...]:
+        """What an answer about ``pod`` depends on: the pod as sent and the cluster's state
+        (the store's resourceVersion and the deliveries of its changes)."""
+        return pod.raw, self.store.resource_version, self._epoch
 
     # -- the node view --------------------------------------------------------------------------
     def _nodes_of(self, args: ExtenderArgs, verb: str) -> tuple[list[str], FeasibleNodes]:
@@ -327,12 +335,41 @@ class ExtenderEngine:
         names, scores = self.prioritize_scores(args)
         return list(map(HostPriority, names, scores))
 
+    def warm_prioritize(self, args: ExtenderArgs, result: ExtenderFilterResult) -> None:
+        """Score the nodes a filter answer kept, for the /prioritize kube-scheduler sends next.
+
+        kube-scheduler's cycle calls /filter, runs its own Score plugins, then calls
+        /prioritize with the nodes that passed every filter: with a node-cache-capable
+        extender, the names the filter answer kept, in the same order. Scoring them once the
+        filter answer is sent does the work while kube-scheduler scores, off its critical
+        path; :meth:`prioritize_scores` uses the result only for the same pod, the same names
+        and an unchanged cluster (no store change, no delivery since), so the answer is the
+        one it would compute. The informer view only (the others take nodes from requests)."""
+        names = result.node_names
+        if self.view is not NodeView.store or names is None or result.error or args.node_names is None:
+            return
+        with self._lock:
+            self._warm = None
+            key = self._state_key(args.pod)
+            try:
+                names, infos = self._nodes_of(ExtenderArgs(args.pod, None, names), "prioritize")
+                totals, weight_sum = self._scores(args.pod, infos)
+            except (RequestError, EngineError) as exc:  # /prioritize will say so, if it comes
+                _log.debug("scoring ahead for %s: %s", args.pod.key, exc)
+                return
+            self._warm = (key, names, totals, weight_sum)
+
     def prioritize_scores(self, args: ExtenderArgs) -> tuple[list[str], list[int]]:
         """:meth:`prioritize` as (node names, scores): what the server encodes, without an
         object per node."""
         with self._lock:
-            names, infos = self._nodes_of(args, "prioritize")
-            totals, weight_sum = self._scores(args.pod, infos)
+            warm, self._warm = self._warm, None
+            if (warm is not None and args.nodes is None and args.node_names == warm[1]
+                    and warm[0] == self._state_key(args.pod)):
+                names, totals, weight_sum = warm[1], warm[2], warm[3]
+            else:
+                names, infos = self._nodes_of(args, "prioritize")
+                totals, weight_sum = self._scores(args.pod, infos)
         if weight_sum <= 0:
             return names, [0] * len(names)
         # scale_to_extender over the whole array at once (non-negative totals: // is Go's /)

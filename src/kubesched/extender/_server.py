@@ -59,18 +59,33 @@ def parse_bind_address(value: str) -> tuple[str, int]:
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
-def _answer(engine: ExtenderEngine, verb: str, doc: Any) -> bytes:
-    """The verb's result as JSON (raises WireError / RequestError / EngineError)."""
+def _answer(engine: ExtenderEngine, verb: str, doc: Any, after: list[Callable[[], None]]) -> bytes:
+    """The verb's result as JSON (raises WireError / RequestError / EngineError); work to do
+    once the answer is sent goes to ``after`` (a filter's scores, see
+    :meth:`ExtenderEngine.warm_prioritize`)."""
     if verb == "prioritize":
         return host_priority_list_text(*engine.prioritize_scores(ExtenderArgs.from_json(doc))).encode()
     out: Any
     if verb == "filter":
-        out = engine.filter(ExtenderArgs.from_json(doc)).to_json()
+        args = ExtenderArgs.from_json(doc)
+        result = engine.filter(args)
+        after.append(lambda: engine.warm_prioritize(args, result))
+        out = result.to_json()
     elif verb == "bind":
         out = engine.bind(ExtenderBindingArgs.from_json(doc)).to_json()
     else:
         out = engine.preempt(ExtenderPreemptionArgs.from_json(doc)).to_json()
     return dumps(out)
+
+
+def run_after(work: list[Callable[[], None]]) -> None:
+    """Run what a request left for after its answer; a failure there is logged, never raised
+    (the answer is already sent)."""
+    for fn in work:
+        try:
+            fn()
+        except Exception:
+            _log.exception("after an answer")
 
 
 def _error_body(verb: str, message: str) -> bytes:
@@ -171,9 +186,10 @@ class ExtenderServer:
         self.close()
 
     # -- one request --------------------------------------------------------------------------
-    def handle(self, method: str, path: str, length: str | None,
-               read: Callable[[int], bytes]) -> tuple[int, str, bytes]:
-        """(status, content type, body) for one request; never raises."""
+    def handle(self, method: str, path: str, length: str | None, read: Callable[[int], bytes],
+               after: list[Callable[[], None]] | None = None) -> tuple[int, str, bytes]:
+        """(status, content type, body) for one request; never raises. ``after`` receives work
+        to run once the answer is sent (None: run here, before answering)."""
         verb = path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
         if method == "GET" and verb == "healthz":
             return 200, "text/plain; charset=utf-8", b"ok"
@@ -192,13 +208,18 @@ class ExtenderServer:
         if engine is None or not self.ready:
             return self._refuse(verb, 503, "not_ready", "not ready: the informers have not synced yet")
         start = time.perf_counter()
-        code, body = self._verb(engine, verb, length, read)
+        later: list[Callable[[], None]] = []
+        code, body = self._verb(engine, verb, length, read, later)
         self.metrics.latency.labels(verb).observe(time.perf_counter() - start)
         self.metrics.requests.labels(verb, str(code)).inc()
+        if after is None:
+            run_after(later)
+        else:
+            after.extend(later)
         return code, "application/json", body
 
     def _verb(self, engine: ExtenderEngine, verb: str, length: str | None,
-              read: Callable[[int], bytes]) -> tuple[int, bytes]:
+              read: Callable[[int], bytes], after: list[Callable[[], None]]) -> tuple[int, bytes]:
         try:
             n = int(length) if length is not None else -1
         except ValueError:
@@ -214,7 +235,7 @@ class ExtenderServer:
         except (OSError, ValueError) as exc:
             return self._fail(verb, 400, "bad_request", f"malformed JSON: {exc}")
         try:
-            return 200, _answer(engine, verb, doc)
+            return 200, _answer(engine, verb, doc, after)
         except (WireError, RequestError) as exc:
             return self._fail(verb, 400, "bad_request", str(exc))
         except EngineError as exc:
@@ -288,11 +309,15 @@ def _handler(server: ExtenderServer, read_timeout: float) -> type[socketserver.S
             keep = conn != "close" if version == "HTTP/1.1" else conn == "keep-alive"
             if headers.get("expect", "").lower() == "100-continue":
                 self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-            code, ctype, body = server.handle(method, path, headers.get("content-length"), self.rfile.read)
+            after: list[Callable[[], None]] = []
+            code, ctype, body = server.handle(method, path, headers.get("content-length"), self.rfile.read,
+                                              after)
             _log.debug("%s %s %s %d", self.client_address[0], method, path, code)
             # After an error the body may be unread or half-read: it must not be taken for the
             # next request.
-            return self._reply(code, body, ctype, keep and code < 400)
+            keep = self._reply(code, body, ctype, keep and code < 400)
+            run_after(after)  # while the client reads the answer and works on it
+            return keep
 
         def _reply(self, code: int, body: bytes, ctype: str = "text/plain; charset=utf-8",
                    keep: bool = False) -> bool:
