@@ -78,7 +78,7 @@ def _answer(engine: ExtenderEngine, verb: str, doc: Any, after: list[Callable[[]
     return dumps(out)
 
 
-def run_after(work: list[Callable[[], None]]) -> None:
+def _run_after(work: list[Callable[[], None]]) -> None:
     """Run what a request left for after its answer; a failure there is logged, never raised
     (the answer is already sent)."""
     for fn in work:
@@ -213,7 +213,7 @@ class ExtenderServer:
         self.metrics.latency.labels(verb).observe(time.perf_counter() - start)
         self.metrics.requests.labels(verb, str(code)).inc()
         if after is None:
-            run_after(later)
+            _run_after(later)
         else:
             after.extend(later)
         return code, "application/json", body
@@ -316,7 +316,7 @@ def _handler(server: ExtenderServer, read_timeout: float) -> type[socketserver.S
             # After an error the body may be unread or half-read: it must not be taken for the
             # next request.
             keep = self._reply(code, body, ctype, keep and code < 400)
-            run_after(after)  # while the client reads the answer and works on it
+            _run_after(after)  # while the client reads the answer and works on it
             return keep
 
         def _reply(self, code: int, body: bytes, ctype: str = "text/plain; charset=utf-8",
