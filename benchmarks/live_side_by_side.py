@@ -403,11 +403,12 @@ def extender_requests(url: str) -> dict[str, tuple[float, float]]:
 
 
 def py_spy(out: str, which: str, pid: int) -> subprocess.Popen[bytes] | None:
-    """``py-spy record`` of kubesched over the measured phase (``--py-spy``), else None.
+    """``py-spy record`` of kubesched (``kubesched run``, or the extender of
+    ``kube-scheduler+extender``) over the measured phase (``--py-spy``), else None.
 
     ``--gil``: only the thread holding the GIL is sampled, so the profile shows where the
     interpreter's one core goes (threads waiting on a socket are left out)."""
-    if not out or which != "kubesched":
+    if not out or which == "kube-scheduler":
         return None
     exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     fmt = ["--format", "raw"] if out.endswith(".txt") else []  # collapsed stacks, for grep
@@ -483,7 +484,7 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 ext_cpu0 = proc_status(ext.pid)["cpu_ticks"] if ext is not None else 0
                 apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
                 api_cpu0 = proc_status(apiserver)["cpu_ticks"]
-                spy = py_spy(args.py_spy, which, running.pid)
+                spy = py_spy(args.py_spy, which, ext.pid if ext is not None else running.pid)
                 names = [f"pod-{i}" for i in range(args.pods)]
                 bodies = [pod_doc(n, MEASURED_NS) for n in names]
                 path = f"/api/v1/namespaces/{MEASURED_NS}/pods"
@@ -558,8 +559,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the last binding")
     p.add_argument("-v", "--verbosity", type=int, default=0, help="kubesched run's -v")
     p.add_argument("--py-spy", default="", metavar="SVG",
-                   help="record kubesched with py-spy over the measured phase (.svg: flame graph; "
-                        ".txt: collapsed stacks)")
+                   help="record kubesched (or the extender) with py-spy over the measured phase "
+                        "(.svg: flame graph; .txt: collapsed stacks)")
     p.add_argument("--keep-logs", default="", help="copy the control plane's and schedulers' logs here")
     args = p.parse_args(argv)
     script = k8s_dir() / "control-plane"

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kubesched.api import _json
 from kubesched.api.loader import parse_object
-from kubesched.cluster.live import _json
 
 _scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
             | st.floats(allow_nan=False) | st.text())

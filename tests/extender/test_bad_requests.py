@@ -167,3 +167,32 @@ def test_any_json_is_answered_200_or_400(srv: ExtenderServer, verb: str, doc: An
     assert code in (200, 400), (code, out)
     if code == 400:
         assert out["Error"]
+
+
+def test_keep_alive_serves_requests_in_turn_on_one_connection(srv: ExtenderServer) -> None:
+    body = json.dumps(GOOD).encode()
+    request = (b"POST /filter HTTP/1.1\r\nHost: x\r\nContent-Length: " + str(len(body)).encode()
+               + b"\r\n\r\n" + body)
+    host, port = srv.address
+    with socket.create_connection((host, port), timeout=10) as sock:
+        for _ in range(2):  # the connection stays open after a 200
+            sock.sendall(request)
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(65536)
+            header, _, rest = head.partition(b"\r\n\r\n")
+            assert header.startswith(b"HTTP/1.1 200") and b"Connection: close" not in header
+            length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+            while len(rest) < length:
+                rest += sock.recv(65536)
+            assert json.loads(rest)["Error"] == ""
+
+
+def test_http_1_0_and_oversized_headers_close_the_connection(srv: ExtenderServer) -> None:
+    answer = _raw_exchange(srv, b"GET /healthz HTTP/1.0\r\n\r\n")  # returns only once closed
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
+    answer = _raw_exchange(srv, b"GET /healthz HTTP/1.1\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 431")
+    answer = _raw_exchange(srv, b"NONSENSE\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 400")
+    _still_serving(srv)

@@ -93,3 +93,33 @@ def test_node_names_only_is_a_client_error() -> None:
     with _hybrid(_store(node("a"))) as srv:
         code, out = post(srv.url, "filter", {"Pod": pod("p"), "NodeNames": ["a"]})
     assert code == 400 and "needs full Node objects" in out["Error"]
+
+
+def test_a_node_only_a_request_named_is_gone_from_the_next_request() -> None:
+    """Node c, unknown to the informers, is named by one request only. The next request, for a
+    pod spread over zones, names a and b (one matching pod each): the zones are level, both
+    fit. Were c still cached, its zone with no pod would make every other zone's skew 2."""
+    store = _store(node("a", labels={"zone": "z1"}), node("b", labels={"zone": "z2"}),
+                   pod("web-1", node_name="a", labels={"app": "web"}),
+                   pod("web-2", node_name="b", labels={"app": "web"}))
+    spread = pod("p", labels={"app": "web"})
+    spread["spec"]["topologySpreadConstraints"] = [{
+        "maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+        "labelSelector": {"matchLabels": {"app": "web"}}}]
+    a, b = node("a", labels={"zone": "z1"}), node("b", labels={"zone": "z2"})
+    with _hybrid(store) as srv:
+        first = _filter(srv, spread, a, b, node("c", labels={"zone": "z3"}))
+        second = _filter(srv, spread, a, b)
+    assert [n["metadata"]["name"] for n in first["Nodes"]["items"]] == ["c"]
+    assert [n["metadata"]["name"] for n in second["Nodes"]["items"]] == ["a", "b"]
+    assert not second["FailedNodes"] and not second["FailedAndUnresolvableNodes"]
+
+
+def test_a_request_only_node_the_informers_learn_of_goes_back_to_their_copy() -> None:
+    store = _store(node("a"))
+    with _hybrid(store) as srv:
+        _filter(srv, pod("p"), node("a"), node("c", labels=AVOID))
+        store.create(parse_object(node("c")))  # the informers' c: no label
+        _filter(srv, pod("p"), node("a"))
+        assert srv.engine is not None
+        assert srv.engine.sched.cache.node("c") is store.get("Node", "", "c")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,11 +148,14 @@ def _encode_node_list(nodes: list[Node] | None) -> dict[str, Any] | None:
     return None if nodes is None else {"metadata": {}, "items": [n.to_dict() for n in nodes]}
 
 
+_STR_ONLY = frozenset({str})
+
+
 def _names(v: Any, path: str) -> list[str] | None:
     items = _list(v, path)
     if items is None:
         return None
-    if all(type(x) is str for x in items):  # the usual case, thousands of names: one pass
+    if {*map(type, items)} <= _STR_ONLY:  # the usual case, thousands of names: one C-level pass
         return list(items)
     return [_str(x, f"{path}[{i}]") for i, x in enumerate(items)]
 
@@ -283,11 +286,11 @@ def host_priority_list_text(hosts: Sequence[str], scores: Sequence[int]) -> str:
     """HostPriorityList as JSON text, from parallel sequences: the same document as
     ``json.dumps(encode_host_priority_list(...))`` without an object per node (a server
     answering for thousands of nodes per request allocates nothing the collector tracks)."""
-    if _PLAIN_NAMES.fullmatch("".join(hosts)):
-        quoted: Iterable[str] = (f'"{h}"' for h in hosts)
+    pairs = zip(hosts, scores, strict=True)
+    if _PLAIN_NAMES.fullmatch("".join(hosts)):  # nothing to escape: one f-string per node
+        items = [f'{{"Host": "{h}", "Score": {int(sc)}}}' for h, sc in pairs]
     else:
-        quoted = map(json.dumps, hosts)
-    items = [f'{{"Host": {h}, "Score": {int(sc)}}}' for h, sc in zip(quoted, scores, strict=True)]
+        items = [f'{{"Host": {json.dumps(h)}, "Score": {int(sc)}}}' for h, sc in pairs]
     return "[" + ", ".join(items) + "]"
 
 

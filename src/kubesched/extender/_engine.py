@@ -142,6 +142,9 @@ class ExtenderEngine:
         self.profile_name = name
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
+        self._request_only: set[str] = set()  # hybrid view: nodes the informers did not know
+        self._epoch = 0  # bumped by every delivery of the store's changes (locked())
+        self._warm: tuple[tuple[Any, ...], list[str], npt.NDArray[np.int64], int] | None = None
         self.blind: Callable[[str, str, str], None] = _log_blind
         """Told (verb, what, detail) whenever an answer is given without seeing something it
         depends on: ``what`` is ``pods``, ``nodes`` or ``victims`` (a metric label, bounded),
@@ -166,7 +169,13 @@ class ExtenderEngine:
         """``fn()`` under the engine's lock: how the store's changes are applied to the cache
         between answers (the live view's delivery loop)."""
         with self._lock:
+            self._epoch += 1
             return fn()
+
+    def _state_key(self, pod: Pod) -> tuple[Any, ...]:
+        """What an answer about ``pod`` depends on: the pod as sent and the cluster's state
+        (the store's resourceVersion and the deliveries of its changes)."""
+        return pod.raw, self.store.resource_version, self._epoch
 
     # -- the node view --------------------------------------------------------------------------
     def _nodes_of(self, args: ExtenderArgs, verb: str) -> tuple[list[str], FeasibleNodes]:
@@ -193,7 +202,7 @@ class ExtenderEngine:
         snap = self.sched.snapshot
         index = snap.node_index
         try:
-            rows = np.array(list(map(index.__getitem__, names)), dtype=np.int64)
+            rows = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
         except KeyError as exc:
             raise RequestError(f'node "{exc.args[0]}" not found') from None
         except TypeError:  # an unhashable name: the wire layer lets only strings through
@@ -232,7 +241,12 @@ class ExtenderEngine:
     def _apply(self, nodes: Sequence[Node]) -> None:
         """The hybrid view: the request's Node objects replace the cache's (the informers'
         version, or none) for the nodes named; the pods on them stay the store's. A node the
-        informers updated since is put back to the request's version."""
+        informers updated since is put back to the request's version.
+
+        A node only requests have shown (the informers do not know it) exists for as long as
+        the requests naming it: the next request without it removes it from the cache (it
+        would otherwise stay in every later snapshot, e.g. as an empty topology domain of
+        PodTopologySpread), or hands it back to the informers' copy if they have one by then."""
         seen: set[str] = set()
         cache = self.sched.cache
         for n in nodes:
@@ -241,10 +255,22 @@ class ExtenderEngine:
             if n.name in seen:
                 raise RequestError(f'node "{n.name}" is listed twice')
             seen.add(n.name)
+            if self.store.try_get("Node", "", n.name) is None:
+                self._request_only.add(n.name)
             held = cache.node(n.name)
             if held is n or (held is not None and held.raw == n.raw):
                 continue
             cache.update_node(held, n)
+        for name in self._request_only - seen:
+            self._request_only.discard(name)
+            held = cache.node(name)
+            if held is None:
+                continue
+            informers = self.store.try_get("Node", "", name)
+            if not isinstance(informers, Node):
+                cache.remove_node(held)
+            elif held is not informers:
+                cache.update_node(held, informers)
 
     # -- filter ---------------------------------------------------------------------------------
     def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
@@ -265,7 +291,9 @@ class ExtenderEngine:
                 unresolvable[name] = msg
             else:
                 failed[name] = msg
-        keep = [n for n in names if n not in failed and n not in unresolvable]
+        keep = names
+        if failed or unresolvable:
+            keep = [n for n in names if n not in failed and n not in unresolvable]
         result = ExtenderFilterResult(failed_nodes=failed, failed_and_unresolvable_nodes=unresolvable)
         if args.nodes is not None:
             kept = set(keep)
@@ -307,12 +335,41 @@ class ExtenderEngine:
         names, scores = self.prioritize_scores(args)
         return list(map(HostPriority, names, scores))
 
+    def warm_prioritize(self, args: ExtenderArgs, result: ExtenderFilterResult) -> None:
+        """Score the nodes a filter answer kept, for the /prioritize kube-scheduler sends next.
+
+        kube-scheduler's cycle calls /filter, runs its own Score plugins, then calls
+        /prioritize with the nodes that passed every filter: with a node-cache-capable
+        extender, the names the filter answer kept, in the same order. Scoring them once the
+        filter answer is sent does the work while kube-scheduler scores, off its critical
+        path; :meth:`prioritize_scores` uses the result only for the same pod, the same names
+        and an unchanged cluster (no store change, no delivery since), so the answer is the
+        one it would compute. The informer view only (the others take nodes from requests)."""
+        names = result.node_names
+        if self.view is not NodeView.store or names is None or result.error or args.node_names is None:
+            return
+        with self._lock:
+            self._warm = None
+            key = self._state_key(args.pod)
+            try:
+                names, infos = self._nodes_of(ExtenderArgs(args.pod, None, names), "prioritize")
+                totals, weight_sum = self._scores(args.pod, infos)
+            except (RequestError, EngineError) as exc:  # /prioritize will say so, if it comes
+                _log.debug("scoring ahead for %s: %s", args.pod.key, exc)
+                return
+            self._warm = (key, names, totals, weight_sum)
+
     def prioritize_scores(self, args: ExtenderArgs) -> tuple[list[str], list[int]]:
         """:meth:`prioritize` as (node names, scores): what the server encodes, without an
         object per node."""
         with self._lock:
-            names, infos = self._nodes_of(args, "prioritize")
-            totals, weight_sum = self._scores(args.pod, infos)
+            warm, self._warm = self._warm, None
+            if (warm is not None and args.nodes is None and args.node_names == warm[1]
+                    and warm[0] == self._state_key(args.pod)):
+                names, totals, weight_sum = warm[1], warm[2], warm[3]
+            else:
+                names, infos = self._nodes_of(args, "prioritize")
+                totals, weight_sum = self._scores(args.pod, infos)
         if weight_sum <= 0:
             return names, [0] * len(names)
         # scale_to_extender over the whole array at once (non-negative totals: // is Go's /)

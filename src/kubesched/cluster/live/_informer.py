@@ -18,10 +18,10 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ...api._json import loads as loads_json
 from ...api.loader import KINDS, ApiObject, parse_object
 from .._memory import Expired
 from .._store import WatchEvent, WatchEventType
-from ._json import loads as loads_json
 from ._resources import collection_path
 from ._rest import RestClient, iter_lines
 

@@ -24,10 +24,10 @@ from urllib.parse import urlencode
 
 import urllib3
 
+from ...api._json import loads as loads_json
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings
-from ._json import loads as loads_json
 from ._ratelimit import TokenBucket
 
 __all__ = ["ApiError", "RestClient", "error_for_status"]
@@ -42,6 +42,11 @@ _BACKOFF_CAP = 5.0
 # source re-reads a token file once a minute; the loader's own hooks refresh only when a token
 # expires or its file's period has passed, so once a second never serves a stale token longer).
 REFRESH_PERIOD = 1.0
+MAX_CONNECTIONS = 128
+"""Keep-alive connections kept per API server: the informers' watches (one each, held for the
+watch's length), the scheduler's binding workers (64) and the loop's own writes fit. Beyond
+it urllib3 still connects, but closes the connection after the request, so the next one pays
+a TCP and TLS handshake."""
 
 
 class ApiError(StoreError):
@@ -88,7 +93,7 @@ class RestClient:
         self._refreshed_at: float | None = None
         self._auth: dict[str, str] = {}
         self.limiter = TokenBucket(self.settings.qps, self.settings.burst, sleep=sleep)
-        kw: dict[str, Any] = {"maxsize": 32, "block": False}
+        kw: dict[str, Any] = {"maxsize": MAX_CONNECTIONS, "block": False}
         if self.host.startswith("https"):
             kw["cert_reqs"] = "CERT_REQUIRED" if cfg.verify_ssl else "CERT_NONE"
             if cfg.ssl_ca_cert:
