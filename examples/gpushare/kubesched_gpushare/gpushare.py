@@ -57,8 +57,8 @@ def _fails(rows: GpuRows, req: PodGpu) -> tuple[np.ndarray, np.ndarray]:
     enough = np.count_nonzero(rows.left >= req.milli, axis=1) >= req.count
     why[~enough] = 3
     if req.spec:
-        ok = np.array([accessible(m, req.spec) for m in rows.models], dtype=bool)
-        why[~ok] = 2
+        ok = {m: accessible(m, req.spec) for m in set(rows.models.tolist())}
+        why[~np.array([ok[m] for m in rows.models.tolist()], dtype=bool)] = 2
     why[rows.count == 0] = 1
     return why, why
 
@@ -106,8 +106,8 @@ class GpuShare(PluginBase):
         req = request_of(pod)
         if not req.wants_gpu:
             return BatchFilterResult.all_success(len(nodes))
-        rows = self.state.rows(nodes.snapshot).take(nodes.indices)
-        why, _ = _fails(rows, req)
+        why, _ = _fails(self.state.rows(nodes.snapshot), req)  # every row: cheaper than a gather
+        why = why[nodes.indices]
         return BatchFilterResult(_CODES[why], why, list(_TABLE))
 
     # -- Reserve ----------------------------------------------------------------------------
@@ -138,10 +138,12 @@ class GpuShare(PluginBase):
         req = request_of(pod)
         if not req.wants_gpu:
             return None
-        ni = self.handle.snapshot().get(node_name) if self.handle is not None else None
-        if ni is None:
+        snap = self.handle.snapshot() if self.handle is not None else None
+        row = snap.node_index.get(node_name) if snap is not None else None
+        if snap is None or row is None:
             return Status(Code.ERROR, f"node {node_name} not found")
-        rows = self.state.node_rows(ni)
+        # the cycle's rows: the node as the filters and scores saw it
+        rows = self.state.rows(snap).take(np.array([row], dtype=np.int64))
         ids = self._select(rows, req) if int(_fails(rows, req)[0][0]) == 0 else []
         if len(ids) != req.count or any(rows.left[0][i] < req.milli for i in ids):
             return Status(Code.ERROR, f"failed to allocate gpu to pod({pod.namespace}/{pod.name}) "
@@ -153,6 +155,11 @@ class GpuShare(PluginBase):
         self.state.assigned.pop(pod.uid, None)
 
     # -- PreBind: record the GPUs in the pod --------------------------------------------------
+    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        """Work only for a pod Reserve gave GPUs (KEP-5278: no PreBind work, no early
+        ``nominatedNodeName`` write for CPU-only pods)."""
+        return None if pod.uid in self.state.assigned else Status.skip()
+
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         ids = self.state.assigned.get(pod.uid)
         store = self.handle.store if self.handle is not None else None

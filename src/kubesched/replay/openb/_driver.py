@@ -56,6 +56,7 @@ class GpuMetrics:
         self.model = FragModel(typical)
         self.access = self.model.access([node_gpu_model(n.labels) for n in nodes])
         self.frag = self.model.fragment(self.cpu_left, self.left, self.access)
+        self.idle = self.capacity
         self.arrived = 0
 
     def arrive(self, req: PodGpu) -> None:
@@ -67,12 +68,9 @@ class GpuMetrics:
         self.cpu_left[r] -= cpu
         for i in gpu_ids:
             self.left[r, i] -= req.milli
+        self.idle -= req.milli * len(gpu_ids)
         one = slice(r, r + 1)
         self.frag[r] = self.model.fragment(self.cpu_left[one], self.left[one], self.access[one])[0]
-
-    @property
-    def idle(self) -> int:
-        return int(np.where(self.left >= 0, self.left, 0).sum())
 
     @property
     def allocation(self) -> float:
@@ -102,11 +100,16 @@ class FgdCurve:
     failed: int = 0
 
     def at(self, arrived: float, series: str = "allocation") -> float:
-        """The series' value when the arrived demand first reaches ``arrived`` (the last value
-        when it never does), as the paper's tables read the logs."""
-        values = getattr(self, series)
-        i = int(np.searchsorted(np.asarray(self.arrived), arrived - 1e-12, side="left"))
-        return float(values[min(i, len(values) - 1)]) if values else 0.0
+        """The series at an arrived demand, read as the paper's artifact reads its logs
+        (experiments/analysis/merge_*_discrete.py): the mean over the pods whose arrived demand
+        rounds to the same percent, else to a percent within one of it; nan when none does."""
+        pct = np.round(np.asarray(self.arrived) * 100)
+        values = np.asarray(getattr(self, series), dtype=np.float64)
+        target = round(arrived * 100)
+        hit = pct == target
+        if not hit.any():
+            hit = np.abs(pct - target) <= 1
+        return float(values[hit].mean()) if hit.any() else float("nan")
 
 
 def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[TypicalPod], *,

@@ -23,8 +23,8 @@ Arrival, ``arrival=``:
   are renamed ``<rank>-<name>`` (``0042-openb-node-0007``) with ranks a permutation drawn from
   the same seed, and listed in rank order, as the simulator does: its scheduler breaks score
   ties by the smallest node name (``examples/gpushare``, ``name_order.py``). The random stream
-  is numpy's, not Go's: the same seed
-  gives another order than the simulator, the same distribution.
+  is numpy's, not Go's: the same seed gives another order than the simulator, the same
+  distribution.
 
 Bad rows are refused, all at once, with ``FILE:LINE`` and the object named
 (:class:`OpenbFormatError`).
