@@ -76,3 +76,21 @@ def test_scores_and_filter_agree(case: tuple[Snapshot, dict]) -> None:
         one = [pl.score(state, p, ni)[0] for ni in feasible.node_infos()]
         assert arr.tolist() == one, pl.NAME
         assert all(0 <= s <= 100 for s in one) or pl.NAME == "BestFitScore"
+
+
+def test_fgd_scores_distinct_node_states_once() -> None:
+    """Many nodes: FGD scores each distinct (cpu, model, GPUs left) state once, same answers."""
+    from kubesched_gpushare.fgd import FGDArgs, FGDScore
+
+    objs, pods = [], []
+    for i in range(40):
+        objs.append(parse_object(node(f"n{i:02d}", cpu=32000, gpus=4, model="T4" if i % 3 else "G2")))
+        if i % 4 == 1:
+            pods.append(parse_object(pod(f"p{i}", cpu=2000 * (i % 3), milli=500, count=1, on=f"n{i:02d}",
+                                         index=str(i % 4))))
+    snap = Snapshot.from_objects(objs, pods)
+    pl = FGDScore(FGDArgs(typical_pods=TYPICAL))
+    for manifest in (pod("a", cpu=4000, milli=500, count=1), pod("b", cpu=8000, milli=1000, count=2)):
+        p = parse_object(manifest)
+        arr, _ = pl.score_batch(CycleState(), p, NodeBatch.all(snap))
+        assert arr.tolist() == [pl.score(CycleState(), p, ni)[0] for ni in snap.node_info_list]

@@ -68,8 +68,27 @@ class GpuRows:
                        self.cpu_left[rows], self.cpu_capacity[rows])
 
 
-def _node_row(ni: NodeInfo, width: int, assigned: Callable[[str], list[int] | None]
-              ) -> tuple[int, str, I64, int]:
+_PodEntry = tuple[PodGpu, str, str, int]  # request, uid, gpu-index annotation, affinity bit
+PodCache = dict[int, tuple[Pod, _PodEntry]]
+
+
+def _pod_entry(p: Pod, cache: PodCache) -> _PodEntry:
+    """What a node's row needs of a pod, parsed once per pod object (pods are immutable; a
+    changed pod is a new object)."""
+    hit = cache.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    req = request_of(p)
+    bit = affinity_bit(req.affinity) if req.count else 0
+    entry = (req, p.uid, p.meta.annotations.get(GPU_INDEX, ""), bit)
+    if len(cache) >= 200_000:
+        cache.clear()
+    cache[id(p)] = (p, entry)
+    return entry
+
+
+def _node_row(ni: NodeInfo, width: int, assigned: Callable[[str], list[int] | None],
+              cache: PodCache) -> tuple[int, str, I64, int]:
     node = ni.node
     if node is None:
         return 0, "", np.full(width, -1, dtype=np.int64), 0
@@ -77,16 +96,16 @@ def _node_row(ni: NodeInfo, width: int, assigned: Callable[[str], list[int] | No
     tags = 0
     pods = []
     for pi in ni.pods:
-        p = pi.pod
-        req = request_of(p)
+        req, uid, index, bit = _pod_entry(pi.pod, cache)
         if req.count > 0:
-            tags |= affinity_bit(req.affinity)
-        pods.append((req, p.uid, p.meta.annotations.get(GPU_INDEX, "")))
+            tags |= bit
+            pods.append((req, uid, index))
     left = node_gpu_left(count, pods, max(width, count), assigned)
     return count, node_gpu_model(node.labels), left, tags
 
 
-def rows_of(infos: list[NodeInfo], assigned: Callable[[str], list[int] | None]) -> GpuRows:
+def rows_of(infos: list[NodeInfo], assigned: Callable[[str], list[int] | None],
+            cache: PodCache | None = None) -> GpuRows:
     """GpuRows computed from scratch (the per-node path uses it with one NodeInfo)."""
     width = max([MIN_WIDTH, *(node_gpu_count(ni.node.capacity) for ni in infos if ni.node)])
     n = len(infos)
@@ -96,8 +115,9 @@ def rows_of(infos: list[NodeInfo], assigned: Callable[[str], list[int] | None]) 
     models = np.empty(n, dtype=object)
     cpu_alloc = np.zeros(n, dtype=np.int64)
     cpu_req = np.zeros(n, dtype=np.int64)
+    pods: PodCache = {} if cache is None else cache
     for i, ni in enumerate(infos):
-        count[i], models[i], left[i], tags[i] = _node_row(ni, width, assigned)
+        count[i], models[i], left[i], tags[i] = _node_row(ni, width, assigned, pods)
         cpu_alloc[i] = ni.allocatable.get("cpu", 0)
         cpu_req[i] = ni.requested.get("cpu", 0)
     return GpuRows(left, count, models, tags, cpu_alloc - cpu_req, cpu_alloc)
@@ -114,6 +134,7 @@ class GpuShareState:
         self._cols: NodeColumns | None = None
         self._mark = 0
         self._rows: GpuRows | None = None
+        self._pods: PodCache = {}
 
     def rows(self, snapshot: Snapshot) -> GpuRows:
         """All the snapshot's rows, current: rows the snapshot rewrote since the last call are
@@ -123,14 +144,14 @@ class GpuShareState:
         rows = self._rows
         changed = cols.changed_rows_since(self._mark) if cols is self._cols else None
         if rows is None or changed is None or len(rows) != len(infos):
-            rows = rows_of(infos, self.assigned.get)
+            rows = rows_of(infos, self.assigned.get, self._pods)
         elif changed:
             width = rows.left.shape[1]
             for r in set(changed):
                 ni = infos[r]
-                c, model, left, tags = _node_row(ni, width, self.assigned.get)
+                c, model, left, tags = _node_row(ni, width, self.assigned.get, self._pods)
                 if len(left) > width:
-                    rows = rows_of(infos, self.assigned.get)
+                    rows = rows_of(infos, self.assigned.get, self._pods)
                     break
                 rows.count[r], rows.models[r], rows.left[r], rows.tags[r] = c, model, left, tags
                 alloc = ni.allocatable.get("cpu", 0)

@@ -26,6 +26,7 @@ from ._policy import I64, GpuScorePlugin
 from ._state import GpuRows, request_of
 
 NAME = "FGDScore"
+DEDUPE_FROM = 16
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -94,6 +95,17 @@ class FGDScore(GpuScorePlugin):
         return np.where(fits, s, -1)
 
     def scores(self, rows: GpuRows, req: PodGpu, state: CycleState) -> I64:
+        if len(rows) > DEDUPE_FROM:
+            # a node's score depends on its cpu left, model and the multiset of its GPUs' milli
+            # left: score each distinct state once (a cluster has far fewer states than nodes)
+            _, codes = np.unique(rows.models.astype(str), return_inverse=True)
+            key = np.column_stack([rows.cpu_left, codes.reshape(-1), np.sort(rows.left, axis=1)])
+            uniq, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+            if len(uniq) < len(rows) // 2:
+                return self._scores(rows.take(first), req)[inverse.reshape(-1)]
+        return self._scores(rows, req)
+
+    def _scores(self, rows: GpuRows, req: PodGpu) -> I64:
         if len(rows) == 0:
             return np.zeros(0, dtype=np.int64)
         if req.is_share:
