@@ -83,6 +83,7 @@ class FGDScore(GpuScorePlugin):
         typical = self.args.typical_pods if isinstance(self.args, FGDArgs) else ()
         self.frag = FragModel(typical)
         self._memo = RowMemo(limit=1024)
+        self._by_state: dict[tuple[Any, ...], int] = {}
         self.state.selectors[NAME] = self.select_gpus
 
     def _gpu_scores(self, rows: GpuRows, req: PodGpu) -> np.ndarray:
@@ -122,9 +123,26 @@ class FGDScore(GpuScorePlugin):
         if memo is None:
             return self.scores(all_rows.take(nodes.indices), req, state), None
         missing = memo.missing(nodes.indices)
-        if len(missing):
+        if len(missing) > DEDUPE_FROM:
             memo.put(missing, self.scores(all_rows.take(missing), req, state))
+        elif len(missing):
+            memo.put(missing, self._known_states(all_rows, missing, req))
         return memo.values[nodes.indices], None
+
+    def _known_states(self, rows: GpuRows, missing: I64, req: PodGpu) -> list[int]:
+        """The few rows that changed since the last cycle: a node state met before (on any
+        node) is looked up, only new ones are computed."""
+        shape = (req.cpu, req.milli, req.count, req.spec)
+        keys = [(shape, int(rows.cpu_left[r]), rows.models[r], tuple(sorted(rows.left[r].tolist())))
+                for r in missing.tolist()]
+        new = [i for i, k in enumerate(keys) if k not in self._by_state]
+        if new:
+            got = self._scores(rows.take(missing[new]), req).tolist()
+            if len(self._by_state) >= 500_000:
+                self._by_state.clear()
+            for i, s in zip(new, got, strict=True):
+                self._by_state[keys[i]] = s
+        return [self._by_state[k] for k in keys]
 
     def select_gpus(self, rows: GpuRows, req: PodGpu) -> list[int]:
         """allocateGpuIdBasedOnFGDScore for one node's row: a sharing pod takes the GPU with
