@@ -35,3 +35,14 @@ def test_driver_refuses_other_events() -> None:
     trace = read_openb(FIX / "nodes.csv", FIX / "pods.csv")  # creations and deletions
     with pytest.raises(ValueError, match=r"pods.csv:\d+: the FGD arrival replays pod creations only"):
         run_fgd(trace, None, typical_pods(p.request for p in read_openb_pods(FIX / "pods.csv")))
+
+
+def test_the_shipped_packing_config_is_policy_config() -> None:
+    import yaml
+    from kubesched_gpushare.experiment import policy_config
+
+    from kubesched.framework.config import from_dict, load_config
+
+    path = FIX.parents[2] / "examples" / "gpushare" / "packing-config.yaml"
+    assert yaml.safe_load(path.read_text()) == policy_config("Packing")
+    assert load_config(path).profiles == from_dict(policy_config("Packing")).profiles
