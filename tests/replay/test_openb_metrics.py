@@ -100,3 +100,31 @@ def test_gpu_metrics_follow_bindings() -> None:
     assert m.arrived == 700 and m.allocation == pytest.approx(700 / 4000)
     # node a: GPUs [300, 1000], both typical pods fit and cannot use the 300
     assert m.frag_amount == pytest.approx(300) and m.frag_ratio == pytest.approx(300 / 3300)
+
+
+def test_state_and_metrics_from_objects_agree_with_the_tracker() -> None:
+    from kubesched.replay.openb import GPU_COUNT, GPU_INDEX, GPU_MILLI, gpu_metrics, gpu_state
+
+    nodes = [parse_object({"apiVersion": "v1", "kind": "Node", "metadata": {"name": n, "labels": {
+        "alibabacloud.com/gpu-card-model": "T4"}}, "status": {"capacity": {
+            "cpu": "8", "memory": "1Gi", GPU_COUNT: "2"}}}) for n in ("a", "b")]
+
+    def bound(name: str, node: str, milli: int, index: str) -> object:
+        return parse_object({"apiVersion": "v1", "kind": "Pod", "metadata": {
+            "name": name, "namespace": "default", "annotations": {GPU_MILLI: str(milli), GPU_COUNT: "1",
+                                                                  GPU_INDEX: index}},
+            "spec": {"nodeName": node,
+                     "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}})
+
+    pods = [bound("p", "a", 700, "0"), bound("q", "b", 200, "1")]
+    state = gpu_state(nodes, pods)  # type: ignore[arg-type]
+    assert state.left.tolist() == [[300, 1000], [1000, 800]] and state.cpu_left.tolist() == [7000, 7000]
+    m = GpuMetrics(nodes, [SHARE, WHOLE])
+    m.bind("a", PodGpu(1000, 700, 1), [0], 1000)
+    m.bind("b", PodGpu(1000, 200, 1), [1], 1000)
+    got = gpu_metrics(state, [SHARE, WHOLE])
+    assert got["allocation"] == pytest.approx(m.allocation) == pytest.approx(900 / 4000)
+    # a [300, 1000]: both typical pods fit, the 300 is theirs to waste -> 300;
+    # b [1000, 800]: the share pod wastes nothing, the whole-GPU pod the 800 -> 0.5 * 800
+    assert got["frag_amount"] == pytest.approx(m.frag_amount) == pytest.approx(300 + 400)
+    assert got["frag_ratio"] == pytest.approx(m.frag_ratio) and got["capacity"] == 4000

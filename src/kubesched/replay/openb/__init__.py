@@ -9,6 +9,7 @@
 The scheduling policies themselves are out-of-tree plugins: ``examples/gpushare``.
 """
 
+from ._cluster import GpuState, gpu_metrics, gpu_state, request_of
 from ._driver import FgdCurve, GpuMetrics, run_fgd
 from ._frag import FragModel, TypicalPod, arrived_gpu_demand, gpu_allocation, typical_pods
 from ._gpu import (
@@ -40,6 +41,7 @@ __all__ = [
     "FgdCurve",
     "FragModel",
     "GpuMetrics",
+    "GpuState",
     "OpenbFormatError",
     "OpenbPod",
     "PodGpu",
@@ -49,6 +51,8 @@ __all__ = [
     "exclusive_gpu_ids",
     "format_gpu_ids",
     "gpu_allocation",
+    "gpu_metrics",
+    "gpu_state",
     "node_gpu_count",
     "node_gpu_left",
     "node_gpu_model",
@@ -57,6 +61,7 @@ __all__ = [
     "read_openb",
     "read_openb_nodes",
     "read_openb_pods",
+    "request_of",
     "run_fgd",
     "typical_pods",
 ]

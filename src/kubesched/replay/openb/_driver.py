@@ -24,16 +24,13 @@ from ...cluster import MemoryStore
 from ...framework.config import SchedulerConfig
 from ...scheduler import Scheduler
 from .._trace import Trace
+from ._cluster import request_of
 from ._frag import FragModel, TypicalPod
-from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_model, parse_gpu_ids, pod_gpu
+from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_model, parse_gpu_ids
 
 __all__ = ["FgdCurve", "GpuMetrics", "run_fgd"]
 
 F64 = npt.NDArray[np.float64]
-
-
-def request(pod: Pod) -> PodGpu:
-    return pod_gpu(pod.meta.annotations, int(pod.non_zero_requests.get("cpu", 0)))
 
 
 class GpuMetrics:
@@ -131,7 +128,7 @@ def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[Typi
             pod = parse_object(ev.obj)
             if not isinstance(pod, Pod):
                 raise ValueError(f"{ev.source}: the FGD arrival replays pods only")
-            req = request(pod)
+            req = request_of(pod)
             metrics.arrive(req)
             store.create(pod)
             sched.schedule_pending()
