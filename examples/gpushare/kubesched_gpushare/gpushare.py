@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from kubesched.framework import (
     PluginBase,
     Status,
 )
-from kubesched.replay.openb import GPU_INDEX, MILLI, PodGpu, accessible, exclusive_gpu_ids, format_gpu_ids
+from kubesched.replay.openb import GPU_INDEX, PodGpu, accessible, exclusive_gpu_ids, format_gpu_ids
 
 from ._state import GpuRows, request_of, shared_state
 
@@ -128,11 +129,10 @@ class GpuShare(PluginBase):
         if not req.is_share:
             return exclusive_gpu_ids(left, req.count)
         fit = np.flatnonzero(left >= req.milli)
-        rng = self.handle.rng if self.handle is not None else np.random.default_rng(0)
         if not len(fit):
             return []
-        k = rng.randrange(len(fit)) if hasattr(rng, "randrange") else int(rng.integers(len(fit)))
-        return [int(fit[k])]
+        rng = self.handle.rng if self.handle is not None else random.Random(0)
+        return [int(fit[rng.randrange(len(fit))])]
 
     def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         req = request_of(pod)
@@ -173,5 +173,3 @@ class GpuShare(PluginBase):
         """The bound pod carries its GPUs now: the cache holds it, the choice can go."""
         self.state.assigned.pop(pod.uid, None)
 
-
-assert MILLI == 1000
