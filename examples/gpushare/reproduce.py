@@ -29,6 +29,13 @@ PAPER = {
     "gpuspec33": ([83.87, 79.82, 81.09, 82.22, 80.39, 87.84], [86.46, 89.14, 92.12, 93.22, 93.09, 94.55]),
 }
 FRAG_AT = (20, 40, 60, 80, 90, 100, 130)
+# Fragmentation amount (% of GPU capacity), default trace, at FRAG_AT, policies in POLICIES order.
+PAPER_FRAG_DEFAULT = {
+    20: [14.67, 14.07, 14.46, 14.45, 13.38, 11.88], 40: [14.93, 12.80, 13.00, 12.92, 11.68, 9.91],
+    60: [15.45, 11.43, 11.19, 11.12, 9.97, 7.96], 80: [15.92, 10.09, 9.36, 9.28, 8.29, 5.97],
+    90: [14.48, 9.43, 8.45, 8.37, 7.41, 5.00], 100: [13.49, 9.30, 8.21, 8.13, 7.05, 4.73],
+    130: [12.43, 9.08, 8.00, 7.91, 6.85, 4.57],
+}
 
 
 def seeds(text: str) -> list[int]:
@@ -61,19 +68,38 @@ def run(traces: Path, trace: str, out: Path, seed_list: list[int]) -> None:
                       f"{100 * rec['alloc'][130]:.2f} in {rec['wall']:.0f} s", flush=True)
 
 
-def summary(out: Path, trace: str) -> str:
+def complete_runs(out: Path, trace: str) -> list[dict]:
+    """The runs of the seeds every policy has run (a fair mean while a sweep is under way)."""
     rows = [json.loads(x) for x in (out / f"{trace}.jsonl").read_text().splitlines()]
+    have: dict[int, set[str]] = {}
+    for r in rows:
+        have.setdefault(r["seed"], set()).add(r["policy"])
+    full = {s for s, pols in have.items() if pols >= set(POLICIES)}
+    return [r for r in rows if r["seed"] in full]
+
+
+def _mean(rows: list[dict], policy: str, key: str, at: str) -> str:
+    vals = [r[key][at] for r in rows if r["policy"] == policy]
+    return f"{100 * sum(vals) / len(vals):.2f}" if vals else "–"
+
+
+def summary(out: Path, trace: str) -> str:
+    rows = complete_runs(out, trace)
     head = "| | " + " | ".join(POLICIES) + " |\n|---|" + "---:|" * len(POLICIES) + "\n"
     lines = []
     for k, at in enumerate(("100", "130")):
-        ours = []
-        for p in POLICIES:
-            vals = [r["alloc"][at] for r in rows if r["policy"] == p]
-            ours.append(f"{100 * sum(vals) / len(vals):.2f}" if vals else "–")
-        lines.append(f"| kubesched, {at} % ({_seeds(rows)}) | " + " | ".join(ours) + " |")
+        ours = " | ".join(_mean(rows, p, "alloc", at) for p in POLICIES)
+        lines.append(f"| kubesched, {at} % | {ours} |")
         if trace in PAPER:
             lines.append(f"| paper, {at} % | " + " | ".join(f"{v:.2f}" for v in PAPER[trace][k]) + " |")
-    return head + "\n".join(lines) + "\n"
+    text = head + "\n".join(lines) + f"\n\nGPU allocation (%), {_seeds(rows)}.\n"
+    if trace == "default":
+        frag = [f"| kubesched, {at} % | " + " | ".join(_mean(rows, p, "frag", str(at)) for p in POLICIES)
+                + f" |\n| paper, {at} % | " + " | ".join(f"{v:.2f}" for v in PAPER_FRAG_DEFAULT[at]) + " |"
+                for at in (40, 80, 100, 130)]
+        text += ("\n" + head + "\n".join(frag)
+                 + f"\n\nFragmentation amount (% of GPU capacity), {_seeds(rows)}.\n")
+    return text
 
 
 def _seeds(rows: list[dict]) -> str:
@@ -89,7 +115,7 @@ def plot(out: Path, trace: str) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    rows = [json.loads(x) for x in (out / f"{trace}.jsonl").read_text().splitlines()]
+    rows = complete_runs(out, trace)
     fig, ax = plt.subplots(figsize=(6, 3.6))
     grid = np.linspace(0, 1.3, 131)
     for p in POLICIES:
@@ -100,7 +126,7 @@ def plot(out: Path, trace: str) -> None:
         ax.plot(grid * 100, 100 * np.mean(ys, axis=0), label=p)
     ax.set_xlabel("arrived GPU demand (% of capacity)")
     ax.set_ylabel("fragmented GPU (% of capacity)")
-    ax.set_title(f"openb {trace}: GPU fragmentation ({_seeds(rows)})")
+    ax.set_title(f"openb {trace}: GPU fragmentation, mean of {len({r['seed'] for r in rows})} seeds")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
