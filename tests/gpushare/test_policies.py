@@ -100,3 +100,41 @@ def test_ties_go_to_the_smallest_node_name() -> None:
     cluster = [node("0002-z", gpus=1), node("0001-y", gpus=1), node("0003-x", gpus=1)]
     for seed in range(4):
         assert placed(run("BestFit", cluster, [pod("p", milli=1000, count=1)], seed=seed), "p")[0] == "0001-y"
+
+
+def test_unreserve_forgets_the_gpus_and_their_annotation() -> None:
+    import random
+
+    from kubesched_gpushare import GpuShare
+
+    from kubesched.api.loader import parse_object
+    from kubesched.cache import Snapshot
+    from kubesched.clock import VirtualClock
+    from kubesched.cluster import MemoryStore
+    from kubesched.framework import CycleState
+    from kubesched.replay.openb import GPU_INDEX
+
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    n = parse_object(node("n", gpus=2))
+    p = parse_object(pod("p", milli=1000, count=1))
+    store.load([n])
+    p = store.create(p)
+    snap = Snapshot.from_objects([n])
+
+    class Handle:
+        rng = random.Random(0)
+
+        def __init__(self) -> None:
+            self.store = store
+
+        def snapshot(self) -> Snapshot:
+            return snap
+
+    plugin = GpuShare(None, Handle())
+    assert plugin.reserve(CycleState(), p, "n") is None
+    assert store.get("Pod", "default", "p").meta.annotations[GPU_INDEX] == "0"
+    assert plugin.state.assigned == {p.uid: [0]}
+    plugin.unreserve(CycleState(), p, "n")
+    assert GPU_INDEX not in store.get("Pod", "default", "p").meta.annotations
+    assert plugin.state.assigned == {}

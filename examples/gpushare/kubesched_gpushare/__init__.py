@@ -1,6 +1,6 @@
 """The FGD paper's GPU-sharing model and its six scheduling policies as kubesched plugins.
 
-``GpuShare`` (Filter, Reserve, PreBind) is the GPU-share model; the policies are Score plugins:
+``GpuShare`` (Filter, Reserve) is the GPU-share model; the policies are Score plugins:
 ``RandomScore``, ``DotProductScore``, ``GpuClusteringScore``, ``GpuPackingScore``,
 ``BestFitScore`` and ``FGDScore``. See README.md beside this package.
 """

@@ -6,9 +6,9 @@
   NodeResourcesFit's job, as in the simulator.
 - Reserve: picks the GPU indexes (``gpuSelMethod``: ``best`` the tightest GPU, ``worst`` the
   loosest, ``random``, or the name of a policy that registered a selector, e.g. ``FGDScore``);
-  whole-GPU pods take the first free GPUs. PreBind records them in the pod's
-  ``alibabacloud.com/gpu-index`` annotation (the simulator patches the pod in Reserve), so a
-  node's GPU state is derived from the pods bound to it.
+  whole-GPU pods take the first free GPUs. It records them in the pod's
+  ``alibabacloud.com/gpu-index`` annotation (the simulator patches the pod in Reserve too;
+  Unreserve removes it), so a node's GPU state is derived from the pods bound to it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import random
 
 import numpy as np
 
-from kubesched.api import Pod
+from kubesched.api import DELETE, Pod
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
     ArgsError,
@@ -149,25 +149,24 @@ class GpuShare(PluginBase):
             return Status(Code.ERROR, f"failed to allocate gpu to pod({pod.namespace}/{pod.name}) "
                                       f"to node({node_name})")
         self.state.assigned[pod.uid] = ids
+        self._record(pod, format_gpu_ids(ids))
         return None
 
     def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
-        self.state.assigned.pop(pod.uid, None)
+        if self.state.assigned.pop(pod.uid, None) is not None:
+            self._record(pod, DELETE)
 
-    # -- PreBind: record the GPUs in the pod --------------------------------------------------
-    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
-        """Work only for a pod Reserve gave GPUs (KEP-5278: no PreBind work, no early
-        ``nominatedNodeName`` write for CPU-only pods)."""
-        return None if pod.uid in self.state.assigned else Status.skip()
-
-    def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
-        ids = self.state.assigned.get(pod.uid)
+    def _record(self, pod: Pod, value: object) -> None:
+        """Write (or, with DELETE, remove) the pod's ``gpu-index`` annotation in the store, as the
+        simulator patches the pod in Reserve. The scheduler ignores updates of a pod it has
+        assumed, and binding keeps the annotation, so the bound pod carries its GPUs."""
         store = self.handle.store if self.handle is not None else None
-        if ids is None or store is None:
-            return None
-        current = store.get("Pod", pod.namespace, pod.name)
-        store.update(current.with_changes({("metadata", "annotations", GPU_INDEX): format_gpu_ids(ids)}))
-        return None
+        current = store.try_get("Pod", pod.namespace, pod.name) if store is not None else None
+        if store is None or current is None or current.uid != pod.uid or current.node_name:
+            return
+        if value is DELETE and GPU_INDEX not in current.meta.annotations:
+            return
+        store.update(current.with_changes({("metadata", "annotations", GPU_INDEX): value}))
 
     def post_bind(self, state: CycleState, pod: Pod, node_name: str) -> None:
         """The bound pod carries its GPUs now: the cache holds it, the choice can go."""
