@@ -28,39 +28,40 @@ from ._policy import I64
 BASE = 101
 POLICY_WEIGHT = BASE * BASE
 
-_cache: dict[int, tuple[list[str], I64]] = {}
-
-
 def name_order(names: list[str]) -> I64:
     """Per row: how many nodes have a greater name (the smallest name gets ``len - 1``)."""
-    hit = _cache.get(id(names))
-    if hit is not None and hit[0] is names:
-        return hit[1]
     order = np.argsort(np.array(names, dtype=object), kind="stable")
     v = np.empty(len(names), dtype=np.int64)
     v[order] = np.arange(len(names) - 1, -1, -1, dtype=np.int64)
-    v = np.minimum(v, BASE * BASE - 1)
-    _cache.clear()
-    _cache[id(names)] = (names, v)
-    return v
+    return np.minimum(v, BASE * BASE - 1)
 
 
 class _NameOrder(PluginBase):
     NAME = "_NameOrder"
     DIGIT = 0
 
+    _names: list[str] | None = None
+    _order: I64
+
     def _digit(self, v: I64) -> I64:
         return v // BASE if self.DIGIT else v % BASE
+
+    def _ranks(self, names: list[str]) -> I64:
+        """name_order of the snapshot's node list, recomputed only when the list changes (the
+        snapshot replaces ``node_names`` when nodes come or go)."""
+        if names is not self._names:
+            self._names, self._order = names, name_order(names)
+        return self._order
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         snap = self.handle.snapshot() if self.handle is not None else None
         if snap is None:
             return 0, None
         row = snap.node_index.get(node_info.name, 0)
-        return int(self._digit(name_order(snap.node_names)[row : row + 1])[0]), None
+        return int(self._digit(self._ranks(snap.node_names)[row : row + 1])[0]), None
 
     def score_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> tuple[I64, Status | None]:
-        return self._digit(name_order(nodes.snapshot.node_names)[nodes.indices]), None
+        return self._digit(self._ranks(nodes.snapshot.node_names)[nodes.indices]), None
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return []
