@@ -1,0 +1,80 @@
+"""The paper's experiment: one policy, one trace, one seed (``run_policy``), and its config.
+
+``policy_config(policy, typical)`` is the KubeSchedulerConfiguration the paper's artifact
+generates (``scripts/generate_config_and_run.py``): ``percentageOfNodesToScore: 100``, GpuShare
+beside the filters, every default score plugin off and the policy's Score plugin on, and
+GpuShare's GPU selection as the artifact sets it per policy (``random`` for Random, the FGD
+score for FGD, the tightest GPU otherwise), and the simulator's tie-break (the smallest node
+name among the best nodes, ``name_order.py``).
+
+Of the default plugins only those that can decide anything on openb input stay: NodeResourcesFit
+(openb pods have no affinity, tolerations, ports, volumes or spreading constraints, so the other
+filters pass every node) and no preemption (every pod has priority 0: DefaultPreemption never
+finds a victim, it only costs a dry run over every node per failed pod).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kubesched.framework.config import from_dict
+from kubesched.replay.openb import (
+    FgdCurve,
+    TypicalPod,
+    read_openb,
+    read_openb_pods,
+    run_fgd,
+    typical_pods,
+)
+
+POLICIES = {
+    # paper name: (Score plugin, GpuShare's gpuSelMethod)
+    "Random": ("RandomScore", "random"),
+    "DotProd": ("DotProductScore", "best"),
+    "Clustering": ("GpuClusteringScore", "best"),
+    "Packing": ("GpuPackingScore", "best"),
+    "BestFit": ("BestFitScore", "best"),
+    "FGD": ("FGDScore", "FGDScore"),
+}
+PACKAGE = "kubesched_gpushare"
+BASE = 101
+POLICY_WEIGHT = BASE * BASE  # see name_order.py: the policy decides, the node name settles ties
+
+
+def policy_config(policy: str, typical: Sequence[TypicalPod] = ()) -> dict[str, Any]:
+    """The configuration (as a dict) that runs ``policy`` (a key of :data:`POLICIES`)."""
+    score, sel = POLICIES[policy]
+    plugin = f"{PACKAGE}:{score}"
+    plugins: dict[str, Any] = {
+        "multiPoint": {"disabled": [{"name": "*"}], "enabled": [
+            {"name": n} for n in ("PrioritySort", "NodeResourcesFit", "DefaultBinder", f"{PACKAGE}:GpuShare")
+        ]},
+        "preScore": {"disabled": [{"name": "*"}]},
+        "score": {"disabled": [{"name": "*"}], "enabled": [
+            {"name": plugin, "weight": POLICY_WEIGHT},
+            {"name": f"{PACKAGE}:NameOrderCoarse", "weight": BASE},
+            {"name": f"{PACKAGE}:NameOrderFine", "weight": 1}]},
+    }
+    if score == "RandomScore":
+        plugins["preScore"]["enabled"] = [{"name": plugin}]
+    config: list[dict[str, Any]] = [{"name": "GpuShare", "args": {"gpuSelMethod": sel}}]
+    if score == "FGDScore":
+        config.append({"name": "FGDScore", "args": {"typicalPods": [
+            {"cpuMilli": t.cpu, "gpuMilli": t.milli, "gpuCount": t.count, "gpuModel": t.spec,
+             "frequency": t.freq} for t in typical]}})
+    return {
+        "apiVersion": "kubescheduler.config.k8s.io/v1",
+        "kind": "KubeSchedulerConfiguration",
+        "percentageOfNodesToScore": 100,
+        "profiles": [{"schedulerName": "default-scheduler", "plugins": plugins, "pluginConfig": config}],
+    }
+
+
+def run_policy(nodes_csv: str | Path, pods_csv: str | Path, policy: str, *, seed: int = 42,
+               tune: float = 1.3) -> FgdCurve:
+    """One run of the paper's grid: the trace shuffled and tuned with ``seed``, ``policy``."""
+    typical = typical_pods(p.request for p in read_openb_pods(pods_csv))
+    trace = read_openb(nodes_csv, pods_csv, seed=seed, arrival="shuffled", tune=tune)
+    return run_fgd(trace, from_dict(policy_config(policy, typical)), typical, seed=seed)
