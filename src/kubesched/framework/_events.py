@@ -37,6 +37,9 @@ class EventResource(StrEnum):
     VOLUME_ATTACHMENT = "storage.k8s.io/VolumeAttachment"
     NAMESPACE = "Namespace"
     PDB = "policy/PodDisruptionBudget"
+    RESOURCE_CLAIM = "resource.k8s.io/ResourceClaim"
+    RESOURCE_SLICE = "resource.k8s.io/ResourceSlice"
+    DEVICE_CLASS = "resource.k8s.io/DeviceClass"
     WILDCARD = "*"
 
 

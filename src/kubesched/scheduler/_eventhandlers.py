@@ -201,4 +201,7 @@ KIND_TO_RESOURCE: Mapping[str, EventResource] = {
     "VolumeAttachment": EventResource.VOLUME_ATTACHMENT,
     "Namespace": EventResource.NAMESPACE,
     "PodDisruptionBudget": EventResource.PDB,
+    "ResourceClaim": EventResource.RESOURCE_CLAIM,
+    "ResourceSlice": EventResource.RESOURCE_SLICE,
+    "DeviceClass": EventResource.DEVICE_CLASS,
 }

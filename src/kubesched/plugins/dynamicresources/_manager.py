@@ -1,0 +1,175 @@
+"""The scheduler's shared view of DRA objects: claims (with the allocations in flight and the
+claims the plugin wrote but the watch has not delivered yet), device classes, and slices with
+their DeviceTaintRules applied.
+
+Mirrors pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go and
+allocateddevices.go (master 2026): ``DefaultDRAManager`` over the informers plus the claim
+assume cache. Upstream shares one manager between all profiles of a scheduler; here there is
+one per store (:func:`manager_for`), so that the profiles of one scheduler (which share the
+store) see each other's in-flight allocations, and two schedulers over two stores never mix.
+
+- ``signal_claim_pending_allocation`` (Reserve) records an allocation in flight: the claim
+  counts as allocated for everybody else, and a second pod sharing it waits
+  (``claim_has_pending_allocation``) until PreBind has written it;
+- ``assume_claim_after_api_call`` (PreBind) keeps the claim as written until the store shows
+  that version or a newer one (the live store's watch lags behind its writes);
+- ``allocated_state`` gathers every device allocated in the store, in flight or assumed,
+  skipping admin-access results, splitting shared (consumable capacity) results off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import weakref
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
+from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
+
+__all__ = ["DRAManager", "manager_for"]
+
+_MANAGERS: weakref.WeakKeyDictionary[Any, DRAManager] = weakref.WeakKeyDictionary()
+_MANAGERS_LOCK = threading.Lock()
+
+
+def manager_for(store: Any) -> DRAManager:
+    """The DRA manager of ``store`` (one per store, created on first use; it goes with the
+    store). A store that cannot be weakly referenced gets its own manager per call site."""
+    with _MANAGERS_LOCK:
+        try:
+            mgr = _MANAGERS.get(store)
+        except TypeError:
+            return DRAManager(store)
+        if mgr is None:
+            mgr = DRAManager(store)
+            _MANAGERS[store] = mgr
+        return mgr
+
+
+def _rv(claim: ResourceClaim) -> int:
+    try:
+        return int(claim.meta.resource_version or 0)
+    except ValueError:
+        return 0
+
+
+class DRAManager:
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._in_flight: dict[str, ResourceClaim] = {}  # claim uid -> claim with its allocation
+        self._assumed: dict[tuple[str, str], ResourceClaim] = {}  # (ns, name) -> claim as written
+
+    # -- claims -------------------------------------------------------------------------------
+    def get_claim(self, namespace: str, name: str) -> ResourceClaim | None:
+        """ResourceClaims().Get: the assumed version while the store's is older."""
+        stored = self.store.try_get("ResourceClaim", namespace, name) if self.store is not None else None
+        with self._lock:
+            assumed = self._assumed.get((namespace, name))
+            if assumed is None:
+                return stored
+            if stored is None or stored.meta.uid != assumed.meta.uid or _rv(stored) >= _rv(assumed):
+                del self._assumed[(namespace, name)]  # the watch caught up (or the claim was replaced)
+                return stored
+            return assumed
+
+    def list_claims(self) -> list[ResourceClaim]:
+        """ResourceClaims().List, assumed versions included."""
+        stored: list[ResourceClaim] = self.store.list("ResourceClaim") if self.store is not None else []
+        with self._lock:
+            if not self._assumed:
+                return stored
+            return [self.get_claim(c.meta.namespace, c.meta.name) or c for c in stored]
+
+    def signal_claim_pending_allocation(self, claim: ResourceClaim) -> None:
+        with self._lock:
+            self._in_flight[claim.meta.uid] = claim
+
+    def claim_has_pending_allocation(self, uid: str) -> bool:
+        with self._lock:
+            return uid in self._in_flight
+
+    def remove_claim_pending_allocation(self, uid: str) -> bool:
+        with self._lock:
+            return self._in_flight.pop(uid, None) is not None
+
+    def assume_claim_after_api_call(self, claim: ResourceClaim) -> None:
+        with self._lock:
+            self._assumed[(claim.meta.namespace, claim.meta.name)] = claim
+
+    def assumed_claim_restore(self, namespace: str, name: str) -> None:
+        with self._lock:
+            self._assumed.pop((namespace, name), None)
+
+    def allocated_state(self, consumable_capacity: bool) -> AllocatedState:
+        """GatherAllocatedState / ListAllAllocatedDevices: every device allocated to a claim
+        (stored, assumed or in flight), admin-access results excluded; with consumable
+        capacity, shared results counted by share and their consumed capacity summed."""
+        state = AllocatedState()
+        with self._lock:
+            in_flight = list(self._in_flight.values())
+        seen: set[str] = set()
+        for claim in in_flight:
+            seen.add(claim.meta.uid)
+            _add_devices(state, claim, consumable_capacity)
+        for claim in self.list_claims():
+            if claim.meta.uid not in seen:
+                _add_devices(state, claim, consumable_capacity)
+        return state
+
+    # -- classes and slices ----------------------------------------------------------------------
+    def get_class(self, name: str) -> DeviceClass | None:
+        return self.store.try_get("DeviceClass", "", name) if self.store is not None else None
+
+    def list_classes(self) -> list[DeviceClass]:
+        return self.store.list("DeviceClass") if self.store is not None else []
+
+    def list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
+        """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each
+        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules)."""
+        slices: list[ResourceSlice] = self.store.list("ResourceSlice") if self.store is not None else []
+        rules: list[DeviceTaintRule] = self.store.list("DeviceTaintRule") if taint_rules and slices else []
+        if not rules:
+            return slices
+        return [_with_taint_rules(s, rules) for s in slices]
+
+
+def _add_devices(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool) -> None:
+    """foreachAllocatedDevice."""
+    if claim.allocation is None:
+        return
+    for r in claim.allocation.results:
+        if r.admin_access:
+            continue  # not considered as allocated
+        device = DeviceID(r.driver, r.pool, r.device)
+        if consumable_capacity and r.share_id is not None:
+            state.allocated_shared_device_ids.add(SharedDeviceID(r.driver, r.pool, r.device, r.share_id))
+            if r.consumed_capacity is not None:
+                total = state.aggregated_capacity.setdefault(device, {})
+                for name, amount in r.consumed_capacity.items():
+                    total[name] = total.get(name, Fraction(0)) + amount
+            continue
+        state.allocated_devices.add(device)
+
+
+def _selects(rule: DeviceTaintRule, driver: str, pool: str, device: str) -> bool:
+    return ((rule.driver is None or rule.driver == driver) and (rule.pool is None or rule.pool == pool)
+            and (rule.device is None or rule.device == device))
+
+
+def _with_taint_rules(s: ResourceSlice, rules: Iterable[DeviceTaintRule]) -> ResourceSlice:
+    applying = [r for r in rules if r.driver is None or r.driver == s.driver]
+    if not applying:
+        return s
+    devices = []
+    changed = False
+    for d in s.devices:
+        extra = tuple(r.taint for r in applying if _selects(r, s.driver, s.pool.name, d.name))
+        if extra:
+            d = dataclasses.replace(d, taints=d.taints + extra)
+            changed = True
+        devices.append(d)
+    return dataclasses.replace(s, devices=tuple(devices)) if changed else s
