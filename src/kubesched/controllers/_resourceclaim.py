@@ -130,30 +130,26 @@ class ResourceClaimController:
             self.sync_claim(claim)
 
     def sync_claim(self, claim: ResourceClaim) -> None:
-        """syncClaim: drop reservations of pods that are gone or finished; release a claim
-        reserved for nobody."""
+        """syncClaim: drop reservations of pods that are gone or finished; when the last one
+        goes, deallocate the claim (its devices are free again, and the scheduler's queueing
+        hint on the deallocation wakes the pods waiting for devices); a claim generated for a
+        pod that is gone or finished is then deleted (the garbage collector's part)."""
         store = self.ctx.store
+        ns = claim.meta.namespace
         owner = next((ref for ref in claim.meta.owner_references
                       if ref.get("controller") is True and ref.get("kind") == "Pod"), None)
         reserved = list(claim.raw.get("status", {}).get("reservedFor") or [])
-        ns = claim.meta.namespace
         valid = [r for r in reserved if r.get("resource") != "pods" or self._pod_active(ns, r)]
-        if owner is not None and not reserved and claim.allocation is None:
-            if not self._pod_active(claim.meta.namespace, owner):
-                store.delete("ResourceClaim", claim.meta.namespace, claim.meta.name)
-            return
-        if len(valid) == len(reserved):
-            return
-        if valid:
-            store.update(claim.with_changes({("status", "reservedFor"): valid}))
-            return
-        if owner is not None and not self._pod_active(claim.meta.namespace, owner):
-            store.delete("ResourceClaim", claim.meta.namespace, claim.meta.name)
-            return
-        finalizers = [f for f in claim.raw.get("metadata", {}).get("finalizers") or [] if f != FINALIZER]
-        store.update(claim.with_changes({
-            ("status", "reservedFor"): DELETE, ("status", "allocation"): DELETE,
-            ("status", "devices"): DELETE, ("metadata", "finalizers"): finalizers or DELETE}))
+        if len(valid) < len(reserved):
+            changes: dict[tuple[str, ...], Any] = {("status", "reservedFor"): valid or DELETE}
+            if not valid:
+                finalizers = [f for f in claim.raw.get("metadata", {}).get("finalizers") or []
+                              if f != FINALIZER]
+                changes.update({("status", "allocation"): DELETE, ("status", "devices"): DELETE,
+                                ("metadata", "finalizers"): finalizers or DELETE})
+            store.update(claim.with_changes(changes))
+        if not valid and owner is not None and not self._pod_active(ns, owner):
+            store.delete("ResourceClaim", ns, claim.meta.name)
 
     def _pod_active(self, namespace: str, ref: Any) -> bool:
         pod = self.ctx.store.try_get("Pod", namespace, str(ref.get("name") or ""))
