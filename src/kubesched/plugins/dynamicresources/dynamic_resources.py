@@ -68,6 +68,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -157,13 +158,12 @@ def _klog(obj: Any) -> str:
 class DynamicResources(PluginBase):
     NAME: ClassVar[str] = NAME
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None,
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None,
                  allocator_factory: AllocatorFactory | None = None) -> None:
         super().__init__(args, handle)
-        gates = getattr(handle, "features", None) if handle is not None else None
-        self.fts = PluginFeatures.from_gates(gates)
+        self.fts = PluginFeatures.from_gates(handle.features if handle is not None else None)
         self.enabled = self.fts.enabled
-        self.store: Any = getattr(handle, "store", None) if handle is not None else None
+        self.store: Any = handle.store if handle is not None else None
         self.manager = manager_for(self.store)
         # upstream: cel.NewCache(10) per plugin; here one compile-and-verdict cache per plugin.
         self.cel_cache = CELCache(CELFeatures(consumable_capacity=self.fts.consumable_capacity,
@@ -396,8 +396,7 @@ class DynamicResources(PluginBase):
                    for r in claim.allocation.results)
 
     def _now(self) -> float:
-        clock = getattr(self.handle, "clock", None)
-        return float(clock.now) if clock is not None else 0.0
+        return float(self.handle.clock.now) if self.handle is not None else 0.0
 
     # -- PostFilter ----------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: Pod,
