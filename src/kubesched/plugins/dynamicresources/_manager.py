@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -62,6 +62,8 @@ class DRAManager:
         self._lock = threading.RLock()
         self._in_flight: dict[str, ResourceClaim] = {}  # claim uid -> claim with its allocation
         self._assumed: dict[tuple[str, str], ResourceClaim] = {}  # (ns, name) -> claim as written
+        # The last slice list per taint-rule switch, with the kind versions it was listed at.
+        self._slices: dict[bool, tuple[tuple[int, int], tuple[ResourceSlice, ...]]] = {}
 
     # -- claims -------------------------------------------------------------------------------
     def get_claim(self, namespace: str, name: str) -> ResourceClaim | None:
@@ -127,9 +129,38 @@ class DRAManager:
     def list_classes(self) -> list[DeviceClass]:
         return self.store.list("DeviceClass") if self.store is not None else []
 
-    def list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
+    def _kind_version(self, kind: str) -> int | None:
+        """The store's version of ``kind`` (MemoryStore.kind_version), None when it has none."""
+        kind_version = getattr(self.store, "kind_version", None)
+        return kind_version(kind) if kind_version is not None else None
+
+    def list_slices(self, taint_rules: bool) -> Sequence[ResourceSlice]:
         """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each
-        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules)."""
+        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules). The same tuple
+        while no slice and no rule changed (upstream's informer cache), so that :meth:`world`
+        and the allocator's slice index can tell an unchanged one by identity."""
+        slice_version = self._kind_version("ResourceSlice")
+        rule_version = self._kind_version("DeviceTaintRule")
+        if slice_version is None or rule_version is None:
+            return self._list_slices(taint_rules)
+        versions = (slice_version, rule_version)
+        with self._lock:
+            cached = self._slices.get(taint_rules)
+            if cached is not None and cached[0] == versions:
+                return cached[1]
+        slices = tuple(self._list_slices(taint_rules))
+        with self._lock:
+            self._slices[taint_rules] = (versions, slices)
+        return slices
+
+    def world(self, slices: Sequence[ResourceSlice]) -> tuple[object, ...]:
+        """What an allocation depends on besides the claims, the node and the allocated
+        devices: ``slices`` (from :meth:`list_slices`, compared by identity) and the device
+        classes (by version; a store without versions gets a token equal to no other)."""
+        class_version = self._kind_version("DeviceClass")
+        return (slices, class_version if class_version is not None else object())
+
+    def _list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
         slices: list[ResourceSlice] = self.store.list("ResourceSlice") if self.store is not None else []
         rules: list[DeviceTaintRule] = self.store.list("DeviceTaintRule") if taint_rules and slices else []
         if not rules:
