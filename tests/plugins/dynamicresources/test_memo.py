@@ -58,3 +58,47 @@ def test_batch_path_allocates_again_only_where_a_device_changed(monkeypatch: pyt
     assert per_node_calls == 8 * NODES  # upstream: Allocate on every node Filter visits
     # The first pod asks every node; each later one only the node the previous pod took.
     assert calls == NODES + 7
+
+
+def test_allocated_devices_follow_the_store_without_listing_claims(monkeypatch: pytest.MonkeyPatch) -> None:
+    """allocateddevices.go: the stored claims' devices are kept from the store's changes; the
+    scheduler lists the claims once, not in every cycle, and always sees what a full gather
+    sees (claims allocated, deallocated when their pod goes, deleted)."""
+    from kubesched.plugins.dynamicresources._manager import manager_for
+
+    lists = 0
+    real_list = MemoryStore.list
+
+    def counting_list(self: MemoryStore, kind: str, namespace: str | None = None) -> Any:
+        nonlocal lists
+        lists += kind == "ResourceClaim"
+        return real_list(self, kind, namespace)
+
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    objs: list[Any] = [DeviceClass.from_dict(device_class()), ResourceClaimTemplate.from_dict(_template(1))]
+    for n in range(3):
+        objs.append(make_node().name(f"n{n}").obj())
+        objs.append(ResourceSlice.from_dict(resource_slice(f"n{n}", devices=["d0", "d1"])))
+    store.load(objs)
+    sched = Scheduler(store, clock, seed=1)
+    mgr = ControllerManager(store, clock, seed=1)
+    mgr.start()
+    manager = manager_for(store)
+    monkeypatch.setattr(MemoryStore, "list", counting_list)
+    in_cycles = 0
+    for i in range(5):
+        store.create(_pod(i, 1))
+        before = lists
+        sched.run_until_idle(until=clock.now + 10)
+        in_cycles += lists - before
+        assert manager.allocated_state(True) == manager._gather(True)
+    assert in_cycles <= 2  # the controller's owner index once, the scheduler's first sync once
+    assert len(manager.allocated_state(True).allocated_devices) == 5
+    monkeypatch.setattr(MemoryStore, "list", real_list)
+    store.delete("Pod", "default", "p0", grace_period_seconds=0)
+    sched.run_until_idle(until=clock.now + 10)
+    assert manager.allocated_state(True) == manager._gather(True)
+    assert len(manager.allocated_state(True).allocated_devices) == 4
+    mgr.close()
+    sched.close()
