@@ -31,7 +31,7 @@ runner = CliRunner()
 
 CONTRACT_KEYS = ["pod", "profile", "preEnqueue", "nodes", "selectedNode", "tiedNodes", "postFilter",
                  "message"]
-NODE_KEYS = ["name", "filters", "feasible", "scores", "totalScore"]
+NODE_KEYS = ["name", "filters", "feasible", "scores", "totalScore", "devices"]
 CODES = {"Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error", "Skip"}
 
 
@@ -137,10 +137,13 @@ def test_preemption_dry_run() -> None:
 
 def test_preemption_not_eligible() -> None:
     out = _explain_json(SMALL, "default/huge")
+    # RunPostFilterPlugins: every PostFilter plugin rejected the pod, so the status names the
+    # first (DynamicResources, before DefaultPreemption) and joins their reasons, as upstream.
     assert out["postFilter"] == {
-        "plugin": "DefaultPreemption", "nominatedNode": None, "victims": [],
-        "message": "preemption: not eligible due to preemptionPolicy=Never."}
-    assert out["message"].endswith(". preemption: not eligible due to preemptionPolicy=Never.")
+        "plugin": "DynamicResources", "nominatedNode": None, "victims": [],
+        "message": "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."}
+    assert out["message"].endswith(". no new claims to deallocate, preemption: not eligible due to "
+                                   "preemptionPolicy=Never.")
 
 
 @pytest.mark.parametrize("async_preemption", [pytest.param(True, id="async"), pytest.param(False, id="sync")])

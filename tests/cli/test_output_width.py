@@ -23,6 +23,7 @@ PODS = ["kube-system/kube-proxy-ip-10-0-123-45.eu-west-1.compute.internal",
         "payments-production/checkout-service-api-7d9f8b6c5d-x2k4p", TRAINER,
         "payments-production/ledger-reconciler-5c8d7f9b4-q7w2e"]
 MESSAGE = ("0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). "
+           "no new claims to deallocate, "
            "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.")
 VALUES = [*PODS, *NODES, "Bound", "Scheduled", "Unschedulable", "2000001000", "1000000000"]
 

@@ -105,7 +105,8 @@ def test_unschedulable_pod_reports_upstream_message() -> None:
     # node-a fails TaintToleration first (counted once, for the taint); the others lack cpu.
     # 6 cpu exceeds every node's allocatable, and the pod may not preempt anyway.
     assert huge["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
-                               "2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.")
+                               "2 Insufficient cpu. no new claims to deallocate, "
+                               "preemption: not eligible due to preemptionPolicy=Never.")
     assert _pod(r, "default/ssd-1")["node"] == "node-b"
     assert r["summary"]["unschedulable"] == 1
 
@@ -174,7 +175,8 @@ def test_wide_shows_messages_in_a_column() -> None:
     result = runner.invoke(app, ["simulate", str(SMALL), "-o", "wide"], env={"COLUMNS": "300"})
     assert result.exit_code == 0, result.output
     assert "MESSAGE" in result.stdout
-    assert "2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never." in result.stdout
+    assert ("2 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to "
+            "preemptionPolicy=Never.") in result.stdout
 
 
 def test_progress_callback_counts_bindings() -> None:

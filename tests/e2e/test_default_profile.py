@@ -50,7 +50,8 @@ CASES = [
             (node("n1").taint("dedicated", "gpu"), node("n2").taint("dedicated", "gpu")),
             (pod("p"),),
             {"p": ""},
-            ("p", f"0/2 nodes are available: 2 node(s) had untolerated taint(s). preemption: "
+            ("p", f"0/2 nodes are available: 2 node(s) had untolerated taint(s). "
+                  f"no new claims to deallocate, preemption: "
                   f"0/2 nodes are available: 2 {NOT_HELPFUL}."),
         ),
         id="TaintToleration-all-nodes-tainted",
@@ -81,6 +82,7 @@ CASES = [
             (pod("p").node_selector({"disk": "ssd"}),),
             {"p": ""},
             ("p", f"0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. "
+                  f"no new claims to deallocate, "
                   f"preemption: 0/2 nodes are available: 2 {NOT_HELPFUL}."),
         ),
         id="NodeAffinity-no-node-matches",
@@ -100,6 +102,7 @@ CASES = [
             tuple(_anti(f"p{i}") for i in range(4)),
             {"p3": ""},
             ("p3", f"0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. "
+                   f"no new claims to deallocate, "
                    f"preemption: 0/3 nodes are available: 3 {NO_VICTIMS}."),
             check=lambda got: sorted(got[f"p{i}"] for i in range(3)) == ["n0", "n1", "n2"],
         ),
@@ -127,7 +130,7 @@ CASES = [
             (_spread("p0"), _spread("p1")),
             {"p0": "a1", "p1": ""},
             ("p1", f"0/2 nodes are available: 1 node(s) didn't match pod topology spread constraints, "
-                   f"1 node(s) had untolerated taint(s). preemption: "
+                   f"1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: "
                    f"0/2 nodes are available: 1 {NO_VICTIMS}, 1 {NOT_HELPFUL}."),
         ),
         id="PodTopologySpread-skew-would-exceed",
@@ -138,6 +141,7 @@ CASES = [
             tuple(pod(f"p{i}").host_port(8080) for i in range(3)),
             {"p2": ""},
             ("p2", f"0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. "
+                   f"no new claims to deallocate, "
                    f"preemption: 0/2 nodes are available: 2 {NO_VICTIMS}."),
             check=lambda got: {got["p0"], got["p1"]} == {"n0", "n1"},
         ),
@@ -148,7 +152,8 @@ CASES = [
             (node("n1", cpu="2", memory="2Gi"), node("n2", cpu="2", memory="2Gi")),
             tuple(pod(name, cpu="1500m") for name in ("a", "b", "c")),
             {"c": ""},
-            ("c", f"0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: "
+            ("c", f"0/2 nodes are available: 2 Insufficient cpu. "
+                  f"no new claims to deallocate, preemption: 0/2 nodes are available: "
                   f"2 {NO_VICTIMS}."),
             check=lambda got: {got["a"], got["b"]} == {"n1", "n2"},
         ),
@@ -161,6 +166,7 @@ CASES = [
             {"p": ""},
             # Insufficient cpu beyond the node's whole allocatable is unresolvable (PR #131345).
             ("p", f"0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s). "
+                  f"no new claims to deallocate, "
                   f"preemption: 0/2 nodes are available: 2 {NOT_HELPFUL}."),
         ),
         id="NodeResourcesFit-request-above-allocatable-unresolvable",
@@ -242,7 +248,8 @@ def test_pvc_bound_to_zonal_pv_without_node_in_zone() -> None:
     c.add(node("a1", zone="zone-a"), pod("p").pvc("data"))
     c.run()
     assert c.failure("p") == (
-        "0/1 nodes are available: 1 node(s) had no available volume zone. preemption: "
+        "0/1 nodes are available: 1 node(s) had no available volume zone. "
+        "no new claims to deallocate, preemption: "
         f"0/1 nodes are available: 1 {NOT_HELPFUL}."
     )
 
@@ -255,7 +262,8 @@ def test_read_write_once_pod_claim_used_once() -> None:
     assert c.node_of("a") != "" and c.node_of("b") == ""
     assert c.failure("b") == (
         "0/2 nodes are available: 2 node(s) unavailable due to PersistentVolumeClaim with "
-        "ReadWriteOncePod access mode already in-use by another pod. preemption: "
+        "ReadWriteOncePod access mode already in-use by another pod. "
+        "no new claims to deallocate, preemption: "
         f"0/2 nodes are available: 2 {NO_VICTIMS}."
     )
 
@@ -267,7 +275,8 @@ def test_csi_attach_limit() -> None:
     c.run()
     assert c.placements() == {"a": "n1", "b": ""}
     assert c.failure("b") == (
-        "0/1 nodes are available: 1 node(s) exceed max volume count. preemption: "
+        "0/1 nodes are available: 1 node(s) exceed max volume count. "
+        "no new claims to deallocate, preemption: "
         f"0/1 nodes are available: 1 {NO_VICTIMS}."
     )
 

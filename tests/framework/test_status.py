@@ -115,7 +115,8 @@ def test_toy_plugin_reasons_whole_in_simulation(tmp_path: Path, monkeypatch: pyt
     pod = _simulate_with(tmp_path, "toy_status_plugin:Busy")["pods"][0]
     assert pod["status"] == "Unschedulable"
     assert pod["message"] == ("0/3 nodes are available: 1 node(s) were busy, 2 node(s) were too hot, "
-                              "2 too loud. preemption: 0/3 nodes are available: 1 No preemption victims "
+                              "2 too loud. no new claims to deallocate, "
+                              "preemption: 0/3 nodes are available: 1 No preemption victims "
                               "found for incoming pod, 2 Preemption is not helpful for scheduling.")
 
 
@@ -123,7 +124,8 @@ def test_example_filter_plugin_in_simulation(tmp_path: Path, monkeypatch: pytest
     monkeypatch.syspath_prepend(str(EXAMPLES))
     pod = _simulate_with(tmp_path, "node_maintenance:NodeMaintenance", node_c="true")["pods"][0]
     assert pod["status"] == "Unschedulable"
-    assert pod["message"] == ("0/3 nodes are available: 3 node(s) were under maintenance. preemption: "
+    assert pod["message"] == ("0/3 nodes are available: 3 node(s) were under maintenance. "
+                              "no new claims to deallocate, preemption: "
                               "0/3 nodes are available: 3 Preemption is not helpful for scheduling.")
     pod = _simulate_with(tmp_path, "node_maintenance:NodeMaintenance")["pods"][0]
     # node-c's label is neither true nor false: the plugin's Error status aborts the cycle

@@ -311,7 +311,8 @@ def test_default_configuration_without_a_file() -> None:
     summary = sched.run_until_idle()
     assert summary.scheduled == 4 and summary.unschedulable == ["default/p4"]
     cond = store.get("Pod", "default", "p4").condition("PodScheduled")
-    assert cond["message"] == ("0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are "
+    assert cond["message"] == ("0/2 nodes are available: 2 Insufficient cpu. "
+                               "no new claims to deallocate, preemption: 0/2 nodes are "
                                "available: 2 No preemption victims found for incoming pod.")
 
 

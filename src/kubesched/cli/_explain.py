@@ -14,6 +14,7 @@ from pathlib import Path
 
 import typer
 
+from ..controllers import generate_claims
 from ..scheduler._explain import explain as explain_pod
 from ._console import out_console
 from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
@@ -52,7 +53,8 @@ def explain(
     with reported_as_bad_input():
         inputs = load_inputs(paths, config, strict=strict)
         e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
-                        now=start_time(inputs.loaded.objects))
+                        now=start_time(inputs.loaded.objects),
+                        prepare=lambda store: generate_claims(store, store.clock, seed))
     if output is ExplainOutput.json:
         sys.stdout.write(json.dumps(explanation_to_dict(e), indent=2) + "\n")
     else:

@@ -32,16 +32,20 @@ def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> 
         _render_workloads(console, sim)
     pods = Table(title="Pods", title_justify="left")
     by_workload = bool(sim.workloads)
+    with_devices = any(p.devices for p in sim.pods)
     cols = ((["WORKLOAD"] if by_workload else []) + ["POD", "NODE", "STATUS", "PRIORITY", "NOMINATED"]
-            + (["MESSAGE"] if wide else []))
+            + (["DEVICES"] if with_devices else []) + (["MESSAGE"] if wide else []))
     for col in cols:
-        add_column(pods, col, justify="right" if col == "PRIORITY" else "left", free_text=col == "MESSAGE")
+        add_column(pods, col, justify="right" if col == "PRIORITY" else "left",
+                   free_text=col in ("MESSAGE", "DEVICES"))
     ordered = sorted(sim.pods, key=lambda p: (sim.pod_workload.get(p.pod) is None,
                                               sim.pod_workload.get(p.pod, ""), p.pod)) \
         if by_workload else sim.pods
     for p in ordered:
         row: list[str | Text] = [p.pod, p.node or "-", Text(p.status, style=_STATUS_STYLE.get(p.status, "")),
                                  str(p.priority), p.nominated_node or "-"]
+        if with_devices:
+            row.append(", ".join(str(d) for d in p.devices) or "-")
         if by_workload:
             row.insert(0, sim.pod_workload.get(p.pod, "-"))
         pods.add_row(*row, *([Text(p.message)] if wide else []))
@@ -156,6 +160,9 @@ def render_explanation(console: Console, e: Explanation) -> None:
         filters.add_row(n.name, *(_verdict_cell(by_plugin.get(p)) for p in shown),
                         Text("yes", style="green") if n.feasible else Text("no", style="red"), Text(reasons))
     print_table(console, filters)
+    for n in e.nodes:
+        if n.devices:
+            console.print(Text(f"Devices on {n.name}: {'; '.join(n.devices)}"), highlight=False)
     if skipped:
         console.print(Text(f"Skipped (nothing to check for this pod): {', '.join(skipped)}", style="dim"))
 

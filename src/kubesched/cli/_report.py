@@ -68,6 +68,9 @@ def _pod_entry(sim: Simulation, p: PodOutcome) -> dict[str, Any]:
     workload = sim.pod_workload.get(p.pod)
     if workload is not None:
         out["workload"] = workload
+    if p.devices:
+        out["devices"] = [{"claim": d.claim, "request": d.request, "driver": d.driver, "pool": d.pool,
+                           "device": d.device} for d in p.devices]
     return out
 
 
@@ -133,4 +136,5 @@ def _node(n: NodeExplanation) -> dict[str, Any]:
         "scores": [{"plugin": s.plugin, "raw": s.raw, "normalized": s.normalized, "weight": s.weight,
                     "weighted": s.weighted} for s in n.scores],
         "totalScore": n.total_score,
+        "devices": list(n.devices),
     }

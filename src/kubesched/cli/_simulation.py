@@ -59,6 +59,23 @@ class PodOutcome:
     nominated_node: str
     message: str  # why not scheduled: the PodScheduled condition's message
     scheduler_name: str
+    devices: tuple[PodDevice, ...] = ()
+    """The devices allocated to the pod's ResourceClaims (claims reserved for it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PodDevice:
+    """One allocated device of a pod's claim: ``claim`` is ``namespace/name``, ``request`` the
+    claim's request (``request/subrequest`` for a firstAvailable alternative)."""
+
+    claim: str
+    request: str
+    driver: str
+    pool: str
+    device: str
+
+    def __str__(self) -> str:
+        return f"{self.driver}/{self.pool}/{self.device}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +265,26 @@ def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
         status = _status(pod, bound_before)
         msg = pre_enqueue_message(pod) if status == PENDING else _message(pod)
         out.append(PodOutcome(pod.key, pod.node_name, status, pod.priority_value,
-                              pod.nominated_node_name, msg, pod.scheduler_name))
+                              pod.nominated_node_name, msg, pod.scheduler_name,
+                              _devices(store, pod)))
     out.sort(key=lambda o: o.pod)
     return out
+
+
+def _devices(store: MemoryStore, pod: Pod) -> tuple[PodDevice, ...]:
+    """The devices of the claims reserved for ``pod`` (by name or generated from a template)."""
+    if not pod.node_name or not pod.raw.get("spec", {}).get("resourceClaims"):
+        return ()
+    generated = {s.name: s.resource_claim_name for s in pod.resource_claim_statuses}
+    out: list[PodDevice] = []
+    for pc in pod.resource_claims:
+        name = pc.resource_claim_name if pc.resource_claim_name is not None else generated.get(pc.name)
+        claim = store.try_get("ResourceClaim", pod.namespace, name) if name else None
+        if claim is None or claim.allocation is None or all(r.uid != pod.uid for r in claim.reserved_for):
+            continue
+        out += [PodDevice(f"{pod.namespace}/{name}", r.request, r.driver, r.pool, r.device)
+                for r in claim.allocation.results]
+    return tuple(out)
 
 
 def _status(pod: Pod, bound_before: set[str]) -> str:

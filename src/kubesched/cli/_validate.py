@@ -20,11 +20,11 @@ from ..api.loader import LoadedObjects
 from ..clock import VirtualClock
 from ..cluster import MemoryStore
 from ._console import add_column, out_console, print_table
-from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input, start_time, warn
+from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._units import column_formatter
 
-__all__ = ["ClusterSummary", "dra_warning", "summarize", "validate"]
+__all__ = ["ClusterSummary", "summarize", "validate"]
 
 
 @dataclass
@@ -64,16 +64,6 @@ def summarize(loaded: LoadedObjects, pods: list[Pod], nodes: list[Node]) -> Clus
     return s
 
 
-def dra_warning(pods: list[Pod]) -> str | None:
-    """One line for the pods that use ``spec.resourceClaims`` (DRA is not implemented: the
-    DynamicResources placeholder refuses them), or None when no pod does."""
-    users = [p.key for p in pods if p.resource_claims and not p.is_terminal and not p.node_name]
-    if not users:
-        return None
-    return (f"{len(users)} pending pod(s) use resourceClaims (first: {users[0]}): Dynamic "
-            "Resource Allocation is not implemented by kubesched yet; they will not be scheduled")
-
-
 def _render(console: Console, s: ClusterSummary) -> None:
     kinds = Table(title="Objects", show_header=True)
     add_column(kinds, "kind")
@@ -110,7 +100,5 @@ def validate(
         store = MemoryStore(clock)
         store.load(inputs.loaded)
     pods: list[Any] = store.list("Pod")
-    if (warning := dra_warning(pods)) is not None:
-        warn(warning)  # stderr: the summary on stdout stays as it was
     nodes: list[Any] = store.list("Node")
     _render(out_console(), summarize(inputs.loaded, pods, nodes))

@@ -222,6 +222,10 @@ class MemoryStore:
                 keep[("metadata", "creationTimestamp")] = created
             return self._write(kind, key, current, obj, keep)
 
+    def update_status(self, obj: ApiObject) -> Any:
+        """The ``status`` subresource: here the same as :meth:`update` (no field is guarded)."""
+        return self.update(obj)
+
     def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:
         with self._lock:
             current = self.get(kind, namespace, name)

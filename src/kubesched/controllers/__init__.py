@@ -14,17 +14,27 @@ from ._names import (
     random_string,
     safe_encode_string,
 )
+from ._resourceclaim import (
+    POD_CLAIM_NAME_ANNOTATION,
+    ResourceClaimController,
+    generate_claim_base,
+    generate_claims,
+)
 from ._status import WorkloadStatus, owning_workloads, workload_statuses
 
 __all__ = [
     "ALPHANUMS",
+    "POD_CLAIM_NAME_ANNOTATION",
     "RUN_SECONDS_ANNOTATION",
     "WORKLOAD_KINDS",
     "ControllerManager",
     "PodRunner",
+    "ResourceClaimController",
     "WorkloadStatus",
     "canonical_json",
     "compute_hash",
+    "generate_claim_base",
+    "generate_claims",
     "generate_name",
     "hash_controller_revision",
     "owning_workloads",

@@ -29,6 +29,7 @@ from ._job import JobController
 from ._kubelet import PodRunner
 from ._pods import controller_ref
 from ._replicaset import ReplicaSetController
+from ._resourceclaim import ResourceClaimController
 from ._statefulset import StatefulSetController
 
 __all__ = ["WORKLOAD_KINDS", "ControllerManager"]
@@ -53,6 +54,9 @@ class ControllerManager:
         self.daemon_sets = DaemonSetController(self.ctx)
         self.jobs = JobController(self.ctx)
         self.runner = PodRunner(store, clock)
+        self.resource_claims = ResourceClaimController(self.ctx)
+        self._claim_pods: dict[tuple[str, str], None] = {}  # pods whose claims to generate, in order
+        self._released: dict[str, None] = {}  # uids of pods gone or finished, whose claims to release
         self._syncs: dict[str, Callable[[Any], None]] = {
             "Deployment": self.deployments.sync,
             "ReplicaSet": self.replica_sets.sync,
@@ -74,6 +78,7 @@ class ControllerManager:
         self._unsubscribe = self.store.subscribe(self._on_event)
         for pod in self.store.list("Pod"):
             self.runner.observe(pod)
+            self._observe_claims(pod, gone=False)
         self._request()
 
     def close(self) -> None:
@@ -102,6 +107,36 @@ class ControllerManager:
             sync = self._syncs[kind]
             for obj in self.store.list(kind):
                 sync(obj)
+        self._sync_resource_claims()
+
+    def _sync_resource_claims(self) -> None:
+        """The resourceclaim controller's work queue: pods whose template claims are missing,
+        then the claims of pods that are gone or finished."""
+        while self._claim_pods:
+            key = next(iter(self._claim_pods))
+            del self._claim_pods[key]
+            pod = self.store.try_get("Pod", *key)
+            if isinstance(pod, Pod):
+                self.resource_claims.sync_pod(pod)
+        if self._released:
+            uids = set(self._released)
+            self._released.clear()
+            for claim in self.store.list("ResourceClaim"):
+                if any(r.uid in uids for r in claim.reserved_for) or any(
+                        ref.get("uid") in uids for ref in claim.meta.owner_references):
+                    self.resource_claims.sync_claim(claim)
+
+    def _observe_claims(self, pod: Pod, gone: bool) -> None:
+        """Queue the resourceclaim controller's work for ``pod`` (a pod with resource claims)."""
+        if not pod.raw.get("spec", {}).get("resourceClaims"):
+            return
+        if gone or pod.is_terminal or pod.meta.deletion_timestamp is not None:
+            self._released[pod.uid] = None
+            self._request()
+        elif len(pod.resource_claim_statuses) < sum(
+                1 for c in pod.resource_claims if c.resource_claim_template_name is not None):
+            self._claim_pods[(pod.namespace, pod.name)] = None
+            self._request()
 
     def _requeue(self, delay: float) -> None:
         """A reconcile ``delay`` seconds from now (once fired, it no longer counts as due); none
@@ -129,10 +164,17 @@ class ControllerManager:
             pod = ev.new if ev.new is not None else ev.old
             if isinstance(ev.new, Pod):
                 self.runner.observe(ev.new)
+            if isinstance(pod, Pod):
+                self._observe_claims(pod, gone=ev.new is None)
             ref = controller_ref(pod) if isinstance(pod, Pod) else None
             if ref is not None and ref.get("kind") in self._syncs:
                 self._request()
         elif ev.kind == "Node" and ev.type != "DELETED" and self.store.list("DaemonSet"):
             self._request()
+        elif ev.kind == "ResourceClaim":
+            self.resource_claims.observe(ev.old, ev.new)  # type: ignore[arg-type]
+        elif ev.kind == "ResourceClaimTemplate" and ev.type == "ADDED" and ev.new is not None:
+            for pod in self.store.list("Pod", ev.new.meta.namespace):
+                self._observe_claims(pod, gone=False)
 
 

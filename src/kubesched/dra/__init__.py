@@ -2,8 +2,8 @@
 device selectors in CEL (:mod:`kubesched.dra.cel`) and the admission check of the selectors of
 DeviceClasses, ResourceClaims and ResourceClaimTemplates (:func:`selector_errors`).
 
-The structured allocator is :mod:`kubesched.dra.structured`; the scheduler plugin
-(DynamicResources) is not implemented yet.
+The structured allocator is :mod:`kubesched.dra.structured`; the scheduler plugin that uses it
+is :mod:`kubesched.plugins.dynamicresources`.
 """
 
 from ._admission import selector_errors

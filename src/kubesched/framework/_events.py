@@ -38,6 +38,9 @@ class EventResource(StrEnum):
     NAMESPACE = "Namespace"
     PDB = "policy/PodDisruptionBudget"
     POD_GROUP = "scheduling.k8s.io/PodGroup"
+    RESOURCE_CLAIM = "resource.k8s.io/ResourceClaim"
+    RESOURCE_SLICE = "resource.k8s.io/ResourceSlice"
+    DEVICE_CLASS = "resource.k8s.io/DeviceClass"
     WILDCARD = "*"
 
 

@@ -4,8 +4,8 @@ Mirrors pkg/scheduler/framework/plugins/registry.go (NewInTreeRegistry). Plugin 
 imported lazily, when a registry is built, and defensively: a package that is missing or does
 not import leaves its plugin out of the registry (a profile naming it then fails with upstream's
 ``... does not exist``) instead of breaking ``import kubesched``. Feature flags are an argument,
-never a global. DynamicResources (DRA, on by default upstream since 1.34) is registered as a
-placeholder that refuses pods with resource claims (see plugins/dynamicresources).
+never a global. DynamicResources (DRA, on by default upstream since 1.34) is registered like
+every other plugin.
 """
 
 from __future__ import annotations

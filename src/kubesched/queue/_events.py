@@ -70,12 +70,13 @@ def pod_scheduling_properties_change(new_pod: Pod, old_pod: Pod) -> list[Cluster
     """PodSchedulingPropertiesChange: the UpdatePod* events one pod update stands for.
 
     Newest upstream falls back to the general ``Update`` action when nothing specific changed
-    (older releases used an ``updatePodOther`` action). The DRA extractor
-    (UpdatePodGeneratedResourceClaim) is not mirrored: we do not model resource claims.
+    (older releases used an ``updatePodOther`` action). The DRA extractor comes last, as
+    upstream appends it while DynamicResourceAllocation is on (GA, locked on).
     """
     resource = EventResource.ASSIGNED_POD if new_pod.node_name else EventResource.UNSCHEDULED_POD
     actions = [a for a in (_labels_change(new_pod, old_pod), _scale_down(new_pod, old_pod),
-                           _gates_eliminated(new_pod, old_pod), _toleration_change(new_pod, old_pod))
+                           _gates_eliminated(new_pod, old_pod), _toleration_change(new_pod, old_pod),
+                           _generated_resource_claim_change(new_pod, old_pod))
                if a is not None]
     if not actions:
         actions = [ActionType.UPDATE]
@@ -107,4 +108,12 @@ def _toleration_change(new_pod: Pod, old_pod: Pod) -> ActionType | None:
     """extractPodTolerationChange: tolerations can only be added, so a length change suffices."""
     if len(new_pod.tolerations) != len(old_pod.tolerations):
         return ActionType.UPDATE_POD_TOLERATION
+    return None
+
+
+def _generated_resource_claim_change(new_pod: Pod, old_pod: Pod) -> ActionType | None:
+    """extractPodGeneratedResourceClaimChange: ``status.resourceClaimStatuses`` changed (the
+    resourceclaim controller recorded the claim it generated from a template)."""
+    if new_pod.resource_claim_statuses != old_pod.resource_claim_statuses:
+        return ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM
     return None

@@ -216,4 +216,7 @@ KIND_TO_RESOURCE: Mapping[str, EventResource] = {
     "Namespace": EventResource.NAMESPACE,
     "PodDisruptionBudget": EventResource.PDB,
     "PodGroup": EventResource.POD_GROUP,
+    "ResourceClaim": EventResource.RESOURCE_CLAIM,
+    "ResourceSlice": EventResource.RESOURCE_SLICE,
+    "DeviceClass": EventResource.DEVICE_CLASS,
 }

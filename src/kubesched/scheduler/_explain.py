@@ -21,7 +21,7 @@ status, with no node evaluated and none selected.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..api import Pod
     from ..api.loader import ApiObject
     from ..cache import NodeInfo
+    from ..cluster import MemoryStore
     from ._scheduler import Scheduler, SchedulerOptions
 
 __all__ = [
@@ -82,6 +83,9 @@ class NodeExplanation:
     total_score: int | None = None
     status: Status = field(default_factory=Status.success)
     """The deciding status (upstream's): what the FailedScheduling message counts."""
+    devices: list[str] = field(default_factory=list)
+    """The devices the pod's claims would get here (DynamicResources' Filter result):
+    ``<claim namespace/name>: <request> -> <driver>/<pool>/<device>``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +123,13 @@ class Explanation:
 
 
 def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: Any = None,
-            seed: int = 0, now: float = 0.0, options: SchedulerOptions | None = None) -> Explanation:
+            seed: int = 0, now: float = 0.0, options: SchedulerOptions | None = None,
+            prepare: Callable[[MemoryStore], object] | None = None) -> Explanation:
     """Explain the scheduling of pod ``namespace/name`` among ``objects`` (manifests as loaded).
 
-    The objects are admitted into a fresh store (raises the store's error on bad input)."""
+    The objects are admitted into a fresh store (raises the store's error on bad input);
+    ``prepare`` then acts on it before the scheduler starts (the command line generates the
+    pods' ResourceClaims from their templates, as the resourceclaim controller would)."""
     from ..clock import VirtualClock
     from ..cluster import MemoryStore
     from ._scheduler import Scheduler
@@ -130,6 +137,8 @@ def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: 
     clock = VirtualClock(now)
     store = MemoryStore(clock)
     store.load(list(objects))
+    if prepare is not None:
+        prepare(store)
     sched = Scheduler(store, clock, config, seed=seed, options=options)
     try:
         return explain_in(sched, namespace, name)
@@ -242,7 +251,21 @@ class _Cycle:
                     diag.node_to_status.set(ni.name, node.status)
                     diag.add_plugin_status(node.status)
             node.feasible = node.status.is_success()
+            node.devices = self._devices(ni.name)
             out[ni.name] = node
+        return out
+
+    def _devices(self, node_name: str) -> list[str]:
+        """What the plugins that allocate devices (DynamicResources: ``node_allocations``)
+        found for the pod on ``node_name``."""
+        out = []
+        for pl in self.fwk.filter_plugins:
+            allocations = getattr(pl, "node_allocations", None)
+            if allocations is None:
+                continue
+            for claim, allocation in allocations(self.state, node_name):
+                key = f"{claim.meta.namespace}/{claim.meta.name}"
+                out += [f"{key}: {r.request} -> {r.driver}/{r.pool}/{r.device}" for r in allocation.results]
         return out
 
     def _decide(self, ni: NodeInfo) -> Status:

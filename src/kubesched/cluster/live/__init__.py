@@ -5,10 +5,11 @@ from ._connect import ClientConnection, rest_client_for
 from ._informer import Informer
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
-from ._store import LIVE_KINDS, POD_FIELD_SELECTOR, LiveStore
+from ._store import LIVE_KINDS, OPTIONAL_KINDS, POD_FIELD_SELECTOR, LiveStore
 
 __all__ = [
     "LIVE_KINDS",
+    "OPTIONAL_KINDS",
     "POD_FIELD_SELECTOR",
     "ApiError",
     "ClientConnection",

@@ -21,7 +21,7 @@ from typing import Any
 from ...api._json import loads as loads_json
 from ...api.loader import KINDS, ApiObject, parse_object
 from .._memory import Expired
-from .._store import WatchEvent, WatchEventType
+from .._store import Invalid, NotFound, WatchEvent, WatchEventType
 from ._resources import collection_path
 from ._rest import RestClient, iter_lines
 
@@ -48,12 +48,15 @@ class Informer:
     ``on_event`` is called with the lock held, in the order of the watch."""
 
     def __init__(self, rest: RestClient, kind: str, lock: threading.RLock,
-                 on_event: Callable[[WatchEvent], None], field_selector: str | None = None) -> None:
+                 on_event: Callable[[WatchEvent], None], field_selector: str | None = None,
+                 optional: bool = False) -> None:
         self.rest = rest
         self.kind = kind
         self.lock = lock
         self.on_event = on_event
         self.field_selector = field_selector
+        self.optional = optional
+        """A kind the cluster may not serve or grant (see ``_run``): none, rather than no start."""
         self.items: dict[_Key, ApiObject] = {}
         self.resource_version = ""
         self.synced = threading.Event()
@@ -94,16 +97,40 @@ class Informer:
                 log.info("%s: watch from resourceVersion %s expired; relisting", self.kind,
                          self.resource_version)
                 need_list = True
+            except (NotFound, Invalid) as exc:
+                if not self.optional:
+                    delay = self._retry_later(exc, delay)
+                    continue
+                # An optional kind the API server does not serve (resource.k8s.io/v1 before
+                # 1.34: 404) or does not let the scheduler read (its bootstrap role grants the
+                # DRA kinds only while DynamicResourceAllocation is on: 403): none exist.
+                # Synced and empty, so the scheduler starts; listed again now and then, in
+                # case the API is turned on. Said once.
+                if not self.synced.is_set():
+                    log.warning("%s: %s cannot be listed (%s); treating it as empty",
+                                self.kind, self._info.api_version, exc)
+                    self.synced.set()
+                self._stop.wait(_BACKOFF_CAP)
             except Exception as exc:
-                if self._stop.is_set():
-                    break
-                log.warning("%s informer: %s; retrying in %.1fs", self.kind, exc, delay)
-                self._stop.wait(delay)
-                delay = min(delay * 2, _BACKOFF_CAP)
+                delay = self._retry_later(exc, delay)
+
+    def _retry_later(self, exc: Exception, delay: float) -> float:
+        """Log, wait ``delay`` (unless stopping) and return the next, doubled, delay."""
+        if self._stop.is_set():
+            return delay
+        log.warning("%s informer: %s; retrying in %.1fs", self.kind, exc, delay)
+        self._stop.wait(delay)
+        return min(delay * 2, _BACKOFF_CAP)
 
     # -- list ------------------------------------------------------------------------------
     def _list(self) -> None:
-        """A paginated list, reconciled with the cache (Replace)."""
+        """A paginated list, reconciled with the cache (Replace). For an optional kind, API
+        discovery first: a version the server does not serve is not listed at all."""
+        if self.optional:
+            try:
+                self.rest.request("GET", f"/apis/{self._info.api_version}")
+            except NotFound:
+                raise NotFound(f"{self._info.api_version} is not served by the API server") from None
         fresh: dict[_Key, ApiObject] = {}
         cont: str | None = None
         rv = ""

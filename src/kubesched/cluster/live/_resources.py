@@ -20,6 +20,9 @@ PLURALS = {
     "ReplicaSet": "replicasets",
     "StatefulSet": "statefulsets",
     "Pod": "pods",
+    "DeviceClass": "deviceclasses",
+    "ResourceSlice": "resourceslices",
+    "ResourceClaim": "resourceclaims",
 }
 
 

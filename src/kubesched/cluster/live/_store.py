@@ -35,7 +35,7 @@ from ._informer import Informer
 from ._resources import PLURALS, collection_path, object_path
 from ._rest import RestClient
 
-__all__ = ["LIVE_KINDS", "POD_FIELD_SELECTOR", "LiveStore"]
+__all__ = ["LIVE_KINDS", "OPTIONAL_KINDS", "POD_FIELD_SELECTOR", "LiveStore"]
 
 log = logging.getLogger(__name__)
 
@@ -47,16 +47,25 @@ _STRATEGIC = "application/strategic-merge-patch+json"
 
 LIVE_KINDS: tuple[str, ...] = (
     "Namespace", "StorageClass", "CSINode", "Node", "PersistentVolume", "PersistentVolumeClaim",
-    "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet", "StatefulSet", "Pod",
+    "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
+    "DeviceClass", "ResourceSlice", "ResourceClaim", "Pod",
 )
 """The kinds watched: the informers kube-scheduler starts for its plugins, in the loader's
 dependency order. Not every kind the loader reads: no PriorityClasses (kube-scheduler has no
 such informer: the API server's Priority admission writes ``spec.priority`` into each pod, which
 is all the scheduler reads, and ``system:kube-scheduler`` grants no access to them), no workload
-kinds a simulation's controllers read (Deployments, DaemonSets, Jobs), and no
-``resource.k8s.io`` kinds until the DynamicResources plugin reads them (the API server may not
-serve that version either). Every kind here is one ``system:kube-scheduler`` (or
+kinds a simulation's controllers read (Deployments, DaemonSets, Jobs). The ``resource.k8s.io/v1``
+kinds DynamicResources reads are watched too (no DeviceTaintRules: upstream serves them from a
+beta version the scheduler does not watch by default); an API server that does not serve
+``resource.k8s.io/v1`` (before 1.34) has none of them (see :class:`Informer`), which only
+pods with resource claims notice. Every kind here is one ``system:kube-scheduler`` (or
 ``system:volume-scheduler``: StorageClasses) lets it list and watch."""
+
+OPTIONAL_KINDS: frozenset[str] = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim"})
+"""Kinds a cluster may not serve (resource.k8s.io/v1 before 1.34) or not grant the scheduler
+(the bootstrap role has the DRA rules only while DynamicResourceAllocation is on): their
+informer treats a 404 or 403 as "none" (logged once) instead of keeping the scheduler from
+starting."""
 
 assert all(k in KINDS for k in LIVE_KINDS)
 
@@ -78,7 +87,8 @@ class LiveStore:
         self._rv = 0
         self.informers = {
             k: Informer(rest, k, self._lock, self._on_event,
-                        field_selector=POD_FIELD_SELECTOR if k == "Pod" else None)
+                        field_selector=POD_FIELD_SELECTOR if k == "Pod" else None,
+                        optional=k in OPTIONAL_KINDS)
             for k in kinds}
         self.sink = EventSink(rest.clone())  # createClients: a separate event client
 
@@ -197,6 +207,14 @@ class LiveStore:
     def update(self, obj: ApiObject) -> Any:
         kind = kind_of(obj)
         body = self.rest.request("PUT", object_path(kind, obj.meta.namespace, obj.meta.name), obj.to_dict())
+        return self._parsed(kind, body)
+
+    def update_status(self, obj: ApiObject) -> Any:
+        """UpdateStatus: PUT to the ``status`` subresource (a ResourceClaim's allocation and
+        reservedFor; a plain update ignores the status)."""
+        kind = kind_of(obj)
+        body = self.rest.request("PUT", object_path(kind, obj.meta.namespace, obj.meta.name, "status"),
+                                 obj.to_dict())
         return self._parsed(kind, body)
 
     def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:

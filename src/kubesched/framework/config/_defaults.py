@@ -8,8 +8,7 @@ sets on the defaults. Differences from upstream's list, on purpose:
   NodeVolumeLimits/CSI); absent here as in the newest upstream.
 - None otherwise: DynamicResources is inserted before DefaultPreemption while the
   DynamicResourceAllocation gate is on (GA, on by default since 1.34), as upstream's
-  applyFeatureGates does; ``{"DynamicResourceAllocation": False}`` leaves it out. (kubesched's
-  DynamicResources is a placeholder refusing pods with claims: see plugins/dynamicresources.)
+  applyFeatureGates does; ``{"DynamicResourceAllocation": False}`` leaves it out.
   GangScheduling is appended while the GenericWorkload and GangScheduling gates are both on
   (both alpha, off by default), as upstream's applyGangScheduling does.
 """

@@ -1,5 +1,6 @@
-"""The DynamicResources plugin (DRA): a placeholder that refuses pods with resource claims."""
+"""The DynamicResources plugin (DRA): allocates the devices of a pod's ResourceClaims."""
 
-from .dynamic_resources import ERR_NOT_IMPLEMENTED, NAME, DynamicResources
+from ._manager import DRAManager, manager_for
+from .dynamic_resources import NAME, STATE_KEY, AllocatorFactory, DynamicResources
 
-__all__ = ["ERR_NOT_IMPLEMENTED", "NAME", "DynamicResources"]
+__all__ = ["NAME", "STATE_KEY", "AllocatorFactory", "DRAManager", "DynamicResources", "manager_for"]

@@ -1,0 +1,273 @@
+"""The scheduler's shared view of DRA objects: claims (with the allocations in flight and the
+claims the plugin wrote but the watch has not delivered yet), device classes, and slices with
+their DeviceTaintRules applied.
+
+Mirrors pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go and
+allocateddevices.go (master 2026): ``DefaultDRAManager`` over the informers plus the claim
+assume cache. Upstream shares one manager between all profiles of a scheduler; here there is
+one per store (:func:`manager_for`), so that the profiles of one scheduler (which share the
+store) see each other's in-flight allocations, and two schedulers over two stores never mix.
+
+- ``signal_claim_pending_allocation`` (Reserve) records an allocation in flight: the claim
+  counts as allocated for everybody else, and a second pod sharing it waits
+  (``claim_has_pending_allocation``) until PreBind has written it;
+- ``assume_claim_after_api_call`` (PreBind) keeps the claim as written until the store shows
+  that version or a newer one (the live store's watch lags behind its writes);
+- ``allocated_state`` gathers every device allocated in the store, in flight or assumed,
+  skipping admin-access results, splitting shared (consumable capacity) results off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import weakref
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
+from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
+
+from ._allocated import StoredAllocations, devices_of
+
+__all__ = ["DRAManager", "manager_for"]
+
+_MANAGERS: weakref.WeakKeyDictionary[Any, DRAManager] = weakref.WeakKeyDictionary()
+_MANAGERS_LOCK = threading.Lock()
+
+
+def manager_for(store: Any) -> DRAManager:
+    """The DRA manager of ``store`` (one per store, created on first use; it goes with the
+    store). A store that cannot be weakly referenced gets its own manager per call site."""
+    with _MANAGERS_LOCK:
+        try:
+            mgr = _MANAGERS.get(store)
+        except TypeError:
+            return DRAManager(store)
+        if mgr is None:
+            mgr = DRAManager(store)
+            _MANAGERS[store] = mgr
+        return mgr
+
+
+def _rv(claim: ResourceClaim) -> int:
+    try:
+        return int(claim.meta.resource_version or 0)
+    except ValueError:
+        return 0
+
+
+class DRAManager:
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._in_flight: dict[str, ResourceClaim] = {}  # claim uid -> claim with its allocation
+        self._assumed: dict[tuple[str, str], ResourceClaim] = {}  # (ns, name) -> claim as written
+        # The in-flight claims' devices, counted as they come and go (None: a shared result).
+        self._in_flight_devices: dict[str, tuple[DeviceID, ...] | None] = {}
+        self._in_flight_counts: dict[DeviceID, int] = {}
+        self._in_flight_untracked = 0
+        # The last slice list per taint-rule switch, with the kind versions it was listed at.
+        self._stored = StoredAllocations(store)
+        self._slices: dict[bool, tuple[tuple[int, int], tuple[ResourceSlice, ...]]] = {}
+
+    # -- claims -------------------------------------------------------------------------------
+    def get_claim(self, namespace: str, name: str) -> ResourceClaim | None:
+        """ResourceClaims().Get: the assumed version while the store's is older."""
+        stored = self.store.try_get("ResourceClaim", namespace, name) if self.store is not None else None
+        with self._lock:
+            assumed = self._assumed.get((namespace, name))
+            if assumed is None:
+                return stored
+            if stored is None or stored.meta.uid != assumed.meta.uid or _rv(stored) >= _rv(assumed):
+                del self._assumed[(namespace, name)]  # the watch caught up (or the claim was replaced)
+                return stored
+            return assumed
+
+    def list_claims(self) -> list[ResourceClaim]:
+        """ResourceClaims().List, assumed versions included."""
+        stored: list[ResourceClaim] = self.store.list("ResourceClaim") if self.store is not None else []
+        with self._lock:
+            if not self._assumed:
+                return stored
+            return [self.get_claim(c.meta.namespace, c.meta.name) or c for c in stored]
+
+    def signal_claim_pending_allocation(self, claim: ResourceClaim) -> None:
+        with self._lock:
+            self.remove_claim_pending_allocation(claim.meta.uid)
+            self._in_flight[claim.meta.uid] = claim
+            devices = devices_of(claim)
+            self._in_flight_devices[claim.meta.uid] = devices
+            if devices is None:
+                self._in_flight_untracked += 1
+            for d in devices or ():
+                self._in_flight_counts[d] = self._in_flight_counts.get(d, 0) + 1
+
+    def claim_has_pending_allocation(self, uid: str) -> bool:
+        with self._lock:
+            return uid in self._in_flight
+
+    def remove_claim_pending_allocation(self, uid: str) -> bool:
+        with self._lock:
+            if self._in_flight.pop(uid, None) is None:
+                return False
+            devices = self._in_flight_devices.pop(uid, None)
+            if devices is None:
+                self._in_flight_untracked -= 1
+            for d in devices or ():
+                n = self._in_flight_counts[d] - 1
+                if n:
+                    self._in_flight_counts[d] = n
+                else:
+                    del self._in_flight_counts[d]
+            return True
+
+    def assume_claim_after_api_call(self, claim: ResourceClaim) -> None:
+        with self._lock:
+            self._assumed[(claim.meta.namespace, claim.meta.name)] = claim
+
+    def assumed_claim_restore(self, namespace: str, name: str) -> None:
+        with self._lock:
+            self._assumed.pop((namespace, name), None)
+
+    def allocated_state(self, consumable_capacity: bool) -> AllocatedState:
+        """GatherAllocatedState / ListAllAllocatedDevices: every device allocated to a claim
+        (stored, assumed or in flight), admin-access results excluded; with consumable
+        capacity, shared results counted by share and their consumed capacity summed.
+
+        The stored claims' devices come from :class:`StoredAllocations` (upstream's
+        allocatedDevices tracker); the few in-flight and assumed claims replace their stored
+        version on top. Anything it does not track: gathered from every claim."""
+        stored = self._stored.devices()
+        tracked_claims, by_uid = self._stored.claims, self._stored.by_uid
+        removed: dict[DeviceID, int] = {}
+        with self._lock:
+            if stored is None or self._in_flight_untracked:
+                return self._gather(consumable_capacity)
+            # In-flight claims replace their stored version (by uid): only those holding
+            # devices matter, found by a set intersection rather than a scan.
+            for uid in self._in_flight.keys() & by_uid.keys():
+                for d in by_uid[uid]:
+                    removed[d] = removed.get(d, 0) + 1
+            in_flight_devices = set(self._in_flight_counts)
+            assumed_keys = list(self._assumed)
+        added: list[DeviceID] = []
+        for key in assumed_keys:
+            claim = self.get_claim(*key)
+            if claim is None or self.claim_has_pending_allocation(claim.meta.uid):
+                continue  # the in-flight version counts
+            tracked = tracked_claims.get(key)
+            if tracked is not None and tracked[0] is claim:
+                continue
+            devices = devices_of(claim)
+            if devices is None:
+                return self._gather(consumable_capacity)
+            if tracked is not None and tracked[0].meta.uid == claim.meta.uid:
+                for d in tracked[1] or ():
+                    removed[d] = removed.get(d, 0) + 1
+            added.extend(devices)
+        counts = self._stored.counts
+        for d, n in removed.items():
+            if counts.get(d, 0) <= n:
+                stored.discard(d)
+        stored |= in_flight_devices
+        stored.update(added)
+        return AllocatedState(allocated_devices=stored)
+
+    def _gather(self, consumable_capacity: bool) -> AllocatedState:
+        """allocated_state from every claim."""
+        state = AllocatedState()
+        with self._lock:
+            in_flight = list(self._in_flight.values())
+        seen: set[str] = set()
+        for claim in in_flight:
+            seen.add(claim.meta.uid)
+            _add_devices(state, claim, consumable_capacity)
+        for claim in self.list_claims():
+            if claim.meta.uid not in seen:
+                _add_devices(state, claim, consumable_capacity)
+        return state
+
+    # -- classes and slices ----------------------------------------------------------------------
+    def get_class(self, name: str) -> DeviceClass | None:
+        return self.store.try_get("DeviceClass", "", name) if self.store is not None else None
+
+    def list_classes(self) -> list[DeviceClass]:
+        return self.store.list("DeviceClass") if self.store is not None else []
+
+    def _kind_version(self, kind: str) -> int | None:
+        """The store's version of ``kind`` (MemoryStore.kind_version), None when it has none."""
+        kind_version = getattr(self.store, "kind_version", None)
+        return kind_version(kind) if kind_version is not None else None
+
+    def list_slices(self, taint_rules: bool) -> Sequence[ResourceSlice]:
+        """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each
+        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules). The same tuple
+        while no slice and no rule changed (upstream's informer cache), so that :meth:`world`
+        and the allocator's slice index can tell an unchanged one by identity."""
+        slice_version = self._kind_version("ResourceSlice")
+        rule_version = self._kind_version("DeviceTaintRule")
+        if slice_version is None or rule_version is None:
+            return self._list_slices(taint_rules)
+        versions = (slice_version, rule_version)
+        with self._lock:
+            cached = self._slices.get(taint_rules)
+            if cached is not None and cached[0] == versions:
+                return cached[1]
+        slices = tuple(self._list_slices(taint_rules))
+        with self._lock:
+            self._slices[taint_rules] = (versions, slices)
+        return slices
+
+    def world(self, slices: Sequence[ResourceSlice]) -> tuple[object, ...]:
+        """What an allocation depends on besides the claims, the node and the allocated
+        devices: ``slices`` (from :meth:`list_slices`, compared by identity) and the device
+        classes (by version; a store without versions gets a token equal to no other)."""
+        class_version = self._kind_version("DeviceClass")
+        return (slices, class_version if class_version is not None else object())
+
+    def _list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
+        slices: list[ResourceSlice] = self.store.list("ResourceSlice") if self.store is not None else []
+        rules: list[DeviceTaintRule] = self.store.list("DeviceTaintRule") if taint_rules and slices else []
+        if not rules:
+            return slices
+        return [_with_taint_rules(s, rules) for s in slices]
+
+
+def _add_devices(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool) -> None:
+    """foreachAllocatedDevice."""
+    if claim.allocation is None:
+        return
+    for r in claim.allocation.results:
+        if r.admin_access:
+            continue  # not considered as allocated
+        device = DeviceID(r.driver, r.pool, r.device)
+        if consumable_capacity and r.share_id is not None:
+            state.allocated_shared_device_ids.add(SharedDeviceID(r.driver, r.pool, r.device, r.share_id))
+            if r.consumed_capacity is not None:
+                total = state.aggregated_capacity.setdefault(device, {})
+                for name, amount in r.consumed_capacity.items():
+                    total[name] = total.get(name, Fraction(0)) + amount
+            continue
+        state.allocated_devices.add(device)
+
+
+def _selects(rule: DeviceTaintRule, driver: str, pool: str, device: str) -> bool:
+    return ((rule.driver is None or rule.driver == driver) and (rule.pool is None or rule.pool == pool)
+            and (rule.device is None or rule.device == device))
+
+
+def _with_taint_rules(s: ResourceSlice, rules: Iterable[DeviceTaintRule]) -> ResourceSlice:
+    applying = [r for r in rules if r.driver is None or r.driver == s.driver]
+    if not applying:
+        return s
+    devices = []
+    changed = False
+    for d in s.devices:
+        extra = tuple(r.taint for r in applying if _selects(r, s.driver, s.pool.name, d.name))
+        if extra:
+            d = dataclasses.replace(d, taints=d.taints + extra)
+            changed = True
+        devices.append(d)
+    return dataclasses.replace(s, devices=tuple(devices)) if changed else s

@@ -1,0 +1,154 @@
+"""The resourceclaim controller in simulations: claims from a pod's templates, named, owned and
+annotated as upstream's controller makes them, recorded in the pod status; released with the pod."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from kubesched.api import Pod, ResourceClaim, ResourceClaimTemplate
+from kubesched.clock import VirtualClock
+from kubesched.cluster import MemoryStore
+from kubesched.controllers import ControllerManager, generate_claim_base, generate_claims
+
+TEMPLATE: dict[str, Any] = {
+    "apiVersion": "resource.k8s.io/v1",
+    "kind": "ResourceClaimTemplate",
+    "metadata": {"name": "single-gpu", "namespace": "default"},
+    "spec": {
+        "metadata": {"labels": {"team": "ml"}, "annotations": {"note": "from-template"}},
+        "spec": {
+            "devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}
+        },
+    },
+}
+
+
+def _pod(name: str = "trainer", claims: int = 1) -> Pod:
+    return Pod.from_dict(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {
+                "containers": [{"name": "c", "image": "i"}],
+                "resourceClaims": [
+                    {"name": f"gpu{i}", "resourceClaimTemplateName": "single-gpu"} for i in range(claims)
+                ],
+            },
+        }
+    )
+
+
+def _run(objs: list[Any], seed: int = 0) -> tuple[MemoryStore, ControllerManager]:
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    store.load(objs)
+    mgr = ControllerManager(store, clock, seed)
+    mgr.start()
+    clock.run(until=clock.now)
+    return store, mgr
+
+
+def test_claim_generated_from_template_as_upstream() -> None:
+    store, mgr = _run([ResourceClaimTemplate.from_dict(TEMPLATE), _pod()])
+    (claim,) = store.list("ResourceClaim")
+    pod = store.get("Pod", "default", "trainer")
+    assert re.fullmatch(r"trainer-gpu0-[bcdfghjklmnpqrstvwxz2456789]{5}", claim.meta.name)
+    assert claim.meta.owner_references == (
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "name": "trainer",
+            "uid": pod.uid,
+            "controller": True,
+            "blockOwnerDeletion": True,
+        },
+    )
+    assert claim.meta.annotations == {
+        "note": "from-template",
+        "resource.kubernetes.io/pod-claim-name": "gpu0",
+    }
+    assert claim.meta.labels == {"team": "ml"}
+    assert [r.name for r in claim.devices.requests] == ["gpu"]
+    assert [(s.name, s.resource_claim_name) for s in pod.resource_claim_statuses] == [
+        ("gpu0", claim.meta.name)
+    ]
+    assert [(type(o), o.meta.name) for o in mgr.created] == [(ResourceClaim, claim.meta.name)]  # for -o yaml
+
+
+def test_names_are_seeded() -> None:
+    names = [
+        [
+            c.meta.name
+            for c in _run([ResourceClaimTemplate.from_dict(TEMPLATE), _pod(claims=2)], seed)[0].list(
+                "ResourceClaim"
+            )
+        ]
+        for seed in (1, 1, 2)
+    ]
+    assert names[0] == names[1] != names[2]
+
+
+def test_template_created_later_generates_the_claim() -> None:
+    store, mgr = _run([_pod()])
+    assert store.list("ResourceClaim") == []
+    store.create(ResourceClaimTemplate.from_dict(TEMPLATE))
+    mgr.clock.run(until=mgr.clock.now)
+    assert len(store.list("ResourceClaim")) == 1
+
+
+def test_generated_claim_goes_with_its_pod() -> None:
+    store, mgr = _run([ResourceClaimTemplate.from_dict(TEMPLATE), _pod()])
+    store.delete("Pod", "default", "trainer")
+    mgr.clock.run(until=mgr.clock.now + 1)
+    assert store.list("ResourceClaim") == []
+
+
+def test_long_names_are_cut_in_proportion() -> None:
+    """handleClaim: both names shortened by the same factor, so that the claim name stays."""
+    base = generate_claim_base("p" * 60, "claim")
+    assert len(base) <= 57 and base.endswith("-clai") and base.startswith("p" * 51)
+    assert generate_claim_base("pod", "gpu") == "pod-gpu-"
+
+
+def test_generate_claims_for_explain() -> None:
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    store.load([ResourceClaimTemplate.from_dict(TEMPLATE), _pod()])
+    (made,) = generate_claims(store, clock, seed=0)
+    assert (
+        store.get("Pod", "default", "trainer").resource_claim_statuses[0].resource_claim_name
+        == made.meta.name
+    )
+
+
+def test_an_orphan_claim_of_the_pod_is_reused() -> None:
+    """findPodResourceClaim: a claim made earlier for this pod and entry (the controller created
+    it, then failed before updating the pod status) is recorded, not created again."""
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    store.load([ResourceClaimTemplate.from_dict(TEMPLATE), _pod()])
+    pod = store.get("Pod", "default", "trainer")
+    orphan = ResourceClaim.from_dict(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": {
+                "name": "trainer-gpu0-old",
+                "namespace": "default",
+                "annotations": {"resource.kubernetes.io/pod-claim-name": "gpu0"},
+                "ownerReferences": [
+                    {"apiVersion": "v1", "kind": "Pod", "name": "trainer", "uid": pod.uid, "controller": True}
+                ],
+            },
+            "spec": TEMPLATE["spec"]["spec"],
+        }
+    )
+    store.create(orphan)
+    mgr = ControllerManager(store, clock, 0)
+    mgr.start()
+    clock.run(until=clock.now)
+    assert [c.meta.name for c in store.list("ResourceClaim")] == ["trainer-gpu0-old"]
+    status = store.get("Pod", "default", "trainer").resource_claim_statuses
+    assert [(s.name, s.resource_claim_name) for s in status] == [("gpu0", "trainer-gpu0-old")]

@@ -1,0 +1,142 @@
+"""DynamicResources inside the scheduler: in-flight allocations keep two pods in a row off the
+same device; the queueing hints bring a pod back when its claim is generated or when devices
+are freed (not at the five-minute flush)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubesched.api import (
+    DeviceClass,
+    DeviceTaintRule,
+    Node,
+    Pod,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+)
+from kubesched.clock import VirtualClock
+from kubesched.cluster import MemoryStore
+from kubesched.controllers import ControllerManager
+from kubesched.scheduler import Scheduler
+from kubesched.testing import make_node
+
+from ._fixtures import CLASS_NAME, NODE_NAME, claim, device_class, resource_slice
+
+FLUSH = 300.0  # unschedulable pods are retried at the latest after this long
+
+
+def _pod(name: str, claim_name: str | None = None, template: str | None = None) -> Pod:
+    entry: dict[str, Any] = {"name": "gpu"}
+    if template is not None:
+        entry["resourceClaimTemplateName"] = template
+    else:
+        entry["resourceClaimName"] = claim_name or name
+    return Pod.from_dict(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {"containers": [{"name": "c", "image": "i"}], "resourceClaims": [entry]},
+        }
+    )
+
+
+def _template() -> ResourceClaimTemplate:
+    return ResourceClaimTemplate.from_dict(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaimTemplate",
+            "metadata": {"name": "one", "namespace": "default"},
+            "spec": {
+                "spec": {
+                    "devices": {"requests": [{"name": "req-1", "exactly": {"deviceClassName": CLASS_NAME}}]}
+                }
+            },
+        }
+    )
+
+
+def _cluster(devices: int, *objs: Any) -> tuple[MemoryStore, Scheduler, ControllerManager]:
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    node: Node = make_node().name(NODE_NAME).obj()
+    slice_ = resource_slice(NODE_NAME, devices=[f"dev-{i}" for i in range(devices)])
+    store.load([node, DeviceClass.from_dict(device_class()), ResourceSlice.from_dict(slice_), *objs])
+    sched = Scheduler(store, clock)
+    mgr = ControllerManager(store, clock)
+    mgr.start()
+    return store, sched, mgr
+
+
+def _devices(store: MemoryStore) -> dict[str, list[str]]:
+    out = {}
+    for c in store.list("ResourceClaim"):
+        if c.allocation is not None:
+            out[c.meta.name] = [r.device for r in c.allocation.results]
+    return out
+
+
+def test_two_pods_in_a_row_never_share_a_device() -> None:
+    claims = [ResourceClaim.from_dict(claim(f"c{i}", owner=None)) for i in range(3)]
+    store, sched, _ = _cluster(2, *claims, *(_pod(f"p{i}", f"c{i}") for i in range(3)))
+    sched.schedule_pending()  # every pod's cycle before any binding cycle: allocations in flight
+    sched.run_until_idle()
+    bound = {p.name: p.node_name for p in store.list("Pod")}
+    assert sorted(n for n in bound.values() if n) == [NODE_NAME, NODE_NAME]
+    devices = _devices(store)
+    assert sorted(d for ds in devices.values() for d in ds) == ["dev-0", "dev-1"]
+    (waiting,) = [p for p in store.list("Pod") if not p.node_name]
+    assert "cannot allocate all claims" in (waiting.condition("PodScheduled") or {}).get("message", "")
+
+
+def test_pod_waits_for_its_generated_claim() -> None:
+    store, sched, mgr = _cluster(1, _pod("p", template="one"))
+    sched.run_until_idle()
+    assert not store.get("Pod", "default", "p").node_name  # PreEnqueue: ResourceClaim not created yet
+    start = mgr.clock.now
+    store.create(_template())
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "p").node_name == NODE_NAME
+    assert mgr.clock.now - start < FLUSH
+
+
+def test_freed_device_wakes_the_waiting_pod() -> None:
+    store, sched, mgr = _cluster(1, _template(), _pod("first", template="one"))
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "first").node_name == NODE_NAME
+    store.create(_pod("second", template="one"))
+    sched.run_until_idle()
+    assert not store.get("Pod", "default", "second").node_name
+    start = mgr.clock.now
+    store.delete("Pod", "default", "first", grace_period_seconds=0)
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "second").node_name == NODE_NAME
+    assert mgr.clock.now - start < FLUSH
+    assert list(_devices(store).values()) == [["dev-0"]]
+
+
+def test_device_taint_rule_taints_and_its_removal_wakes_the_pod() -> None:
+    """DeviceTaintRules taint the devices they select (the pod does not tolerate it); deleting
+    the rule reaches the queue as a ResourceSlice update (upstream's slice tracker)."""
+    rule = DeviceTaintRule.from_dict(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "DeviceTaintRule",
+            "metadata": {"name": "maintenance"},
+            "spec": {
+                "deviceSelector": {"device": "dev-0"},
+                "taint": {"key": "maintenance", "effect": "NoSchedule"},
+            },
+        }
+    )
+    store, sched, mgr = _cluster(1, rule, _template(), _pod("p", template="one"))
+    sched.run_until_idle(until=mgr.clock.now + 10)
+    pod = store.get("Pod", "default", "p")
+    assert not pod.node_name
+    assert "cannot allocate all claims" in (pod.condition("PodScheduled") or {}).get("message", "")
+    start = mgr.clock.now
+    store.delete("DeviceTaintRule", "", "maintenance")
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "p").node_name == NODE_NAME
+    assert mgr.clock.now - start < FLUSH
