@@ -14,6 +14,7 @@ from kubesched.perf import (
     ConfigError,
     ObjectFactory,
     Op,
+    check_decisions,
     load_config,
     parse_config,
     run_workload,
@@ -106,3 +107,13 @@ def test_create_any_refuses_a_kind_kubesched_does_not_read(tmp_path: Any) -> Non
     wl = parse_config(doc, tmp_path, "test")[0].workloads[0]
     with pytest.raises(ConfigError, match="ConfigMap"):
         run_workload(wl)
+
+
+@pytest.mark.parametrize("name", [
+    "SchedulingWithResourceClaimTemplate/fast_QueueingHintsEnabled",
+    "SchedulingWithResourceClaim/fast",
+    "SchedulingWithGPUClaimTemplate/5Nodes",
+])
+def test_check_decisions_batch_and_per_node_agree_on_dra(name: str) -> None:
+    result = check_decisions(_workload(name), seed=5)
+    assert len(result.placements) >= result.measured_pods > 0
