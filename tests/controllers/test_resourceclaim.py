@@ -121,3 +121,34 @@ def test_generate_claims_for_explain() -> None:
         store.get("Pod", "default", "trainer").resource_claim_statuses[0].resource_claim_name
         == made.meta.name
     )
+
+
+def test_an_orphan_claim_of_the_pod_is_reused() -> None:
+    """findPodResourceClaim: a claim made earlier for this pod and entry (the controller created
+    it, then failed before updating the pod status) is recorded, not created again."""
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    store.load([ResourceClaimTemplate.from_dict(TEMPLATE), _pod()])
+    pod = store.get("Pod", "default", "trainer")
+    orphan = ResourceClaim.from_dict(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": {
+                "name": "trainer-gpu0-old",
+                "namespace": "default",
+                "annotations": {"resource.kubernetes.io/pod-claim-name": "gpu0"},
+                "ownerReferences": [
+                    {"apiVersion": "v1", "kind": "Pod", "name": "trainer", "uid": pod.uid, "controller": True}
+                ],
+            },
+            "spec": TEMPLATE["spec"]["spec"],
+        }
+    )
+    store.create(orphan)
+    mgr = ControllerManager(store, clock, 0)
+    mgr.start()
+    clock.run(until=clock.now)
+    assert [c.meta.name for c in store.list("ResourceClaim")] == ["trainer-gpu0-old"]
+    status = store.get("Pod", "default", "trainer").resource_claim_statuses
+    assert [(s.name, s.resource_claim_name) for s in status] == [("gpu0", "trainer-gpu0-old")]

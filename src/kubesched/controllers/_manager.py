@@ -168,6 +168,8 @@ class ControllerManager:
                 self._request()
         elif ev.kind == "Node" and ev.type != "DELETED" and self.store.list("DaemonSet"):
             self._request()
+        elif ev.kind == "ResourceClaim":
+            self.resource_claims.observe(ev.old, ev.new)  # type: ignore[arg-type]
         elif ev.kind == "ResourceClaimTemplate" and ev.type == "ADDED" and ev.new is not None:
             for pod in self.store.list("Pod", ev.new.meta.namespace):
                 self._observe_claims(pod, gone=False)

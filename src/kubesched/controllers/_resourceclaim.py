@@ -60,9 +60,15 @@ def _owned_by(claim: ResourceClaim, pod_uid: str) -> bool:
                for ref in claim.meta.owner_references)
 
 
+def _owner_uids(claim: ResourceClaim) -> list[str]:
+    return [str(ref.get("uid")) for ref in claim.meta.owner_references
+            if ref.get("controller") is True and ref.get("kind") == "Pod" and ref.get("uid")]
+
+
 class ResourceClaimController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self._index: dict[str, list[ResourceClaim]] | None = None
 
     # -- pods -----------------------------------------------------------------------------------
     def sync_pod(self, pod: Pod) -> None:
@@ -117,12 +123,38 @@ class ResourceClaimController:
 
     def _find_pod_resource_claim(self, pod: Pod, pod_claim_name: str) -> ResourceClaim | None:
         """findPodResourceClaim: a claim of the pod's namespace owned by the pod and annotated
-        with the entry's name."""
-        for claim in self.ctx.store.list("ResourceClaim", pod.namespace):
-            if _owned_by(claim, pod.uid) and \
+        with the entry's name. Looked up in an index of the claims by owner uid (upstream's
+        informer indexer), built on first use and kept up to date by the store's watch: a scan
+        per pod would make generating claims quadratic in the number of pods."""
+        for claim in self._claims_by_owner().get(pod.uid, ()):
+            if claim.meta.namespace == pod.namespace and \
                     claim.meta.annotations.get(POD_CLAIM_NAME_ANNOTATION) == pod_claim_name:
                 return claim
         return None
+
+    def _claims_by_owner(self) -> dict[str, list[ResourceClaim]]:
+        if self._index is None:
+            index: dict[str, list[ResourceClaim]] = {}
+            for claim in self.ctx.store.list("ResourceClaim"):
+                for uid in _owner_uids(claim):
+                    index.setdefault(uid, []).append(claim)
+            self._index = index
+        return self._index
+
+    def observe(self, old: ResourceClaim | None, new: ResourceClaim | None) -> None:
+        """A claim changed in the store: keep the owner index current (nothing to do before
+        the index is first needed)."""
+        if self._index is None:
+            return
+        for claim, add in ((old, False), (new, True)):
+            if claim is None:
+                continue
+            for uid in _owner_uids(claim):
+                bucket = [c for c in self._index.get(uid, ()) if c.meta.name != claim.meta.name
+                          or c.meta.namespace != claim.meta.namespace]
+                if add:
+                    bucket.append(claim)
+                self._index[uid] = bucket
 
     # -- claims ---------------------------------------------------------------------------------
     def sync_claims(self, claims: Iterable[ResourceClaim]) -> None:

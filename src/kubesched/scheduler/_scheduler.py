@@ -25,7 +25,7 @@ from ..api import Namespace, Pod
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store
-from ..framework import EXTENDER_NAME, ActionType, Framework, PostFilterResult, QueuedPodInfo
+from ..framework import EXTENDER_NAME, ActionType, EventResource, Framework, PostFilterResult, QueuedPodInfo
 from ..framework._profiles import new_profile_map
 from ..framework.config import SchedulerConfig, default_config
 from ..plugins.names import POD_TOPOLOGY_SPREAD
@@ -248,6 +248,10 @@ class Scheduler(ScheduleOneMixin):
         elif kind in KIND_TO_RESOURCE:
             action = {"ADDED": ActionType.ADD, "MODIFIED": ActionType.UPDATE}.get(typ, ActionType.DELETE)
             h.other(KIND_TO_RESOURCE[kind], action, old, new)
+        elif kind == "DeviceTaintRule":
+            # Upstream's ResourceSlice tracker applies taint rules to the slices it serves and
+            # reports the change as ResourceSlice updates; no slice object stands for it here.
+            h.other(EventResource.RESOURCE_SLICE, ActionType.UPDATE, None, None)
 
     def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
         """The pod lister of the scheduler's informer: a finished pod is not found."""

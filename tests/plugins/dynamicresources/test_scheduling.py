@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubesched.api import DeviceClass, Node, Pod, ResourceClaim, ResourceClaimTemplate, ResourceSlice
+from kubesched.api import (
+    DeviceClass,
+    DeviceTaintRule,
+    Node,
+    Pod,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    ResourceSlice,
+)
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
 from kubesched.controllers import ControllerManager
@@ -106,3 +114,29 @@ def test_freed_device_wakes_the_waiting_pod() -> None:
     assert store.get("Pod", "default", "second").node_name == NODE_NAME
     assert mgr.clock.now - start < FLUSH
     assert list(_devices(store).values()) == [["dev-0"]]
+
+
+def test_device_taint_rule_taints_and_its_removal_wakes_the_pod() -> None:
+    """DeviceTaintRules taint the devices they select (the pod does not tolerate it); deleting
+    the rule reaches the queue as a ResourceSlice update (upstream's slice tracker)."""
+    rule = DeviceTaintRule.from_dict(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "DeviceTaintRule",
+            "metadata": {"name": "maintenance"},
+            "spec": {
+                "deviceSelector": {"device": "dev-0"},
+                "taint": {"key": "maintenance", "effect": "NoSchedule"},
+            },
+        }
+    )
+    store, sched, mgr = _cluster(1, rule, _template(), _pod("p", template="one"))
+    sched.run_until_idle(until=mgr.clock.now + 10)
+    pod = store.get("Pod", "default", "p")
+    assert not pod.node_name
+    assert "cannot allocate all claims" in (pod.condition("PodScheduled") or {}).get("message", "")
+    start = mgr.clock.now
+    store.delete("DeviceTaintRule", "", "maintenance")
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "p").node_name == NODE_NAME
+    assert mgr.clock.now - start < FLUSH

@@ -201,6 +201,30 @@ def channel_for(features: Features) -> str:
     raise AssertionError("experimental supports every feature")
 
 
+_SliceIndex = tuple[list[ResourceSlice], dict[str, list[ResourceSlice]], list[ResourceSlice]]
+_last_index: list[tuple[Sequence[ResourceSlice], _SliceIndex]] = []
+
+
+def _index_slices(slices: Sequence[ResourceSlice]) -> _SliceIndex:
+    """All slices, those of each node by node name, those without one. The last index is
+    kept for the same tuple: the scheduler builds an allocator per cycle over one tuple of
+    slices that it replaces only when a slice changes. Read-only afterwards."""
+    if _last_index and _last_index[0][0] is slices:
+        return _last_index[0][1]
+    on_node: dict[str, list[ResourceSlice]] = {}
+    shared: list[ResourceSlice] = []
+    for s in slices:
+        if s.node_name:
+            on_node.setdefault(s.node_name, []).append(s)
+        else:
+            shared.append(s)
+    index = (list(slices), on_node, shared)
+    if not isinstance(slices, tuple):
+        return index
+    _last_index[:] = [(slices, index)]
+    return index
+
+
 class StructuredAllocator:
     """structured.Allocator for a fixed set of slices, classes and allocated devices; reusable
     for any number of nodes (Allocate). Not thread-safe (the scheduler is single-threaded).
@@ -226,14 +250,7 @@ class StructuredAllocator:
             )
         self.allocated_state = allocated_state
         self.class_lister = class_lister
-        self.all_slices = list(slices)
-        self.slices_on_node: dict[str, list[ResourceSlice]] = {}
-        self.slices_shared: list[ResourceSlice] = []
-        for s in self.all_slices:
-            if s.node_name:
-                self.slices_on_node.setdefault(s.node_name, []).append(s)
-            else:
-                self.slices_shared.append(s)
+        self.all_slices, self.slices_on_node, self.slices_shared = _index_slices(slices)
         self.cel = cel_cache or CELCache(
             CELFeatures(
                 consumable_capacity=features.consumable_capacity,

@@ -22,12 +22,14 @@ from __future__ import annotations
 import dataclasses
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
 from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
+
+from ._allocated import StoredAllocations, devices_of
 
 __all__ = ["DRAManager", "manager_for"]
 
@@ -62,6 +64,13 @@ class DRAManager:
         self._lock = threading.RLock()
         self._in_flight: dict[str, ResourceClaim] = {}  # claim uid -> claim with its allocation
         self._assumed: dict[tuple[str, str], ResourceClaim] = {}  # (ns, name) -> claim as written
+        # The in-flight claims' devices, counted as they come and go (None: a shared result).
+        self._in_flight_devices: dict[str, tuple[DeviceID, ...] | None] = {}
+        self._in_flight_counts: dict[DeviceID, int] = {}
+        self._in_flight_untracked = 0
+        # The last slice list per taint-rule switch, with the kind versions it was listed at.
+        self._stored = StoredAllocations(store)
+        self._slices: dict[bool, tuple[tuple[int, int], tuple[ResourceSlice, ...]]] = {}
 
     # -- claims -------------------------------------------------------------------------------
     def get_claim(self, namespace: str, name: str) -> ResourceClaim | None:
@@ -86,7 +95,14 @@ class DRAManager:
 
     def signal_claim_pending_allocation(self, claim: ResourceClaim) -> None:
         with self._lock:
+            self.remove_claim_pending_allocation(claim.meta.uid)
             self._in_flight[claim.meta.uid] = claim
+            devices = devices_of(claim)
+            self._in_flight_devices[claim.meta.uid] = devices
+            if devices is None:
+                self._in_flight_untracked += 1
+            for d in devices or ():
+                self._in_flight_counts[d] = self._in_flight_counts.get(d, 0) + 1
 
     def claim_has_pending_allocation(self, uid: str) -> bool:
         with self._lock:
@@ -94,7 +110,18 @@ class DRAManager:
 
     def remove_claim_pending_allocation(self, uid: str) -> bool:
         with self._lock:
-            return self._in_flight.pop(uid, None) is not None
+            if self._in_flight.pop(uid, None) is None:
+                return False
+            devices = self._in_flight_devices.pop(uid, None)
+            if devices is None:
+                self._in_flight_untracked -= 1
+            for d in devices or ():
+                n = self._in_flight_counts[d] - 1
+                if n:
+                    self._in_flight_counts[d] = n
+                else:
+                    del self._in_flight_counts[d]
+            return True
 
     def assume_claim_after_api_call(self, claim: ResourceClaim) -> None:
         with self._lock:
@@ -107,7 +134,52 @@ class DRAManager:
     def allocated_state(self, consumable_capacity: bool) -> AllocatedState:
         """GatherAllocatedState / ListAllAllocatedDevices: every device allocated to a claim
         (stored, assumed or in flight), admin-access results excluded; with consumable
-        capacity, shared results counted by share and their consumed capacity summed."""
+        capacity, shared results counted by share and their consumed capacity summed.
+
+        The stored claims' devices come from :class:`StoredAllocations` (upstream's
+        allocatedDevices tracker); the few in-flight and assumed claims replace their stored
+        version on top. Anything it does not track: gathered from every claim."""
+        stored = self._stored.devices()
+        with self._lock:
+            if stored is None or self._in_flight_untracked:
+                return self._gather(consumable_capacity)
+            in_flight = [(c.meta.uid, c.meta.namespace, c.meta.name) for c in self._in_flight.values()]
+            in_flight_devices = set(self._in_flight_counts)
+            assumed_keys = list(self._assumed)
+        tracked_claims = self._stored.claims
+        removed: dict[DeviceID, int] = {}
+        seen: set[str] = set()
+        for uid, namespace, name in in_flight:
+            seen.add(uid)
+            tracked = tracked_claims.get((namespace, name))
+            if tracked is not None and tracked[1] and tracked[0].meta.uid == uid:
+                for d in tracked[1]:
+                    removed[d] = removed.get(d, 0) + 1
+        added: list[DeviceID] = []
+        for key in assumed_keys:
+            claim = self.get_claim(*key)
+            if claim is None or claim.meta.uid in seen:
+                continue
+            tracked = tracked_claims.get(key)
+            if tracked is not None and tracked[0] is claim:
+                continue
+            devices = devices_of(claim)
+            if devices is None:
+                return self._gather(consumable_capacity)
+            if tracked is not None and tracked[0].meta.uid == claim.meta.uid:
+                for d in tracked[1] or ():
+                    removed[d] = removed.get(d, 0) + 1
+            added.extend(devices)
+        counts = self._stored.counts
+        for d, n in removed.items():
+            if counts.get(d, 0) <= n:
+                stored.discard(d)
+        stored |= in_flight_devices
+        stored.update(added)
+        return AllocatedState(allocated_devices=stored)
+
+    def _gather(self, consumable_capacity: bool) -> AllocatedState:
+        """allocated_state from every claim."""
         state = AllocatedState()
         with self._lock:
             in_flight = list(self._in_flight.values())
@@ -127,9 +199,38 @@ class DRAManager:
     def list_classes(self) -> list[DeviceClass]:
         return self.store.list("DeviceClass") if self.store is not None else []
 
-    def list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
+    def _kind_version(self, kind: str) -> int | None:
+        """The store's version of ``kind`` (MemoryStore.kind_version), None when it has none."""
+        kind_version = getattr(self.store, "kind_version", None)
+        return kind_version(kind) if kind_version is not None else None
+
+    def list_slices(self, taint_rules: bool) -> Sequence[ResourceSlice]:
         """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each
-        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules)."""
+        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules). The same tuple
+        while no slice and no rule changed (upstream's informer cache), so that :meth:`world`
+        and the allocator's slice index can tell an unchanged one by identity."""
+        slice_version = self._kind_version("ResourceSlice")
+        rule_version = self._kind_version("DeviceTaintRule")
+        if slice_version is None or rule_version is None:
+            return self._list_slices(taint_rules)
+        versions = (slice_version, rule_version)
+        with self._lock:
+            cached = self._slices.get(taint_rules)
+            if cached is not None and cached[0] == versions:
+                return cached[1]
+        slices = tuple(self._list_slices(taint_rules))
+        with self._lock:
+            self._slices[taint_rules] = (versions, slices)
+        return slices
+
+    def world(self, slices: Sequence[ResourceSlice]) -> tuple[object, ...]:
+        """What an allocation depends on besides the claims, the node and the allocated
+        devices: ``slices`` (from :meth:`list_slices`, compared by identity) and the device
+        classes (by version; a store without versions gets a token equal to no other)."""
+        class_version = self._kind_version("DeviceClass")
+        return (slices, class_version if class_version is not None else object())
+
+    def _list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
         slices: list[ResourceSlice] = self.store.list("ResourceSlice") if self.store is not None else []
         rules: list[DeviceTaintRule] = self.store.list("DeviceTaintRule") if taint_rules and slices else []
         if not rules:

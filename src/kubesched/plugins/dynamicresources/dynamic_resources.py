@@ -68,6 +68,7 @@ from kubesched.framework import (
     Code,
     CycleState,
     EventResource,
+    Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
@@ -91,6 +92,7 @@ from ._claims import (
 )
 from ._features import PluginFeatures
 from ._manager import DRAManager, manager_for
+from ._memo import NodeAllocationMemo
 
 __all__ = ["NAME", "STATE_KEY", "AllocatorFactory", "DynamicResources"]
 
@@ -119,6 +121,9 @@ class _ClassLister:
         return self._manager.get_class(name)
 
 
+_UNSET: Final = object()
+
+
 @dataclass(eq=False)
 class _StateData:
     """stateData: the pod's claims (1:1 with ``spec.resourceClaims`` that name a claim), the
@@ -132,6 +137,11 @@ class _StateData:
     unavailable_claims: set[int] = field(default_factory=set)
     node_allocations: dict[str, list[AllocationResult]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # The allocator's inputs the batch path's memo compares (see :mod:`._memo`).
+    world: tuple[object, ...] = ()
+    slices: Sequence[ResourceSlice] = ()
+    allocated: AllocatedState | None = None
+    memo_key: int | object | None = _UNSET
 
     def clone(self) -> _StateData:
         return self
@@ -157,19 +167,19 @@ def _klog(obj: Any) -> str:
 class DynamicResources(PluginBase):
     NAME: ClassVar[str] = NAME
 
-    def __init__(self, args: PluginArgs | None = None, handle: Any = None,
+    def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None,
                  allocator_factory: AllocatorFactory | None = None) -> None:
         super().__init__(args, handle)
-        gates = getattr(handle, "features", None) if handle is not None else None
-        self.fts = PluginFeatures.from_gates(gates)
+        self.fts = PluginFeatures.from_gates(handle.features if handle is not None else None)
         self.enabled = self.fts.enabled
-        self.store: Any = getattr(handle, "store", None) if handle is not None else None
+        self.store: Any = handle.store if handle is not None else None
         self.manager = manager_for(self.store)
         # upstream: cel.NewCache(10) per plugin; here one compile-and-verdict cache per plugin.
         self.cel_cache = CELCache(CELFeatures(consumable_capacity=self.fts.consumable_capacity,
                                               list_type_attributes=self.fts.list_type_attributes))
         self.allocator_factory: AllocatorFactory = allocator_factory or self._new_allocator
         self.binding_timeout = BINDING_TIMEOUT_DEFAULT_SECONDS
+        self.memo = NodeAllocationMemo()
 
     def _new_allocator(self, features: Features, allocated: AllocatedState, classes: DeviceClassLister,
                        slices: Sequence[ResourceSlice]) -> Allocator:
@@ -202,11 +212,16 @@ class DynamicResources(PluginBase):
             return QueueingHint.QUEUE_SKIP  # a delete: not registered, nothing to gain
         if not isinstance(new, ResourceClaim) or (old is not None and not isinstance(old, ResourceClaim)):
             return QueueingHint.QUEUE  # upstream: an error, which queues the pod
+        deallocated = isinstance(old, ResourceClaim) and old.allocation is not None and new.allocation is None
+        if not deallocated and not _may_name(pod, new):
+            # The lookup below could only fail (skip) or find the pod not using the claim
+            # (skip): the answer without looking up every claim of every waiting pod.
+            return QueueingHint.QUEUE_SKIP
         try:
             uses_claim = any(c.meta.uid == new.meta.uid for _, c in self._foreach_pod_resource_claim(pod))
         except ClaimLookupError:
             return QueueingHint.QUEUE_SKIP
-        if isinstance(old, ResourceClaim) and old.allocation is not None and new.allocation is None:
+        if deallocated:
             return QueueingHint.QUEUE
         if not uses_claim:
             return QueueingHint.QUEUE_SKIP
@@ -305,13 +320,12 @@ class DynamicResources(PluginBase):
                     return None, st
 
         if to_allocate:
+            s.allocated = self.manager.allocated_state(self.fts.consumable_capacity)
+            s.slices = self.manager.list_slices(self.fts.device_taint_rules)
+            s.world = self.manager.world(s.slices)
             try:
                 s.allocator = self.allocator_factory(
-                    self.fts.allocator_features(),
-                    self.manager.allocated_state(self.fts.consumable_capacity),
-                    _ClassLister(self.manager),
-                    self.manager.list_slices(self.fts.device_taint_rules),
-                )
+                    self.fts.allocator_features(), s.allocated, _ClassLister(self.manager), s.slices)
             except AllocatorError as exc:
                 return None, self.error_status(exc)
         s.claims = claims
@@ -335,6 +349,11 @@ class DynamicResources(PluginBase):
             return Status.from_error(exc)
         if not s.claims:
             return None
+        return self._filter(s, node_info, None)
+
+    def _filter(self, s: _StateData, node_info: NodeInfo, memo_key: int | None) -> Status | None:
+        """Filter on one node; with ``memo_key`` (the batch path) the allocator's answer
+        comes from the memo when it cannot have changed."""
         node = node_info.node
         assert node is not None
         unavailable: list[int] = []
@@ -356,17 +375,24 @@ class DynamicResources(PluginBase):
 
         allocations: list[AllocationResult] = []
         if s.allocator is not None:
-            claims_to_allocate = [c for _, c in s.to_allocate()]
-            try:
-                allocations = s.allocator.allocate(node, claims_to_allocate)
-            except AllocationFailedOnNodeError as exc:
-                # Not fatal (ErrFailedAllocationOnNode): other nodes may fit.
-                return _unschedulable(str(exc))
-            except AllocatorError as exc:
-                # Something is wrong with the claim or class: abort scheduling of the pod.
-                return Status.from_error(exc)
-            if len(allocations) != len(claims_to_allocate):
-                return _unschedulable("cannot allocate all claims")
+            outcome = self.memo.get(node, memo_key) if memo_key is not None else None
+            if outcome is None:
+                claims_to_allocate = [c for _, c in s.to_allocate()]
+                try:
+                    outcome = s.allocator.allocate(node, claims_to_allocate)
+                except AllocationFailedOnNodeError as exc:
+                    # Not fatal (ErrFailedAllocationOnNode): other nodes may fit.
+                    outcome = str(exc)
+                except AllocatorError as exc:
+                    # Something is wrong with the claim or class: abort scheduling of the pod.
+                    return Status.from_error(exc)
+                if not isinstance(outcome, str) and len(outcome) != len(claims_to_allocate):
+                    outcome = "cannot allocate all claims"
+                if memo_key is not None:
+                    self.memo.put(node, memo_key, outcome)
+            if isinstance(outcome, str):
+                return _unschedulable(outcome)
+            allocations = outcome
 
         if unavailable:
             with s.lock:
@@ -378,11 +404,20 @@ class DynamicResources(PluginBase):
         return None
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
-        """Nothing to do without claims (all pass); else upstream's per-node Filter per node."""
+        """Nothing to do without claims (all pass); else upstream's per-node Filter per node,
+        the allocator's answers taken from the memo where its inputs did not change."""
         s = state.get(STATE_KEY)
         if not self.enabled or (isinstance(s, _StateData) and not s.claims):
             return BatchFilterResult.all_success(len(nodes))
-        return super().filter_batch(state, pod, nodes)
+        if not isinstance(s, _StateData):
+            return super().filter_batch(state, pod, nodes)
+        if s.memo_key is _UNSET:  # once per cycle (the batch path asks in chunks)
+            s.memo_key = None
+            if s.allocator is not None and s.allocated is not None:
+                s.memo_key = self.memo.begin_cycle(s.world, s.slices, s.allocated,
+                                                   [c for _, c in s.to_allocate()])
+        key = s.memo_key if isinstance(s.memo_key, int) else None
+        return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in nodes.node_infos()])
 
     def _claim_timed_out(self, claim: ResourceClaim) -> bool:
         """isClaimTimeout: binding conditions pending for longer than the binding timeout."""
@@ -396,8 +431,7 @@ class DynamicResources(PluginBase):
                    for r in claim.allocation.results)
 
     def _now(self) -> float:
-        clock = getattr(self.handle, "clock", None)
-        return float(clock.now) if clock is not None else 0.0
+        return float(self.handle.clock.now) if self.handle is not None else 0.0
 
     # -- PostFilter ----------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: Pod,
@@ -444,7 +478,9 @@ class DynamicResources(PluginBase):
     def score_batch(self, state: CycleState, pod: Pod,
                     nodes: NodeBatch) -> tuple[npt.NDArray[np.int64], Status | None]:
         s = state.get(STATE_KEY)
-        if not self.enabled or not self.fts.prioritized_list or (isinstance(s, _StateData) and not s.claims):
+        if not self.enabled or not self.fts.prioritized_list or (isinstance(s, _StateData) and not any(
+                r.first_available for _, c in s.to_allocate() for r in c.devices.requests)):
+            # computeScore counts firstAvailable requests of claims to allocate only.
             return np.zeros(len(nodes), dtype=np.int64), None
         return super().score_batch(state, pod, nodes)
 
@@ -632,6 +668,16 @@ class DynamicResources(PluginBase):
         if not allocations:
             return []
         return [(c, a) for (_, c), a in zip(s.to_allocate(), allocations, strict=False)]
+
+
+def _may_name(pod: Pod, claim: ResourceClaim) -> bool:
+    """Whether one of the pod's claim references could resolve to ``claim``: it is in the pod's
+    namespace and named by a ``resourceClaimName`` or a generated-claim status."""
+    if claim.meta.namespace != pod.namespace:
+        return False
+    name = claim.meta.name
+    return (any(pc.resource_claim_name == name for pc in pod.resource_claims)
+            or any(st.resource_claim_name == name for st in pod.resource_claim_statuses))
 
 
 def _allocated(claim: ResourceClaim, allocation: AllocationResult) -> ResourceClaim:
