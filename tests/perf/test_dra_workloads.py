@@ -117,3 +117,19 @@ def test_create_any_refuses_a_kind_kubesched_does_not_read(tmp_path: Any) -> Non
 def test_check_decisions_batch_and_per_node_agree_on_dra(name: str) -> None:
     result = check_decisions(_workload(name), seed=5)
     assert len(result.placements) >= result.measured_pods > 0
+
+
+def test_no_device_is_handed_out_twice() -> None:
+    # One node with 10 devices and 15 pods of one claim each: 10 fit. The DRA plugin follows the
+    # claims through the store's change log, which the benchmark's store must keep.
+    ops = [
+        {"opcode": "createNodes", "nodeTemplatePath": "templates/node-with-dra-test-driver.yaml", "count": 1},
+        {"opcode": "createResourceDriver", "driverName": "test-driver.cdi.k8s.io",
+         "nodes": "scheduler-perf-dra-*", "maxClaimsPerNode": 10},
+        {"opcode": "createAny", "templatePath": "templates/deviceclass.yaml"},
+        {"opcode": "createAny", "templatePath": "templates/resourceclaimtemplate.yaml", "namespace": "test"},
+        {"opcode": "createPods", "namespace": "test", "count": 15,
+         "podTemplatePath": "templates/pod-with-claim-template.yaml", "collectMetrics": True},
+    ]
+    r = run_workload(_config(ops, {}), seed=1, pace=False)
+    assert r.measured_pods == 15 and r.scheduled == 10

@@ -48,6 +48,10 @@ _IDLE_HORIZON = 330.0
 unschedulable flush plus one 30 s flush period (as Scheduler.run_until_idle)."""
 
 
+_HISTORY_LIMIT = 4096
+"""Watch events the store keeps (see ``_Run.__init__``)."""
+
+
 def peak_rss_bytes() -> int:
     """The process's peak resident set size so far (ru_maxrss is in KiB on Linux)."""
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
@@ -155,8 +159,11 @@ class _Run:
         self.wl = wl
         self.clock = VirtualClock(0.0)
         self.pacer = WallPacer(self.clock, clock_replay, paced=pace)
-        # No watch history: nothing resumes a watch here, and 60,000 pods' history is memory.
-        self.store = MemoryStore(self.clock, history_limit=0)
+        # A short watch history: 60,000 pods' full history is memory, but the DRA plugin's
+        # allocated-devices tracker follows the store's change log (``events_since``) and must
+        # get Expired, never an empty answer, when it falls behind: with no history at all the
+        # store answers "nothing changed" and claims' devices would be handed out twice.
+        self.store = MemoryStore(self.clock, history_limit=_HISTORY_LIMIT)
         self.factory = ObjectFactory(random.Random(seed))
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(per_node_filters=per_node,
