@@ -45,6 +45,7 @@ class StoredAllocations:
         self._rv = -1  # the store's resourceVersion the state reflects; -1: never synced
         self.claims: dict[_Key, tuple[ResourceClaim, tuple[DeviceID, ...] | None]] = {}
         self.counts: dict[DeviceID, int] = {}
+        self.by_uid: dict[str, tuple[DeviceID, ...]] = {}  # the claims that hold devices
         self._untracked = 0  # claims with shared results: devices() answers None while any
 
     def devices(self) -> set[DeviceID] | None:
@@ -79,6 +80,7 @@ class StoredAllocations:
     def _rebuild(self) -> None:
         self.claims.clear()
         self.counts.clear()
+        self.by_uid.clear()
         self._untracked = 0
         self._rv = int(self.store.resource_version)
         for claim in self.store.list("ResourceClaim"):
@@ -89,6 +91,7 @@ class StoredAllocations:
         key = (obj.meta.namespace, obj.meta.name)
         old = self.claims.pop(key, None)
         if old is not None:
+            self.by_uid.pop(old[0].meta.uid, None)
             if old[1] is None:
                 self._untracked -= 1
             else:
@@ -101,6 +104,8 @@ class StoredAllocations:
             self._untracked += 1
         else:
             self._count(devices, 1)
+            if devices:
+                self.by_uid[new.meta.uid] = devices
 
     def _count(self, devices: tuple[DeviceID, ...], delta: int) -> None:
         counts = self.counts

@@ -140,26 +140,23 @@ class DRAManager:
         allocatedDevices tracker); the few in-flight and assumed claims replace their stored
         version on top. Anything it does not track: gathered from every claim."""
         stored = self._stored.devices()
+        tracked_claims, by_uid = self._stored.claims, self._stored.by_uid
+        removed: dict[DeviceID, int] = {}
         with self._lock:
             if stored is None or self._in_flight_untracked:
                 return self._gather(consumable_capacity)
-            in_flight = [(c.meta.uid, c.meta.namespace, c.meta.name) for c in self._in_flight.values()]
+            # In-flight claims replace their stored version (by uid): only those holding
+            # devices matter, found by a set intersection rather than a scan.
+            for uid in self._in_flight.keys() & by_uid.keys():
+                for d in by_uid[uid]:
+                    removed[d] = removed.get(d, 0) + 1
             in_flight_devices = set(self._in_flight_counts)
             assumed_keys = list(self._assumed)
-        tracked_claims = self._stored.claims
-        removed: dict[DeviceID, int] = {}
-        seen: set[str] = set()
-        for uid, namespace, name in in_flight:
-            seen.add(uid)
-            tracked = tracked_claims.get((namespace, name))
-            if tracked is not None and tracked[1] and tracked[0].meta.uid == uid:
-                for d in tracked[1]:
-                    removed[d] = removed.get(d, 0) + 1
         added: list[DeviceID] = []
         for key in assumed_keys:
             claim = self.get_claim(*key)
-            if claim is None or claim.meta.uid in seen:
-                continue
+            if claim is None or self.claim_has_pending_allocation(claim.meta.uid):
+                continue  # the in-flight version counts
             tracked = tracked_claims.get(key)
             if tracked is not None and tracked[0] is claim:
                 continue

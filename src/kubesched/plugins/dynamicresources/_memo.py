@@ -34,6 +34,7 @@ __all__ = ["NodeAllocationMemo", "Outcome"]
 Outcome = list[AllocationResult] | str
 """The allocations of the claims on the node, or the reason they do not fit there."""
 
+MAX_CLAIM_KEYS: Final = 64
 _SHARED: Final = ""  # the pool owner of a pool whose slices do not all name one node
 
 
@@ -47,7 +48,7 @@ class NodeAllocationMemo:
         self._pool_node: dict[tuple[str, str], str] = {}
         self._allocated: set[DeviceID] = set()
         self._claim_keys: dict[Hashable, int] = {}
-        self._entries: dict[str, dict[int, tuple[Node, Outcome]]] = {}
+        self._entries: dict[int, dict[str, tuple[Node, Outcome]]] = {}  # claims key -> node name -> answer
 
     def begin_cycle(self, world: tuple[object, ...], slices: Sequence[ResourceSlice],
                     allocated: AllocatedState, claims: Sequence[ResourceClaim]) -> int | None:
@@ -62,18 +63,26 @@ class NodeAllocationMemo:
         self._forget_changed(allocated.allocated_devices)
         try:
             key: Hashable = tuple(c.devices for c in claims)
+            if key not in self._claim_keys and len(self._claim_keys) >= MAX_CLAIM_KEYS:
+                self._claim_keys.clear()  # bounded: answers for that many request shapes at most
+                self._entries.clear()
             return self._claim_keys.setdefault(key, len(self._claim_keys))
         except TypeError:  # a request with an unhashable part (an opaque config): no memo
             return None
 
     def get(self, node: Node, key: int) -> Outcome | None:
-        hit = self._entries.get(node.name, {}).get(key)
+        hit = self._entries.get(key, {}).get(node.name)
         if hit is None or hit[0] is not node:
             return None
         return hit[1]
 
+    def answers(self, key: int) -> dict[str, tuple[Node, Outcome]]:
+        """The answers kept for ``key`` by node name, each with the node object it is for
+        (a caller must check that it is the node it asks about). Read-only."""
+        return self._entries.get(key, {})
+
     def put(self, node: Node, key: int, outcome: Outcome) -> None:
-        self._entries.setdefault(node.name, {})[key] = (node, outcome)
+        self._entries.setdefault(key, {})[node.name] = (node, outcome)
 
     # -- internals -------------------------------------------------------------------------------
     def _reset(self, world: tuple[object, ...], slices: Sequence[ResourceSlice]) -> None:
@@ -100,5 +109,6 @@ class NodeAllocationMemo:
                 if owner == _SHARED:
                     self._entries.clear()
                     break
-                self._entries.pop(owner, None)
+                for answers in self._entries.values():
+                    answers.pop(owner, None)
         self._allocated = now

@@ -417,7 +417,26 @@ class DynamicResources(PluginBase):
                 s.memo_key = self.memo.begin_cycle(s.world, s.slices, s.allocated,
                                                    [c for _, c in s.to_allocate()])
         key = s.memo_key if isinstance(s.memo_key, int) else None
-        return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in nodes.node_infos()])
+        infos = nodes.node_infos()
+        if key is None or any(c.allocation is not None for c in s.claims):
+            return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in infos])
+        # No allocated claim: Filter is the allocation alone, answered by the memo where it can.
+        known = self.memo.answers(key)
+        unfit: dict[str, Status] = {}
+        statuses: list[Status | None] = []
+        for ni, name in zip(infos, nodes.names(), strict=True):
+            hit = known.get(name)
+            if hit is None or hit[0] is not ni.node:
+                statuses.append(self._filter(s, ni, key))
+            elif isinstance(hit[1], str):
+                st = unfit.get(hit[1])
+                if st is None:
+                    st = unfit[hit[1]] = _unschedulable(hit[1])
+                statuses.append(st)
+            else:
+                s.node_allocations[name] = hit[1]  # the batch path is single-threaded
+                statuses.append(None)
+        return BatchFilterResult.from_statuses(statuses)
 
     def _claim_timed_out(self, claim: ResourceClaim) -> bool:
         """isClaimTimeout: binding conditions pending for longer than the binding timeout."""
