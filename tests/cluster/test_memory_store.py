@@ -118,6 +118,18 @@ def test_watch_from_compacted_rv_expires(clock: VirtualClock) -> None:
         store.events_since(0)
 
 
+def test_watch_without_history_expires_unless_current(clock: VirtualClock) -> None:
+    """With no event kept, only the current version can resume: an older one is 410 Gone (a
+    tracker that got [] here would miss the changes, e.g. hand out a device twice)."""
+    store = MemoryStore(clock, history_limit=0)
+    store.create(make_node().name("a").obj())
+    rv = store.resource_version
+    store.create(make_node().name("b").obj())
+    with pytest.raises(Expired):
+        store.events_since(rv)
+    assert store.events_since(store.resource_version) == []
+
+
 def test_unsubscribe(store: MemoryStore) -> None:
     events: list[WatchEvent] = []
     cancel = store.subscribe(events.append)

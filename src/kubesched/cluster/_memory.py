@@ -413,10 +413,12 @@ class MemoryStore:
 
     def events_since(self, resource_version: int) -> builtins.list[WatchEvent]:
         with self._lock:
-            if self._history and resource_version < self._history[0].resource_version - 1:
-                raise Expired(
-                    f"too old resource version: {resource_version} ({self._history[0].resource_version - 1})"
-                )
+            # The oldest version a caller may resume from: the one before the oldest event kept;
+            # with no event kept (history_limit=0, or all trimmed) only the current version.
+            # Anything older is 410 Gone, so that a tracker relists instead of missing changes.
+            oldest = (self._history[0].resource_version if self._history else self._rv + 1) - 1
+            if resource_version < oldest:
+                raise Expired(f"too old resource version: {resource_version} ({oldest})")
             i = bisect.bisect_right(self._history, resource_version, key=lambda e: e.resource_version)
             return self._history[i:]
 

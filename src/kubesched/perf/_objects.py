@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import datetime
 import random
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 import yaml
 
 from ..api import CSINode, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod
-from ..api.loader import parse_object
+from ..api.loader import KINDS, parse_object
 from ._config import BUNDLED_DIR, ConfigError, Op
 from ._images import CatalogImage, NodeImageStrategy, load_catalog
 
@@ -47,12 +48,31 @@ def resolve_template(path: str, base_dir: Path) -> Path:
     raise ConfigError(f"template {path} not found (looked in {base_dir} and the bundled templates)")
 
 
+_PLACEHOLDER = re.compile(r"\{\{\s*(?:\.(Name|Index)|DivideInt\s+\.Index\s+(\d+))\s*\}\}")
+"""``{{.Name}}``, ``{{.Index}}`` (spaces allowed inside the braces, as Go templates allow) and
+``{{DivideInt .Index N}}`` (upstream's template function, e.g. five pods per claim)."""
+
+
+def _render_text(text: str, name: str, index: int) -> str:
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1) == "Name":
+            return name
+        if m.group(1) == "Index":
+            return str(index)
+        divisor = int(m.group(2))
+        if divisor == 0:
+            raise ConfigError(f"template value {text!r}: DivideInt by zero")
+        return str(index // divisor)
+
+    return _PLACEHOLDER.sub(sub, text)
+
+
 def _render(value: Any, name: str, index: int) -> Any:
     """A fresh copy of the template tree (new dicts and lists, which callers may edit; the
-    leaves are immutable scalars) with ``{{.Name}}``/``{{.Index}}`` rendered."""
+    leaves are immutable scalars) with the placeholders of :data:`_PLACEHOLDER` rendered."""
     if isinstance(value, str):
         if "{{" in value:
-            return value.replace("{{.Name}}", name).replace("{{.Index}}", str(index))
+            return _render_text(value, name, index)
         return value
     if isinstance(value, list):
         return [_render(v, name, index) for v in value]
@@ -95,9 +115,10 @@ class ObjectFactory:
             self._templates[path] = doc = loaded
         return doc
 
-    def _name(self, meta: Mapping[str, Any], fallback: str) -> str:
-        if meta.get("name") and "{{" not in str(meta["name"]):
-            return str(meta["name"])
+    def _name(self, meta: Mapping[str, Any], fallback: str, index: int) -> str:
+        if meta.get("name"):
+            # A templated name (``scheduler-perf-dra-{{ .Index }}``) is the object's own.
+            return _render_text(str(meta["name"]), "", index)
         prefix = str(meta.get("generateName") or fallback)
         n = self._counters.get(prefix, 0)
         self._counters[prefix] = n + 1
@@ -108,7 +129,7 @@ class ObjectFactory:
         """The instance's metadata: a name (generated when the template has ``generateName``),
         ``{{.Name}}``/``{{.Index}}`` rendered and, for namespaced kinds, the namespace set."""
         meta = dict(tmpl.get("metadata") or {})
-        name = self._name(meta, fallback)
+        name = self._name(meta, fallback, index)
         meta = _render(meta, name, index)
         meta.pop("generateName", None)
         meta["name"] = name
@@ -232,7 +253,8 @@ class ObjectFactory:
         return out
 
     def any(self, tmpl: Mapping[str, Any], index: int, namespace: str) -> Any:
-        """One object of any kind (churn)."""
+        """One object of any kind (churn, createAny); namespaced kinds go to ``namespace``."""
         kind = tmpl.get("kind")
-        ns = namespace if kind in ("Pod", "PersistentVolumeClaim", "PodDisruptionBudget") else None
+        info = KINDS.get(str(kind))
+        ns = namespace if info is not None and info.namespaced else None
         return parse_object(self.instantiate(tmpl, index, ns, fallback=f"{str(kind).lower()}-"))

@@ -33,9 +33,11 @@ from ..api import Namespace, Pod
 from ..api.loader import KINDS, kind_of
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, WatchEvent
+from ..controllers import ControllerManager
 from ..scheduler import Scheduler, SchedulerOptions
 from ._collect import Summary, ThroughputCollector, TimingCollector
 from ._config import ConfigError, Op, Workload
+from ._dra import alloc_resource_claims, driver_slices
 from ._objects import ObjectFactory
 from ._pacer import WallPacer
 
@@ -44,6 +46,10 @@ __all__ = ["DecisionMismatch", "WorkloadResult", "check_decisions", "peak_rss_by
 _IDLE_HORIZON = 330.0
 """Virtual seconds without any cluster change after which a waiting op gives up: the 5-minute
 unschedulable flush plus one 30 s flush period (as Scheduler.run_until_idle)."""
+
+
+_HISTORY_LIMIT = 4096
+"""Watch events the store keeps (see ``_Run.__init__``)."""
 
 
 def peak_rss_bytes() -> int:
@@ -153,8 +159,11 @@ class _Run:
         self.wl = wl
         self.clock = VirtualClock(0.0)
         self.pacer = WallPacer(self.clock, clock_replay, paced=pace)
-        # No watch history: nothing resumes a watch here, and 60,000 pods' history is memory.
-        self.store = MemoryStore(self.clock, history_limit=0)
+        # A short watch history: 60,000 pods' full history is memory, but the DRA plugin's
+        # allocated-devices tracker follows the store's change log (``events_since``) and must
+        # get Expired, never an empty answer, when it falls behind: with no history at all the
+        # store answers "nothing changed" and claims' devices would be handed out twice.
+        self.store = MemoryStore(self.clock, history_limit=_HISTORY_LIMIT)
         self.factory = ObjectFactory(random.Random(seed))
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(per_node_filters=per_node,
@@ -172,6 +181,11 @@ class _Run:
         self.churn_replay = [list(r) for r in churn_replay] if churn_replay is not None else None
         self.churn_steps: list[list[int]] = []
         self._unschedulable = 0
+        self.seed = seed
+        self.controllers: ControllerManager | None = None
+        self._steady: list[Pod] | None = None
+        self._steady_uids: set[str] | None = None
+        self._steady_measured = False
         self._unsubscribe = self.store.subscribe(self._on_event)
 
     def _hook_metrics(self) -> None:
@@ -202,8 +216,13 @@ class _Run:
         if isinstance(new, Pod) and new.node_name and isinstance(old, Pod) and not old.node_name:
             self.placements[new.key] = new.node_name
             self.bound.add(new.uid)
+            steady = self._steady_uids is not None and new.uid in self._steady_uids
+            if steady and self._steady_measured:
+                self.measured.add(new.uid)
             if new.uid in self.measured:
                 self.throughput.pod_scheduled()
+            if steady and self._steady is not None:
+                self._steady.append(new)
 
     # -- ops ------------------------------------------------------------------------------
     def run(self) -> WorkloadResult:
@@ -213,6 +232,8 @@ class _Run:
                 getattr(self, "_op_" + op.opcode)(op)
         finally:
             self._unsubscribe()
+            if self.controllers is not None:
+                self.controllers.close()
             self.sched.close()
             gc.unfreeze()
             gc.set_threshold(*gc_threshold)
@@ -255,9 +276,51 @@ class _Run:
             if self.store.try_get("Namespace", "", ns.name) is None:
                 self.store.create(ns)
 
+    def _start_controllers(self) -> None:
+        """The resourceclaim controller (with the other controllers, idle here), started with
+        the first DRA object as upstream's DRA workloads run it: it creates the claims of pods
+        using templates and removes them when the pods go."""
+        if self.controllers is None:
+            self.controllers = ControllerManager(self.store, self.clock, self.seed)
+            self.controllers.start()
+
+    def _op_createAny(self, op: Op) -> None:
+        """``count`` objects (default 1) from ``templatePath``, in ``namespace`` when namespaced."""
+        tmpl = self.factory.template(op, "templatePath")
+        if tmpl.get("kind") not in KINDS:
+            raise ConfigError(f"op {op.index} (createAny): kind {tmpl.get('kind')!r} "
+                              "is not read by kubesched")
+        if str(tmpl.get("apiVersion", "")).startswith("resource.k8s.io/"):
+            self._start_controllers()
+        namespace = str(op.get("namespace") or "")
+        if namespace:
+            self._ensure_namespace(namespace)
+        count = op.count if "count" in op.fields else 1
+        for i in range(count):
+            self.store.create(self.factory.any(tmpl, i, namespace))
+        self._settle()
+
+    def _op_createResourceDriver(self, op: Op) -> None:
+        self._start_controllers()
+        names = [n.name for n in self.store.list("Node")]
+        self._create(driver_slices(op, names))
+        self._settle()
+
+    def _op_allocResourceClaims(self, op: Op) -> None:
+        alloc_resource_claims(self.store, str(op.get("namespace") or ""))
+        self._settle()
+
+    def _settle(self) -> None:
+        """Run what is due now (controller reconciles), as setup ops finish before the next."""
+        while self.clock.peek() <= self.clock.now:
+            self.clock.step()
+
     def _op_createPods(self, op: Op) -> None:
         namespace = str(op.get("namespace") or f"namespace-{op.index}")
         self._ensure_namespace(namespace)
+        if op.get("steadyState"):
+            self._steady_state(op, namespace)
+            return
         objs = self.factory.pods(op, namespace)
         measure = op.collect_metrics
         if measure:
@@ -277,6 +340,62 @@ class _Run:
         if not op.skip_wait:
             self._schedule_until(lambda: uids <= self.bound)
         if measure:
+            self.throughput.stop()
+            self.pacer.stop()
+            self.timing.active = False
+            self.timing.add_extension_points(points_before, self._extension_point_sums())
+            self._unschedulable += self.sched.stats.unschedulable_attempts - before
+
+    def _steady_state(self, op: Op, namespace: str) -> None:
+        """createPods with ``steadyState``: keep ``count`` pods in existence for ``duration``
+        (wall time, as upstream): each pod, once scheduled, is deleted and a new one created, so
+        the cluster stays at the same utilization; every pod scheduled in the meantime counts."""
+        duration = _duration_seconds(op.get("duration") or 0)
+        if duration <= 0:
+            raise ConfigError(f"op {op.index} (createPods): steadyState needs a positive duration")
+        created: set[str] = set()
+
+        def create(n: int) -> None:
+            for o in self.factory.pods(op, namespace, count=n):
+                obj = self.store.create(o)
+                if isinstance(obj, Pod):
+                    created.add(obj.uid)
+
+        self._steady = []
+        measure = op.collect_metrics
+        if measure:
+            before = self.sched.stats.unschedulable_attempts
+            _freeze_heap()
+            self.timing.active = True
+            points_before = self._extension_point_sums()
+            self.pacer.start()
+            self.throughput.start()
+        end = time.perf_counter() + duration
+        self._steady_uids, self._steady_measured = created, measure
+        create(op.count)
+
+        def done() -> bool:
+            steady = self._steady
+            if steady:
+                self._steady = []
+                for p in steady:
+                    if self.store.try_get("Pod", p.namespace, p.name) is not None:
+                        self.store.delete("Pod", p.namespace, p.name, 0)
+                if time.perf_counter() < end:
+                    create(len(steady))
+            return time.perf_counter() >= end
+
+        try:
+            self._schedule_until(done)
+        finally:
+            self._steady = None
+            self._steady_uids = None
+        if measure:
+            # The measured pods are those scheduled within the duration (the last ones created
+            # may still be pending when it ends, as upstream's).
+            scheduled = created & self.bound
+            self.measured -= created - scheduled
+            self.measured_pods += len(scheduled)
             self.throughput.stop()
             self.pacer.stop()
             self.timing.active = False
