@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -188,8 +189,11 @@ def test_sweep_cli_aggregates(tmp_path: Path) -> None:
     ).exists()
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
 def test_sweep_on_ray_gives_the_local_results(tmp_path: Path) -> None:
+    if importlib.util.find_spec("ray") is None:
+        if os.environ.get("KUBESCHED_REQUIRE_RAY"):
+            pytest.fail("KUBESCHED_REQUIRE_RAY is set but ray is not installed (pip install '.[ray]')")
+        pytest.skip("ray is not installed (pip install '.[ray]')")
     local = run_many(_specs(), workers=2)
     on_ray = run_many(_specs(), ray="local")
     assert _strip(local) == _strip(on_ray)
