@@ -67,7 +67,7 @@ def test_ci_makes_a_venv_and_runs_the_readme_commands_from_it(repo: Path) -> Non
     assert log == [
         "venv .venv",
         "python -m pip install --quiet --upgrade pip",
-        "python -m pip install --quiet -e .[test]",
+        "python -m pip install --quiet -e .[test,ray]",
         "ruff check src tests",
         "mypy",
         "kubesched --version",
