@@ -76,14 +76,6 @@ def test_bad_options_exit_2(args: list[str], message: str) -> None:
     assert message in result.stderr
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("kubesched.replay.openb") is not None, reason="the openb reader is present"
-)
-def test_openb_without_its_reader_is_exit_2(tmp_path: Path) -> None:
-    result = _invoke("replay", "--format", "openb", str(tmp_path / "n.csv"), str(tmp_path / "p.csv"))
-    assert result.exit_code == 2 and "openb reader is not available" in result.stderr
-
-
 def test_snapshot_format_from_the_cli() -> None:
     quickstart = str(EXAMPLE.parent / "quickstart")
     args = [

@@ -204,8 +204,16 @@ def _runs(table: Mapping[str, Any], channels: tuple[str, ...]) -> Iterator[Any]:
         for channel, supported in _CHANNELS:
             if channel not in channels or not _covers(supported, features):
                 continue  # upstream: t.Skipf, the variant lacks a required feature
-            marks = [pytest.mark.skip(reason=INEXPRESSIBLE[name])] if name in INEXPRESSIBLE else []
-            yield pytest.param(name, channel, id=f"{name}[{channel}]", marks=marks)
+            if name in INEXPRESSIBLE:
+                continue  # listed with the reason; see test_inexpressible_cases_are_upstreams
+            yield pytest.param(name, channel, id=f"{name}[{channel}]")
+
+
+def test_inexpressible_cases_are_upstreams() -> None:
+    """The cases left out are upstream's (so the list cannot hide a renamed or dropped case),
+    each with the reason it cannot be written with kubesched's objects."""
+    assert set(INEXPRESSIBLE) <= set(TESTCASES) | set(LEXICOGRAPHICAL_TESTCASES)
+    assert all(reason.strip() for reason in INEXPRESSIBLE.values())
 
 
 @pytest.mark.parametrize(
