@@ -152,3 +152,46 @@ def test_an_orphan_claim_of_the_pod_is_reused() -> None:
     assert [c.meta.name for c in store.list("ResourceClaim")] == ["trainer-gpu0-old"]
     status = store.get("Pod", "default", "trainer").resource_claim_statuses
     assert [(s.name, s.resource_claim_name) for s in status] == [("gpu0", "trainer-gpu0-old")]
+
+
+def test_releasing_pods_reads_only_their_claims() -> None:
+    """syncClaim is reached through an index of the claims by the uids of their owners and
+    consumers: deleting pods one at a time neither lists every claim again nor touches the
+    claims of other pods, and a shared claim reserved for a deleted pod is deallocated."""
+    shared = ResourceClaim.from_dict(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": {"name": "shared", "namespace": "default"},
+            "spec": {"devices": {"requests": [
+                {"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}},
+        }
+    )
+    pods = [_pod(f"p{i}") for i in range(20)]
+    store, mgr = _run([ResourceClaimTemplate.from_dict(TEMPLATE), shared, *pods])
+    assert len(store.list("ResourceClaim")) == 21
+    p0 = store.get("Pod", "default", "p0")
+    claim = store.get("ResourceClaim", "default", "shared")
+    store.update(claim.with_changes({
+        ("status", "allocation"): {"devices": {"results": [
+            {"request": "gpu", "driver": "gpu.example.com", "pool": "n1", "device": "gpu-0"}]}},
+        ("status", "reservedFor"): [{"resource": "pods", "name": "p0", "uid": p0.uid}]}))
+    lists: list[str] = []
+    real_list = store.list
+
+    def counting_list(kind: str, namespace: str | None = None) -> list[Any]:
+        lists.append(kind)
+        return real_list(kind, namespace)
+
+    store.list = counting_list  # type: ignore[method-assign]
+    for i in range(10):
+        store.delete("Pod", "default", f"p{i}")
+        mgr.clock.run(until=mgr.clock.now + 1)
+    assert lists.count("ResourceClaim") <= 1  # the index, built once
+    store.list = real_list  # type: ignore[method-assign]
+    left = store.list("ResourceClaim")
+    assert len(left) == 11
+    assert all(c.meta.owner_references[0]["name"] not in {f"p{i}" for i in range(10)}
+               for c in left if c.meta.name != "shared")
+    released = store.get("ResourceClaim", "default", "shared")
+    assert released.reserved_for == () and "allocation" not in released.raw["status"]

@@ -119,12 +119,9 @@ class ControllerManager:
             if isinstance(pod, Pod):
                 self.resource_claims.sync_pod(pod)
         if self._released:
-            uids = set(self._released)
+            uids = list(self._released)
             self._released.clear()
-            for claim in self.store.list("ResourceClaim"):
-                if any(r.uid in uids for r in claim.reserved_for) or any(
-                        ref.get("uid") in uids for ref in claim.meta.owner_references):
-                    self.resource_claims.sync_claim(claim)
+            self.resource_claims.release(uids)
 
     def _observe_claims(self, pod: Pod, gone: bool) -> None:
         """Queue the resourceclaim controller's work for ``pod`` (a pod with resource claims)."""

@@ -23,7 +23,7 @@ Random suffixes come from the manager's seeded generator: same input and seed, s
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from ..api import DELETE, Pod, ResourceClaim, ResourceClaimTemplate
@@ -65,10 +65,52 @@ def _owner_uids(claim: ResourceClaim) -> list[str]:
             if ref.get("controller") is True and ref.get("kind") == "Pod" and ref.get("uid")]
 
 
+def _related_uids(claim: ResourceClaim) -> list[str]:
+    """The uids a claim's release depends on: those of its owners and of its consumers."""
+    return [*(str(ref.get("uid")) for ref in claim.meta.owner_references if ref.get("uid")),
+            *(r.uid for r in claim.reserved_for if r.uid)]
+
+
+class _ClaimIndex:
+    """Claims by uid (upstream's informer indexers): built from the store on first use, then
+    kept current by the store's watch (``observe``), so that a lookup costs the claims found,
+    not every claim in the store."""
+
+    def __init__(self, store: Store, keys: Callable[[ResourceClaim], Iterable[str]]) -> None:
+        self._store = store
+        self._keys = keys
+        self._index: dict[str, dict[tuple[str, str], ResourceClaim]] | None = None
+
+    def get(self, uid: str) -> Iterable[ResourceClaim]:
+        if self._index is None:
+            self._index = {}
+            for claim in self._store.list("ResourceClaim"):
+                self.observe(None, claim)
+        return self._index.get(uid, {}).values()
+
+    def observe(self, old: ResourceClaim | None, new: ResourceClaim | None) -> None:
+        if self._index is None:
+            return  # nothing to keep before the index is first needed
+        for claim, add in ((old, False), (new, True)):
+            if claim is None:
+                continue
+            key = (claim.meta.namespace, claim.meta.name)
+            for uid in self._keys(claim):
+                if add:
+                    self._index.setdefault(uid, {})[key] = claim
+                else:
+                    bucket = self._index.get(uid)
+                    if bucket is not None:
+                        bucket.pop(key, None)
+                        if not bucket:
+                            del self._index[uid]
+
+
 class ResourceClaimController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self._index: dict[str, list[ResourceClaim]] | None = None
+        self._by_owner = _ClaimIndex(ctx.store, _owner_uids)
+        self._by_pod = _ClaimIndex(ctx.store, _related_uids)
 
     # -- pods -----------------------------------------------------------------------------------
     def sync_pod(self, pod: Pod) -> None:
@@ -126,40 +168,32 @@ class ResourceClaimController:
         with the entry's name. Looked up in an index of the claims by owner uid (upstream's
         informer indexer), built on first use and kept up to date by the store's watch: a scan
         per pod would make generating claims quadratic in the number of pods."""
-        for claim in self._claims_by_owner().get(pod.uid, ()):
+        for claim in self._by_owner.get(pod.uid):
             if claim.meta.namespace == pod.namespace and \
                     claim.meta.annotations.get(POD_CLAIM_NAME_ANNOTATION) == pod_claim_name:
                 return claim
         return None
 
-    def _claims_by_owner(self) -> dict[str, list[ResourceClaim]]:
-        if self._index is None:
-            index: dict[str, list[ResourceClaim]] = {}
-            for claim in self.ctx.store.list("ResourceClaim"):
-                for uid in _owner_uids(claim):
-                    index.setdefault(uid, []).append(claim)
-            self._index = index
-        return self._index
-
     def observe(self, old: ResourceClaim | None, new: ResourceClaim | None) -> None:
-        """A claim changed in the store: keep the owner index current (nothing to do before
-        the index is first needed)."""
-        if self._index is None:
-            return
-        for claim, add in ((old, False), (new, True)):
-            if claim is None:
-                continue
-            for uid in _owner_uids(claim):
-                bucket = [c for c in self._index.get(uid, ()) if c.meta.name != claim.meta.name
-                          or c.meta.namespace != claim.meta.namespace]
-                if add:
-                    bucket.append(claim)
-                self._index[uid] = bucket
+        """A claim changed in the store: keep the indexes current."""
+        self._by_owner.observe(old, new)
+        self._by_pod.observe(old, new)
 
     # -- claims ---------------------------------------------------------------------------------
     def sync_claims(self, claims: Iterable[ResourceClaim]) -> None:
         for claim in claims:
             self.sync_claim(claim)
+
+    def release(self, pod_uids: Iterable[str]) -> None:
+        """syncClaim for every claim owned by or reserved for one of ``pod_uids`` (pods gone or
+        finished), in the store's order (namespace, name). Found through an index by uid: a
+        scan of every claim per released pod made pod churn quadratic."""
+        found: dict[tuple[str, str], ResourceClaim] = {}
+        for uid in pod_uids:
+            for claim in self._by_pod.get(uid):
+                found[(claim.meta.namespace, claim.meta.name)] = claim
+        for key in sorted(found):
+            self.sync_claim(found[key])
 
     def sync_claim(self, claim: ResourceClaim) -> None:
         """syncClaim: drop reservations of pods that are gone or finished; when the last one

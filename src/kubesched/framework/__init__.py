@@ -8,6 +8,7 @@ from ._cycle_state import PODS_TO_ACTIVATE_KEY, CycleState, PodsToActivate, Stat
 from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
 from ._events import (
     ActionType,
+    CandidatePodsFn,
     ClusterEvent,
     ClusterEventWithHint,
     EventResource,
@@ -75,6 +76,7 @@ __all__ = [
     "BatchNames",
     "BatchScorePlugin",
     "BindPlugin",
+    "CandidatePodsFn",
     "ClusterEvent",
     "ClusterEventWithHint",
     "Code",

@@ -8,13 +8,14 @@ registered a matching event and that plugin's hint (if any) says ``QUEUE``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum, IntFlag, StrEnum
 from typing import Any
 
 __all__ = [
     "ActionType",
+    "CandidatePodsFn",
     "ClusterEvent",
     "ClusterEventWithHint",
     "EventResource",
@@ -76,6 +77,12 @@ class QueueingHint(Enum):
 QueueingHintFn = Callable[[Any, Any, Any], QueueingHint]
 """(pod, old_obj, new_obj) -> hint. An exception counts as QUEUE, as upstream."""
 
+CandidatePodsFn = Callable[[Any, Any], Collection[str] | None]
+"""(old_obj, new_obj) -> the uids of the only pods the hint can answer QUEUE for on this event
+(every other pod gets QUEUE_SKIP), or None when any pod may. Not upstream: it lets the queue
+skip asking the hint for pods it would skip anyway (an index instead of a scan); the hint
+stays the judge for the pods named."""
+
 
 @dataclass(frozen=True, slots=True)
 class ClusterEvent:
@@ -103,3 +110,4 @@ class ClusterEvent:
 class ClusterEventWithHint:
     event: ClusterEvent
     hint: QueueingHintFn | None = None
+    candidates: CandidatePodsFn | None = None

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from ..api import Pod
 from ..framework import (
     ActionType,
+    CandidatePodsFn,
     ClusterEvent,
     EnqueueExtensions,
     EventResource,
@@ -43,11 +44,13 @@ _log = logging.getLogger(__name__)
 
 
 class QueueingHintEntry(NamedTuple):
-    """One registration: ``plugin`` wants ``event``; ``hint`` None means always Queue."""
+    """One registration: ``plugin`` wants ``event``; ``hint`` None means always Queue;
+    ``candidates`` (optional) names the only pods the hint can queue for an event."""
 
     event: ClusterEvent
     plugin: str
     hint: QueueingHintFn | None = None
+    candidates: CandidatePodsFn | None = None
 
 
 QueueingHintMap = Mapping[str, Sequence[QueueingHintEntry]]
@@ -89,7 +92,8 @@ def build_queueing_hint_map(profiles: Mapping[str, Iterable[Plugin]]) -> dict[st
                 continue
             seen.add(name)
             if isinstance(pl, EnqueueExtensions):
-                entries.extend(QueueingHintEntry(e.event, name, e.hint) for e in pl.events_to_register())
+                entries.extend(QueueingHintEntry(e.event, name, e.hint, e.candidates)
+                               for e in pl.events_to_register())
             else:
                 entries.extend(QueueingHintEntry(ClusterEvent(r, ActionType.ALL), name)
                                for r in _ALL_RESOURCES)
@@ -108,6 +112,7 @@ class HintIndex(Mapping[str, Sequence[QueueingHintEntry]]):
         self._map = hint_map
         self._interest: dict[ClusterEvent, bool] = {}
         self._matching: dict[tuple[str, ClusterEvent], tuple[QueueingHintEntry, ...] | None] = {}
+        self._candidate_fns: dict[ClusterEvent, tuple[CandidatePodsFn, ...] | None] = {}
 
     def __getitem__(self, profile: str) -> Sequence[QueueingHintEntry]:
         return self._map[profile]
@@ -124,6 +129,35 @@ class HintIndex(Mapping[str, Sequence[QueueingHintEntry]]):
             known = self._interest[event] = is_wildcard(event) or any(
                 matches(e.event, event) for entries in self._map.values() for e in entries)
         return known
+
+    def candidates(self, event: ClusterEvent, old_obj: Any, new_obj: Any) -> set[str] | None:
+        """The uids of the only pods some hint may queue for this event, when every
+        registration matching it (in any profile) names its candidates; None otherwise (a
+        wildcard, a registration without hint or without ``candidates``). A pod outside the
+        set, rejected by some plugin, is skipped by every hint: it need not be asked."""
+        if is_wildcard(event):
+            return None
+        if event in self._candidate_fns:
+            fns = self._candidate_fns[event]
+        else:
+            found: list[CandidatePodsFn] | None = []
+            for entries in self._map.values():
+                for e in entries:
+                    if matches(e.event, event):
+                        if e.hint is None or e.candidates is None or found is None:
+                            found = None
+                        else:
+                            found.append(e.candidates)
+            fns = self._candidate_fns[event] = None if found is None else tuple(found)
+        if fns is None:
+            return None
+        out: set[str] = set()
+        for fn in fns:
+            uids = fn(old_obj, new_obj)
+            if uids is None:
+                return None
+            out.update(uids)
+        return out
 
     def matching(self, profile: str, event: ClusterEvent) -> tuple[QueueingHintEntry, ...] | None:
         """The profile's registrations matching ``event``; None for an unknown profile."""

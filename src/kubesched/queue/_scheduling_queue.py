@@ -540,7 +540,17 @@ class PriorityQueue:
                   pre_check: PreEnqueueCheck | None) -> None:
         if not self._hint_map.is_event_of_interest(event):
             return
-        pods = [p for p in self._unschedulable if pre_check is None or pre_check(p.pod)]
+        candidates = self._hint_map.candidates(event, old_obj, new_obj)
+        if candidates is None:
+            pods = [p for p in self._unschedulable if pre_check is None or pre_check(p.pod)]
+        else:
+            # Only the named pods can be queued by a hint; those without a rejecting plugin
+            # or of a profile without hints move on any event. Same order, fewer hint calls.
+            profiles = set(self._hint_map)
+            pods = [p for p in self._unschedulable
+                    if (p.pod.uid in candidates or not (p.unschedulable_plugins or p.pending_plugins)
+                        or p.pod.scheduler_name not in profiles)
+                    and (pre_check is None or pre_check(p.pod))]
         self._move_pods(pods, event, old_obj, new_obj)
 
     def _move_pods(self, pods: list[QueuedPodInfo], event: ClusterEvent, old_obj: Any, new_obj: Any) -> None:

@@ -290,3 +290,31 @@ def test_upstream_interrupt(interrupt: str | None) -> None:
         return
     with pytest.raises(AllocatorError, match=f"filter operation aborted: {interrupt}"):
         allocator.allocate(target, [claim], lambda: interrupt)
+
+
+def test_capacity_of_an_unshared_device_is_not_computed() -> None:
+    """CmpRequestOverCapacity on a device with capacities but no request policy, for a request
+    without capacity requests, nothing consumed: each capacity is consumed whole and fits, so
+    the allocator answers without the quantity arithmetic (the same answer, cheaper)."""
+    from ._gobuilders import (
+        claimWithRequests,
+        class_,
+        classA,
+        device,
+        driverA,
+        pool1,
+        request,
+        slice1,
+        sliceWithDevices,
+    )
+
+    cls = DeviceClass.from_dict(class_(classA, driverA))
+    claim = ResourceClaim.from_dict(claimWithRequests("claim-0", None, request("req-0", classA, 2)))
+    devices = [device(f"device-{i}", {"memory": "8Gi"}, None) for i in range(1, 4)]
+    s = ResourceSlice.from_dict(sliceWithDevices(slice1, node1, pool1, driverA, *devices))
+    allocator = new_allocator(Features(consumable_capacity=True), AllocatedState(), _Classes([cls]), [s])
+    target = Node.from_dict(node(node1, region1))
+    with mock.patch("kubesched.dra.structured._allocator.fits_capacity",
+                    side_effect=AssertionError("computed")):
+        (result,) = allocator.allocate(target, [claim])
+    assert [r.device for r in result.results] == ["device-1", "device-2"]

@@ -5,6 +5,7 @@ are freed (not at the five-minute flush)."""
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 from kubesched.api import (
     DeviceClass,
@@ -18,6 +19,7 @@ from kubesched.api import (
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
 from kubesched.controllers import ControllerManager
+from kubesched.plugins.dynamicresources import DynamicResources
 from kubesched.scheduler import Scheduler
 from kubesched.testing import make_node
 
@@ -137,6 +139,47 @@ def test_device_taint_rule_taints_and_its_removal_wakes_the_pod() -> None:
     assert "cannot allocate all claims" in (pod.condition("PodScheduled") or {}).get("message", "")
     start = mgr.clock.now
     store.delete("DeviceTaintRule", "", "maintenance")
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "p").node_name == NODE_NAME
+    assert mgr.clock.now - start < FLUSH
+
+
+def test_claim_events_ask_only_the_pods_of_the_claim() -> None:
+    """isSchedulableAfterClaimChange / isSchedulableAfterPodChange can only queue the pods that
+    own or name the claim (the updated pod itself): the queue reaches those pods through the
+    plugin's candidates instead of asking the hint of every waiting pod, so generating claims
+    for N waiting pods costs O(N) hint calls, not O(N^2); every pod still gets its device."""
+    n = 30
+    calls: list[str] = []
+    claim_hint = DynamicResources.is_schedulable_after_claim_change
+    pod_hint = DynamicResources.is_schedulable_after_pod_change
+
+    def counting(hint: Any) -> Any:
+        def wrapped(self: DynamicResources, pod: Pod, old: Any, new: Any) -> Any:
+            calls.append(pod.name)
+            return hint(self, pod, old, new)
+        return wrapped
+
+    with mock.patch.object(DynamicResources, "is_schedulable_after_claim_change", counting(claim_hint)), \
+            mock.patch.object(DynamicResources, "is_schedulable_after_pod_change", counting(pod_hint)):
+        store, sched, _ = _cluster(n, *(_pod(f"p{i:02}", template="one") for i in range(n)))
+        sched.run_until_idle()
+        assert not any(p.node_name for p in store.list("Pod"))  # PreEnqueue: no claims yet
+        store.create(_template())
+        sched.run_until_idle()
+    assert all(p.node_name == NODE_NAME for p in store.list("Pod"))
+    assert sorted(d for ds in _devices(store).values() for d in ds) == sorted(f"dev-{i}" for i in range(n))
+    assert len(calls) <= 3 * n
+
+
+def test_pod_naming_a_claim_wakes_when_it_is_created() -> None:
+    """A claim named by ``resourceClaimName`` has no owner pod: every waiting pod stays a
+    candidate of its events (here the one gated until the claim exists)."""
+    store, sched, mgr = _cluster(1, _pod("p", "shared"))
+    sched.run_until_idle()
+    assert not store.get("Pod", "default", "p").node_name
+    start = mgr.clock.now
+    store.create(ResourceClaim.from_dict(claim("shared", owner=None)))
     sched.run_until_idle()
     assert store.get("Pod", "default", "p").node_name == NODE_NAME
     assert mgr.clock.now - start < FLUSH

@@ -597,8 +597,14 @@ class _Allocation:
         """CmpRequestOverCapacity (an error counts as not fitting, as upstream skips the device)."""
         if not d.capacity and not request.capacity:
             return True  # nothing to consume, nothing requested
+        consumed = self.a.allocated_state.aggregated_capacity.get(device_id)
+        if (not request.capacity and consumed is None and device_id not in self.allocating_capacity
+                and not any(c.request_policy for c in d.capacity.values())):
+            # Nothing requested, no policy, nothing consumed: each capacity is consumed whole
+            # and fits exactly (the usual device, not shared); no Fraction arithmetic.
+            return True
         fits = fits_capacity(
-            self.a.allocated_state.aggregated_capacity.get(device_id),
+            consumed,
             request.capacity,
             d.capacity,
             self.allocating_capacity.get(device_id),

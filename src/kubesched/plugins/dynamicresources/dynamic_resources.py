@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -180,6 +180,7 @@ class DynamicResources(PluginBase):
         self.allocator_factory: AllocatorFactory = allocator_factory or self._new_allocator
         self.binding_timeout = BINDING_TIMEOUT_DEFAULT_SECONDS
         self.memo = NodeAllocationMemo()
+        self._named_claims: set[tuple[str, str]] = set()  # (namespace, resourceClaimName) of pods
 
     def _new_allocator(self, features: Features, allocated: AllocatedState, classes: DeviceClassLister,
                        slices: Sequence[ResourceSlice]) -> Allocator:
@@ -197,10 +198,10 @@ class DynamicResources(PluginBase):
                 EventResource.NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL
                 | ActionType.UPDATE_NODE_ALLOCATABLE)),
             ClusterEventWithHint(ClusterEvent(EventResource.RESOURCE_CLAIM, add_update),
-                                 self.is_schedulable_after_claim_change),
+                                 self.is_schedulable_after_claim_change, self.pods_for_claim_change),
             ClusterEventWithHint(
                 ClusterEvent(EventResource.POD, ActionType.UPDATE_POD_GENERATED_RESOURCE_CLAIM),
-                self.is_schedulable_after_pod_change),
+                self.is_schedulable_after_pod_change, _the_pod),
             ClusterEventWithHint(ClusterEvent(EventResource.DEVICE_CLASS, add_update)),
             ClusterEventWithHint(ClusterEvent(EventResource.RESOURCE_SLICE, add_update)),
         ]
@@ -230,6 +231,29 @@ class DynamicResources(PluginBase):
         if status_of(old) == status_of(new):
             return QueueingHint.QUEUE_SKIP
         return QueueingHint.QUEUE
+
+    def pods_for_claim_change(self, old: Any, new: Any) -> Collection[str] | None:
+        """The only pods ``is_schedulable_after_claim_change`` can queue for this event, so that
+        a claim event reaches its pods through an index instead of every waiting pod: none for
+        a delete; any pod for a deallocation (or an object of another kind); else the pods
+        that own the claim (a generated claim must be its pod's own), unless some pod names
+        it in ``resourceClaimName`` (then any pod)."""
+        if new is None:
+            return ()
+        if not isinstance(new, ResourceClaim) or (old is not None and not isinstance(old, ResourceClaim)):
+            return None
+        if isinstance(old, ResourceClaim) and old.allocation is not None and new.allocation is None:
+            return None
+        if (new.meta.namespace, new.meta.name) in self._named_claims:
+            return None
+        return [str(ref.get("uid")) for ref in new.meta.owner_references if ref.get("controller") is True]
+
+    def _note_named_claims(self, pod: Pod) -> None:
+        """Remember the claims pods name directly (seen in PreEnqueue and PreFilter, which every
+        pod this plugin rejects has passed through): they keep every waiting pod a candidate."""
+        for pc in pod.resource_claims:
+            if pc.resource_claim_name is not None:
+                self._named_claims.add((pod.namespace, pc.resource_claim_name))
 
     def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """isSchedulableAfterPodChange: the pod's own claims are all there now."""
@@ -265,6 +289,7 @@ class DynamicResources(PluginBase):
     def pre_enqueue(self, pod: Pod) -> Status | None:
         if not self.enabled or not pod.resource_claims:
             return None
+        self._note_named_claims(pod)
         try:
             self._foreach_pod_resource_claim(pod)
         except ClaimLookupError as exc:
@@ -280,6 +305,7 @@ class DynamicResources(PluginBase):
         state.write(STATE_KEY, s)
         if not pod.resource_claims:
             return None, Status.skip()
+        self._note_named_claims(pod)
         try:
             claims = [c for _, c in self._foreach_pod_resource_claim(pod)]
         except ClaimLookupError as exc:
@@ -687,6 +713,11 @@ class DynamicResources(PluginBase):
         if not allocations:
             return []
         return [(c, a) for (_, c), a in zip(s.to_allocate(), allocations, strict=False)]
+
+
+def _the_pod(old: Any, new: Any) -> Collection[str]:
+    """The only pod ``is_schedulable_after_pod_change`` can queue: the updated pod itself."""
+    return (new.uid,) if isinstance(new, Pod) else ()
 
 
 def _may_name(pod: Pod, claim: ResourceClaim) -> bool:
