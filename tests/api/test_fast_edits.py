@@ -213,3 +213,67 @@ def test_nodes_from_one_template_share_parsed_quantities_correctly() -> None:
     a, b = parse_object(doc), parse_object(doc)
     assert isinstance(a, Node) and isinstance(b, Node)
     assert a.allocatable == b.allocatable == {"cpu": 4000, "memory": 32 * 2**30, "pods": 110}
+
+
+# -- Pod.updated_from: an informer's update parsed against the cached version ---------------
+
+_UPDATES: list[Any] = [
+    *_EDITS,
+    pytest.param({("metadata", "managedFields"): [{"manager": "m", "operation": "Update"}],
+                  ("metadata", "resourceVersion"): "8"}, id="managed-fields"),
+    pytest.param({("spec", "schedulerName"): "other"}, id="scheduler-name-full-reparse"),
+    pytest.param({("spec", "nodeName"): DELETE}, id="spec-key-removed"),
+]
+
+
+@pytest.mark.parametrize("changes", _UPDATES)
+def test_pod_updated_from_equals_parsing_the_new_manifest(changes: dict[Any, Any]) -> None:
+    pod = _pod()
+    for name in _POD_CACHES:
+        getattr(pod, name)
+    raw = with_paths(pod.raw, changes)
+    _assert_same_pod(pod.updated_from(raw), Pod.from_dict(raw))
+
+
+def test_a_confirmed_binding_is_not_parsed_again() -> None:
+    """The watch event confirming a binding (nodeName, resourceVersion, managedFields, the
+    PodScheduled condition) keeps everything parsed from the unchanged spec."""
+    pod = _pod()
+    requests = pod.requests
+    raw = with_paths(pod.raw, {("spec", "nodeName"): "n1", ("metadata", "resourceVersion"): "9",
+                               ("metadata", "managedFields"): [{"manager": "kube-scheduler"}],
+                               ("status", "conditions"): [{"type": "PodScheduled", "status": "True"}]})
+    got = pod.updated_from(raw)
+    assert got.requests is requests and got.containers is pod.containers
+    assert got.tolerations is pod.tolerations and got.meta.labels is pod.meta.labels
+    _assert_same_pod(got, Pod.from_dict(raw))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([p.values[0] for p in _UPDATES]), max_size=4))
+def test_a_chain_of_updates_equals_parsing_each_version(chain: list[dict[Any, Any]]) -> None:
+    pod = _pod()
+    for changes in chain:
+        raw = with_paths(pod.raw, changes)
+        want = Pod.from_dict(raw)
+        pod = pod.updated_from(raw)
+        _assert_same_pod(pod, want)
+
+
+def test_parse_update_validates_and_falls_back_for_other_objects() -> None:
+    from kubesched.api.loader import parse_update
+
+    pod = parse_object({**_pod().raw, "apiVersion": "v1", "kind": "Pod"})
+    for changes in ({("spec", "containers"): []}, {("metadata", "labels"): {"app": ["x"]}},
+                    {("spec", "tolerations"): "x"}, {("status", "conditions"): "x"}):
+        bad = with_paths(pod.raw, changes)
+        with pytest.raises(ValueError) as want:
+            parse_object(bad)
+        with pytest.raises(ValueError) as got:
+            parse_update(pod, bad)
+        assert str(got.value) == str(want.value)
+    other = with_paths(pod.raw, {("metadata", "name"): "q"})
+    assert parse_update(pod, other).meta.name == "q"
+    node = make_node().name("n").obj()
+    doc = {**node.raw, "apiVersion": "v1", "kind": "Node"}
+    assert _fields(parse_update(node, doc)) == _fields(parse_object(doc))

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -221,3 +222,67 @@ def test_static_credentials_are_computed_once(auth_server: tuple[str, list[str]]
     client.request("GET", "/api/v1/nodes")
     client.request("GET", "/api/v1/nodes")
     assert seen == ["Bearer t", "Bearer t"] and len(asked) == 1
+
+
+@pytest.fixture
+def keepalive_server() -> Iterator[tuple[str, list[tuple[str, int, bytes]], threading.Event]]:
+    """An HTTP/1.1 server recording (method, client port, body) per request; a request whose
+    path ends in ``/drop`` is answered, then its connection closed without saying so (the
+    event is set once it is closed)."""
+    seen: list[tuple[str, int, bytes]] = []
+    closed = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _answer(self) -> None:
+            n = int(self.headers.get("Content-Length") or 0)
+            seen.append((self.command, self.client_address[1], self.rfile.read(n)))
+            body = b'{"ok":true}'
+            self.send_response(201 if self.command == "POST" else 200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            if self.path.endswith("/drop"):
+                self.close_connection = True
+
+        do_GET = do_POST = _answer
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    class Server(ThreadingHTTPServer):
+        def shutdown_request(self, request: Any) -> None:
+            super().shutdown_request(request)
+            closed.set()
+
+    srv = Server(("127.0.0.1", 0), Handler)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}", seen, closed
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_requests_reuse_a_keepalive_connection_and_replace_one_the_server_closed(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """A write is never retried after a connection error, so an idle connection the server
+    has closed must be noticed before a POST is sent on it."""
+    url, seen, closed = keepalive_server
+    client = RestClient(_cfg(url), sleep=lambda s: None)
+    try:
+        assert client.request("GET", "/api/v1/nodes") == {"ok": True}
+        assert client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {"target": {"name": "n"}}) == {
+            "ok": True}
+        assert seen[0][1] == seen[1][1]  # one connection
+        assert json.loads(seen[1][2]) == {"target": {"name": "n"}}
+        client.request("GET", "/api/v1/drop")
+        assert closed.wait(5)
+        assert client.request("POST", "/api/v1/namespaces/ns/pods/q/binding", {}) == {"ok": True}
+        assert seen[-1][0] == "POST" and seen[-1][1] != seen[-2][1]  # on a new connection
+    finally:
+        client.close()

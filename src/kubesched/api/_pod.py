@@ -488,6 +488,33 @@ class Pod(ManifestObject):
             fields.update(_status_fields(raw.get("status") or {}))
         return self._derive(raw, fields)
 
+    def updated_from(self, raw: Mapping[str, Any]) -> Pod:
+        """The Pod for ``raw``, a later version of this pod's manifest (an informer's update),
+        equal to ``Pod.from_dict(raw)``.
+
+        Why: in a live cluster almost every update of a pending pod is the binding being
+        confirmed (``spec.nodeName``, a new resourceVersion and managedFields, the
+        PodScheduled condition). When the spec differs from this one only in fields of
+        _SPEC_FIELD_PARSERS, only those, the metadata keys that differ and the status are
+        parsed (as :meth:`with_changes` does for the same edits); any other change parses
+        ``raw`` whole."""
+        old_spec, new_spec = self.raw.get("spec"), raw.get("spec")
+        old_md, new_md = self.raw.get("metadata"), raw.get("metadata")
+        if type(old_spec) is not dict or type(new_spec) is not dict or type(old_md) is not dict \
+                or type(new_md) is not dict:
+            return Pod.from_dict(raw)
+        spec_keys = _changed_keys(old_spec, new_spec)
+        if any(k not in _SPEC_FIELD_PARSERS for k in spec_keys):
+            return Pod.from_dict(raw)
+        fields: dict[str, Any] = {}
+        meta_keys = [k for k in _changed_keys(old_md, new_md) if k not in _META_UNREAD]
+        if meta_keys:
+            fields["meta"] = self.meta.updated(new_md, meta_keys)
+        for key in spec_keys:
+            fields.update(_SPEC_FIELD_PARSERS[key](new_spec))
+        fields.update(_status_fields(raw.get("status")))
+        return self._derive(raw, fields)
+
     def _derive(self, raw: Mapping[str, Any], fields: Mapping[str, Any]) -> Pod:
         """A copy with ``raw`` and ``fields`` replaced, keeping the cached values derived from
         the containers (unchanged by the edits :meth:`with_changes` parses alone); the claim
@@ -573,6 +600,21 @@ _SPEC_FIELD_PARSERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = 
 }
 """Spec fields that binding, admission, default tolerations and nomination write, each with the
 parser of the Pod fields it feeds (and nothing else does): re-parsed alone by with_changes."""
+
+
+_META_UNREAD = frozenset({"managedFields"})
+"""metadata keys :class:`ObjectMeta` does not read (every API write changes them)."""
+
+_ABSENT = object()
+
+
+def _changed_keys(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The keys whose values differ between two dicts (added and removed ones included)."""
+    if old == new:
+        return []
+    keys = [k for k, v in new.items() if old.get(k, _ABSENT) != v]
+    keys += [k for k in old if k not in new]
+    return keys
 
 
 _EditPlan = tuple[frozenset[str | None], tuple[str, ...], bool]

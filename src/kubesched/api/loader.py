@@ -68,6 +68,7 @@ __all__ = [
     "load_paths",
     "manifest_files",
     "parse_object",
+    "parse_update",
 ]
 
 ApiObject: TypeAlias = (
@@ -337,6 +338,21 @@ def parse_object(doc: Mapping[str, Any]) -> ApiObject:
     obj: ApiObject = info.cls.from_dict(doc)
     validate_object(obj)
     return obj
+
+
+def parse_update(prev: ApiObject, doc: Mapping[str, Any]) -> ApiObject:
+    """:func:`parse_object` of ``doc``, a later version of ``prev`` (an informer's update):
+    the same object, built cheaper for a Pod whose spec barely changed (see
+    :meth:`Pod.updated_from`). Anything else, or a different kind or name, parses whole."""
+    if type(prev) is Pod and isinstance(doc, Mapping) and doc.get("kind") == "Pod" \
+            and doc.get("apiVersion") == "v1":
+        md = doc.get("metadata")
+        if isinstance(md, Mapping) and md.get("name") == prev.meta.name and prev.meta.namespace \
+                and md.get("namespace") == prev.meta.namespace:
+            obj = prev.updated_from(doc)
+            validate_object(obj)
+            return obj
+    return parse_object(doc)
 
 
 def _is_list(doc: Mapping[str, Any], kind: str) -> bool:

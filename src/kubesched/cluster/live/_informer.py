@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...api._json import loads as loads_json
-from ...api.loader import KINDS, ApiObject, parse_object
+from ...api.loader import KINDS, ApiObject, parse_object, parse_update
 from .._memory import Expired
 from .._store import Invalid, NotFound, WatchEvent, WatchEventType
 from ._resources import collection_path
@@ -196,7 +196,12 @@ class Informer:
             if rv:
                 self.resource_version = rv
             return
-        obj = self._parse(raw)
+        prev_seen = None
+        if typ == "MODIFIED":
+            md = raw.get("metadata") if isinstance(raw, Mapping) else None
+            if isinstance(md, Mapping):  # (read without the lock: only a hint, see _parse)
+                prev_seen = self.items.get((md.get("namespace") or "", md.get("name") or ""))
+        obj = self._parse(raw, prev_seen)
         with self.lock:
             if rv:
                 self.resource_version = rv
@@ -218,13 +223,15 @@ class Informer:
         rv = _rv(ref.meta.resource_version) if ref is not None else 0
         self.on_event(WatchEvent(typ, self.kind, deleted if deleted is not None else old, new, rv))
 
-    def _parse(self, raw: Any) -> ApiObject | None:
-        """The api object, or None (logged) for one kubesched cannot read."""
+    def _parse(self, raw: Any, prev: ApiObject | None = None) -> ApiObject | None:
+        """The api object, or None (logged) for one kubesched cannot read. ``prev``: a cached
+        earlier version of it, whose unchanged parts need not be parsed again (the same
+        object results from any earlier version, so a stale one is fine)."""
         try:
             doc = dict(raw)
             doc.setdefault("kind", self.kind)
             doc.setdefault("apiVersion", self._info.api_version)
-            return parse_object(doc)
+            return parse_object(doc) if prev is None else parse_update(prev, doc)
         except Exception as exc:
             md = (raw or {}).get("metadata") if isinstance(raw, Mapping) else None
             name = f"{md.get('namespace', '')}/{md.get('name', '')}" if isinstance(md, Mapping) else "?"

@@ -1,5 +1,7 @@
-"""A small JSON REST client for the API server, over urllib3 with the kubeconfig's TLS and
-credentials: rate limited (``TokenBucket``), retrying, API errors mapped to the store's.
+"""A small JSON REST client for the API server, with the kubeconfig's TLS and credentials:
+rate limited (``TokenBucket``), retrying, API errors mapped to the store's. Plain requests
+go over the standard library's keep-alive connections (:mod:`._http`: half urllib3's CPU per
+request), watches over urllib3; bodies are encoded with orjson when installed.
 
 Retries mirror client-go's request.go: a write is retried on 429, and on a 5xx that carries
 ``Retry-After``, never after a connection error (it may have been applied: a second Binding
@@ -24,10 +26,12 @@ from urllib.parse import urlencode
 
 import urllib3
 
+from ...api._json import dumps as dumps_json
 from ...api._json import loads as loads_json
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings
+from ._http import CONNECTION_ERRORS, ConnectionPool, tls_context
 from ._ratelimit import TokenBucket
 
 __all__ = ["ApiError", "RestClient", "error_for_status"]
@@ -38,6 +42,7 @@ _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _MAX_ATTEMPTS = 6
 _BACKOFF_START = 0.2
 _BACKOFF_CAP = 5.0
+_FAILED_EXCHANGE: tuple[type[Exception], ...] = (urllib3.exceptions.HTTPError, *CONNECTION_ERRORS)
 # How often the kubeconfig loader's credential hook runs at most (client-go's cached token
 # source re-reads a token file once a minute; the loader's own hooks refresh only when a token
 # expires or its file's period has passed, so once a second never serves a stale token longer).
@@ -107,6 +112,12 @@ class RestClient:
             if cfg.assert_hostname is not None:
                 kw["assert_hostname"] = cfg.assert_hostname
         self._pool = urllib3.PoolManager(num_pools=4, **kw)
+        # Plain requests: the lighter pool (see _http), unless assert_hostname asks for a
+        # check urllib3 makes and the standard library's TLS does not.
+        self._plain: ConnectionPool | None = None
+        if cfg.assert_hostname is None:
+            tls = tls_context(cfg) if self.host.startswith("https") else None
+            self._plain = ConnectionPool(self.host, tls, cfg.tls_server_name or None, maxsize=MAX_CONNECTIONS)
 
     def clone(self) -> RestClient:
         """The same server and settings with its own token bucket and connections (upstream's
@@ -147,7 +158,7 @@ class RestClient:
                 content_type: str = JSON, timeout: float = 30.0, retry: bool = True) -> Any:
         """One request with retries (``retry=False``: one attempt, whose connect timeout is
         bounded by ``timeout`` too); the decoded JSON answer (None when empty)."""
-        data = json.dumps(body).encode() if body is not None else None
+        data = dumps_json(body) if body is not None else None
         resp = self._send(method, path, data, query, content_type if data is not None else None,
                           timeout, stream=False, attempts=_MAX_ATTEMPTS if retry else 1)
         raw = resp.data
@@ -159,16 +170,22 @@ class RestClient:
 
     def _send(self, method: str, path: str, data: bytes | None, query: Mapping[str, Any] | None,
               content_type: str | None, timeout: float, stream: bool, attempts: int = _MAX_ATTEMPTS) -> Any:
+        plain = self._plain if not stream else None
         url = self.url(path, query)
+        target = url[len(self.host):]
         delay = _BACKOFF_START
         connect = 10.0 if attempts > 1 else min(10.0, timeout)
+        resp: Any
         for attempt in range(1, attempts + 1):
             self.limiter.accept()
             try:
-                resp = self._pool.request(method, url, body=data, headers=self._headers(content_type),
-                                          timeout=urllib3.Timeout(connect=connect, read=timeout),
-                                          retries=False, preload_content=not stream, redirect=False)
-            except urllib3.exceptions.HTTPError as exc:
+                if plain is not None:
+                    resp = plain.request(method, target, data, self._headers(content_type), connect, timeout)
+                else:
+                    resp = self._pool.request(method, url, body=data, headers=self._headers(content_type),
+                                              timeout=urllib3.Timeout(connect=connect, read=timeout),
+                                              retries=False, preload_content=not stream, redirect=False)
+            except _FAILED_EXCHANGE as exc:
                 if attempt == attempts or method != "GET":
                     raise ApiError(f"{method} {path}: {exc}") from None
                 log.info("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
@@ -194,6 +211,8 @@ class RestClient:
 
     def close(self) -> None:
         self._pool.clear()
+        if self._plain is not None:
+            self._plain.clear()
 
 
 def _retry_after(header: str | None, default: float) -> float:
