@@ -37,12 +37,17 @@ def test_driver_refuses_other_events() -> None:
         run_fgd(trace, None, typical_pods(p.request for p in read_openb_pods(FIX / "pods.csv")))
 
 
-def test_the_shipped_packing_config_is_policy_config() -> None:
+CONFIGS = FIX.parents[2] / "examples" / "gpushare" / "configs"
+
+
+@pytest.mark.parametrize("policy", ["Random", "DotProd", "Clustering", "Packing", "BestFit", "FGD"])
+def test_the_shipped_configs_are_policy_config(policy: str) -> None:
     import yaml
     from kubesched_gpushare.experiment import policy_config
 
     from kubesched.framework.config import from_dict, load_config
 
-    path = FIX.parents[2] / "examples" / "gpushare" / "packing-config.yaml"
-    assert yaml.safe_load(path.read_text()) == policy_config("Packing")
-    assert load_config(path).profiles == from_dict(policy_config("Packing")).profiles
+    typical = typical_pods(p.request for p in read_openb_pods(FIX / "pods.csv")) if policy == "FGD" else ()
+    path = CONFIGS / ("fgd-sample.yaml" if policy == "FGD" else f"{policy.lower()}.yaml")
+    assert yaml.safe_load(path.read_text()) == policy_config(policy, typical)
+    assert load_config(path).profiles == from_dict(policy_config(policy, typical)).profiles

@@ -222,6 +222,17 @@ def test_gated_pod_waits_until_ungated() -> None:
     assert env.node_of("p") == "n0"
 
 
+def test_a_rejected_pod_is_not_retried_for_its_own_status_update() -> None:
+    """isResourceScaleDown: the PodScheduled=False write after the failure is an update of the
+    pod itself that shrinks no request, so NodeResourcesFit's hint skips it; the pod stays
+    parked (it used to go to backoffQ and, activeQ empty, straight into a second attempt)."""
+    env = Env().add(_node("n0", cpu="1"), _pod("p", cpu="2"))
+    s = env.sched
+    assert s.schedule_pending() == 1 and s.stats.attempts == 1
+    assert [p.name for p in s.queue.unschedulable_pods()] == ["p"]
+    assert env.scheduled_condition("p")["reason"] == "Unschedulable"
+
+
 def test_deleted_pod_is_dropped() -> None:
     env = Env().add(_node("n0", cpu="1"), _pod("p", cpu="2"))
     env.run()

@@ -23,9 +23,8 @@ from kubesched.framework.config import from_dict
 from kubesched.replay.openb import (
     FgdCurve,
     TypicalPod,
-    read_openb,
     read_openb_pods,
-    run_fgd,
+    run_fgd_csv,
     typical_pods,
 )
 
@@ -76,5 +75,39 @@ def run_policy(nodes_csv: str | Path, pods_csv: str | Path, policy: str, *, seed
                tune: float = 1.3) -> FgdCurve:
     """One run of the paper's grid: the trace shuffled and tuned with ``seed``, ``policy``."""
     typical = typical_pods(p.request for p in read_openb_pods(pods_csv))
-    trace = read_openb(nodes_csv, pods_csv, seed=seed, arrival="shuffled", tune=tune)
-    return run_fgd(trace, from_dict(policy_config(policy, typical)), typical, seed=seed)
+    config = from_dict(policy_config(policy, typical))
+    curve, _ = run_fgd_csv(nodes_csv, pods_csv, config, seed=seed, tune=tune, typical=typical)
+    return curve
+
+
+def write_configs(out: str | Path, pods_csvs: Sequence[str | Path] = ()) -> list[Path]:
+    """The six policies' configuration files under ``out``: ``<policy>.yaml``, and the FGD one
+    per pod list (``fgd-<trace>.yaml``: FGDScore's typical pods are the trace's own)."""
+    import yaml
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    def dump(name: str, config: dict[str, Any], about: str) -> None:
+        path = out / f"{name}.yaml"
+        head = (f"# {about}, as the FGD paper's artifact runs it (kubesched_gpushare.experiment."
+                "policy_config).\n# Plugins by import path: examples/gpushare on PYTHONPATH "
+                "(or pip install examples/gpushare/).\n")
+        path.write_text(head + yaml.safe_dump(config, sort_keys=False))
+        written.append(path)
+
+    for policy in POLICIES:
+        if policy != "FGD":
+            dump(policy.lower(), policy_config(policy), f"The {policy} policy")
+    for pods in pods_csvs:
+        trace = Path(pods).stem.removeprefix("openb_pod_list_")
+        typical = typical_pods(p.request for p in read_openb_pods(pods))
+        dump(f"fgd-{trace}", policy_config("FGD", typical), f"FGD with the typical pods of openb {trace}")
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("\n".join(map(str, write_configs(sys.argv[1], sys.argv[2:]))))

@@ -21,13 +21,18 @@ import numpy as np
 from kubesched.api import DELETE, Pod
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
+    ActionType,
     ArgsError,
     BatchFilterResult,
+    ClusterEvent,
+    ClusterEventWithHint,
     Code,
     CycleState,
+    EventResource,
     NodeBatch,
     PluginArgs,
     PluginBase,
+    QueueingHint,
     Status,
 )
 from kubesched.replay.openb import GPU_INDEX, PodGpu, accessible, exclusive_gpu_ids, format_gpu_ids
@@ -48,6 +53,13 @@ class GpuShareArgs(PluginArgs):
     def validate(self) -> None:
         if not self.gpu_sel_method:
             raise ArgsError("gpuSelMethod: Required value")
+
+
+def _after_pod_delete(pod: Pod, old_obj: object, new_obj: object) -> QueueingHint:
+    """A deleted pod frees GPUs only if it held some: one bound to a node."""
+    if isinstance(old_obj, Pod) and not old_obj.node_name:
+        return QueueingHint.QUEUE_SKIP
+    return QueueingHint.QUEUE
 
 
 def _fails(rows: GpuRows, req: PodGpu) -> tuple[np.ndarray, np.ndarray]:
@@ -110,6 +122,18 @@ class GpuShare(PluginBase):
         why, _ = _fails(self.state.rows(nodes.snapshot), req)  # every row: cheaper than a gather
         why = why[nodes.indices]
         return BatchFilterResult(_CODES[why], why, list(_TABLE))
+
+    # -- EnqueueExtensions -----------------------------------------------------------------
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        """What can make a pod GpuShare rejected fit (EnqueueExtensions, as NodeResourcesFit):
+        a bound pod leaving frees its GPUs, a node added or its capacity (GPU count) or labels
+        (GPU model) changed. Without it the plugin counts as interested in every event, and a
+        rejected pod's own status update sends it straight back to a new (failing) attempt."""
+        node = ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE | ActionType.UPDATE_NODE_LABEL
+        return [
+            ClusterEventWithHint(ClusterEvent(EventResource.POD, ActionType.DELETE), _after_pod_delete),
+            ClusterEventWithHint(ClusterEvent(EventResource.NODE, node), None),
+        ]
 
     # -- Reserve ----------------------------------------------------------------------------
     def _select(self, rows: GpuRows, req: PodGpu) -> list[int]:

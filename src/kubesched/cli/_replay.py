@@ -40,9 +40,11 @@ from ._main import app
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
 
-SUMMARY_FIELDS = ("pods", "scheduled", "unschedulable", "pending", "gpuAllocation", "allocation.cpu",
-                  "allocation.memory", "attempts", "preemptions", "evictions", "latencySeconds.p50",
-                  "latencySeconds.p99", "virtualSeconds", "wallSeconds")
+SUMMARY_FIELDS = ("pods", "scheduled", "unschedulable", "pending", "gpuAllocation",
+                  "atArrivedDemand.100%.gpuAllocation", "atArrivedDemand.130%.gpuAllocation",
+                  "atArrivedDemand.100%.gpuFragAmount", "atArrivedDemand.130%.gpuFragAmount",
+                  "allocation.cpu", "allocation.memory", "attempts", "preemptions", "evictions",
+                  "latencySeconds.p50", "latencySeconds.p99", "virtualSeconds", "wallSeconds")
 SWEEP_PLOTS = ("gpuAllocation", "allocation.cpu", "unschedulable", "latencySeconds.p99")
 
 
@@ -68,6 +70,10 @@ _interval = typer.Option(None, "--interval", help="Seconds between arrivals (for
 _demand = typer.Option(None, "--demand", help="Resource counted as demand (default: the reader's, else cpu).")
 _sample = typer.Option(None, "--sample-every",
                        help="A metrics row every N virtual seconds (default: after each trace event).")
+_drop = typer.Option(
+    False, "--drop-unschedulable",
+    help="The FGD simulator's loop (openb, --arrival shuffled): one pod at a time, one that fits "
+         "nowhere dropped, never retried.")
 _no_plots = typer.Option(False, "--no-plots", help="Write no plots.")
 _output = typer.Option(Output.table, "-o", "--output", help="Summary on stdout as a table or JSON.")
 
@@ -93,6 +99,7 @@ def replay(
     interval: float | None = _interval,
     demand: str | None = _demand,
     sample_every: float | None = _sample,
+    drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
 ) -> None:
@@ -100,7 +107,7 @@ def replay(
     spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
                    cluster=tuple(cluster or ()), config=str(config) if config else None,
                    label=config.stem if config else "default", seed=seed, until=until,
-                   sample_every=sample_every, out=str(out) if out else None)
+                   sample_every=sample_every, drop_unschedulable=drop, out=str(out) if out else None)
     with reported_as_bad_input():
         summary = _run_with_progress(spec)
     skipped = summary.get("skipped") or {}
@@ -162,6 +169,7 @@ def compare(
     demand: str | None = _demand,
     sample_every: float | None = _sample,
     jobs: int = typer.Option(1, "--jobs", "-j", help="Configs run in parallel in this many processes."),
+    drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
 ) -> None:
@@ -170,7 +178,7 @@ def compare(
     opts = _options(seed, arrival, tune, interval, demand)
     specs = [RunSpec(paths=tuple(traces), format=fmt, options=opts, cluster=tuple(cluster or ()),
                      config=str(c), label=label, seed=seed, until=until, sample_every=sample_every,
-                     out=str(out / label) if out else None)
+                     drop_unschedulable=drop, out=str(out / label) if out else None)
              for c, label in zip(configs, labels, strict=True)]
     with reported_as_bad_input():
         summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
@@ -221,6 +229,7 @@ def sweep(
     sample_every: float | None = _sample,
     jobs: int | None = typer.Option(None, "--jobs", "-j", help="Local processes (default: one per CPU)."),
     ray: str | None = typer.Option(None, "--ray", help="Run on Ray: a cluster address, or 'local'."),
+    drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
 ) -> None:
@@ -232,7 +241,7 @@ def sweep(
         specs = [RunSpec(paths=tuple(traces), format=fmt,
                          options=_options(s, arrival, tune, interval, demand), cluster=tuple(cluster or ()),
                          config=c, label=label, seed=s, until=until, sample_every=sample_every,
-                         out=str(out / label / f"seed-{s}") if out else None)
+                         drop_unschedulable=drop, out=str(out / label / f"seed-{s}") if out else None)
                  for c, label in zip(config_list, labels, strict=True) for s in seed_list]
         summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
     groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}

@@ -29,6 +29,7 @@ __all__ = [
     "flatten",
     "load_cluster",
     "prepare",
+    "run_dropping",
     "run_many",
     "run_spec",
 ]
@@ -41,7 +42,8 @@ class RunSpec:
     """One replay: the trace (``format`` and ``paths``, read with ``options``), the cluster
     (manifest paths), the configuration file, the seed (the scheduler's and the reader's),
     how far and how often to sample, and where to write (``out``: metrics.csv, summary.json;
-    nothing when None)."""
+    nothing when None). ``drop_unschedulable``: the FGD simulator's loop instead of a replay
+    (:func:`run_dropping`)."""
 
     paths: tuple[str, ...]
     format: str = "kubesched"
@@ -53,6 +55,7 @@ class RunSpec:
     until: float | None = None
     sample_every: float | None = None
     out: str | None = None
+    drop_unschedulable: bool = False
 
 
 def load_cluster(paths: Sequence[str]) -> list[ApiObject]:
@@ -75,6 +78,8 @@ def prepare(spec: RunSpec, sink: Callable[[Sequence[float]], None] | None = None
 
 def run_spec(spec: RunSpec, progress: ProgressFn | None = None) -> dict[str, Any]:
     """Run one spec, writing its CSV and summary under ``spec.out``; returns the summary."""
+    if spec.drop_unschedulable:
+        return run_dropping(spec)
     if spec.out is None:
         rep = prepare(spec)
         return rep.run(progress).summary
@@ -92,6 +97,33 @@ def run_spec(spec: RunSpec, progress: ProgressFn | None = None) -> dict[str, Any
     finally:
         sink.close()
     write_summary(out / SUMMARY_JSON, summary)
+    return summary
+
+
+def run_dropping(spec: RunSpec) -> dict[str, Any]:
+    """The FGD simulator's loop (``kubesched.replay.openb.run_fgd_csv``): pods arrive one at a
+    time, each scheduled before the next; one that fits nowhere is deleted, never retried; the
+    GPU metrics logged after every pod. Only for ``--format openb --arrival shuffled``: the
+    loop needs pods that never leave and the GPU metrics need the openb GPU model."""
+    if spec.format != "openb" or spec.options.arrival != "shuffled":
+        raise ValueError("--drop-unschedulable: only with --format openb --arrival shuffled "
+                         "(the FGD simulator's loop)")
+    if len(spec.paths) != 2:
+        raise ValueError(f"--format openb takes two files, NODES.csv and PODS.csv, got {len(spec.paths)}")
+    from ..framework.config import load_config
+    from .openb import CURVE_COLUMNS, run_fgd_csv
+
+    config = load_config(Path(spec.config)) if spec.config is not None else None
+    sink = CsvSink(Path(spec.out) / METRICS_CSV, CURVE_COLUMNS) if spec.out is not None else None
+    try:
+        _, summary = run_fgd_csv(spec.paths[0], spec.paths[1], config, seed=spec.seed,
+                                 tune=spec.options.tune, sink=sink)
+    finally:
+        if sink is not None:
+            sink.close()
+    summary["config"] = spec.config
+    if spec.out is not None:
+        write_summary(Path(spec.out) / SUMMARY_JSON, summary)
     return summary
 
 
@@ -179,7 +211,8 @@ def aggregate(groups: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, di
     for label, summaries in groups.items():
         flat = [flatten(s) for s in summaries]
         metrics: dict[str, dict[str, float]] = {}
-        for key in flat[0] if flat else ():
+        keys = dict.fromkeys(k for f in flat for k in f)  # a run may lack a key: a level never reached
+        for key in keys:
             vals = [f[key] for f in flat if key in f and not math.isnan(f[key])]
             if vals:
                 metrics[key] = {"mean": sum(vals) / len(vals), "min": min(vals), "max": max(vals),

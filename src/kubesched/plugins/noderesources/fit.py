@@ -367,11 +367,10 @@ def have_any_requested_resources_increased(pod: Pod, old: Node, new: Node) -> bo
 
 
 def is_resource_scale_down(target: Pod, old: Pod, new: Pod) -> bool:
-    """isSchedulableAfterPodScaleDown: the target pod itself was scaled down, or an assigned
-    pod now requests less of a resource the target requests."""
-    if new.uid == target.uid:
-        return True
-    if not new.node_name:
+    """isResourceScaleDown: the target pod itself or an assigned pod now requests less of a
+    resource the target requests. An update of the target that shrinks nothing (its own
+    status written after a failed attempt) is no reason to retry it."""
+    if new.uid != target.uid and not new.node_name:
         return False
     for name, want in target.requests.items():
         if want == 0 or not (name in _BASE or is_scalar_resource_name(name)):

@@ -10,7 +10,7 @@ The scheduling policies themselves are out-of-tree plugins: ``examples/gpushare`
 """
 
 from ._cluster import GpuState, gpu_metrics, gpu_state, request_of
-from ._driver import FgdCurve, GpuMetrics, run_fgd
+from ._driver import CURVE_COLUMNS, FgdCurve, GpuMetrics, curve_summary, run_fgd, run_fgd_csv
 from ._frag import FragModel, TypicalPod, arrived_gpu_demand, gpu_allocation, typical_pods
 from ._gpu import (
     GPU_COUNT,
@@ -32,6 +32,7 @@ from ._gpu import (
 from ._reader import OpenbFormatError, OpenbPod, read_openb, read_openb_nodes, read_openb_pods
 
 __all__ = [
+    "CURVE_COLUMNS",
     "GPU_COUNT",
     "GPU_INDEX",
     "GPU_MILLI",
@@ -48,6 +49,7 @@ __all__ = [
     "TypicalPod",
     "accessible",
     "arrived_gpu_demand",
+    "curve_summary",
     "exclusive_gpu_ids",
     "format_gpu_ids",
     "gpu_allocation",
@@ -63,5 +65,6 @@ __all__ = [
     "read_openb_pods",
     "request_of",
     "run_fgd",
+    "run_fgd_csv",
     "typical_pods",
 ]

@@ -11,8 +11,11 @@ recomputed, and the curve costs O(pods) instead of O(pods x nodes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,10 +28,11 @@ from ...framework.config import SchedulerConfig
 from ...scheduler import Scheduler
 from .._trace import Trace
 from ._cluster import request_of
-from ._frag import FragModel, TypicalPod
+from ._frag import FragModel, TypicalPod, typical_pods
 from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_model, parse_gpu_ids
+from ._reader import read_openb, read_openb_pods
 
-__all__ = ["FgdCurve", "GpuMetrics", "run_fgd"]
+__all__ = ["CURVE_COLUMNS", "FgdCurve", "GpuMetrics", "curve_summary", "run_fgd", "run_fgd_csv"]
 
 F64 = npt.NDArray[np.float64]
 
@@ -108,6 +112,39 @@ class FgdCurve:
             hit = np.abs(pct - target) <= 1
         return float(values[hit].mean()) if hit.any() else float("nan")
 
+    def row(self, i: int) -> tuple[float, ...]:
+        """Pod ``i``'s row of :data:`CURVE_COLUMNS`."""
+        return (float(i), float(i + 1), self.arrived[i], self.allocation[i], self.frag_amount[i],
+                self.frag_ratio[i])
+
+
+CURVE_COLUMNS = ("time", "pods", "arrivedDemand", "gpuAllocation", "gpuFragAmount", "gpuFragRatio")
+"""The per-pod series of a curve as a replay's metrics.csv names them (``time``: the pod's index,
+its arrival instant in the shuffled trace)."""
+LEVELS = tuple(range(10, 151, 10))
+
+
+def curve_summary(curve: FgdCurve, *, wall: float, trace: str = "", config: str | None = None,
+                  seed: int = 0) -> dict[str, Any]:
+    """A replay summary (``kubesched.replay``'s field names) of the paper's loop, so that
+    ``sweep`` aggregates it like any other: the end state, and ``atArrivedDemand`` read at 10 %
+    ... 150 % as the paper's artifact reads its logs (:meth:`FgdCurve.at`)."""
+    last = len(curve.arrived) - 1
+    at: dict[str, dict[str, float]] = {}
+    for level in LEVELS:
+        values = {c: curve.at(level / 100, s) for c, s in
+                  (("gpuAllocation", "allocation"), ("gpuFragAmount", "frag_amount"),
+                   ("gpuFragRatio", "frag_ratio"))}
+        if values["gpuAllocation"] == values["gpuAllocation"]:  # not nan: some pod got there
+            at[f"{level}%"] = {"arrivedDemand": level / 100, **values}
+    end = curve.row(last) if last >= 0 else (0.0,) * len(CURVE_COLUMNS)
+    return {
+        "pods": len(curve.arrived), "scheduled": curve.scheduled, "unschedulable": curve.failed,
+        "pending": 0, "gpuAllocation": end[3], "gpuFragAmount": end[4], "gpuFragRatio": end[5],
+        "arrivedDemand": end[2], "demand": "gpu-milli", "wallSeconds": wall, "trace": trace,
+        "config": config, "seed": seed, "atArrivedDemand": at,
+    }
+
 
 def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[TypicalPod], *,
             seed: int = 0) -> FgdCurve:
@@ -150,3 +187,22 @@ def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[Typi
     finally:
         sched.close()
     return curve
+
+
+def run_fgd_csv(nodes_csv: str | Path, pods_csv: str | Path, config: SchedulerConfig | None, *,
+                seed: int = 0, tune: float | None = None, typical: Sequence[TypicalPod] | None = None,
+                sink: Callable[[Sequence[float]], None] | None = None) -> tuple[FgdCurve, dict[str, Any]]:
+    """The paper's run from the two CSVs: arrival shuffled (and tuned) by ``seed``, the typical
+    pods from the whole pod list (as the simulator computes them before any pod arrives);
+    returns the curve and its :func:`curve_summary`. ``sink`` receives the curve's rows.
+    ``sweep --drop-unschedulable`` and ``kubesched_gpushare.experiment.run_policy`` both run
+    this one function."""
+    start = time.perf_counter()
+    if typical is None:
+        typical = typical_pods(p.request for p in read_openb_pods(pods_csv))
+    trace = read_openb(nodes_csv, pods_csv, seed=seed, arrival="shuffled", tune=tune)
+    curve = run_fgd(trace, config, typical, seed=seed)
+    if sink is not None:
+        for i in range(len(curve.arrived)):
+            sink(curve.row(i))
+    return curve, curve_summary(curve, wall=time.perf_counter() - start, trace=trace.name, seed=seed)

@@ -1,0 +1,74 @@
+"""``kubesched sweep --drop-unschedulable``: the paper's table through the CLI, the same numbers
+as ``run_fgd`` (one driver) on the shipped sample."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kubesched.cli import app
+
+FIX = Path(__file__).parents[1] / "fixtures" / "openb"
+CONFIGS = Path(__file__).parents[2] / "examples" / "gpushare" / "configs"
+ARGS = ["sweep", "--format", "openb", str(FIX / "nodes.csv"), str(FIX / "pods.csv"),
+        "--arrival", "shuffled", "--tune", "1.3", "--drop-unschedulable", "--jobs", "1"]
+
+
+def _sweep(*extra: str) -> dict:
+    res = CliRunner().invoke(app, [*ARGS, *extra, "-o", "json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+@pytest.mark.parametrize(("policy", "file"), [("Packing", "packing.yaml"), ("FGD", "fgd-sample.yaml")])
+def test_sweep_agrees_with_run_fgd(policy: str, file: str) -> None:
+    from kubesched_gpushare.experiment import run_policy
+
+    table = _sweep("--config", str(CONFIGS / file), "--seeds", "42..43")
+    agg = table[Path(file).stem]
+    curves = [run_policy(FIX / "nodes.csv", FIX / "pods.csv", policy, seed=s, tune=1.3) for s in (42, 43)]
+    hit = 0
+    for pct in range(10, 151, 10):  # the sample is small: a seed may have no pod near a level
+        key = f"atArrivedDemand.{pct}%.gpuAllocation"
+        vals = [v for v in (c.at(pct / 100) for c in curves) if not math.isnan(v)]
+        if not vals:
+            assert key not in agg
+            continue
+        hit += 1
+        assert agg[key]["n"] == len(vals)
+        assert agg[key]["mean"] == pytest.approx(sum(vals) / len(vals), abs=1e-12)
+        assert agg[key]["min"] == pytest.approx(min(vals), abs=1e-12)
+    assert hit >= 5
+    assert agg["unschedulable"]["mean"] == pytest.approx(sum(c.failed for c in curves) / 2)
+    assert agg["unschedulable"]["mean"] > 0  # tuned past the capacity: pods dropped, not retried
+    assert agg["pending"]["max"] == 0
+
+
+def test_replay_writes_the_curve(tmp_path: Path) -> None:
+    from kubesched_gpushare.experiment import run_policy
+
+    res = CliRunner().invoke(app, ["replay", "--format", "openb", str(FIX / "nodes.csv"),
+                                   str(FIX / "pods.csv"), "--arrival", "shuffled", "--tune", "1.3",
+                                   "--drop-unschedulable",
+                                   "--seed", "7", "--config", str(CONFIGS / "bestfit.yaml"),
+                                   "--out", str(tmp_path), "--no-plots", "-o", "json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    curve = run_policy(FIX / "nodes.csv", FIX / "pods.csv", "BestFit", seed=7, tune=1.3)
+    assert summary["pods"] == len(curve.arrived) and summary["scheduled"] == curve.scheduled
+    assert summary["gpuAllocation"] == pytest.approx(curve.allocation[-1])
+    lines = (tmp_path / "metrics.csv").read_text().splitlines()
+    assert lines[0] == "time,pods,arrivedDemand,gpuAllocation,gpuFragAmount,gpuFragRatio"
+    assert len(lines) == len(curve.arrived) + 1
+
+
+def test_drop_unschedulable_needs_the_shuffled_openb_arrival() -> None:
+    res = CliRunner().invoke(app, ["sweep", "--format", "openb", str(FIX / "nodes.csv"),
+                                   str(FIX / "pods.csv"), "--drop-unschedulable", "--seeds", "1",
+                                   "--jobs", "1"])
+    assert res.exit_code == 2
+    assert "--drop-unschedulable: only with --format openb --arrival shuffled" in res.output
