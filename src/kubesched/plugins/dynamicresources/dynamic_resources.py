@@ -150,8 +150,12 @@ class _StateData:
         return [(i, c) for i, c in enumerate(self.claims) if c.allocation is None]
 
 
-def _state(cs: CycleState) -> _StateData:
-    return cs.read_as(STATE_KEY, _StateData)
+def _state(cs: CycleState) -> tuple[_StateData | None, Status | None]:
+    """getStateData: the state PreFilter wrote, or the error status when it is missing."""
+    try:
+        return cs.read_as(STATE_KEY, _StateData), None
+    except (KeyError, TypeError) as exc:
+        return None, Status.from_error(exc)
 
 
 def _unschedulable(reason: str) -> Status:
@@ -369,10 +373,9 @@ class DynamicResources(PluginBase):
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         if not self.enabled:
             return None
-        try:
-            s = _state(state)
-        except (KeyError, TypeError) as exc:
-            return Status.from_error(exc)
+        s, err = _state(state)
+        if s is None:
+            return err
         if not s.claims:
             return None
         return self._filter(s, node_info, None)
@@ -485,10 +488,9 @@ class DynamicResources(PluginBase):
         one at random (map order); here the first by index, deterministically."""
         if not self.enabled:
             return None, Status.of(Code.UNSCHEDULABLE, "plugin disabled")
-        try:
-            s = _state(state)
-        except (KeyError, TypeError) as exc:
-            return None, Status.from_error(exc)
+        s, err = _state(state)
+        if s is None:
+            return None, err
         if not s.claims:
             return None, Status.of(Code.UNSCHEDULABLE, "no new claims to deallocate")
         for index in sorted(s.unavailable_claims):
@@ -506,10 +508,9 @@ class DynamicResources(PluginBase):
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         if not self.enabled or not self.fts.prioritized_list:
             return 0, None
-        try:
-            s = _state(state)
-        except (KeyError, TypeError) as exc:
-            return 0, Status.from_error(exc)
+        s, err = _state(state)
+        if s is None:
+            return 0, err
         if not s.claims or node_info.node is None:
             return 0, None
         allocations = s.node_allocations.get(node_info.node.name)
@@ -542,10 +543,9 @@ class DynamicResources(PluginBase):
     def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         if not self.enabled:
             return None
-        try:
-            s = _state(state)
-        except (KeyError, TypeError) as exc:
-            return Status.from_error(exc)
+        s, err = _state(state)
+        if s is None:
+            return err
         pending = s.to_allocate()
         if not s.claims or not pending:
             return None
@@ -595,19 +595,17 @@ class DynamicResources(PluginBase):
     def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         if not self.enabled:
             return Status.skip()
-        try:
-            s = _state(state)
-        except (KeyError, TypeError) as exc:
-            return Status.from_error(exc)
+        s, err = _state(state)
+        if s is None:
+            return err
         return None if s.claims else Status.skip()
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         if not self.enabled:
             return None
-        try:
-            s = _state(state)
-        except (KeyError, TypeError) as exc:
-            return Status.from_error(exc)
+        s, err = _state(state)
+        if s is None:
+            return err
         if not s.claims:
             return None
         for index, claim in enumerate(s.claims):
