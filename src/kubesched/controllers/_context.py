@@ -1,6 +1,5 @@
 """What the controllers share: the store they act on, the clock, the seeded generator for
-random name suffixes, and the record of what they created (``simulate`` reports it) and
-deleted."""
+random name suffixes, and the record of what they created (``simulate`` reports it)."""
 
 from __future__ import annotations
 
@@ -24,8 +23,6 @@ class Context:
     rng: random.Random
     clock: Clock
     created: list[ApiObject] = field(default_factory=list)
-    deleted: list[tuple[str, str, str]] = field(default_factory=list)
-    """(kind, namespace, name) of every object the controllers deleted, in order."""
     requeue: Callable[[float], None] = field(default=lambda _delay: None)
     features: Mapping[str, bool] = field(default_factory=dict)
     """Feature gates the controllers read (kube-controller-manager's --feature-gates)."""
@@ -42,12 +39,10 @@ class Context:
         """Delete ``obj`` as the controllers' DeletePod does: the store's one deletion path,
         graceful for a running pod (its own terminationGracePeriodSeconds), as a drain's or
         preemption's victims; an object already gone is not an error (IsNotFound)."""
-        kind = kind_of(obj)
         try:
-            self.store.delete(kind, obj.meta.namespace, obj.meta.name)
+            self.store.delete(kind_of(obj), obj.meta.namespace, obj.meta.name)
         except NotFound:
             return
-        self.deleted.append((kind, obj.meta.namespace, obj.meta.name))
 
     def unique_name(self, kind: str, namespace: str, base: str) -> str:
         """generateName: ``base`` + 5 random characters, drawn again on the (rare) clash the API
