@@ -300,6 +300,29 @@ def test_stateful_set_ordered_ready_deletes_the_highest_ordinal_one_at_a_time(tm
     assert _names(rep) == ["db-0"]
 
 
+def test_stateful_set_ordered_ready_deletes_the_lowest_unhealthy_pod_without_waiting(tmp_path: Path) -> None:
+    # db-2 cannot be placed (the node is full) and is the lowest unhealthy condemned pod: it goes
+    # at once, then db-1 (Running and Ready) with its 30 s grace period. With db-3 also pending,
+    # db-3 (unhealthy, not the first unhealthy) would block the scale down, as upstream's does.
+    db = {"app": "db"}
+    sts = _stateful(3)
+    sts["spec"]["template"] = template("db", "1")
+    pods = [_bound("db-0", "n1", db, grace=30), _bound("db-1", "n1", db, grace=30)]
+    for p in pods:
+        p["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1"
+    pending = _bound("db-2", "", db)
+    del pending["spec"]["nodeName"], pending["status"]
+    pending["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1"
+    cluster = [node("n1", cpu="2"), sts, *pods, pending]
+    rep, log = _replay(tmp_path, [_scale(10, "StatefulSet", "db", 1)], cluster)
+    assert log == [(10, "gone", "db-2"), (10, "terminating", "db-1"), (40, "gone", "db-1")]
+    blocked = copy.deepcopy(pending)
+    blocked["metadata"]["name"] = "db-3"
+    (tmp_path / "b").mkdir()
+    rep, log = _replay(tmp_path / "b", [_scale(10, "StatefulSet", "db", 1)], [*cluster, blocked])
+    assert log == [] and _names(rep) == ["db-0", "db-1", "db-2", "db-3"]
+
+
 def test_stateful_set_parallel_deletes_all_at_once(tmp_path: Path) -> None:
     events = [create(0, node("n1")), create(0, _stateful(3, "Parallel")), _scale(100, "StatefulSet", "db", 1)]
     _, log = _replay(tmp_path, events)
