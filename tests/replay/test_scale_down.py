@@ -169,6 +169,21 @@ def test_replica_set_newer_pods_go_first_by_power_of_two_age(tmp_path: Path) -> 
     assert _names(rep) == ["y"]
 
 
+def test_replica_set_deletes_pods_with_more_restarts_first(tmp_path: Path) -> None:
+    # q's container restarted 3 times, r's sidecar twice, p never: q goes, then r.
+    web = {"app": "web"}
+    rs = workload(
+        "ReplicaSet", "web", {"replicas": 3, "selector": selector("web"), "template": template("web")}
+    )
+    p, q, r = _bound("p", "n1", web), _bound("q", "n1", web), _bound("r", "n1", web)
+    q["status"]["containerStatuses"] = [{"name": "c", "restartCount": 3}]
+    r["spec"]["initContainers"] = [{"name": "proxy", "restartPolicy": "Always"}]
+    r["status"]["initContainerStatuses"] = [{"name": "proxy", "restartCount": 2}]
+    rep, log = _replay(tmp_path, [_scale(0, "ReplicaSet", "web", 1)], [node("n1"), rs, p, q, r])
+    assert [name for _, _, name in log] == ["q", "r"]
+    assert _names(rep) == ["p"]
+
+
 def test_surplus_pods_in_the_input_are_deleted(tmp_path: Path) -> None:
     web = {"app": "web"}
     rs = workload(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..api import Pod, parse_time
@@ -64,16 +65,21 @@ def _restarts(pod: Pod) -> tuple[int, int]:
     """maxContainerRestarts: the most restarts of a regular container, then of a sidecar
     (an init container with restartPolicy Always)."""
     status = pod.raw.get("status") or {}
-    regular = max((_int(c.get("restartCount")) for c in status.get("containerStatuses") or ()
-                   if isinstance(c, Mapping)), default=0)
+    statuses = status.get("containerStatuses")
+    regular = max((_int(c.get("restartCount")) for c in statuses or () if isinstance(c, Mapping)),
+                  default=0)
+    init_statuses = status.get("initContainerStatuses")
+    if not init_statuses:
+        return regular, 0
     sidecars = {c.name for c in pod.init_containers if c.is_restartable_init}
-    sidecar = max((_int(c.get("restartCount")) for c in status.get("initContainerStatuses") or ()
+    sidecar = max((_int(c.get("restartCount")) for c in init_statuses
                    if isinstance(c, Mapping) and c.get("name") in sidecars), default=0)
-    return max(regular, 0), max(sidecar, 0)
+    return regular, sidecar
 
 
 def _int(v: Any) -> int:
-    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+    """A restart count (upstream's maxima start at 0: a negative one counts as 0)."""
+    return max(v, 0) if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
 def _log_rank(t: float, now: float) -> int:
@@ -98,33 +104,49 @@ def _time_less(t1: float | None, t2: float | None, uid1: str, uid2: str, now: fl
     return uid1 < uid2 if diff == 0 else diff < 0
 
 
-def _less(a: Pod, b: Pod, rank_a: int, rank_b: int, now: float | None) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the comparison reads of one pod, computed once per sort."""
+
+    unassigned: bool
+    node: str
+    phase: int
+    ready: bool
+    cost: int
+    rank: int
+    ready_time: float | None
+    restarts: tuple[int, int]
+    created: float | None
+    uid: str
+
+    @staticmethod
+    def of(pod: Pod, rank: int) -> _Facts:
+        ready = _ready(pod)
+        return _Facts(not pod.node_name, pod.node_name, _PHASE_ORDINAL.get(pod.phase, 0), ready,
+                      deletion_cost(pod.meta.annotations), rank, _ready_time(pod) if ready else None,
+                      _restarts(pod), pod.meta.creation_timestamp, pod.uid)
+
+
+def _less(a: _Facts, b: _Facts, now: float | None) -> bool:
     """ActivePodsWithRanks.Less when ``now`` is given, else ActivePods.Less (no deletion cost,
     no rank, times compared exactly)."""
-    if a.node_name != b.node_name and (not a.node_name or not b.node_name):
-        return not a.node_name  # 1. unassigned first
-    pa, pb = _PHASE_ORDINAL.get(a.phase, 0), _PHASE_ORDINAL.get(b.phase, 0)
-    if pa != pb:
-        return pa < pb  # 2. Pending < Unknown < Running
-    ra, rb = _ready(a), _ready(b)
-    if ra != rb:
-        return not ra  # 3. not ready first
+    if a.node != b.node and (a.unassigned or b.unassigned):
+        return a.unassigned  # 1. unassigned first
+    if a.phase != b.phase:
+        return a.phase < b.phase  # 2. Pending < Unknown < Running
+    if a.ready != b.ready:
+        return not a.ready  # 3. not ready first
     if now is not None:
-        ca, cb = deletion_cost(a.meta.annotations), deletion_cost(b.meta.annotations)
-        if ca != cb:
-            return ca < cb  # 4. lower pod-deletion-cost first
-        if rank_a != rank_b:
-            return rank_a > rank_b  # 5. more related pods on its node first
-    if ra and rb:
-        ta, tb = _ready_time(a), _ready_time(b)
-        if ta != tb:
-            return _time_less(ta, tb, a.uid, b.uid, now)  # 6. ready for less time first
-    xa, xb = _restarts(a), _restarts(b)
-    if xa != xb:
-        return xa > xb  # 7. more restarts first
-    ta, tb = a.meta.creation_timestamp, b.meta.creation_timestamp
-    if ta != tb:
-        return _time_less(ta, tb, a.uid, b.uid, now)  # 8. newer first
+        if a.cost != b.cost:
+            return a.cost < b.cost  # 4. lower pod-deletion-cost first
+        if a.rank != b.rank:
+            return a.rank > b.rank  # 5. more related pods on its node first
+    if a.ready and b.ready and a.ready_time != b.ready_time:
+        return _time_less(a.ready_time, b.ready_time, a.uid, b.uid, now)  # 6. ready for less time first
+    if a.restarts != b.restarts:
+        return a.restarts > b.restarts  # 7. more restarts (regular, then sidecar) first
+    if a.created != b.created:
+        return _time_less(a.created, b.created, a.uid, b.uid, now)  # 8. newer first
     return False
 
 
@@ -134,16 +156,16 @@ def rank_for_deletion(pods: Sequence[Pod], *, ranks: Sequence[int] | None = None
     ActivePodsWithRanks with ``ranks`` (one per pod, see :func:`related_ranks`), deletion cost
     and logarithmic times; without (the Job controller): ActivePods."""
     rk = list(ranks) if ranks is not None else [0] * len(pods)
-    idx = list(range(len(pods)))
+    facts = [_Facts.of(p, r) for p, r in zip(pods, rk, strict=True)]
 
     def cmp(i: int, j: int) -> int:
-        if _less(pods[i], pods[j], rk[i], rk[j], now):
+        if _less(facts[i], facts[j], now):
             return -1
-        if _less(pods[j], pods[i], rk[j], rk[i], now):
+        if _less(facts[j], facts[i], now):
             return 1
         return 0
 
-    idx.sort(key=functools.cmp_to_key(cmp))
+    idx = sorted(range(len(pods)), key=functools.cmp_to_key(cmp))
     return [pods[i] for i in idx]
 
 
