@@ -402,3 +402,31 @@ def test_job_parallelism_lowered_deletes_pending_pods_first(tmp_path: Path) -> N
     assert rep.store.get("Job", "default", "batch").parallelism == 1
     left = [p for p in rep.store.list("Pod")]
     assert len(left) == 1 and left[0].node_name == "n1"
+
+
+def test_indexed_job_deletes_a_repeated_index_keeping_the_older_pod(tmp_path: Path) -> None:
+    # Two running pods claim index 0 (adopted through a manual selector): the newer goes; then
+    # index 1 gets its pod. Lowering parallelism to 1 removes one of the two left,
+    tmpl = template("b")
+    tmpl["spec"]["restartPolicy"] = "Never"
+    job = workload(
+        "Job",
+        "b",
+        {
+            "parallelism": 2,
+            "completions": 3,
+            "completionMode": "Indexed",
+            "manualSelector": True,
+            "selector": selector("b"),
+            "template": tmpl,
+        },
+    )
+    index0 = {"batch.kubernetes.io/job-completion-index": "0"}
+    older = _bound("b-0-old", "n1", {"app": "b"}, created=T0 - 600, annotations=index0)
+    newer = _bound("b-0-new", "n1", {"app": "b"}, created=T0 - 60, annotations=index0)
+    rep, log = _replay(tmp_path, [_scale(5, "Job", "b", 1)], [node("n1"), job, older, newer])
+    # then b-0-old goes before b-1-*: its Ready condition has no transition time (the zero
+    # time: "ready for empty time" first), b-1-*'s became Ready when bound
+    assert log == [(0, "gone", "b-0-new"), (5, "gone", "b-0-old")]
+    [left] = _names(rep)
+    assert left.startswith("b-1-")
