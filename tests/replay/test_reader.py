@@ -180,3 +180,11 @@ def test_schema_describes_the_yaml_document(tmp_path: Path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(yaml.safe_dump(doc))
     assert len(list(read_trace([path]).events)) == len(GOOD)
+
+
+def test_scale_a_job(tmp_path: Path) -> None:
+    # a Job's scale is its parallelism: the reader and the schema take it
+    line = {"time": 1, "op": "scale", "kind": "Job", "name": "batch", "replicas": 2}
+    [ev] = list(read_trace([write_jsonl(tmp_path / "t.jsonl", [line])]).events)
+    assert ev.ref == ObjectRef("Job", "batch", "default") and ev.replicas == 2
+    jsonschema.Draft202012Validator(SCHEMA).validate(line)

@@ -11,7 +11,7 @@ from typing import Any
 from ..api import kind_of
 from ..api.loader import ApiObject
 from ..clock import Clock
-from ..cluster import Store
+from ..cluster import NotFound, Store
 from ._names import generate_name
 
 __all__ = ["Context"]
@@ -34,6 +34,15 @@ class Context:
         out = self.store.create(obj)
         self.created.append(out)
         return out
+
+    def delete(self, obj: ApiObject) -> None:
+        """Delete ``obj`` as the controllers' DeletePod does: the store's one deletion path,
+        graceful for a running pod (its own terminationGracePeriodSeconds), as a drain's or
+        preemption's victims; an object already gone is not an error (IsNotFound)."""
+        try:
+            self.store.delete(kind_of(obj), obj.meta.namespace, obj.meta.name)
+        except NotFound:
+            return
 
     def unique_name(self, kind: str, namespace: str, base: str) -> str:
         """generateName: ``base`` + 5 random characters, drawn again on the (rare) clash the API

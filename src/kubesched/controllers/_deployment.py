@@ -9,7 +9,8 @@ matchLabels and to the ReplicaSet's labels, ``spec.replicas`` of the Deployment 
 there is no old ReplicaSet to scale down in a simulation that starts from manifests), the
 Deployment's annotations (``copyDeploymentAnnotationsToReplicaSet``) and the
 ``deployment.kubernetes.io/revision``, ``desired-replicas`` and ``max-replicas`` (replicas +
-maxSurge) annotations. A paused Deployment gets no new ReplicaSet. A name taken by a
+maxSurge) annotations. A paused Deployment gets no new ReplicaSet. A Deployment whose size
+changes scales its ReplicaSets (_deployment_scale.py). A name taken by a
 ReplicaSet with another template is a hash collision: the count goes up and the hash is
 computed again, as upstream does on its next sync.
 """
@@ -22,6 +23,12 @@ from typing import Any, Final
 
 from ..api import Deployment, ReplicaSet
 from ._context import Context
+from ._deployment_scale import (
+    DESIRED_REPLICAS_ANNOTATION,
+    MAX_REPLICAS_ANNOTATION,
+    DeploymentScaler,
+    max_surge,
+)
 from ._names import canonical_json, compute_hash
 from ._pods import claim, owner_reference
 
@@ -29,8 +36,6 @@ __all__ = ["POD_TEMPLATE_HASH_LABEL", "DeploymentController"]
 
 POD_TEMPLATE_HASH_LABEL: Final = "pod-template-hash"
 REVISION_ANNOTATION: Final = "deployment.kubernetes.io/revision"
-DESIRED_REPLICAS_ANNOTATION: Final = "deployment.kubernetes.io/desired-replicas"
-MAX_REPLICAS_ANNOTATION: Final = "deployment.kubernetes.io/max-replicas"
 LAST_APPLIED: Final = "kubectl.kubernetes.io/last-applied-configuration"
 
 
@@ -40,16 +45,6 @@ def _without_hash(template: Mapping[str, Any]) -> bytes:
     if isinstance(labels, dict):
         labels.pop(POD_TEMPLATE_HASH_LABEL, None)
     return canonical_json(t)
-
-
-def max_surge(d: Deployment) -> int:
-    """deploymentutil.MaxSurge: 0 unless RollingUpdate; else maxSurge scaled to the replicas,
-    a percentage rounded up (GetScaledValueFromIntOrPercent)."""
-    if d.strategy != "RollingUpdate":
-        return 0
-    if isinstance(d.max_surge, int):
-        return d.max_surge
-    return -(-int(d.max_surge[:-1]) * d.replicas // 100)
 
 
 def _copied_annotations(d: Deployment) -> dict[str, str]:
@@ -62,20 +57,25 @@ def _copied_annotations(d: Deployment) -> dict[str, str]:
 class DeploymentController:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.scaler = DeploymentScaler(ctx)
 
     def replica_sets(self, d: Deployment) -> list[ReplicaSet]:
         """The ReplicaSets ``d`` controls (ClaimReplicaSets: orphans it selects adopted)."""
         return claim(self.ctx.store, d, "ReplicaSet", d.selector.matches)
 
     def sync(self, d: Deployment) -> None:
+        """syncDeployment: the new ReplicaSet (created when missing), then ``scale`` when the
+        Deployment is paused, its size changed (isScalingEvent) or one ReplicaSet at most is
+        active (the rollout of several, which would otherwise run, is out of scope)."""
         want = _without_hash(d.template)
-        for rs in self.replica_sets(d):
-            if rs.template is not None and _without_hash(rs.template) == want:
-                if rs.replicas != d.replicas:
-                    self._scale(rs, d)
-                return  # the new ReplicaSet exists
-        if d.paused:
-            return  # a paused Deployment syncs without creating a ReplicaSet (createIfNotExisted false)
+        rss = self.replica_sets(d)
+        new = next((rs for rs in rss if rs.template is not None and _without_hash(rs.template) == want), None)
+        old = [rs for rs in rss if rs is not new]
+        if new is not None or d.paused:
+            if (d.paused or sum(1 for rs in rss if rs.replicas > 0) <= 1
+                    or self.scaler.is_scaling_event(d, rss)):
+                self.scaler.scale(d, new, old)
+            return
         store, cc = self.ctx.store, d.collision_count
         while True:
             h = compute_hash(d.template, cc)
@@ -103,16 +103,6 @@ class DeploymentController:
             "spec": spec,
         }
         self.ctx.create(ReplicaSet.from_dict(manifest))
-
-    def _scale(self, rs: ReplicaSet, d: Deployment) -> None:
-        """scale (deployment/sync.go) with one active ReplicaSet: scaleReplicaSetAndRecordEvent
-        sets its replicas to the Deployment's and rewrites the desired / max replicas
-        annotations (setReplicasAnnotations)."""
-        self.ctx.store.update(rs.with_changes({
-            ("spec", "replicas"): d.replicas,
-            ("metadata", "annotations", DESIRED_REPLICAS_ANNOTATION): str(d.replicas),
-            ("metadata", "annotations", MAX_REPLICAS_ANNOTATION): str(d.replicas + max_surge(d)),
-        }))
 
     @staticmethod
     def wanted(d: Deployment) -> int:

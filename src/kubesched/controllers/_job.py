@@ -8,7 +8,10 @@ selector is ``batch.kubernetes.io/controller-uid: <job uid>`` and the pods carry
 min(parallelism, completions - succeeded) (parallelism until one succeeds when completions is
 unset). Indexed: the lowest indexes neither succeeded nor running get a pod named
 ``<job>-<index>-<5 random characters>`` with the ``batch.kubernetes.io/job-completion-index``
-annotation and label and hostname ``<job>-<index>``. Pods carry the
+annotation and label and hostname ``<job>-<index>``. When more pods are active than wanted
+(``spec.parallelism`` lowered, as a trace's ``scale`` of a Job does) the surplus is deleted,
+chosen by ``activePodsForRemoval`` (an Indexed Job's pods with a repeated or invalid index
+first, then the ActivePods order: unscheduled, Pending, not Ready, ... first). Pods carry the
 ``batch.kubernetes.io/job-tracking`` finalizer, as upstream's. Failed pods, backoffLimit,
 status updates and TTL are out of scope. How long a pod runs is the simulated kubelet's
 business (see _kubelet.py). With the WorkloadWithJob gate a Job first gets its Workload and
@@ -27,6 +30,7 @@ from ..api._workloads import INDEXED
 from ._context import Context
 from ._job_scheduling import ensure_pod_group
 from ._pods import claim, is_active, pod_manifest
+from ._ranking import rank_for_deletion
 
 __all__ = ["COMPLETION_INDEX", "JOB_CONTROLLER_NAME", "JobController"]
 
@@ -39,6 +43,7 @@ LEGACY_CONTROLLER_UID: Final = "controller-uid"
 LEGACY_JOB_NAME: Final = "job-name"
 COMPLETION_INDEX: Final = "batch.kubernetes.io/job-completion-index"
 TRACKING_FINALIZER: Final = "batch.kubernetes.io/job-tracking"
+MAX_POD_CREATE_DELETE_PER_SYNC: Final = 500
 
 
 def generated_labels(job: Job) -> dict[str, str]:
@@ -78,22 +83,57 @@ class JobController:
         return claim(self.ctx.store, job, "Pod", lambda labels: _selects(job, labels))
 
     def sync(self, job: Job) -> None:
+        """syncJob / manageJob: delete the active pods beyond what is wanted, else create
+        the missing ones."""
         if job.suspend or managed_by_external_controller(job):
             return
         pods = self.pods(job)
         group = ensure_pod_group(self.ctx, job, pods)
         active = [p for p in pods if is_active(p)]
         succeeded = [p for p in pods if p.phase == "Succeeded"]
-        if job.completion_mode == INDEXED:
+        indexed = job.completion_mode == INDEXED
+        if job.completions is None:
+            want = len(active) if succeeded else job.parallelism  # after a success: leave them be
+        else:
+            done = len({_index(p) for p in succeeded} - {None}) if indexed else len(succeeded)
+            want = max(0, min(job.parallelism, job.completions - done))
+        remove = self._for_removal(job, active, max(0, len(active) - want))[:MAX_POD_CREATE_DELETE_PER_SYNC]
+        if remove:
+            for pod in remove:
+                self.ctx.delete(pod)
+            return
+        if indexed:
             self._indexed(job, active, succeeded, group)
             return
-        if job.completions is None:
-            want = 0 if succeeded else job.parallelism
-        else:
-            want = max(0, min(job.parallelism, job.completions - len(succeeded)))
         base = f"{job.name}-"
         for _ in range(want - len(active)):
             self._create(job, self.ctx.unique_name("Pod", job.namespace, base), base, None, group)
+
+    @staticmethod
+    def _for_removal(job: Job, active: list[Pod], at_least: int) -> list[Pod]:
+        """activePodsForRemoval: for an Indexed Job first the pods without a valid index or
+        with one beyond completions, and all but one of each repeated index (the one kept is
+        the last in ActivePods order); then, while short of ``at_least``, the rest in
+        ActivePods order (unscheduled, Pending, not Ready, ... first)."""
+        rm: list[Pod] = []
+        left = active
+        if job.completion_mode == INDEXED:
+            assert job.completions is not None
+            left = []
+            by_index: dict[int, list[Pod]] = {}
+            for p in active:
+                ix = _index(p)
+                if ix is None or ix >= job.completions:
+                    rm.append(p)
+                else:
+                    by_index.setdefault(ix, []).append(p)
+            for ix in sorted(by_index):
+                same = rank_for_deletion(by_index[ix])
+                rm += same[:-1]
+                left.append(same[-1])
+        if len(rm) < at_least:
+            rm += rank_for_deletion(left)[:at_least - len(rm)]
+        return rm
 
     def _indexed(self, job: Job, active: list[Pod], succeeded: list[Pod], group: str) -> None:
         assert job.completions is not None

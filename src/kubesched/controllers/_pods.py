@@ -20,6 +20,7 @@ __all__ = [
     "is_active",
     "owner_reference",
     "pod_manifest",
+    "refers_to",
 ]
 
 _API_VERSION = {
@@ -47,7 +48,7 @@ def controller_ref(obj: ApiObject) -> Mapping[str, Any] | None:
     return None
 
 
-def _refers_to(ref: Mapping[str, Any], owner: ApiObject) -> bool:
+def refers_to(ref: Mapping[str, Any], owner: ApiObject) -> bool:
     """A controller reference names ``owner``. Upstream compares uids; an input written by hand
     (or an owner whose uid the store made up on load) may not carry the same uid, so kind and
     name decide, and differing uids only when both are given."""
@@ -73,7 +74,7 @@ def claim(store: Store, owner: ApiObject, kind: str, matches: Callable[[Mapping[
     for obj in objs:
         ref = controller_ref(obj)
         if ref is not None:
-            if _refers_to(ref, owner):
+            if refers_to(ref, owner):
                 out.append(obj)
             continue
         if obj.meta.deletion_timestamp is not None or not matches(obj.meta.labels):

@@ -244,7 +244,8 @@ class Replay:
                     self.store.delete(ref.kind, ref.namespace, ref.name)
                 elif ev.op == "scale":
                     cur = self.store.get(ref.kind, ref.namespace, ref.name)
-                    self.store.update(cur.with_changes({("spec", "replicas"): ev.replicas}))
+                    field = "parallelism" if ref.kind == "Job" else "replicas"  # a Job's scale subresource
+                    self.store.update(cur.with_changes({("spec", field): ev.replicas}))
                 elif ev.op in ("cordon", "uncordon"):
                     self._cordon(ref.name, ev.op == "cordon")
                 else:

@@ -39,7 +39,7 @@ TRACE_API_VERSION: Final = "kubesched.io/v1alpha1"
 _OBJECT_OPS: Final = frozenset({"create", "update"})
 _NODE_OPS: Final = frozenset({"cordon", "uncordon", "drain"})
 _FIELDS: Final = frozenset({"time", "op", "object", "runSeconds", "kind", "namespace", "name", "replicas"})
-SCALABLE_KINDS: Final = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet")
+SCALABLE_KINDS: Final = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "Job")
 
 
 class TraceError(ValueError):
