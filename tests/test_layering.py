@@ -1,5 +1,5 @@
 """Layers point down only: api -> cluster/cache -> framework -> plugins, queue -> scheduler ->
-extender -> cli.
+extender, simulator, replay -> cli.
 
 Every import in src/kubesched (module level, inside functions and under TYPE_CHECKING alike) is
 checked against the layer of the importing and of the imported module. Upstream's framework
@@ -45,6 +45,7 @@ LAYERS: dict[str, float] = {
     "kubesched.app": 6,
     "kubesched.extender": 6,
     "kubesched.replay": 6,  # drives store, controllers and scheduler on the virtual clock from a trace
+    "kubesched.simulator": 6,  # runs controllers and scheduler on the virtual clock; simulate, capacity
     "kubesched.cli": 7,
     "kubesched": 8,  # the package root re-exports the public surface
 }

@@ -91,7 +91,19 @@ from ._selectors import (
     tolerations_tolerate_taint,
 )
 from ._util_validation import FieldErrors
-from ._workloads import DaemonSet, Deployment, Job, ReplicaSet, ReplicationController, Service, StatefulSet
+from ._workloads import (
+    INDEXED,
+    NON_INDEXED,
+    ORDERED_READY,
+    PARALLEL,
+    DaemonSet,
+    Deployment,
+    Job,
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+)
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
@@ -101,6 +113,10 @@ __all__ = [
     "DEFAULT_TOLERATION_SECONDS",
     "DELETE",
     "HIGHEST_USER_DEFINABLE_PRIORITY",
+    "INDEXED",
+    "NON_INDEXED",
+    "ORDERED_READY",
+    "PARALLEL",
     "SYSTEM_CLUSTER_CRITICAL",
     "SYSTEM_CRITICAL_PRIORITY",
     "SYSTEM_NODE_CRITICAL",

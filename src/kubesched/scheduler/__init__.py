@@ -6,7 +6,7 @@ metrics/metrics.go), master 2026.
 
 from ..framework import Diagnosis, FitError, NodeToStatus
 from ._algorithm import ScheduleAlgorithm, ScheduleResult, num_feasible_nodes_to_find
-from ._diagnosis import NoNodesAvailableError
+from ._diagnosis import NoNodesAvailableError, fit_error_for_single_node
 from ._eventhandlers import node_scheduling_properties_change
 from ._explain import ExplainError, Explanation, explain, explain_in
 from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
@@ -33,6 +33,7 @@ __all__ = [
     "Victims",
     "explain",
     "explain_in",
+    "fit_error_for_single_node",
     "node_scheduling_properties_change",
     "num_feasible_nodes_to_find",
     "run_realtime",
