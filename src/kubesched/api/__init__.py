@@ -10,6 +10,7 @@ DefaultTolerationSeconds defaults the API server applies on create, and the mani
 from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._fields import FieldValueError
+from ._gc import gc_paused
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
 from ._objects import (
@@ -197,6 +198,7 @@ __all__ = [
     "find_untolerated_taint",
     "format_quantity",
     "format_time",
+    "gc_paused",
     "kind_of",
     "load_documents",
     "load_paths",

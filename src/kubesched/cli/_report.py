@@ -13,7 +13,7 @@ import yaml
 
 from ..api import format_time
 from ..api.loader import KINDS, kind_of
-from ..scheduler._explain import Explanation, NodeExplanation
+from ..scheduler import Explanation, NodeExplanation
 from ..simulator import PodOutcome, Simulation
 
 __all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests"]

@@ -1,6 +1,7 @@
 """The cluster the scheduler talks to: the ``Store`` protocol and the embedded ``MemoryStore``."""
 
 from ._conditions import SCHEDULING_GATED, update_pod_condition
+from ._disruption import pdb_selects
 from ._memory import Expired, MemoryStore
 from ._store import (
     AlreadyExists,
@@ -27,5 +28,6 @@ __all__ = [
     "StoreError",
     "WatchEvent",
     "WatchEventType",
+    "pdb_selects",
     "update_pod_condition",
 ]
