@@ -23,11 +23,9 @@ from typing import Any
 
 from kubesched.api import Node, Pod
 from kubesched.api.loader import LoadedObjects, parse_object
-from kubesched.cli._capacity_copies import pod_copies
-from kubesched.cli._capacity_count import count_copies
-from kubesched.cli._capacity_nodes import nodes_to_add
-from kubesched.cli._simulation import Simulator
-from kubesched.perf._machine import machine_info
+from kubesched.perf import machine_info
+from kubesched.simulator import Simulator
+from kubesched.simulator.capacity import count_copies, nodes_to_add, pod_copies
 
 ZONES = ("zone-a", "zone-b", "zone-c")
 

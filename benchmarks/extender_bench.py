@@ -32,7 +32,7 @@ from kubesched.api.loader import parse_object
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
 from kubesched.extender import ExtenderEngine, ExtenderServer
-from kubesched.perf._machine import machine_info
+from kubesched.perf import machine_info
 
 ZONES = ("zone-a", "zone-b", "zone-c")
 PODS_PER_NODE = 2

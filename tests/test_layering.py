@@ -1,5 +1,5 @@
 """Layers point down only: api -> cluster/cache -> framework -> plugins, queue -> scheduler ->
-extender -> cli.
+extender, simulator, replay -> cli.
 
 Every import in src/kubesched (module level, inside functions and under TYPE_CHECKING alike) is
 checked against the layer of the importing and of the imported module. Upstream's framework
@@ -45,6 +45,7 @@ LAYERS: dict[str, float] = {
     "kubesched.app": 6,
     "kubesched.extender": 6,
     "kubesched.replay": 6,  # drives store, controllers and scheduler on the virtual clock from a trace
+    "kubesched.simulator": 6,  # runs controllers and scheduler on the virtual clock; simulate, capacity
     "kubesched.cli": 7,
     "kubesched": 8,  # the package root re-exports the public surface
 }
@@ -118,6 +119,52 @@ def _violations(path: Path, root: Path = SRC) -> list[str]:
                 and target not in CONFIG_MAY_IMPORT:
             bad.append(f"{path.relative_to(root.parent)}:{line}: {module} imports {target}")
     return bad
+
+
+# Private modules of another top-level package still imported by name: each waits on a public
+# export from a package that is being changed elsewhere. Do not add to this list; export instead.
+PRIVATE_IMPORTS_PENDING = {
+    ("kubesched.cli._extender", "kubesched.extender._live"),  # needs the live extra: lazy
+    ("kubesched.cluster.live._informer", "kubesched.api._json"),
+    ("kubesched.cluster.live._rest", "kubesched.api._json"),
+    ("kubesched.controllers._job", "kubesched.api._workloads"),
+    ("kubesched.controllers._job_scheduling", "kubesched.api._scheduling_group"),
+    ("kubesched.controllers._statefulset", "kubesched.api._workloads"),
+    ("kubesched.dra.structured._allocator", "kubesched.api._resource"),
+    ("kubesched.extender._server", "kubesched.api._json"),
+    ("kubesched.perf._dra", "kubesched.plugins.dynamicresources._claims"),
+    ("kubesched.perf._dra", "kubesched.plugins.dynamicresources._manager"),
+}
+
+
+def _private_crossings(path: Path, root: Path = SRC) -> list[str]:
+    """The imports of ``path`` that name a private (underscored) module of another top-level
+    package: what a package offers others is its ``__init__``'s ``__all__``."""
+    module, _ = _module_name(path, root)
+    src_top = module.split(".")[:2]
+    bad: list[str] = []
+    for line, target in _imports(path, root):
+        parts = target.split(".")
+        if parts[:2] == src_top or not _existing(target) or (module, target) in PRIVATE_IMPORTS_PENDING:
+            continue
+        if any(p.startswith("_") and not p.startswith("__") for p in parts[2:]):
+            bad.append(f"{path.relative_to(root.parent)}:{line}: {module} imports {target}")
+    return bad
+
+
+def test_no_private_module_of_another_package_is_imported() -> None:
+    bad = [v for f in sorted(SRC.rglob("*.py")) for v in _private_crossings(f)]
+    assert not bad, "imports of another package's private module (export it instead):\n" + "\n".join(bad)
+
+
+def test_the_check_catches_a_private_import(tmp_path: Path) -> None:
+    fake_root = tmp_path / "kubesched"
+    fake = fake_root / "cli" / "_render.py"
+    fake.parent.mkdir(parents=True)
+    fake.write_text((SRC / "cli" / "_render.py").read_text()
+                    + "\nfrom ..scheduler._explain import Explanation\n")
+    got = _private_crossings(fake, fake_root)
+    assert got and got[-1].endswith("imports kubesched.scheduler._explain"), got
 
 
 def test_every_import_points_down() -> None:

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from kubesched.api.loader import load_paths
 from kubesched.cli import app
-from kubesched.cli._capacity_copies import resolve_workload, workload_copies
-from kubesched.cli._simulation import Simulator
+from kubesched.simulator import Simulator
+from kubesched.simulator.capacity import resolve_workload, workload_copies
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "workloads"

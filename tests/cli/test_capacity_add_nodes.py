@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from kubesched.api import Node
 from kubesched.api.loader import LoadedObjects, parse_object
 from kubesched.cli import app
-from kubesched.cli._capacity_nodes import node_copies, nodes_to_add
-from kubesched.cli._simulation import SCHEDULED, Simulator
+from kubesched.simulator import SCHEDULED, Simulator
+from kubesched.simulator.capacity import node_copies, nodes_to_add
 
 from .test_capacity import node, pod, write
 

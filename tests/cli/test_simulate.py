@@ -181,7 +181,7 @@ def test_wide_shows_messages_in_a_column() -> None:
 
 def test_progress_callback_counts_bindings() -> None:
     from kubesched.api.loader import load_paths
-    from kubesched.cli._simulation import run_simulation
+    from kubesched.simulator import run_simulation
 
     seen: list[tuple[int, int]] = []
     sim = run_simulation(load_paths([QUICKSTART]), progress=lambda done, total: seen.append((done, total)))

@@ -86,7 +86,7 @@ def test_ordered_ready_waits_for_the_scheduler_and_the_kubelet() -> None:
 def test_simulation_progress_counts_the_pods_controllers_create() -> None:
     import yaml
 
-    from kubesched.cli._simulation import run_simulation
+    from kubesched.simulator import run_simulation
 
     web = workload(
         "Deployment", "web", {"replicas": 3, "selector": selector("web"), "template": template("web")}

@@ -13,7 +13,7 @@ from typing import Any
 
 from kubesched.api import Node, Pod
 from kubesched.api._selectors import LabelSelector, Taint, tolerations_tolerate_taint
-from kubesched.cli._simulation import Simulation
+from kubesched.simulator import Simulation
 
 __all__ = [
     "check_capacity",

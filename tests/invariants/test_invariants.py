@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from kubesched.api.loader import load_documents
 from kubesched.cli._report import dump_yaml, state_manifests
-from kubesched.cli._simulation import Simulation, Simulator
 from kubesched.scheduler import Scheduler, SchedulerOptions, explain
+from kubesched.simulator import Simulation, Simulator
 
 from ._checks import (
     check_capacity,

@@ -24,9 +24,9 @@ import yaml
 
 from kubesched.api.loader import load_paths
 from kubesched.app import LiveScheduler
-from kubesched.cli._simulation import run_simulation
 from kubesched.framework.config import load_config
 from kubesched.scheduler import explain
+from kubesched.simulator import run_simulation
 
 from ._kube import (
     cleanup,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kubesched.api.loader import parse_object
-from kubesched.replay import Trace
+from kubesched.replay import ReaderOptions, Trace, read_format
 from kubesched.replay.openb import (
     GPU_COUNT,
     GPU_MILLI,
@@ -168,3 +168,15 @@ def test_bad_arguments() -> None:
         read_openb(NODES, PODS, arrival="sorted")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="tune: only with"):
         read_openb(NODES, PODS, tune=1.3)
+
+
+def test_format_openb_gets_seed_arrival_and_tune() -> None:
+    """``--format openb`` is read_openb with the command line's seed, arrival and tune (interval
+    has no meaning there); unset options keep the reader's defaults."""
+    paths = [str(NODES), str(PODS)]
+    got = read_format("openb", paths, ReaderOptions(seed=42, arrival="shuffled", tune=1.3, interval=5.0))
+    want = read_openb(NODES, PODS, seed=42, arrival="shuffled", tune=1.3)
+    assert got.cluster == want.cluster
+    assert [(e.time, e.obj) for e in got.events] == [(e.time, e.obj) for e in want.events]
+    default, plain = read_format("openb", paths, ReaderOptions()), read_openb(NODES, PODS)
+    assert [(e.time, e.obj) for e in default.events] == [(e.time, e.obj) for e in plain.events]

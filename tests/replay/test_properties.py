@@ -1,10 +1,7 @@
-"""Properties: the recorder's running totals equal a recount of the store at every row, and the
-openb dispatch hands the reader the options its signature names."""
+"""Properties: the recorder's running totals equal a recount of the store at every row."""
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kubesched.api import Pod
-from kubesched.replay import ReaderOptions, Replay, Trace, parse_event, read_format
+from kubesched.replay import Replay, Trace, parse_event
 
 from ._traces import create, node, pod
 
@@ -63,18 +60,3 @@ def test_running_totals_match_a_recount(events: list[dict[str, Any]], seed: int,
     res = rep.run()
     assert checked[0] >= 1
     assert res.summary["events"] == len(events)
-
-
-def test_openb_gets_the_options_its_reader_names(monkeypatch: Any) -> None:
-    seen: dict[str, Any] = {}
-
-    def read_openb(nodes_csv: str, pods_csv: str, *, seed: int = 0, tune: float | None = None) -> Trace:
-        seen.update(nodes=nodes_csv, pods=pods_csv, seed=seed, tune=tune)
-        return Trace(name="openb")
-
-    fake = types.ModuleType("kubesched.replay.openb")
-    fake.read_openb = read_openb  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "kubesched.replay.openb", fake)
-    trace = read_format("openb", ["n.csv", "p.csv"], ReaderOptions(seed=42, arrival="shuffled", tune=1.3))
-    assert trace.name == "openb"
-    assert seen == {"nodes": "n.csv", "pods": "p.csv", "seed": 42, "tune": 1.3}

@@ -10,6 +10,7 @@ DefaultTolerationSeconds defaults the API server applies on create, and the mani
 from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._fields import FieldValueError
+from ._gc import gc_paused
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
 from ._objects import (
@@ -91,7 +92,19 @@ from ._selectors import (
     tolerations_tolerate_taint,
 )
 from ._util_validation import FieldErrors
-from ._workloads import DaemonSet, Deployment, Job, ReplicaSet, ReplicationController, Service, StatefulSet
+from ._workloads import (
+    INDEXED,
+    NON_INDEXED,
+    ORDERED_READY,
+    PARALLEL,
+    DaemonSet,
+    Deployment,
+    Job,
+    ReplicaSet,
+    ReplicationController,
+    Service,
+    StatefulSet,
+)
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
@@ -101,6 +114,10 @@ __all__ = [
     "DEFAULT_TOLERATION_SECONDS",
     "DELETE",
     "HIGHEST_USER_DEFINABLE_PRIORITY",
+    "INDEXED",
+    "NON_INDEXED",
+    "ORDERED_READY",
+    "PARALLEL",
     "SYSTEM_CLUSTER_CRITICAL",
     "SYSTEM_CRITICAL_PRIORITY",
     "SYSTEM_NODE_CRITICAL",
@@ -181,6 +198,7 @@ __all__ = [
     "find_untolerated_taint",
     "format_quantity",
     "format_time",
+    "gc_paused",
     "kind_of",
     "load_documents",
     "load_paths",

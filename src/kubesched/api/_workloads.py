@@ -27,6 +27,10 @@ from ._pod import Pod
 from ._selectors import LabelSelector
 
 __all__ = [
+    "INDEXED",
+    "NON_INDEXED",
+    "ORDERED_READY",
+    "PARALLEL",
     "DaemonSet",
     "Deployment",
     "Job",
@@ -181,7 +185,9 @@ class ReplicaSet(_Object):
 
 
 ORDERED_READY = "OrderedReady"
+"""apps/v1 OrderedReadyPodManagement: a StatefulSet's podManagementPolicy default."""
 PARALLEL = "Parallel"
+"""apps/v1 ParallelPodManagement."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -331,7 +337,9 @@ class JobScheduling:
 
 
 NON_INDEXED = "NonIndexed"
+"""batch/v1 NonIndexedCompletion: a Job's completionMode default."""
 INDEXED = "Indexed"
+"""batch/v1 IndexedCompletion: each pod gets a completion index."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

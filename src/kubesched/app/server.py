@@ -38,8 +38,7 @@ from ..cluster.live.leaderelection import (
     new_leader_election_config,
 )
 from ..framework.config import SchedulerConfig, default_config, load_config
-from ..scheduler import Scheduler, SchedulerOptions, run_realtime
-from ..scheduler._realtime import IDLE_WAIT
+from ..scheduler import IDLE_WAIT, Scheduler, SchedulerOptions, run_realtime
 from ._serving import SchedulerServer, new_endpoints_server
 
 __all__ = ["LiveScheduler", "SchedulerRun", "run"]

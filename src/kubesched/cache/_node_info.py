@@ -24,8 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..api import Node, Pod, PodAffinityTerm, WeightedPodAffinityTerm
-from ..api._resources import ResourceList
+from ..api import Node, Pod, PodAffinityTerm, ResourceList, WeightedPodAffinityTerm
 
 __all__ = [
     "HostPortInfo",

@@ -2,9 +2,9 @@
 
 The cluster of the manifests is first brought to rest as ``simulate`` would (controllers and
 scheduler on the virtual clock); then either copies of a pod (or the next replicas of a
-workload) are placed one at a time until one fails (:mod:`._capacity_count`), or the fewest
-nodes of a template that let every pending pod schedule are searched for
-(:mod:`._capacity_nodes`). Exit codes: 0 with an answer, 2 on bad input.
+workload) are placed one at a time until one fails, or the fewest nodes of a template that let
+every pending pod schedule are searched for (both in :mod:`kubesched.simulator.capacity`; this
+module parses the options and renders the answer). Exit codes: 0 with an answer, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -24,13 +24,22 @@ from rich.text import Text
 
 from ..api import Pod
 from ..api.loader import load_paths
-from ._capacity_copies import pod_copies, resolve_workload, workload_copies
-from ._capacity_count import LIMIT_REACHED, CapacityResult, count_copies, format_reasons
-from ._capacity_nodes import AddNodesResult, load_node_template, nodes_to_add
+from ..simulator import Simulator
+from ..simulator.capacity import (
+    LIMIT_REACHED,
+    AddNodesResult,
+    CapacityResult,
+    count_copies,
+    format_reasons,
+    load_node_template,
+    nodes_to_add,
+    pod_copies,
+    resolve_workload,
+    workload_copies,
+)
 from ._console import add_column, out_console, print_table
 from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input
 from ._main import app
-from ._simulation import Simulator
 
 __all__ = ["CapacityOutput", "capacity", "load_pod_template"]
 

@@ -1,7 +1,7 @@
 """``kubesched explain PATH... --pod NAMESPACE/NAME [--config FILE] [-o text|json]``.
 
 One scheduling cycle for a pending pod against the loaded state, changing nothing, reported
-per node and per plugin (see :mod:`kubesched.scheduler._explain`). Exit codes: 0 when it ran
+per node and per plugin (see :func:`kubesched.scheduler.explain`). Exit codes: 0 when it ran
 (whether or not the pod fits), 2 on bad input or an unknown, bound or deleted pod.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import typer
 
 from ..controllers import generate_claims
-from ..scheduler._explain import explain as explain_pod
+from ..scheduler import explain as explain_pod
 from ._console import out_console
 from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
 from ._main import app

@@ -32,8 +32,13 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..extender import DEFAULT_MAX_REQUEST_BYTES, ExtenderEngine, ExtenderServer, parse_bind_address
-from ..extender._engine import profile_name
+from ..extender import (
+    DEFAULT_MAX_REQUEST_BYTES,
+    ExtenderEngine,
+    ExtenderServer,
+    parse_bind_address,
+    profile_name,
+)
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..framework._features import feature_dependency_errors
+from ..framework import feature_dependency_errors
 
 __all__ = ["FEATURE_GATES_HELP", "parse_feature_gates"]
 

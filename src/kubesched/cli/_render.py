@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..framework import Code
-from ..scheduler._explain import Explanation, FilterVerdict, PluginScore
+from ..scheduler import Explanation, FilterVerdict, PluginScore
+from ..simulator import Simulation
 from ._console import add_column, print_table
-from ._simulation import Simulation
 from ._units import column_formatter
 
 __all__ = ["render_explanation", "render_simulation"]

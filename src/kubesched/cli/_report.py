@@ -13,8 +13,8 @@ import yaml
 
 from ..api import format_time
 from ..api.loader import KINDS, kind_of
-from ..scheduler._explain import Explanation, NodeExplanation
-from ._simulation import PodOutcome, Simulation
+from ..scheduler import Explanation, NodeExplanation
+from ..simulator import PodOutcome, Simulation
 
 __all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests"]
 

@@ -22,8 +22,7 @@ from types import FrameType
 
 import typer
 
-from ..app._certs import self_signed_context, tls_context_from_files
-from ..app._serving import DEFAULT_BIND_ADDRESS
+from ..app import DEFAULT_BIND_ADDRESS, parse_bind_address, self_signed_context, tls_context_from_files
 from ..framework.config import default_config, load_config
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
@@ -91,8 +90,6 @@ def run(
 
     --leader-elect[=true|false]: elect a leader on the Lease of leaderElection before
     scheduling (default: the configuration's leaderElection.leaderElect, true by default)."""
-    from ..app._serving import parse_bind_address
-
     try:
         from ..app.server import LiveScheduler, SchedulerRun
     except ImportError as exc:

@@ -17,13 +17,13 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from ..simulator import Simulation, Simulator
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
 from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
 from ._main import app
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
-from ._simulation import Simulation, Simulator
 
 __all__ = ["SimulateOutput", "simulate"]
 

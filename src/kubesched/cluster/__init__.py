@@ -1,12 +1,14 @@
 """The cluster the scheduler talks to: the ``Store`` protocol and the embedded ``MemoryStore``."""
 
 from ._conditions import SCHEDULING_GATED, update_pod_condition
+from ._disruption import pdb_selects
 from ._memory import Expired, MemoryStore
 from ._store import (
     AlreadyExists,
     Conflict,
     Event,
     Invalid,
+    KindVersioned,
     NotFound,
     Store,
     StoreError,
@@ -21,11 +23,13 @@ __all__ = [
     "Event",
     "Expired",
     "Invalid",
+    "KindVersioned",
     "MemoryStore",
     "NotFound",
     "Store",
     "StoreError",
     "WatchEvent",
     "WatchEventType",
+    "pdb_selects",
     "update_pod_condition",
 ]

@@ -48,10 +48,10 @@ from ..api import (
     add_default_tolerations,
     admit_pod,
     format_time,
+    gc_paused,
     system_priority_classes,
     validate_priority_class,
 )
-from ..api._gc import gc_paused
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ..dra import selector_errors

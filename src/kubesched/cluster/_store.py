@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, overload
+from typing import Any, Literal, Protocol, overload, runtime_checkable
 
 from ..api import Pod
 from ..api.loader import ApiObject
@@ -21,6 +21,7 @@ __all__ = [
     "Conflict",
     "Event",
     "Invalid",
+    "KindVersioned",
     "NotFound",
     "Store",
     "StoreError",
@@ -170,6 +171,19 @@ class Event:
             "reportingComponent": self.reporting_controller,
             "action": self.action,
         }
+
+
+@runtime_checkable
+class KindVersioned(Protocol):
+    """A store that versions each kind, as MemoryStore does: a reader may keep what it derived
+    from a kind's objects (a namespace's Services, resolved volumes) while the kind's version
+    stands still. Not part of :class:`Store`: the live store's informer caches keep no
+    per-kind counter, and readers then fall back to reading the store each time."""
+
+    def kind_version(self, kind: str) -> int:
+        """The resourceVersion of the last create, update or delete of a ``kind`` object (0 if
+        none): unchanged means no object of that kind changed."""
+        ...
 
 
 class Store(Protocol):

@@ -14,6 +14,7 @@ from ._names import (
     random_string,
     safe_encode_string,
 )
+from ._pods import is_active
 from ._resourceclaim import (
     POD_CLAIM_NAME_ANNOTATION,
     ResourceClaimController,
@@ -37,6 +38,7 @@ __all__ = [
     "generate_claims",
     "generate_name",
     "hash_controller_revision",
+    "is_active",
     "owning_workloads",
     "random_string",
     "run_seconds",

@@ -9,7 +9,7 @@ through the LiveStore ``kubesched run`` uses (:mod:`._live`). The wire types are
 extender`` is the command.
 """
 
-from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, scale_to_extender
+from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, profile_name, scale_to_extender
 from ._metrics import ExtenderMetrics
 from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer, parse_bind_address
 
@@ -22,5 +22,6 @@ __all__ = [
     "NodeView",
     "RequestError",
     "parse_bind_address",
+    "profile_name",
     "scale_to_extender",
 ]

@@ -55,8 +55,7 @@ from ..clock import VirtualClock
 from ..cluster import MemoryStore, NotFound, Store, StoreError
 from ..framework import MAX_NODE_SCORE, Code, CycleState, Diagnosis, NodeBatch, Status
 from ..framework.config import SchedulerConfig, default_config
-from ..scheduler import Scheduler
-from ..scheduler._algorithm import FeasibleNodes, go_set_list
+from ..scheduler import FeasibleNodes, Scheduler, go_set_list
 
 if TYPE_CHECKING:
     from ..api import Pod

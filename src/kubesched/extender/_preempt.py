@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..api.extenderv1 import ExtenderPreemptionArgs, ExtenderPreemptionResult, MetaPod, MetaVictims
 from ..framework import CycleState
-from ..plugins.defaultpreemption._victim_rule import importance_sorter, potential_victims, reprieve
+from ..plugins.defaultpreemption import importance_sorter, potential_victims, reprieve
 
 if TYPE_CHECKING:
     from ..api import Pod

@@ -6,6 +6,7 @@ Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 from ._batch import BatchFilterResult, BatchNames, NodeBatch
 from ._cycle_state import PODS_TO_ACTIVATE_KEY, CycleState, PodsToActivate, StateData
 from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
+from ._duration import format_go_duration, parse_go_duration
 from ._events import (
     ActionType,
     CandidatePodsFn,
@@ -15,6 +16,7 @@ from ._events import (
     QueueingHint,
     QueueingHintFn,
 )
+from ._features import GANG_SCHEDULING, GENERIC_WORKLOAD, feature_dependency_errors, gang_scheduling_enabled
 from ._handle import Handle
 from ._interface import (
     MAX_NODE_SCORE,
@@ -44,6 +46,14 @@ from ._interface import (
     ScorePlugin,
     filter_inputs,
 )
+from ._nominated import (
+    GE_NOMINATED_KEY,
+    GENominatedPods,
+    SnapshotView,
+    columns_view,
+    requests_row,
+    resource_only_filters,
+)
 from ._placement import PlacementFeasiblePlugin, PlacementProgress
 from ._plugin_base import ArgsError, PluginArgs, PluginBase
 from ._profiles import new_profile_map, registry_for
@@ -55,16 +65,20 @@ from ._registry import (
     Registry,
     load_plugin,
 )
-from ._results import FilterOutcome, ScoreResult
+from ._results import FilterOutcome, ScoreResult, filter_plugin_error
 from ._runtime import ExtensionPointObserver, Framework, PluginObserver, PodNominator
 from ._runtime_build import FrameworkBuildError
 from ._status import Code, Status, as_status, is_success
-from ._waiting_pods import PermitFuture, WaitingPod
+from ._waiting_pods import MAX_PERMIT_TIMEOUT, PermitFuture, WaitingPod
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "EXTENDER_NAME",
+    "GANG_SCHEDULING",
+    "GENERIC_WORKLOAD",
+    "GE_NOMINATED_KEY",
     "MAX_NODE_SCORE",
+    "MAX_PERMIT_TIMEOUT",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
     "NO_NODE_AVAILABLE_MSG",
@@ -91,6 +105,7 @@ __all__ = [
     "FitError",
     "Framework",
     "FrameworkBuildError",
+    "GENominatedPods",
     "Handle",
     "LoadedPlugin",
     "NodeBatch",
@@ -125,13 +140,22 @@ __all__ = [
     "ScoreExtensions",
     "ScorePlugin",
     "ScoreResult",
+    "SnapshotView",
     "StateData",
     "Status",
     "WaitingPod",
     "as_status",
+    "columns_view",
+    "feature_dependency_errors",
     "filter_inputs",
+    "filter_plugin_error",
+    "format_go_duration",
+    "gang_scheduling_enabled",
     "is_success",
     "load_plugin",
     "new_profile_map",
+    "parse_go_duration",
     "registry_for",
+    "requests_row",
+    "resource_only_filters",
 ]

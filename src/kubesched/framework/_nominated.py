@@ -44,8 +44,7 @@ from ._results import FilterOutcome
 
 if TYPE_CHECKING:
     from ..api import Pod
-    from ..cache import PodInfo, Snapshot
-    from ..cache._columns import NodeColumns
+    from ..cache import NodeColumns, PodInfo, Snapshot
     from ._cycle_state import CycleState
     from ._runtime import Framework
 

@@ -315,6 +315,27 @@ class _Run:
         while self.clock.peek() <= self.clock.now:
             self.clock.step()
 
+    def _start_measuring(self) -> tuple[int, dict[str, float]]:
+        """Open a measured op's window: the heap frozen, plugin timing, the wall-time pacer and
+        the throughput sampler on; returns what ``_stop_measuring`` subtracts (unschedulable
+        attempts and seconds per extension point so far)."""
+        before = self.sched.stats.unschedulable_attempts
+        _freeze_heap()
+        self.timing.active = True
+        points_before = self._extension_point_sums()
+        self.pacer.start()
+        self.throughput.start()
+        return before, points_before
+
+    def _stop_measuring(self, window: tuple[int, dict[str, float]]) -> None:
+        """Close the window ``_start_measuring`` opened and add what happened in it."""
+        before, points_before = window
+        self.throughput.stop()
+        self.pacer.stop()
+        self.timing.active = False
+        self.timing.add_extension_points(points_before, self._extension_point_sums())
+        self._unschedulable += self.sched.stats.unschedulable_attempts - before
+
     def _op_createPods(self, op: Op) -> None:
         namespace = str(op.get("namespace") or f"namespace-{op.index}")
         self._ensure_namespace(namespace)
@@ -331,20 +352,11 @@ class _Run:
         uids = {p.uid for p in pods}
         if measure:
             self.measured |= uids
-            before = self.sched.stats.unschedulable_attempts
-            _freeze_heap()
-            self.timing.active = True
-            points_before = self._extension_point_sums()
-            self.pacer.start()
-            self.throughput.start()
+            window = self._start_measuring()
         if not op.skip_wait:
             self._schedule_until(lambda: uids <= self.bound)
         if measure:
-            self.throughput.stop()
-            self.pacer.stop()
-            self.timing.active = False
-            self.timing.add_extension_points(points_before, self._extension_point_sums())
-            self._unschedulable += self.sched.stats.unschedulable_attempts - before
+            self._stop_measuring(window)
 
     def _steady_state(self, op: Op, namespace: str) -> None:
         """createPods with ``steadyState``: keep ``count`` pods in existence for ``duration``
@@ -364,12 +376,7 @@ class _Run:
         self._steady = []
         measure = op.collect_metrics
         if measure:
-            before = self.sched.stats.unschedulable_attempts
-            _freeze_heap()
-            self.timing.active = True
-            points_before = self._extension_point_sums()
-            self.pacer.start()
-            self.throughput.start()
+            window = self._start_measuring()
         end = time.perf_counter() + duration
         self._steady_uids, self._steady_measured = created, measure
         create(op.count)
@@ -396,11 +403,7 @@ class _Run:
             scheduled = created & self.bound
             self.measured -= created - scheduled
             self.measured_pods += len(scheduled)
-            self.throughput.stop()
-            self.pacer.stop()
-            self.timing.active = False
-            self.timing.add_extension_points(points_before, self._extension_point_sums())
-            self._unschedulable += self.sched.stats.unschedulable_attempts - before
+            self._stop_measuring(window)
 
     def _op_barrier(self, op: Op) -> None:
         """Wait until every pod (of ``namespaces``, when given) is scheduled; with

@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..framework._registry import Registry
+from ..framework import Registry
 from . import names
 
 __all__ = ["IN_TREE_PLUGINS", "in_tree_names", "in_tree_registry", "missing_in_tree"]

@@ -379,12 +379,7 @@ class PriorityQueue:
         if popped is None:
             return None
         p, _ = popped
-        self.nominator.touch(p.pod.uid)  # now in flight: nominatedPodToInfo falls back to the nominator's
-        if p.initial_attempt_timestamp is None:
-            p.initial_attempt_timestamp = self._clock.now
-        p.unschedulable_plugins = set()
-        p.pending_plugins = set()
-        return p
+        return self._begin_attempt(p)
 
     @_locked
     def pop_specific(self, pod: Pod) -> QueuedPodInfo | None:
@@ -404,6 +399,12 @@ class PriorityQueue:
             if p is None:
                 return None
         self._active_q.track_in_flight(p)
+        return self._begin_attempt(p)
+
+    def _begin_attempt(self, p: QueuedPodInfo) -> QueuedPodInfo:
+        """What Pop and PopSpecificPod do to a pod now in flight: the nominator hears of it
+        (nominatedPodToInfo falls back to the nominator's copy), its first attempt is stamped,
+        and the previous attempt's rejecting plugins are cleared."""
         self.nominator.touch(p.pod.uid)
         if p.initial_attempt_timestamp is None:
             p.initial_attempt_timestamp = self._clock.now

@@ -33,8 +33,7 @@ from ..api import DELETE, Node, Pod, PodDisruptionBudget, kind_of, parse_object
 from ..api.loader import KINDS, ApiObject
 from ..api.start import start_time
 from ..clock import VirtualClock
-from ..cluster import MemoryStore, StoreError
-from ..cluster._disruption import pdb_selects
+from ..cluster import MemoryStore, StoreError, pdb_selects
 from ..controllers import ControllerManager
 from ..scheduler import Scheduler
 from ._metrics import Recorder

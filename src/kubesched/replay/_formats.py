@@ -2,13 +2,11 @@
 
 Mirrors the shape of upstream's plugin registry (pkg/scheduler/framework/plugins/registry.go):
 a literal table of built-in readers, each taking the command line's paths and the generic
-options. ``openb`` (the Alibaba GPU trace) lives in its own package, imported on first use.
+options. ``openb`` (the Alibaba GPU trace) lives in its own package.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -17,6 +15,7 @@ from ._arrival import Arrival, read_snapshot
 from ._demand import ResourceDemand
 from ._reader import read_trace
 from ._trace import Trace
+from .openb import read_openb
 
 __all__ = ["FORMATS", "ReaderOptions", "read_format"]
 
@@ -51,20 +50,16 @@ def _snapshot(paths: Sequence[str], opts: ReaderOptions) -> Trace:
 
 
 def _openb(paths: Sequence[str], opts: ReaderOptions) -> Trace:
-    """``kubesched.replay.openb.read_openb(nodes_csv, pods_csv, ...)``, handed the options its
-    signature names (seed, arrival, tune, interval)."""
-    try:
-        read_openb = importlib.import_module(f"{__package__}.openb").read_openb
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"--format openb: the openb reader is not available ({exc})") from None
+    """``kubesched.replay.openb.read_openb(nodes_csv, pods_csv, ...)`` with the options it takes
+    (seed, arrival, tune; an unset one keeps the reader's default)."""
     if len(paths) != 2:
         raise ValueError(f"--format openb takes two files, NODES.csv and PODS.csv, got {len(paths)}")
-    params = inspect.signature(read_openb).parameters
-    given: Mapping[str, Any] = {"seed": opts.seed, "arrival": opts.arrival, "tune": opts.tune,
-                                "interval": opts.interval}
-    kwargs = {k: v for k, v in given.items() if v is not None and k in params}
-    trace: Trace = read_openb(paths[0], paths[1], **kwargs)
-    return trace
+    kwargs: dict[str, Any] = {"seed": opts.seed}
+    if opts.arrival is not None:
+        kwargs["arrival"] = opts.arrival
+    if opts.tune is not None:
+        kwargs["tune"] = opts.tune
+    return read_openb(paths[0], paths[1], **kwargs)
 
 
 FORMATS: Final[Mapping[str, Reader]] = {

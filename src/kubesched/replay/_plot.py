@@ -44,6 +44,16 @@ def _pyplot() -> Any:
     return plt
 
 
+def _save(plt: Any, fig: Any, stem: Path) -> list[Path]:
+    """Lay the figure out, write it as ``stem.png`` and ``stem.svg`` and close it."""
+    fig.tight_layout()
+    written = [Path(f"{stem}.{fmt}") for fmt in FORMATS]
+    for path in written:
+        fig.savefig(path)
+    plt.close(fig)
+    return written
+
+
 def _groups(columns: Sequence[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     used: set[str] = set(BASE_COLUMNS) | {c for c in columns if c.startswith(("requested:", "allocatable:"))}
@@ -84,12 +94,7 @@ def plot_runs(runs: Sequence[tuple[str, Path]], out_dir: Path, prefix: str = "")
             ax.grid(True, alpha=0.3)
             if ax.get_legend_handles_labels()[0]:
                 ax.legend(fontsize="small")
-            fig.tight_layout()
-            for fmt in FORMATS:
-                path = out_dir / f"{prefix}{group}-vs-{xname}.{fmt}"
-                fig.savefig(path)
-                written.append(path)
-            plt.close(fig)
+            written += _save(plt, fig, out_dir / f"{prefix}{group}-vs-{xname}")
     return written
 
 
@@ -108,10 +113,5 @@ def plot_sweep(table: Mapping[str, Mapping[str, Mapping[str, float]]], out_dir: 
         ax.set_xticks(range(len(configs)), configs, rotation=20, ha="right")
         ax.set_ylabel(f"{metric} (mean, min..max)")
         ax.grid(True, axis="y", alpha=0.3)
-        fig.tight_layout()
-        for fmt in FORMATS:
-            path = out_dir / f"sweep-{metric}.{fmt}"
-            fig.savefig(path)
-            written.append(path)
-        plt.close(fig)
+        written += _save(plt, fig, out_dir / f"sweep-{metric}")
     return written

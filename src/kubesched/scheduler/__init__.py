@@ -5,25 +5,44 @@ metrics/metrics.go), master 2026.
 """
 
 from ..framework import Diagnosis, FitError, NodeToStatus
-from ._algorithm import ScheduleAlgorithm, ScheduleResult, num_feasible_nodes_to_find
-from ._diagnosis import NoNodesAvailableError
+from ._algorithm import (
+    FeasibleNodes,
+    ScheduleAlgorithm,
+    ScheduleResult,
+    go_set_list,
+    num_feasible_nodes_to_find,
+)
+from ._diagnosis import NoNodesAvailableError, fit_error_for_single_node
 from ._eventhandlers import node_scheduling_properties_change
-from ._explain import ExplainError, Explanation, explain, explain_in
+from ._explain import (
+    ExplainError,
+    Explanation,
+    FilterVerdict,
+    NodeExplanation,
+    PluginScore,
+    explain,
+    explain_in,
+)
 from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
 from ._metrics import SchedulerMetrics
-from ._realtime import run_realtime
+from ._realtime import IDLE_WAIT, run_realtime
 from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
+    "IDLE_WAIT",
     "Diagnosis",
     "ExplainError",
     "Explanation",
     "ExtenderConfig",
     "ExtenderError",
+    "FeasibleNodes",
+    "FilterVerdict",
     "FitError",
     "HTTPExtender",
     "NoNodesAvailableError",
+    "NodeExplanation",
     "NodeToStatus",
+    "PluginScore",
     "RunSummary",
     "ScheduleAlgorithm",
     "ScheduleResult",
@@ -33,6 +52,8 @@ __all__ = [
     "Victims",
     "explain",
     "explain_in",
+    "fit_error_for_single_node",
+    "go_set_list",
     "node_scheduling_properties_change",
     "num_feasible_nodes_to_find",
     "run_realtime",

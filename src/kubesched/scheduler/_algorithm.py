@@ -51,8 +51,10 @@ if TYPE_CHECKING:
 __all__ = [
     "MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND",
     "MIN_FEASIBLE_NODES_TO_FIND",
+    "FeasibleNodes",
     "ScheduleAlgorithm",
     "ScheduleResult",
+    "go_set_list",
     "num_feasible_nodes_to_find",
 ]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..api import Node, Pod
 from ..framework import ActionType, ClusterEvent, EventResource
-from ..queue._events import (
+from ..queue import (
     EVENT_ASSIGNED_POD_ADD,
     EVENT_ASSIGNED_POD_DELETE,
     EVENT_UNSCHEDULED_POD_ADD,

@@ -25,8 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..framework import EXTENDER_NAME, Code, CycleState, Diagnosis, FitError, Status
-from ..framework._results import filter_plugin_error
+from ..framework import EXTENDER_NAME, Code, CycleState, Diagnosis, FitError, Status, filter_plugin_error
 from ._diagnosis import NoNodesAvailableError
 
 if TYPE_CHECKING:

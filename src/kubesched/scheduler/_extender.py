@@ -34,7 +34,7 @@ from ..api.extenderv1 import (
     WireError,
     decode_host_priority_list,
 )
-from ..framework._duration import parse_go_duration
+from ..framework import parse_go_duration
 from ..framework.config import ExtenderTLSConfig, decode_extender
 from ..plugins.names import NODE_RESOURCES_FIT
 from ._extender_transport import ExtenderError, Transport, make_transport

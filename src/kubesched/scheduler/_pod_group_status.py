@@ -15,8 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..api import PodGroup
-from ..api._meta import format_time
+from ..api import PodGroup, format_time
 from ..framework import Code, Status
 
 __all__ = ["POD_GROUP_INITIALLY_SCHEDULED", "pod_group_condition", "with_condition"]

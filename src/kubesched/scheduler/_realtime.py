@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ..clock import RealClock
 from ._scheduler import Scheduler
 
-__all__ = ["run_realtime"]
+__all__ = ["IDLE_WAIT", "run_realtime"]
 
 IDLE_WAIT = 1.0
 """The longest a blocked loop sleeps before checking ``stop`` again (a wake-up ends it sooner)."""

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from ..api import PodGroup
 from ..framework import (
+    GENERIC_WORKLOAD,
     PODS_TO_ACTIVATE_KEY,
     Code,
     CycleState,
@@ -40,7 +41,6 @@ from ..framework import (
     QueuedPodInfo,
     Status,
 )
-from ..framework._features import GENERIC_WORKLOAD
 from ._diagnosis import NoNodesAvailableError, PodGroupFitError, status_with_fit_error
 from ._failure import CLEAR_NOMINATED_NODE
 from ._metrics import PLUGIN_METRICS_SAMPLE_PERCENT

@@ -25,10 +25,17 @@ from ..api import Namespace, Pod
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store
-from ..framework import EXTENDER_NAME, ActionType, EventResource, Framework, PostFilterResult, QueuedPodInfo
-from ..framework._features import gang_scheduling_enabled
-from ..framework._profiles import new_profile_map
-from ..framework._waiting_pods import MAX_PERMIT_TIMEOUT
+from ..framework import (
+    EXTENDER_NAME,
+    MAX_PERMIT_TIMEOUT,
+    ActionType,
+    EventResource,
+    Framework,
+    PostFilterResult,
+    QueuedPodInfo,
+    gang_scheduling_enabled,
+    new_profile_map,
+)
 from ..framework.config import SchedulerConfig, default_config
 from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ..plugins.queuesort import PrioritySort

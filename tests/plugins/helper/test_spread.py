@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from kubesched.api import ApiObject, LabelSelector, Pod
+from kubesched.cluster import KindVersioned, MemoryStore, Store
 from kubesched.plugins.helper import WorkloadListers, default_selector, get_pod_services, parse_group_version
 from kubesched.testing import make_pod
 
@@ -32,6 +33,38 @@ def test_get_pod_services_selectors() -> None:
                                          service("other-ns", {}, namespace="other")))
     pod = make_pod().name("p").label("app", "web").obj()
     assert [s.name for s in get_pod_services(listers, pod)] == ["all"]
+
+
+class _Unversioned:
+    """A store without per-kind versions (as the live store): only what WorkloadListers reads."""
+
+    def __init__(self, inner: MemoryStore) -> None:
+        self._inner = inner
+
+    def list(self, kind: str, namespace: str | None = None) -> list[Any]:
+        return self._inner.list(kind, namespace)
+
+    def try_get(self, kind: str, namespace: str, name: str) -> Any:
+        return self._inner.try_get(kind, namespace, name)
+
+
+@pytest.mark.parametrize("versioned", [True, False], ids=["kind-versioned", "unversioned"])
+def test_services_created_after_a_read_are_seen(versioned: bool) -> None:
+    """The namespace's Services are kept only while the store says no Service changed; a store
+    that cannot say so (not KindVersioned) is read again every time."""
+    inner = store_with(service("a", {"app": "web"}))
+    store: Any = inner if versioned else _Unversioned(inner)
+    assert isinstance(store, KindVersioned) is versioned
+    listers = WorkloadListers(store)
+    pod = make_pod().name("p").label("app", "web").obj()
+    assert [s.name for s in get_pod_services(listers, pod)] == ["a"]
+    inner.create(service("b", {}))
+    assert [s.name for s in get_pod_services(listers, pod)] == ["a", "b"]
+
+
+def test_the_memory_store_is_kind_versioned() -> None:
+    store: Store = MemoryStore()
+    assert isinstance(store, KindVersioned)
 
 
 def owned_by(kind: str, name: str, api_version: str, **labels: str) -> Pod:

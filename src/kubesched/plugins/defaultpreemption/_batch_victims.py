@@ -36,8 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.framework import NodeBatch, Status
-from kubesched.framework._nominated import SnapshotView, columns_view, requests_row
+from kubesched.framework import NodeBatch, SnapshotView, Status, columns_view, requests_row
 from kubesched.framework.preemption import DecidedNodes, VictimsSummary, importance_columns
 
 from ._resource_victims import ResourceVictimSelector
@@ -45,8 +44,7 @@ from ._victim_rule import VictimsResult, lower_priority, no_victims_result
 
 if TYPE_CHECKING:
     from kubesched.api import Pod
-    from kubesched.cache import NodeInfo, Snapshot
-    from kubesched.cache._columns import NodeColumns
+    from kubesched.cache import NodeColumns, NodeInfo, Snapshot
 
 __all__ = ["BatchVictimSelector", "KnownAnswers", "NodePodArrays"]
 

@@ -35,8 +35,18 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.framework import BatchFilterPlugin, Code, CycleState, Framework, Handle, NodeToStatus, Status
-from kubesched.framework._nominated import GE_NOMINATED_KEY, GENominatedPods, resource_only_filters
+from kubesched.framework import (
+    GE_NOMINATED_KEY,
+    BatchFilterPlugin,
+    Code,
+    CycleState,
+    Framework,
+    GENominatedPods,
+    Handle,
+    NodeToStatus,
+    Status,
+    resource_only_filters,
+)
 
 from ._victim_rule import (
     IsEligiblePodFn,

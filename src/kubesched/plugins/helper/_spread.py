@@ -9,8 +9,6 @@ next cycle. A plugin built without a store sees none of them (no default spreadi
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...api import (
     LabelSelector,
     LabelSelectorRequirement,
@@ -20,6 +18,8 @@ from ...api import (
     Service,
     StatefulSet,
 )
+from ...api.loader import ApiObject
+from ...cluster import KindVersioned, Store
 from ._affinity_terms import merge_label_requirements
 
 __all__ = ["WorkloadListers", "default_selector", "get_pod_services", "parse_group_version"]
@@ -39,37 +39,37 @@ class WorkloadListers:
     """The Service / ReplicationController / ReplicaSet / StatefulSet listers, over the store.
 
     Services are listed per namespace in every PreFilter and PreScore of a pod without
-    constraints; with a store that versions each kind (MemoryStore.kind_version) a namespace's
-    list is read once per change of any Service."""
+    constraints; with a store that versions each kind (:class:`~kubesched.cluster.KindVersioned`)
+    a namespace's list is read once per change of any Service."""
 
-    __slots__ = ("_services", "_services_version", "_store")
+    __slots__ = ("_kind_version", "_services", "_services_version", "_store")
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store | None) -> None:
         self._store = store
+        self._kind_version = store.kind_version if isinstance(store, KindVersioned) else None
         self._services: dict[str, list[Service]] = {}
         self._services_version = -1
 
     def services(self, namespace: str) -> list[Service]:
         """ServiceLister.Services(namespace).List(labels.Everything())."""
-        store = self._store
-        if store is None:
+        if self._store is None:
             return []
-        kind_version = getattr(store, "kind_version", None)
-        if kind_version is None:
-            return self._list_services(namespace)
-        version = kind_version(SERVICE)
+        if self._kind_version is None:
+            return self._list_services(self._store, namespace)
+        version = self._kind_version(SERVICE)
         if version != self._services_version:
             self._services.clear()
             self._services_version = version
         out = self._services.get(namespace)
         if out is None:
-            out = self._services[namespace] = self._list_services(namespace)
+            out = self._services[namespace] = self._list_services(self._store, namespace)
         return out
 
-    def _list_services(self, namespace: str) -> list[Service]:
-        return [s for s in self._store.list(SERVICE, namespace) if isinstance(s, Service)]
+    @staticmethod
+    def _list_services(store: Store, namespace: str) -> list[Service]:
+        return [s for s in store.list(SERVICE, namespace) if isinstance(s, Service)]
 
-    def _get(self, kind: str, namespace: str, name: str) -> Any:
+    def _get(self, kind: str, namespace: str, name: str) -> ApiObject | None:
         if self._store is None or not name:
             return None
         return self._store.try_get(kind, namespace, name)

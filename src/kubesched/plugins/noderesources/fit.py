@@ -31,8 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kubesched.api import Node, Pod
-from kubesched.cache import NodeInfo
-from kubesched.cache._node_info import is_scalar_resource_name
+from kubesched.cache import NodeInfo, is_scalar_resource_name
 from kubesched.framework import (
     ActionType,
     BatchFilterResult,

@@ -33,8 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kubesched.api import Pod
-from kubesched.cache import NodeColumns, NodeInfo, RowAnswers, RowMemo
-from kubesched.cache._node_info import is_scalar_resource_name
+from kubesched.cache import NodeColumns, NodeInfo, RowAnswers, RowMemo, is_scalar_resource_name
 from kubesched.framework import NodeBatch, Status
 
 from ._args import ResourceSpec

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ...cluster import KindVersioned
 from ...framework import (
     ActionType,
     BatchFilterResult,
@@ -289,8 +290,8 @@ class CSILimits(PluginBase):
         store = self.listers.store
         if store is None:
             return 0
-        kind_version = getattr(store, "kind_version", None)
-        if kind_version is not None:
+        if isinstance(store, KindVersioned):
+            kind_version = store.kind_version
             return (kind_version(PVC), kind_version(PV), kind_version(SC), kind_version(CSI_NODE))
         rv = getattr(store, "resource_version", None)
         if isinstance(rv, int):

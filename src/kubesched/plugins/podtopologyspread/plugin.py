@@ -80,7 +80,7 @@ class PodTopologySpread(PluginBase):
         self.enable_match_label_keys = feature_enabled(handle, "MatchLabelKeysInPodTopologySpread", True)
         self._queueing_hints = feature_enabled(handle, "SchedulerQueueingHints", True)
         # setListers: the kinds whose selectors make the default constraints' selector.
-        self._workloads = WorkloadListers(getattr(handle, "store", None))
+        self._workloads = WorkloadListers(handle.store if handle is not None else None)
         self._defaults_pod_independent = not any(c.match_label_keys for c in self.default_constraints)
         self._defaults_by_action: dict[str, list[Constraint]] = {}
         self._index = PodIndex()

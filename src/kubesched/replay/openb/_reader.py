@@ -102,6 +102,19 @@ def _raise(errs: list[str]) -> None:
         raise OpenbFormatError("\n".join(errs[:20]) + more)
 
 
+def _row_place(path: Path, line: int, what: str, name: str, column: str, seen: dict[str, int],
+               errs: list[str]) -> str:
+    """Where a row is, for its errors (``FILE:LINE: node NAME``); an empty name, or one an
+    earlier row (``seen``: name -> line) has, is an error of the row."""
+    where = f"{path}:{line}: {what} {name or '(no name)'}"
+    if not name:
+        errs.append(f"{where}: {column}: empty")
+    elif name in seen:
+        errs.append(f"{where}: duplicate of line {seen[name]}")
+    seen.setdefault(name, line)
+    return where
+
+
 def read_openb_nodes(path: str | Path) -> list[dict[str, Any]]:
     """The node list CSV as Node manifests, in file order."""
     path = Path(path)
@@ -110,12 +123,7 @@ def read_openb_nodes(path: str | Path) -> list[dict[str, Any]]:
     seen: dict[str, int] = {}
     for line, row in _rows(path, NODE_COLUMNS):
         name = row["sn"]
-        where = f"{path}:{line}: node {name or '(no name)'}"
-        if not name:
-            errs.append(f"{where}: sn: empty")
-        elif name in seen:
-            errs.append(f"{where}: duplicate of line {seen[name]}")
-        seen.setdefault(name, line)
+        where = _row_place(path, line, "node", name, "sn", seen, errs)
         cpu = _nonneg(row, "cpu_milli", errs, where)
         mem = _nonneg(row, "memory_mib", errs, where)
         gpu = _nonneg(row, "gpu", errs, where)
@@ -176,12 +184,7 @@ def read_openb_pods(path: str | Path, *, need_times: bool = False) -> list[Openb
     required = (*POD_COLUMNS, "creation_time") if need_times else POD_COLUMNS
     for line, row in _rows(path, required):
         name = row["name"]
-        where = f"{path}:{line}: pod {name or '(no name)'}"
-        if not name:
-            errs.append(f"{where}: name: empty")
-        elif name in seen:
-            errs.append(f"{where}: duplicate of line {seen[name]}")
-        seen.setdefault(name, line)
+        where = _row_place(path, line, "pod", name, "name", seen, errs)
         n = len(errs)
         cpu = _nonneg(row, "cpu_milli", errs, where)
         mem = _nonneg(row, "memory_mib", errs, where)

@@ -34,10 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..api import Node, Pod
-from ..api.loader import LoadedObjects, load_paths
-from ._capacity_count import Failure, why_unschedulable
-from ._simulation import (
+from ...api import Node, Pod
+from ...api.loader import LoadedObjects, load_paths
+from .._simulation import (
     PREEMPTED,
     SCHEDULED,
     SCHEDULER_ERROR,
@@ -45,6 +44,7 @@ from ._simulation import (
     Simulation,
     Simulator,
 )
+from ._count import Failure, why_unschedulable
 
 __all__ = ["HOSTNAME_LABEL", "AddNodesResult", "load_node_template", "node_copies", "nodes_to_add"]
 

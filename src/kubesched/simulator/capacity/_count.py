@@ -20,18 +20,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..api import Pod
-from ..framework import CycleState, FitError, Status
-from ..scheduler import NoNodesAvailableError, Scheduler
-from ..scheduler._diagnosis import fit_error_for_single_node
-from ..scheduler._schedule_one import PODS_TO_ACTIVATE_KEY, PodsToActivate
+from ...api import Pod
+from ...framework import PODS_TO_ACTIVATE_KEY, CycleState, FitError, PodsToActivate, Status
+from ...scheduler import NoNodesAvailableError, Scheduler, fit_error_for_single_node
+from .._simulation import SCHEDULER_ERROR, UNSCHEDULABLE
 
 __all__ = ["LIMIT_REACHED", "SCHEDULER_ERROR", "UNSCHEDULABLE", "CapacityResult", "Failure",
            "count_copies", "format_reasons", "why_unschedulable"]
 
-UNSCHEDULABLE: Final = "Unschedulable"
 LIMIT_REACHED: Final = "LimitReached"
-SCHEDULER_ERROR: Final = "SchedulerError"
+"""cluster-capacity's stop reason after ``--max`` copies; the other two, UNSCHEDULABLE and
+SCHEDULER_ERROR, are the simulation's pod statuses of the same names."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ import uuid
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ..api import (
+from ...api import (
+    INDEXED,
     ApiObject,
     Deployment,
     Job,
@@ -31,12 +32,10 @@ from ..api import (
     format_time,
     kind_of,
 )
-from ..api._workloads import INDEXED
-from ..cluster import MemoryStore
-from ..controllers import ControllerManager
-from ..controllers._pods import is_active
+from ...cluster import MemoryStore
+from ...controllers import ControllerManager, is_active
 
-__all__ = ["COPY_KINDS", "pod_copies", "workload_copies"]
+__all__ = ["COPY_KINDS", "pod_copies", "resolve_workload", "workload_copies"]
 
 COPY_KINDS: Final = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "Job")
 """Workload kinds whose next replicas capacity counts (a DaemonSet has one pod per node)."""

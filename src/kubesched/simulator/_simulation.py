@@ -17,19 +17,30 @@ from typing import Any
 
 from ..api import Pod
 from ..api.loader import LoadedObjects, kind_of
+from ..api.start import start_time
 from ..clock import VirtualClock
 from ..cluster import SCHEDULING_GATED, MemoryStore, WatchEvent
 from ..controllers import ControllerManager, WorkloadStatus, owning_workloads, workload_statuses
 from ..plugins.schedulinggates import gates_message
 from ..scheduler import RunSummary, Scheduler, SchedulerOptions
-from ._inputs import start_time
 
 __all__ = [
+    "BOUND",
+    "DELETED",
+    "PENDING",
+    "PREEMPTED",
+    "SCHEDULED",
+    "SCHEDULER_ERROR",
+    "TERMINATING",
+    "UNSCHEDULABLE",
     "NodeAllocation",
+    "PodDevice",
     "PodOutcome",
     "Preemption",
+    "ProgressFn",
     "Simulation",
     "Simulator",
+    "allocations",
     "run_simulation",
 ]
 

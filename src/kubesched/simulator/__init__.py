@@ -1,0 +1,48 @@
+"""The simulator: manifests admitted into an embedded store, the controllers and the scheduler
+run on a virtual clock until nothing more can happen, and what happened on the way.
+
+What kube-scheduler-simulator does for one scheduler, as a library under the front ends: the
+``simulate`` and ``capacity`` commands render its results, benchmarks and tests call it
+directly. :mod:`kubesched.simulator.capacity` answers cluster-capacity's questions (how many
+more copies fit, how many nodes to add) on top of it.
+"""
+
+from ._simulation import (
+    BOUND,
+    DELETED,
+    PENDING,
+    PREEMPTED,
+    SCHEDULED,
+    SCHEDULER_ERROR,
+    TERMINATING,
+    UNSCHEDULABLE,
+    NodeAllocation,
+    PodDevice,
+    PodOutcome,
+    Preemption,
+    ProgressFn,
+    Simulation,
+    Simulator,
+    allocations,
+    run_simulation,
+)
+
+__all__ = [
+    "BOUND",
+    "DELETED",
+    "PENDING",
+    "PREEMPTED",
+    "SCHEDULED",
+    "SCHEDULER_ERROR",
+    "TERMINATING",
+    "UNSCHEDULABLE",
+    "NodeAllocation",
+    "PodDevice",
+    "PodOutcome",
+    "Preemption",
+    "ProgressFn",
+    "Simulation",
+    "Simulator",
+    "allocations",
+    "run_simulation",
+]
