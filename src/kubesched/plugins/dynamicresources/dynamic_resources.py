@@ -93,6 +93,7 @@ from ._claims import (
 from ._features import PluginFeatures
 from ._manager import DRAManager, manager_for
 from ._memo import NodeAllocationMemo
+from ._named import NamedClaims
 
 __all__ = ["NAME", "STATE_KEY", "AllocatorFactory", "DynamicResources"]
 
@@ -184,7 +185,7 @@ class DynamicResources(PluginBase):
         self.allocator_factory: AllocatorFactory = allocator_factory or self._new_allocator
         self.binding_timeout = BINDING_TIMEOUT_DEFAULT_SECONDS
         self.memo = NodeAllocationMemo()
-        self._named_claims: set[tuple[str, str]] = set()  # (namespace, resourceClaimName) of pods
+        self.named_claims = NamedClaims(self._pod_exists)
 
     def _new_allocator(self, features: Features, allocated: AllocatedState, classes: DeviceClassLister,
                        slices: Sequence[ResourceSlice]) -> Allocator:
@@ -248,16 +249,13 @@ class DynamicResources(PluginBase):
             return None
         if isinstance(old, ResourceClaim) and old.allocation is not None and new.allocation is None:
             return None
-        if (new.meta.namespace, new.meta.name) in self._named_claims:
+        if (new.meta.namespace, new.meta.name) in self.named_claims:
             return None
         return [str(ref.get("uid")) for ref in new.meta.owner_references if ref.get("controller") is True]
 
-    def _note_named_claims(self, pod: Pod) -> None:
-        """Remember the claims pods name directly (seen in PreEnqueue and PreFilter, which every
-        pod this plugin rejects has passed through): they keep every waiting pod a candidate."""
-        for pc in pod.resource_claims:
-            if pc.resource_claim_name is not None:
-                self._named_claims.add((pod.namespace, pc.resource_claim_name))
+    def _pod_exists(self, namespace: str, name: str, uid: str) -> bool:
+        pod = self.store.try_get("Pod", namespace, name) if self.store is not None else None
+        return pod is not None and pod.uid == uid
 
     def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """isSchedulableAfterPodChange: the pod's own claims are all there now."""
@@ -293,7 +291,7 @@ class DynamicResources(PluginBase):
     def pre_enqueue(self, pod: Pod) -> Status | None:
         if not self.enabled or not pod.resource_claims:
             return None
-        self._note_named_claims(pod)
+        self.named_claims.note(pod)
         try:
             self._foreach_pod_resource_claim(pod)
         except ClaimLookupError as exc:
@@ -309,7 +307,7 @@ class DynamicResources(PluginBase):
         state.write(STATE_KEY, s)
         if not pod.resource_claims:
             return None, Status.skip()
-        self._note_named_claims(pod)
+        self.named_claims.note(pod)
         try:
             claims = [c for _, c in self._foreach_pod_resource_claim(pod)]
         except ClaimLookupError as exc:
@@ -484,8 +482,10 @@ class DynamicResources(PluginBase):
     # -- PostFilter ----------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: Pod,
                     filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]:
-        """PostFilter: deallocate one unavailable claim that nobody else uses. Upstream picks
-        one at random (map order); here the first by index, deterministically."""
+        """PostFilter: deallocate one unavailable claim that nobody else uses. Upstream walks
+        the unavailable claims in Go's map order, which is random, and deallocates the first
+        that qualifies ("there is no better heuristic"); here the pick among the qualifying
+        claims is drawn from the scheduler's seeded generator (same seed, same claim)."""
         if not self.enabled:
             return None, Status.of(Code.UNSCHEDULABLE, "plugin disabled")
         s, err = _state(state)
@@ -493,15 +493,17 @@ class DynamicResources(PluginBase):
             return None, err
         if not s.claims:
             return None, Status.of(Code.UNSCHEDULABLE, "no new claims to deallocate")
-        for index in sorted(s.unavailable_claims):
-            claim = s.claims[index]
-            reserved = claim.reserved_for
-            if not reserved or (len(reserved) == 1 and reserved[0].uid == pod.uid):
-                try:
-                    self._write_status(claim, {"allocation": None, "reservedFor": None, "devices": None})
-                except Exception as exc:  # a store error: Error status, the pod is retried
-                    return None, Status.from_error(exc)
-                return None, Status.of(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
+        candidates = [s.claims[i] for i in sorted(s.unavailable_claims)
+                      if _unused_by_others(s.claims[i], pod)]
+        if candidates:
+            claim = candidates[0]
+            if len(candidates) > 1 and self.handle is not None:
+                claim = self.handle.rng.choice(candidates)
+            try:
+                self._write_status(claim, {"allocation": None, "reservedFor": None, "devices": None})
+            except Exception as exc:  # a store error: Error status, the pod is retried
+                return None, Status.from_error(exc)
+            return None, Status.of(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
         return None, Status.of(Code.UNSCHEDULABLE, "still not schedulable")
 
     # -- Score ---------------------------------------------------------------------------------
@@ -726,6 +728,12 @@ def _may_name(pod: Pod, claim: ResourceClaim) -> bool:
     name = claim.meta.name
     return (any(pc.resource_claim_name == name for pc in pod.resource_claims)
             or any(st.resource_claim_name == name for st in pod.resource_claim_statuses))
+
+
+def _unused_by_others(claim: ResourceClaim, pod: Pod) -> bool:
+    """PostFilter's test: reserved for nobody, or only for ``pod`` itself."""
+    reserved = claim.reserved_for
+    return not reserved or (len(reserved) == 1 and reserved[0].uid == pod.uid)
 
 
 def _allocated(claim: ResourceClaim, allocation: AllocationResult) -> ResourceClaim:
