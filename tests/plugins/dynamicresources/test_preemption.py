@@ -112,3 +112,69 @@ def test_only_the_victim_holding_the_needed_device_goes() -> None:
     # and keeps it; adding low-a back would take the last device.
     assert c.node_of("low-a") is None and c.node_of("low-b") == NODE_NAME
     assert set(c.allocated()) == {"c-b"}
+
+
+def test_dry_run_removal_and_restore_are_symmetric_for_shares_and_capacity() -> None:
+    """upstream's TestPreemptionSimulationSymmetry (consumable-capacity-remove-add, shared claims
+    removed and added back in either order) through the plugin's PreFilterExtensions: removing
+    every user of a claim frees its device (a share and its consumed capacity, or the whole
+    device), adding one back restores exactly the state before; clones are independent."""
+    from fractions import Fraction
+
+    from kubesched.cache import NodeInfo, PodInfo
+    from kubesched.dra.structured import DeviceID, SharedDeviceID
+    from kubesched.framework import CycleState
+    from kubesched.plugins.dynamicresources import DynamicResources
+
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    node: Node = make_node().name(NODE_NAME).obj()
+    share = {"request": "req-1", "driver": "some-driver", "pool": NODE_NAME, "device": "instance-1",
+             "shareID": "7f6b5a2e-0000-4000-8000-000000000001", "consumedCapacity": {"cpu": "5"}}
+    whole = {"request": "req-1", "driver": "some-driver", "pool": NODE_NAME, "device": "instance-2"}
+    pods = {name: _pod(name, 0, claim_name) for name, claim_name in
+            (("a", "c-share"), ("b", "c-whole"), ("c", "c-whole"))}
+    objs: list[Any] = [node, DeviceClass.from_dict(device_class()), *pods.values(),
+                       ResourceClaim.from_dict(claim("c-high", owner=None))]
+    store.load(objs)
+    uid = {n: store.get("Pod", "default", n).uid for n in pods}
+    for name, result, users in (("c-share", share, ["a"]), ("c-whole", whole, ["b", "c"])):
+        m = claim(name, owner=None)
+        m["status"] = {"allocation": {"devices": {"results": [result]}},
+                       "reservedFor": [{"resource": "pods", "name": u, "uid": uid[u]} for u in users]}
+        store.create(ResourceClaim.from_dict(m))
+
+    from types import SimpleNamespace
+
+    handle = SimpleNamespace(features={"DRAPreemption": True}, rng=None, store=store, clock=clock)
+    pl = DynamicResources(None, handle)  # type: ignore[arg-type]
+    state = CycleState()
+    _, st = pl.pre_filter(state, _pod("high", 100, "c-high"), [])
+    assert st is None or st.is_success()
+    dev_share = SharedDeviceID("some-driver", NODE_NAME, "instance-1", "7f6b5a2e-0000-4000-8000-000000000001")
+    dev_whole = DeviceID("some-driver", NODE_NAME, "instance-2")
+
+    def allocated(cs: CycleState) -> tuple[set[Any], set[Any], dict[Any, Any]]:
+        a = cs.read("DynamicResources").dry_run.allocated
+        return set(a.allocated_devices), set(a.allocated_shared_device_ids), dict(a.aggregated_capacity)
+
+    before = allocated(state)
+    assert dev_whole in before[0] and dev_share in before[1]
+    assert before[2][DeviceID("some-driver", NODE_NAME, "instance-1")]["cpu"] == Fraction(5)
+    ni = NodeInfo()
+    high = _pod("high", 100, "c-high")
+    for order in (["b", "c", "b", "c"], ["b", "c", "c", "b"]):
+        cs = state.clone()
+        pl.remove_pod(cs, high, PodInfo(store.get("Pod", "default", order[0])), ni)
+        assert dev_whole in allocated(cs)[0]  # still reserved for the other user
+        pl.remove_pod(cs, high, PodInfo(store.get("Pod", "default", order[1])), ni)
+        assert dev_whole not in allocated(cs)[0]
+        assert allocated(state) == before  # the original is untouched
+        pl.add_pod(cs, high, PodInfo(store.get("Pod", "default", order[2])), ni)
+        pl.add_pod(cs, high, PodInfo(store.get("Pod", "default", order[3])), ni)
+        assert allocated(cs) == before
+    cs = state.clone()
+    pl.remove_pod(cs, high, PodInfo(store.get("Pod", "default", "a")), ni)
+    assert allocated(cs) == (before[0], set(), {})
+    pl.add_pod(cs, high, PodInfo(store.get("Pod", "default", "a")), ni)
+    assert allocated(cs) == before

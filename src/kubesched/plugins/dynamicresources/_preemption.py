@@ -25,39 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kubesched.api import Pod, ResourceClaim
-from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
-from kubesched.dra.structured._capacity import insert_consumed, remove_consumed
+from kubesched.dra.structured import AllocatedState
 
+from ._allocated import apply_claim
 from ._claims import ClaimLookupError, claim_name
 
-__all__ = ["DryRun", "apply_claim"]
-
-
-def apply_claim(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool, add: bool) -> None:
-    """foreachAllocatedDevice into ``state``: add (addClaimToAllocatedState) or remove
-    (removeClaimFromAllocatedState) the claim's devices; admin-access results are not
-    allocated; with consumable capacity a share is counted by its id plus its consumed
-    capacity."""
-    if claim.allocation is None:
-        return
-    for r in claim.allocation.results:
-        if r.admin_access:
-            continue
-        device = DeviceID(r.driver, r.pool, r.device)
-        if consumable_capacity and r.share_id is not None:
-            shared = SharedDeviceID(r.driver, r.pool, r.device, r.share_id)
-            if add:
-                state.allocated_shared_device_ids.add(shared)
-            else:
-                state.allocated_shared_device_ids.discard(shared)
-            if r.consumed_capacity is not None:
-                (insert_consumed if add else remove_consumed)(state.aggregated_capacity, device,
-                                                               dict(r.consumed_capacity))
-            continue
-        if add:
-            state.allocated_devices.add(device)
-        else:
-            state.allocated_devices.discard(device)
+__all__ = ["DryRun", "copy_allocated"]
 
 
 def copy_allocated(state: AllocatedState) -> AllocatedState:
@@ -79,6 +52,9 @@ class DryRun:
     _own: bool = False  # whether ``allocated`` is this dry run's copy
 
     def copy(self) -> DryRun:
+        """The clone's dry run: the allocated state is shared until either side changes it
+        (both copy it on their next change)."""
+        self._own = False
         return DryRun(set(self.released), {k: set(v) for k, v in self.removed_pods.items()},
                       self.allocated, False)
 
