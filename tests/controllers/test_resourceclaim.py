@@ -195,3 +195,39 @@ def test_releasing_pods_reads_only_their_claims() -> None:
                for c in left if c.meta.name != "shared")
     released = store.get("ResourceClaim", "default", "shared")
     assert released.reserved_for == () and "allocation" not in released.raw["status"]
+
+
+def test_a_scheduled_pod_keeps_its_claim_through_graceful_termination() -> None:
+    """isPodDone: a scheduled pod being deleted may still run its containers, so its claim stays
+    reserved and allocated until the pod is gone (30 s of grace here); an unscheduled pod being
+    deleted is done at once. The preemption of a pod with devices depends on it: the devices
+    are free only when the victim has terminated."""
+    from kubesched.testing import make_node
+
+    shared = ResourceClaim.from_dict({
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "shared", "namespace": "default"},
+        "spec": {"devices": {"requests": [
+            {"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}},
+    })
+    pod = Pod.from_dict({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+        "spec": {"terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "image": "i"}],
+                 "resourceClaims": [{"name": "gpu", "resourceClaimName": "shared"}]},
+    })
+    store, mgr = _run([make_node().name("n1").obj(), shared, pod])
+    p = store.bind("default", "p", "n1")
+    claim = store.get("ResourceClaim", "default", "shared")
+    store.update(claim.with_changes({
+        ("status", "allocation"): {"devices": {"results": [
+            {"request": "gpu", "driver": "gpu.example.com", "pool": "n1", "device": "gpu-0"}]}},
+        ("status", "reservedFor"): [{"resource": "pods", "name": "p", "uid": p.uid}]}))
+    start = mgr.clock.now
+    store.delete("Pod", "default", "p")
+    mgr.clock.run(until=start + 10)
+    held = store.get("ResourceClaim", "default", "shared")
+    assert held.reserved_for and held.allocation is not None  # still terminating
+    mgr.clock.run(until=start + 31)
+    assert store.try_get("Pod", "default", "p") is None
+    released = store.get("ResourceClaim", "default", "shared")
+    assert released.reserved_for == () and released.allocation is None

@@ -44,6 +44,7 @@ UPSTREAM_DEFAULT_MULTI_POINT = [
 ]
 UPSTREAM_DEFAULT_ARGS = [
     "DefaultPreemption",
+    "DynamicResources",
     "InterPodAffinity",
     "NodeAffinity",
     "NodeResourcesBalancedAllocation",

@@ -4,7 +4,8 @@ Runs scheduler_perf-style workloads (the bundled ones without CONFIG) and report
 the throughput (average / p50 / p90 / p99 of 1-second samples, pods per second), the attempt
 latency, the time per extension point and the peak RSS. ``--check-decisions`` runs each workload
 again on the per-node plugin path with the same seed and fails (exit 1) unless every pod lands on
-the same node. Exit codes: 0 when it ran, 1 on a decision mismatch, 2 on a bad config.
+the same node. Exit codes: 0 when it ran, 1 on a decision mismatch or a failed check of an op
+(checkPodScheduled, updateDeviceConditions), 2 on a bad config.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rich.table import Table
 from ..perf import (
     ConfigError,
     DecisionMismatch,
+    WorkloadFailed,
     WorkloadResult,
     check_decisions,
     load_config,
@@ -105,6 +107,9 @@ def bench(
             raise typer.Exit(2) from exc
         except DecisionMismatch as exc:
             err.print(f"[red]decision mismatch:[/] {exc}")
+            raise typer.Exit(1) from exc
+        except WorkloadFailed as exc:  # an op's check (checkPodScheduled, ...) failed
+            err.print(f"[red]workload failed:[/] {wl.full_name}: {exc}")
             raise typer.Exit(1) from exc
         if check:
             err.print(f"  decisions identical on the per-node path ({len(result.placements)} pods)")

@@ -52,7 +52,10 @@ def generate_claim_base(pod_name: str, claim_name: str) -> str:
 
 
 def _is_done(pod: Pod) -> bool:
-    return pod.is_terminal or pod.meta.deletion_timestamp is not None
+    """isPodDone: none of its containers runs or ever will: a terminal phase, or deleted
+    before it was scheduled (a scheduled pod being deleted keeps its devices until it is gone,
+    i.e. until its graceful termination ends)."""
+    return pod.is_terminal or (pod.meta.deletion_timestamp is not None and not pod.node_name)
 
 
 def _owned_by(claim: ResourceClaim, pod_uid: str) -> bool:

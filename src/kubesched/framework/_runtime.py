@@ -886,6 +886,52 @@ class Framework:
                 return box[0]
             return Status.success()
 
+    def run_pre_bind_plugins_async(self, state: CycleState, pod: Pod, node_name: str) -> PermitFuture:
+        """RunPreBindPlugins for the binding cycle, where a PreBind plugin may wait: a plugin
+        with ``pre_bind_async`` (upstream's PreBind blocking its goroutine, e.g.
+        DynamicResources polling for device binding conditions) returns a future, and the next
+        plugins run once it resolves; the others run as in :meth:`run_pre_bind_plugins`. The
+        returned future is resolved at once when nobody waits."""
+        plugins = [pl for pl in self.pre_bind_plugins if pl.name() not in state.skip_pre_bind_plugins]
+        if not any(hasattr(pl, "pre_bind_async") for pl in plugins):
+            return PermitFuture.resolved(self.run_pre_bind_plugins(state, pod, node_name))
+        out = PermitFuture()
+
+        def failed(pl: Any, st: Status) -> Status:
+            return (st.with_plugin(pl.name()) if st.is_rejected()
+                    else _err(f'running PreBind plugin "{pl.name()}": {error_text(st)}', pl.name()))
+
+        def _resume(pl: Any, i: int) -> Callable[[Status], None]:
+            def cont(st: Status) -> None:
+                if _ok(st):
+                    run_from(i)
+                else:
+                    out.set_status(failed(pl, st))
+            return cont
+
+        def run_from(i: int) -> None:
+            while i < len(plugins):
+                pl = plugins[i]
+                i += 1
+                wait = getattr(pl, "pre_bind_async", None)
+                if wait is None:
+                    st = self._call(state, "PreBind", pl, pl.pre_bind, state, pod, node_name)
+                    if not _ok(st):
+                        out.set_status(failed(pl, st))
+                        return
+                    continue
+                fut: PermitFuture = wait(state, pod, node_name)
+                if not fut.done():
+                    fut.add_done_callback(_resume(pl, i))
+                    return
+                if not _ok(fut.status()):
+                    out.set_status(failed(pl, fut.status()))
+                    return
+            out.set_status(Status.success())
+
+        run_from(0)
+        return out
+
     def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         """RunBindPlugins: Skip asks the next binder; the first other answer is final."""
         box = [Status.success()]

@@ -6,6 +6,7 @@ workload template of ops, workloads with params and thresholds), the same throug
 that keeps pace with wall time during measured ops (``_pacer.WallPacer``).
 """
 
+from ._binding_ops import WorkloadFailed
 from ._collect import SAMPLE_INTERVAL, Summary, ThroughputCollector, TimingCollector, percentile, summarize
 from ._config import (
     BUNDLED_CONFIG,
@@ -33,6 +34,7 @@ __all__ = [
     "ThroughputCollector",
     "TimingCollector",
     "Workload",
+    "WorkloadFailed",
     "WorkloadResult",
     "check_decisions",
     "load_config",

@@ -39,10 +39,11 @@ BUNDLED_CONFIG = BUNDLED_DIR / "performance-config.yaml"
 OPCODES = frozenset({
     "createNodes", "createNamespaces", "createPods", "churn", "barrier", "deletePods", "sleep",
     "createAny", "createResourceDriver", "allocResourceClaims",
+    "updateDeviceConditions", "checkPodScheduled",
 })
-"""The opcodes we run (the last three: upstream's DRA workloads, see ``_dra.py``); upstream's
-others (startCollectingMetrics, updateDeviceConditions, ...) are rejected with the op named,
-never silently skipped."""
+"""The opcodes we run (createAny and the next ones: upstream's DRA workloads, see ``_dra.py``
+and ``_binding_ops.py``); upstream's others (startCollectingMetrics, ...) are rejected with the
+op named, never silently skipped."""
 
 
 class ConfigError(ValueError):

@@ -29,9 +29,11 @@ from ._config import ConfigError, Op
 __all__ = ["alloc_resource_claims", "driver_slices"]
 
 
-def driver_slices(op: Op, node_names: Sequence[str]) -> list[ResourceSlice]:
+def driver_slices(op: Op, node_names: Sequence[str], binding_conditions: bool = False) -> list[ResourceSlice]:
     """createResourceDriverOp.run: the slices of ``driverName`` for the nodes matching ``nodes``
-    (``filepath.Match``; fnmatch's ``*`` also crosses ``/``, which node names never contain)."""
+    (``filepath.Match``; fnmatch's ``*`` also crosses ``/``, which node names never contain).
+    With ``binding_conditions`` each device binds to its node and has upstream's binding
+    condition ``DeviceAttached`` and failure condition ``AttachmentFailed``."""
     driver = op.get("driverName")
     pattern = op.get("nodes")
     per_node = op.get("maxClaimsPerNode", 0)
@@ -42,12 +44,16 @@ def driver_slices(op: Op, node_names: Sequence[str]) -> list[ResourceSlice]:
         raise ConfigError(f"{where}: nodes (a glob of node names) is required")
     if not isinstance(per_node, int) or isinstance(per_node, bool) or per_node < 0:
         raise ConfigError(f"{where}: maxClaimsPerNode must be a non-negative integer")
-    return [ResourceSlice.from_dict(_slice(driver, name, per_node))
+    return [ResourceSlice.from_dict(_slice(driver, name, per_node, binding_conditions))
             for name in node_names if fnmatch.fnmatchcase(name, pattern)]
 
 
-def _slice(driver: str, node: str, capacity: int) -> dict[str, Any]:
+def _slice(driver: str, node: str, capacity: int, binding_conditions: bool = False) -> dict[str, Any]:
     """upstream's resourceSlice(driverName, nodeName, capacity)."""
+    binding: dict[str, Any] = {}
+    if binding_conditions:
+        binding = {"bindsToNode": True, "bindingConditions": ["DeviceAttached"],
+                   "bindingFailureConditions": ["AttachmentFailed"]}
     return {
         "apiVersion": "resource.k8s.io/v1",
         "kind": "ResourceSlice",
@@ -65,6 +71,7 @@ def _slice(driver: str, node: str, capacity: int) -> dict[str, Any]:
                     "dra.example.com/numa": {"int": i},
                 },
                 "capacity": {"memory": {"value": "1Gi"}},
+                **binding,
             } for i in range(capacity)],
         },
     }

@@ -35,6 +35,7 @@ from ..clock import VirtualClock
 from ..cluster import MemoryStore, WatchEvent
 from ..controllers import ControllerManager
 from ..scheduler import Scheduler, SchedulerOptions
+from ._binding_ops import check_pods_scheduled, update_device_conditions
 from ._collect import Summary, ThroughputCollector, TimingCollector
 from ._config import ConfigError, Op, Workload
 from ._dra import alloc_resource_claims, driver_slices
@@ -303,12 +304,40 @@ class _Run:
     def _op_createResourceDriver(self, op: Op) -> None:
         self._start_controllers()
         names = [n.name for n in self.store.list("Node")]
-        self._create(driver_slices(op, names))
+        # Devices with binding conditions when the test case turns DRADeviceBindingConditions
+        # on itself (upstream's slices always carry them; the gate, off there, strips them).
+        binding = self.wl.feature_gates.get("DRADeviceBindingConditions") is True
+        self._create(driver_slices(op, names, binding_conditions=binding))
         self._settle()
 
     def _op_allocResourceClaims(self, op: Op) -> None:
         alloc_resource_claims(self.store, str(op.get("namespace") or ""))
         self._settle()
+
+    def _op_updateDeviceConditions(self, op: Op) -> None:
+        update_device_conditions(op, self.store, self.clock, self._poll, _duration_seconds)
+
+    def _op_checkPodScheduled(self, op: Op) -> None:
+        check_pods_scheduled(op, self.store, self.clock, self._poll, _duration_seconds)
+
+    def _poll(self, seconds: float, condition: Callable[[], bool]) -> bool:
+        """Schedule until ``condition()`` holds, checking it now and every virtual second
+        (wait.PollUntilContextTimeout, immediate); False when ``seconds`` pass first."""
+        end = self.clock.now + seconds
+        met = [condition()]
+        ticking = [not met[0]]
+
+        def tick() -> None:
+            met[0] = met[0] or condition()
+            if not met[0] and self.clock.now < end:
+                self.clock.schedule(min(1.0, end - self.clock.now), tick)
+            else:
+                ticking[0] = False
+
+        if ticking[0]:
+            self.clock.schedule(min(1.0, seconds), tick)
+            self._schedule_until(lambda: met[0] or not ticking[0])
+        return met[0]
 
     def _settle(self) -> None:
         """Run what is due now (controller reconciles), as setup ops finish before the next."""

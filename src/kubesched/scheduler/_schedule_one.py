@@ -7,7 +7,8 @@ PreBind, Bind, PostBind) -> ``_handle_binding_cycle_error`` / ``_handle_scheduli
 The binding cycle is asynchronous from the next scheduling cycle: it is handed to
 ``self._spawn`` (a task on the virtual clock in simulations, a thread in live mode). Waiting on
 Permit never blocks: the binding cycle continues from a callback once the waiting pod is
-allowed, rejected or times out.
+allowed, rejected or times out; likewise after a PreBind plugin that waits (DynamicResources
+polling for device binding conditions, see the framework's ``run_pre_bind_plugins_async``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..framework import (
     PODS_TO_ACTIVATE_KEY,
     Code,
     CycleState,
+    PermitFuture,
     PodsToActivate,
     PostFilterResult,
     QueuedPodInfo,
@@ -287,6 +289,21 @@ class ScheduleOneMixin:
         fwk.wait_on_permit(pod).add_done_callback(lambda st: cont(_ok(st)))
 
     def _binding_cycle_after_permit(self, c: _Cycle, status: Status) -> None:
+        """After Permit: PreBind, which may wait (a continuation again, as for Permit), then
+        Bind and PostBind."""
+        try:
+            st = self._binding_cycle_pre_bind(c, status)
+        except Exception as err:
+            st = Status.from_error(err)
+        if isinstance(st, Status):
+            self._end_binding_cycle(c, st)
+        elif st.done():
+            self._binding_cycle_after_pre_bind(c, st.status())
+        else:
+            st.add_done_callback(lambda s: self._resume_binding(
+                lambda: self._binding_cycle_after_pre_bind(c, _ok(s))))
+
+    def _binding_cycle_after_pre_bind(self, c: _Cycle, status: Status) -> None:
         try:
             status = self._binding_cycle_rest(c, status)
         except Exception as err:
@@ -304,7 +321,9 @@ class ScheduleOneMixin:
 
         self._to_loop(fail)
 
-    def _binding_cycle_rest(self, c: _Cycle, status: Status) -> Status:
+    def _binding_cycle_pre_bind(self, c: _Cycle, status: Status) -> Status | PermitFuture:
+        """The permit outcome, then PreBind: a Status when the cycle ends here, else the
+        PreBind plugins' future."""
         fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host
         if not status.is_success():
             if status.is_rejected():
@@ -315,7 +334,11 @@ class ScheduleOneMixin:
             return status
         # From here on a failure cannot make the pod "unschedulable": it goes to backoffQ.
         self.queue.done(pod.uid)
-        st = _ok(fwk.run_pre_bind_plugins(state, pod, host))
+        return fwk.run_pre_bind_plugins_async(state, pod, host)
+
+    def _binding_cycle_rest(self, c: _Cycle, st: Status) -> Status:
+        """After PreBind (``st``): Bind, PostBind."""
+        fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host
         if not st.is_success():
             return st
         st = self._bind(fwk, state, pod, host)

@@ -198,7 +198,12 @@ class Run:
             self.expect(
                 "PreBindPreFlight", want.prebind_pre_flight, pl.pre_bind_pre_flight(self.state, pod, selected)
             )
-            self.expect("PreBind", want.prebind, pl.pre_bind(self.state, pod, selected))
+            # PreBind as the binding cycle runs it: the wait for binding conditions polls on
+            # the clock, which runs until the wait ends.
+            fut = pl.pre_bind_async(self.state, pod, selected)
+            while not fut.done() and self.clock.step():
+                pass
+            self.expect("PreBind", want.prebind, fut.status())
             self.expect_claims("PreBind", before, want.prebind_claims, manifests)
             assert self.in_flight() == [], "PreBind leaves nothing in flight"
             if want.unreserve_after_bind_failure is not None:

@@ -525,7 +525,8 @@ CASES: list[Case] = [
             )
         ],
         want=Want(
-            prebind=(Code.ERROR, "claim my-pod-my-resource binding timeout"), prebind_claims=reserve_for_pod()
+            prebind=(Code.ERROR, "device binding timeout: claim=my-pod-my-resource"),
+            prebind_claims=reserve_for_pod(),
         ),
     ),
     Case(

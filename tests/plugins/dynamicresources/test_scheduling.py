@@ -183,3 +183,28 @@ def test_pod_naming_a_claim_wakes_when_it_is_created() -> None:
     sched.run_until_idle()
     assert store.get("Pod", "default", "p").node_name == NODE_NAME
     assert mgr.clock.now - start < FLUSH
+
+
+def test_directly_named_claims_are_forgotten_with_their_pods() -> None:
+    """The plugin's table of directly named claims (which keeps every waiting pod a candidate
+    of such a claim's events) follows the pods: 200 pods, each naming its own claim, come and
+    go with their claims; afterwards the table holds about the pods still there, not all 200
+    names (it used to keep every name ever seen)."""
+    store, sched, _ = _cluster(1)
+    plugin = sched.profiles["default-scheduler"].plugins_map["DynamicResources"]
+    for i in range(200):
+        store.create(ResourceClaim.from_dict(claim(f"c{i}", owner=None)))
+        store.create(_pod(f"p{i}", f"c{i}"))
+        sched.run_until_idle()
+        assert store.get("Pod", "default", f"p{i}").node_name == NODE_NAME
+        store.delete("Pod", "default", f"p{i}", grace_period_seconds=0)
+        store.delete("ResourceClaim", "default", f"c{i}")
+        sched.run_until_idle()
+    assert len(plugin.named_claims) < 70
+    # A pod still waiting for its named claim keeps it, and is woken when it appears.
+    store.create(_pod("late", "c-late"))
+    sched.run_until_idle()
+    assert ("default", "c-late") in plugin.named_claims
+    store.create(ResourceClaim.from_dict(claim("c-late", owner=None)))
+    sched.run_until_idle()
+    assert store.get("Pod", "default", "late").node_name == NODE_NAME

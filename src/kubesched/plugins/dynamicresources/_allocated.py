@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from kubesched.api import ResourceClaim
-from kubesched.dra.structured import DeviceID
+from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
+from kubesched.dra.structured._capacity import insert_consumed, remove_consumed
 
-__all__ = ["StoredAllocations", "devices_of"]
+__all__ = ["StoredAllocations", "apply_claim", "devices_of"]
 
 _Key = tuple[str, str]
 
@@ -115,3 +116,30 @@ class StoredAllocations:
                 counts[d] = n
             else:
                 counts.pop(d, None)
+
+
+def apply_claim(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool, add: bool) -> None:
+    """foreachAllocatedDevice into ``state``: add (addClaimToAllocatedState) or remove
+    (removeClaimFromAllocatedState) the claim's devices; admin-access results are not
+    allocated; with consumable capacity a share is counted by its id plus its consumed
+    capacity."""
+    if claim.allocation is None:
+        return
+    for r in claim.allocation.results:
+        if r.admin_access:
+            continue
+        device = DeviceID(r.driver, r.pool, r.device)
+        if consumable_capacity and r.share_id is not None:
+            shared = SharedDeviceID(r.driver, r.pool, r.device, r.share_id)
+            if add:
+                state.allocated_shared_device_ids.add(shared)
+            else:
+                state.allocated_shared_device_ids.discard(shared)
+            if r.consumed_capacity is not None:
+                (insert_consumed if add else remove_consumed)(state.aggregated_capacity, device,
+                                                               dict(r.consumed_capacity))
+            continue
+        if add:
+            state.allocated_devices.add(device)
+        else:
+            state.allocated_devices.discard(device)

@@ -23,13 +23,12 @@ import dataclasses
 import threading
 import weakref
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
-from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
+from kubesched.dra.structured import AllocatedState, DeviceID
 
-from ._allocated import StoredAllocations, devices_of
+from ._allocated import StoredAllocations, apply_claim, devices_of
 
 __all__ = ["DRAManager", "manager_for"]
 
@@ -236,21 +235,8 @@ class DRAManager:
 
 
 def _add_devices(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool) -> None:
-    """foreachAllocatedDevice."""
-    if claim.allocation is None:
-        return
-    for r in claim.allocation.results:
-        if r.admin_access:
-            continue  # not considered as allocated
-        device = DeviceID(r.driver, r.pool, r.device)
-        if consumable_capacity and r.share_id is not None:
-            state.allocated_shared_device_ids.add(SharedDeviceID(r.driver, r.pool, r.device, r.share_id))
-            if r.consumed_capacity is not None:
-                total = state.aggregated_capacity.setdefault(device, {})
-                for name, amount in r.consumed_capacity.items():
-                    total[name] = total.get(name, Fraction(0)) + amount
-            continue
-        state.allocated_devices.add(device)
+    """foreachAllocatedDevice into ``state``."""
+    apply_claim(state, claim, consumable_capacity, add=True)
 
 
 def _selects(rule: DeviceTaintRule, driver: str, pool: str, device: str) -> bool:

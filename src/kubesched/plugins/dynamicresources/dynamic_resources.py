@@ -11,27 +11,31 @@ the default profile before DefaultPreemption while DynamicResourceAllocation is 
   (devices of every allocated, assumed or in-flight claim), the classes and the slices;
 - Filter: an allocated claim's node selector must match; unallocated claims are allocated
   on the node by the allocator, and the result kept for Score and Reserve;
+- PreFilterExtensions (DRAPreemption): AddPod / RemovePod follow the preemption dry run, the
+  devices of claims only victims use are free there (see :mod:`._preemption`);
 - PostFilter: when an allocated claim was unavailable on some node and is reserved for nobody
-  else, deallocate it (the pod retries once the claim update arrives);
+  else, deallocate it, one at random when several qualify (the pod retries once the claim
+  update arrives);
 - Score (with DRAPrioritizedList): prefers nodes where ``firstAvailable`` requests got an
   earlier sub-request; NormalizeScore scales to 0..100;
 - Reserve: the node's allocations become in flight (see :mod:`._manager`), so the next pod
   never gets the same devices; Unreserve reverts that and drops the pod from ``reservedFor``;
 - PreBind: writes the allocation (with the finalizer) and the pod in ``reservedFor`` to each
-  claim through the store, retrying on conflicts.
+  claim through the store, retrying on conflicts; then waits for device binding conditions
+  (see :mod:`._binding_wait`).
 
 Status codes: every "cannot schedule now" of this plugin is UnschedulableAndUnresolvable
 (upstream's ``statusUnschedulable``), so preemption does not try nodes for it; the queueing
 hints bring the pod back when a claim, class, slice or the pod's generated-claim status
-changes. Not mirrored: extended resources backed by DRA (DRAExtendedResource), PodGroup claims,
-the Filter timeout (DRASchedulerFilterTimeout: a simulation is deterministic instead), and the
-wait for device binding conditions in PreBind (a claim whose binding conditions are not met
-fails PreBind at once).
+changes (with DRAPreemption, Filter's rejections are Unschedulable, so that preemption tries
+the node). Not mirrored: extended resources backed by DRA (DRAExtendedResource), PodGroup
+claims, the Filter timeout (DRASchedulerFilterTimeout: a simulation is deterministic instead).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +74,7 @@ from kubesched.framework import (
     EventResource,
     Handle,
     NodeBatch,
+    PermitFuture,
     PluginArgs,
     PluginBase,
     PostFilterResult,
@@ -80,6 +85,8 @@ from kubesched.framework import (
 from kubesched.plugins.helper import default_normalize_score
 from kubesched.plugins.names import DYNAMIC_RESOURCES
 
+from ._args import DynamicResourcesArgs
+from ._binding_wait import TIMEOUT_MESSAGE, wait_for_binding
 from ._claims import (
     FINALIZER,
     ClaimLookupError,
@@ -93,6 +100,8 @@ from ._claims import (
 from ._features import PluginFeatures
 from ._manager import DRAManager, manager_for
 from ._memo import NodeAllocationMemo
+from ._named import NamedClaims
+from ._preemption import DryRun
 
 __all__ = ["NAME", "STATE_KEY", "AllocatorFactory", "DynamicResources"]
 
@@ -142,9 +151,27 @@ class _StateData:
     slices: Sequence[ResourceSlice] = ()
     allocated: AllocatedState | None = None
     memo_key: int | object | None = _UNSET
+    # DRAPreemption: what the preemption dry run removed (see :mod:`._preemption`); None
+    # without the gate, and then clones share this object, as before upstream deep-copied it.
+    dry_run: DryRun | None = None
 
     def clone(self) -> _StateData:
-        return self
+        """Clone: the same object without DRAPreemption; with it, a copy whose dry-run state
+        and per-node results are its own (each node's dry run changes them), the read-only
+        inputs (claims, allocator, slices) shared."""
+        if self.dry_run is None:
+            return self
+        with self.lock:
+            return dataclasses.replace(
+                self, available_on_nodes=list(self.available_on_nodes), allocations=list(self.allocations),
+                unavailable_claims=set(self.unavailable_claims), node_allocations=dict(self.node_allocations),
+                lock=threading.Lock(), dry_run=self.dry_run.copy())
+
+    def claims_to_allocate(self) -> list[ResourceClaim]:
+        """The claims Filter allocates: the unallocated ones, and in a preemption dry run the
+        allocated ones it released (state.claims keeps their allocation)."""
+        released = self.dry_run.released if self.dry_run is not None else ()
+        return [c for c in self.claims if c.allocation is None or c.meta.uid in released]
 
     def to_allocate(self) -> list[tuple[int, ResourceClaim]]:
         return [(i, c) for i, c in enumerate(self.claims) if c.allocation is None]
@@ -170,6 +197,7 @@ def _klog(obj: Any) -> str:
 
 class DynamicResources(PluginBase):
     NAME: ClassVar[str] = NAME
+    Args = DynamicResourcesArgs
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None,
                  allocator_factory: AllocatorFactory | None = None) -> None:
@@ -183,8 +211,10 @@ class DynamicResources(PluginBase):
                                               list_type_attributes=self.fts.list_type_attributes))
         self.allocator_factory: AllocatorFactory = allocator_factory or self._new_allocator
         self.binding_timeout = BINDING_TIMEOUT_DEFAULT_SECONDS
+        if isinstance(self.args, DynamicResourcesArgs):
+            self.binding_timeout = self.args.binding_timeout_seconds
         self.memo = NodeAllocationMemo()
-        self._named_claims: set[tuple[str, str]] = set()  # (namespace, resourceClaimName) of pods
+        self.named_claims = NamedClaims(self._pod_exists)
 
     def _new_allocator(self, features: Features, allocated: AllocatedState, classes: DeviceClassLister,
                        slices: Sequence[ResourceSlice]) -> Allocator:
@@ -248,16 +278,13 @@ class DynamicResources(PluginBase):
             return None
         if isinstance(old, ResourceClaim) and old.allocation is not None and new.allocation is None:
             return None
-        if (new.meta.namespace, new.meta.name) in self._named_claims:
+        if (new.meta.namespace, new.meta.name) in self.named_claims:
             return None
         return [str(ref.get("uid")) for ref in new.meta.owner_references if ref.get("controller") is True]
 
-    def _note_named_claims(self, pod: Pod) -> None:
-        """Remember the claims pods name directly (seen in PreEnqueue and PreFilter, which every
-        pod this plugin rejects has passed through): they keep every waiting pod a candidate."""
-        for pc in pod.resource_claims:
-            if pc.resource_claim_name is not None:
-                self._named_claims.add((pod.namespace, pc.resource_claim_name))
+    def _pod_exists(self, namespace: str, name: str, uid: str) -> bool:
+        pod = self.store.try_get("Pod", namespace, name) if self.store is not None else None
+        return pod is not None and pod.uid == uid
 
     def is_schedulable_after_pod_change(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """isSchedulableAfterPodChange: the pod's own claims are all there now."""
@@ -293,7 +320,7 @@ class DynamicResources(PluginBase):
     def pre_enqueue(self, pod: Pod) -> Status | None:
         if not self.enabled or not pod.resource_claims:
             return None
-        self._note_named_claims(pod)
+        self.named_claims.note(pod)
         try:
             self._foreach_pod_resource_claim(pod)
         except ClaimLookupError as exc:
@@ -309,7 +336,7 @@ class DynamicResources(PluginBase):
         state.write(STATE_KEY, s)
         if not pod.resource_claims:
             return None, Status.skip()
-        self._note_named_claims(pod)
+        self.named_claims.note(pod)
         try:
             claims = [c for _, c in self._foreach_pod_resource_claim(pod)]
         except ClaimLookupError as exc:
@@ -349,7 +376,9 @@ class DynamicResources(PluginBase):
                 if st is not None:
                     return None, st
 
-        if to_allocate:
+        # With DRAPreemption the allocator is built for every pod with claims: a dry run may
+        # release an allocated claim of the pod (shared with a victim), which Filter allocates.
+        if to_allocate or self.fts.preemption:
             s.allocated = self.manager.allocated_state(self.fts.consumable_capacity)
             s.slices = self.manager.list_slices(self.fts.device_taint_rules)
             s.world = self.manager.world(s.slices)
@@ -359,7 +388,37 @@ class DynamicResources(PluginBase):
             except AllocatorError as exc:
                 return None, self.error_status(exc)
         s.claims = claims
+        if self.fts.preemption:
+            s.dry_run = DryRun(allocated=s.allocated)
         return None, None
+
+    # -- PreFilterExtensions (DRAPreemption) -----------------------------------------------------
+    def pre_filter_extensions(self) -> DynamicResources | None:
+        return self if self.enabled and self.fts.preemption else None
+
+    def add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: Any,
+                node_info: NodeInfo) -> Status | None:
+        """AddPod: a pod the dry run had removed is back; its released claims hold their
+        devices again."""
+        s, err = _state(state)
+        if s is None:
+            return err
+        if s.dry_run is not None:
+            with s.lock:
+                s.dry_run.add_pod(pod_info_to_add.pod, self.manager.get_claim, self.fts.consumable_capacity)
+        return None
+
+    def remove_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_remove: Any,
+                   node_info: NodeInfo) -> Status | None:
+        """RemovePod: the claims of the removed pod that no remaining pod uses are released."""
+        s, err = _state(state)
+        if s is None:
+            return err
+        if s.dry_run is not None:
+            with s.lock:
+                s.dry_run.remove_pod(pod_info_to_remove.pod, self.manager.get_claim,
+                                     self.fts.consumable_capacity)
+        return None
 
     def _validate_device_class(self, class_name: str, request_name: str) -> Status | None:
         """validateDeviceClass: a class that does not exist parks the pod until one is added."""
@@ -403,12 +462,23 @@ class DynamicResources(PluginBase):
                     unavailable.append(index)
 
         allocations: list[AllocationResult] = []
-        if s.allocator is not None:
+        allocator = s.allocator
+        if allocator is not None:
+            claims_to_allocate = [c for _, c in s.to_allocate()]
+            dry_run = s.dry_run
+            if dry_run is not None and dry_run.released and dry_run.allocated is not None:
+                # A preemption dry run freed devices: ask an allocator over what is left in use.
+                memo_key = None
+                claims_to_allocate = s.claims_to_allocate()
+                try:
+                    allocator = self.allocator_factory(self.fts.allocator_features(), dry_run.allocated,
+                                                       _ClassLister(self.manager), s.slices)
+                except AllocatorError as exc:
+                    return Status.from_error(exc)
             outcome = self.memo.get(node, memo_key) if memo_key is not None else None
             if outcome is None:
-                claims_to_allocate = [c for _, c in s.to_allocate()]
                 try:
-                    outcome = s.allocator.allocate(node, claims_to_allocate)
+                    outcome = allocator.allocate(node, claims_to_allocate)
                 except AllocationFailedOnNodeError as exc:
                     # Not fatal (ErrFailedAllocationOnNode): other nodes may fit.
                     outcome = str(exc)
@@ -420,13 +490,13 @@ class DynamicResources(PluginBase):
                 if memo_key is not None:
                     self.memo.put(node, memo_key, outcome)
             if isinstance(outcome, str):
-                return _unschedulable(outcome)
+                return self._rejected(outcome)
             allocations = outcome
 
         if unavailable:
             with s.lock:
                 s.unavailable_claims.update(unavailable)
-            return _unschedulable("resourceclaim not available on the node")
+            return self._rejected("resourceclaim not available on the node")
         if s.allocator is not None:
             with s.lock:
                 s.node_allocations[node.name] = allocations
@@ -460,12 +530,20 @@ class DynamicResources(PluginBase):
             elif isinstance(hit[1], str):
                 st = unfit.get(hit[1])
                 if st is None:
-                    st = unfit[hit[1]] = _unschedulable(hit[1])
+                    st = unfit[hit[1]] = self._rejected(hit[1])
                 statuses.append(st)
             else:
                 s.node_allocations[name] = hit[1]  # the batch path is single-threaded
                 statuses.append(None)
         return BatchFilterResult.from_statuses(statuses)
+
+    def _rejected(self, reason: str) -> Status:
+        """Filter's rejection: UnschedulableAndUnresolvable (preemption cannot free devices),
+        but Unschedulable with DRAPreemption, so that preemption tries the node (upstream's
+        statusUnschedulable in the DRA preemption code, whose dry-run tests expect
+        Unschedulable for "cannot allocate all claims")."""
+        return Status.of(Code.UNSCHEDULABLE if self.fts.preemption else Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                         reason)
 
     def _claim_timed_out(self, claim: ResourceClaim) -> bool:
         """isClaimTimeout: binding conditions pending for longer than the binding timeout."""
@@ -484,8 +562,10 @@ class DynamicResources(PluginBase):
     # -- PostFilter ----------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: Pod,
                     filtered_node_status: Any) -> tuple[PostFilterResult | None, Status | None]:
-        """PostFilter: deallocate one unavailable claim that nobody else uses. Upstream picks
-        one at random (map order); here the first by index, deterministically."""
+        """PostFilter: deallocate one unavailable claim that nobody else uses. Upstream walks
+        the unavailable claims in Go's map order, which is random, and deallocates the first
+        that qualifies ("there is no better heuristic"); here the pick among the qualifying
+        claims is drawn from the scheduler's seeded generator (same seed, same claim)."""
         if not self.enabled:
             return None, Status.of(Code.UNSCHEDULABLE, "plugin disabled")
         s, err = _state(state)
@@ -493,15 +573,17 @@ class DynamicResources(PluginBase):
             return None, err
         if not s.claims:
             return None, Status.of(Code.UNSCHEDULABLE, "no new claims to deallocate")
-        for index in sorted(s.unavailable_claims):
-            claim = s.claims[index]
-            reserved = claim.reserved_for
-            if not reserved or (len(reserved) == 1 and reserved[0].uid == pod.uid):
-                try:
-                    self._write_status(claim, {"allocation": None, "reservedFor": None, "devices": None})
-                except Exception as exc:  # a store error: Error status, the pod is retried
-                    return None, Status.from_error(exc)
-                return None, Status.of(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
+        candidates = [s.claims[i] for i in sorted(s.unavailable_claims)
+                      if _unused_by_others(s.claims[i], pod)]
+        if candidates:
+            claim = candidates[0]
+            if len(candidates) > 1 and self.handle is not None:
+                claim = self.handle.rng.choice(candidates)
+            try:
+                self._write_status(claim, {"allocation": None, "reservedFor": None, "devices": None})
+            except Exception as exc:  # a store error: Error status, the pod is retried
+                return None, Status.from_error(exc)
+            return None, Status.of(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
         return None, Status.of(Code.UNSCHEDULABLE, "still not schedulable")
 
     # -- Score ---------------------------------------------------------------------------------
@@ -601,43 +683,69 @@ class DynamicResources(PluginBase):
         return None if s.claims else Status.skip()
 
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
+        """PreBind for callers that cannot wait: as :meth:`pre_bind_async`, but binding
+        conditions not met at once end it with the timeout error."""
+        fut = self._pre_bind(state, pod, node_name, wait=False)
+        return fut.status() if fut.done() else Status.from_error(RuntimeError(TIMEOUT_MESSAGE))
+
+    def pre_bind_async(self, state: CycleState, pod: Pod, node_name: str) -> PermitFuture:
+        """PreBind as the binding cycle runs it (see the framework's
+        ``run_pre_bind_plugins_async``): reserve the claims for the pod (bindClaim), then,
+        with DRADeviceBindingConditions, wait until the drivers report the devices ready (see
+        :mod:`._binding_wait`)."""
+        return self._pre_bind(state, pod, node_name, wait=True)
+
+    def _pre_bind(self, state: CycleState, pod: Pod, node_name: str, wait: bool) -> PermitFuture:
         if not self.enabled:
-            return None
+            return PermitFuture.resolved(Status.success())
         s, err = _state(state)
         if s is None:
-            return err
+            return PermitFuture.resolved(err or Status.success())
         if not s.claims:
-            return None
+            return PermitFuture.resolved(Status.success())
         for index, claim in enumerate(s.claims):
             if is_reserved_for_pod(pod, claim):
                 continue
             try:
                 s.claims[index] = self._bind_claim(s, index, pod)
             except Exception as exc:  # the pod goes to backoff; Unreserve cleans up
-                return Status.from_error(exc)
+                return PermitFuture.resolved(Status.from_error(exc))
         if not self.fts.binding_and_status or not _has_binding_conditions(s.claims):
-            return None
-        # Upstream polls the claims for up to the binding timeout until the drivers report the
-        # binding conditions; a simulation has no driver, so an unmet condition fails at once.
+            return PermitFuture.resolved(Status.success())
         if self.store is not None:
             with contextlib.suppress(Exception):
                 self.store.record_event(pod, "BindingConditionsPending",
                                         f"waiting for binding conditions for device on node {node_name}",
                                         type="Normal", action="Scheduling")
-        try:
-            ready = all(_claim_ready_for_binding(c) for c in s.claims)
-        except ClaimLookupError as exc:
-            return Status.from_error(exc)
-        if ready:
-            return None
-        # isPodReadyForBinding's outcome at the end of the wait: a claim allocated before this
-        # PreBind times out first ("claim X binding timeout"), else the wait itself does.
-        now = self._now()
-        for claim in s.claims:
-            started = claim.allocation.allocation_timestamp if claim.allocation is not None else None
-            if started is not None and started < now and _has_binding_conditions([claim]):
-                return Status.from_error(RuntimeError(f"claim {claim.meta.name} binding timeout"))
-        return Status.from_error(RuntimeError("device binding timeout"))
+        check = lambda: self._pod_ready_for_binding(s)  # noqa: E731
+        if not wait:
+            answer = check()
+            if answer is True or isinstance(answer, str):
+                return PermitFuture.resolved(Status.success() if answer is True
+                                             else Status.from_error(RuntimeError(answer)))
+            return PermitFuture()
+        clock = self.handle.clock if self.handle is not None else None
+        if clock is None:
+            return self._pre_bind(state, pod, node_name, wait=False)
+        return wait_for_binding(clock, self.binding_timeout, check)
+
+    def _pod_ready_for_binding(self, s: _StateData) -> bool | str:
+        """isPodReadyForBinding: each claim read again (and kept, for Unreserve); True when
+        all are ready, the error message when one failed or timed out, else False."""
+        for index, claim in enumerate(s.claims):
+            current = self.manager.get_claim(claim.meta.namespace, claim.meta.name)
+            if current is None:
+                return f'resourceclaims.resource.k8s.io "{claim.meta.name}" not found'
+            s.claims[index] = current
+            try:
+                ready = _claim_ready_for_binding(current)
+            except ClaimLookupError as exc:
+                return str(exc)
+            if not ready:
+                if self._claim_timed_out(current):
+                    return f"device binding timeout: claim={current.meta.name}"
+                return False
+        return True
 
     def _bind_claim(self, s: _StateData, index: int, pod: Pod) -> ResourceClaim:
         """bindClaim: store the allocation from Reserve (adding the finalizer first, in a
@@ -728,6 +836,12 @@ def _may_name(pod: Pod, claim: ResourceClaim) -> bool:
             or any(st.resource_claim_name == name for st in pod.resource_claim_statuses))
 
 
+def _unused_by_others(claim: ResourceClaim, pod: Pod) -> bool:
+    """PostFilter's test: reserved for nobody, or only for ``pod`` itself."""
+    reserved = claim.reserved_for
+    return not reserved or (len(reserved) == 1 and reserved[0].uid == pod.uid)
+
+
 def _allocated(claim: ResourceClaim, allocation: AllocationResult) -> ResourceClaim:
     """The claim with ``allocation`` (and the finalizer), as Reserve signals it in flight."""
     finalizers = list(claim.raw.get("metadata", {}).get("finalizers") or [])
@@ -780,7 +894,7 @@ def _claim_ready_for_binding(claim: ResourceClaim) -> bool:
         for name in r.binding_failure_conditions:
             c = conds.get(name)
             if c is not None and c.get("status") == "True":
-                raise ClaimLookupError(f"claim {claim.meta.name} binding failed: "
+                raise ClaimLookupError(f"device binding failed: claim={claim.meta.name}, "
                                        f'reason={c.get("reason", "")}, message="{c.get("message", "")}"')
         if any(conds.get(name, {}).get("status") != "True" for name in r.binding_conditions):
             return False
