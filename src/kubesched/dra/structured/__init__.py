@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from ...api import Node, NodeSelector, ResourceSlice
 from ._allocator import Stats, StructuredAllocator, channel_for, is_device_allocated, tolerates_taint
+from ._capacity import insert_consumed, remove_consumed
 from ._celcache import CELCache
 from ._pools import node_matches as _node_matches
 from ._taintrules import TaintRulePatcher, apply_device_taint_rules
@@ -46,9 +47,11 @@ __all__ = [
     "TaintRulePatcher",
     "apply_device_taint_rules",
     "channel_for",
+    "insert_consumed",
     "is_device_allocated",
     "new_allocator",
     "node_matches",
+    "remove_consumed",
     "tolerates_taint",
 ]
 

@@ -14,8 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from kubesched.api import ResourceClaim
-from kubesched.dra.structured import AllocatedState, DeviceID, SharedDeviceID
-from kubesched.dra.structured._capacity import insert_consumed, remove_consumed
+from kubesched.dra.structured import (
+    AllocatedState,
+    DeviceID,
+    SharedDeviceID,
+    insert_consumed,
+    remove_consumed,
+)
 
 __all__ = ["StoredAllocations", "apply_claim", "devices_of"]
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from kubesched.framework import ArgsError, PluginArgs
-from kubesched.framework._duration import format_go_duration, parse_go_duration
+from kubesched.framework import ArgsError, PluginArgs, format_go_duration, parse_go_duration
 
 __all__ = ["DynamicResourcesArgs"]
 
