@@ -4,7 +4,8 @@ pkg/features/kube_features.go (master 2026, the 1.37 line): DynamicResourceAlloc
 DRAAdminAccess, DRAPrioritizedList, DRADeviceTaints, DRADeviceTaintRules,
 DRAResourceClaimDeviceStatus are GA or beta and on; DRAPartitionableDevices,
 DRAConsumableCapacity and DRADeviceBindingConditions are beta and on; DRAListTypeAttributes is
-alpha and off. ``allocator_features`` is upstream's ``AllocatorFeatures``.
+alpha and off; DRAExtendedResource (KEP-5004) is GA and on (upstream locks it on; here it can
+still be turned off, as upstream's own tests do). ``allocator_features`` is upstream's ``AllocatorFeatures``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ DRA_GATE_DEFAULTS: Final[Mapping[str, bool]] = {
     "DRADeviceBindingConditions": True,
     "DRAResourceClaimDeviceStatus": True,
     "DRAListTypeAttributes": False,
+    "DRAExtendedResource": True,
 }
 
 
@@ -45,6 +47,7 @@ class PluginFeatures:
     device_binding_conditions: bool = True
     device_status: bool = True
     list_type_attributes: bool = False
+    extended_resource: bool = True
 
     @staticmethod
     def from_gates(gates: Mapping[str, bool] | None) -> PluginFeatures:
@@ -60,6 +63,7 @@ class PluginFeatures:
             device_binding_conditions=bool(g["DRADeviceBindingConditions"]),
             device_status=bool(g["DRAResourceClaimDeviceStatus"]),
             list_type_attributes=bool(g["DRAListTypeAttributes"]),
+            extended_resource=bool(g["DRAExtendedResource"]),
         )
 
     @property
