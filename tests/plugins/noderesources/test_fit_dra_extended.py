@@ -119,3 +119,82 @@ def test_node_hint_counts_dra_served_resources() -> None:
     assert ev.hint(wants, old, new) == QueueingHint.QUEUE
     off = fit(False).events_to_register()[1]
     assert off.hint is not None and off.hint(wants, None, old) == QueueingHint.QUEUE_SKIP
+
+
+def _class_obj(name: str = "class", extended: str | None = None) -> DeviceClass:
+    return device_class(name, extended)
+
+
+def _scalar_pod(name: str) -> Pod:
+    return make_pod().name("p").uid("p").req({name: "1"}).obj()
+
+
+MEMORY_POD = make_pod().name("p").uid("p").req({"memory": "2"}).obj()
+GPU_CLASS = "example.com/gpu"
+IMPLICIT_GPUCLASS = "deviceclass.resource.kubernetes.io/gpuclass"
+
+CLASS_HINT_CASES = [
+    pytest.param(MEMORY_POD, None, "not-a-class", QueueingHint.QUEUE, id="backoff-wrong-new-object"),
+    pytest.param(MEMORY_POD, "not-a-class", _class_obj(), QueueingHint.QUEUE, id="backoff-wrong-old-object"),
+    pytest.param(MEMORY_POD, _class_obj(), _class_obj(), QueueingHint.QUEUE_SKIP,
+                 id="skip-queue-on-class-nil-extended-resource-name-pointer"),
+    pytest.param(MEMORY_POD, _class_obj(extended=GPU_CLASS), _class_obj(extended=GPU_CLASS),
+                 QueueingHint.QUEUE_SKIP, id="skip-queue-on-class-same-extended-resource-name-pointer"),
+    pytest.param(MEMORY_POD, _class_obj(extended=GPU_CLASS), _class_obj(extended=GPU_CLASS),
+                 QueueingHint.QUEUE_SKIP, id="skip-queue-on-class-same-extended-resource-name"),
+    pytest.param(_scalar_pod(IMPLICIT_GPUCLASS), None, _class_obj("gpuclass", GPU_CLASS), QueueingHint.QUEUE,
+                 id="queue-on-class-add-with-implicit-extended-resource-name"),
+    pytest.param(_scalar_pod(IMPLICIT_GPUCLASS), None, _class_obj("myclass", GPU_CLASS),
+                 QueueingHint.QUEUE_SKIP,
+                 id="skip-on-class-add-with-implicit-extended-resource-name-not-matching"),
+    pytest.param(_scalar_pod("example.com/othergpu"), None, _class_obj("myclass", GPU_CLASS),
+                 QueueingHint.QUEUE_SKIP,
+                 id="skip-on-class-add-with-explicit-extended-resource-name-not-matching"),
+    pytest.param(_scalar_pod(IMPLICIT_GPUCLASS), _class_obj("gpuclass"), _class_obj("gpuclass", GPU_CLASS),
+                 QueueingHint.QUEUE_SKIP, id="skip-on-class-update-with-implicit-extended-resource-name"),
+    pytest.param(_scalar_pod(GPU_CLASS), None, _class_obj(extended=GPU_CLASS), QueueingHint.QUEUE,
+                 id="queue-on-class-add-with-extended-resource-name"),
+    pytest.param(_scalar_pod(GPU_CLASS), _class_obj(extended="example.com/gpu1"),
+                 _class_obj(extended=GPU_CLASS), QueueingHint.QUEUE,
+                 id="queue-on-class-update-with-extended-resource-name"),
+]
+
+
+@pytest.mark.parametrize(("p", "old", "new", "want"), CLASS_HINT_CASES)
+def test_is_schedulable_after_device_class_change(p: Pod, old: Any, new: Any, want: QueueingHint) -> None:
+    """Test_isSchedulableAfterDeviceClassChange (fit_test.go)."""
+    ev = fit(True).events_to_register()[2]
+    assert ev.hint is not None and ev.hint(p, old, new) == want
+
+
+def _node(capacity: dict[str, str]) -> Node:
+    return make_node().name("n").capacity(capacity).obj()
+
+
+BASE = {"cpu": "1", "memory": "2", "ephemeral-storage": "3"}
+DRA_POD = make_pod().name("p").uid("p").req(
+    {"cpu": "2m", "memory": "2", "ephemeral-storage": "2", EXT_A: "2"}).obj()
+INCREASED_CASES = [
+    pytest.param(DRA_POD, {**BASE, EXT_A: "4"}, {**BASE, "ephemeral-storage": "1", EXT_A: "1"}, True, False,
+                 id="requested-resources-dra-in-node"),
+    pytest.param(DRA_POD, BASE, {**BASE, "ephemeral-storage": "1"}, True, True,
+                 id="requested-resources-dra-not-in-node"),
+    pytest.param(make_pod().name("p").uid("p").req({EXT_A: "1"}).obj(), {EXT_A: "0"}, {EXT_A: "0"},
+                 True, True, id="requested-resources-dra-zero-capacity"),
+    pytest.param(DRA_POD, BASE, {**BASE, "ephemeral-storage": "1"}, False, False,
+                 id="scalar-resources-not-in-node"),
+]
+
+
+@pytest.mark.parametrize(("p", "old", "new", "enabled", "want"), INCREASED_CASES)
+def test_have_any_requested_resources_increased(p: Pod, old: dict[str, str], new: dict[str, str],
+                                                enabled: bool, want: bool) -> None:
+    """TestHaveAnyRequestedResourcesIncreased's DRA cases (fit_test.go). Upstream passes no DRA
+    manager, which delegates every resource the node lacks (the kubelet's path); kubesched
+    always has the resolver, so a class serves ``example.com/aaa`` here to the same effect."""
+    from kubesched.plugins.dynamicresources import manager_for
+    from kubesched.plugins.noderesources.fit import have_any_requested_resources_increased
+
+    pl = fit(enabled, device_class(extended=EXT_A))
+    resolver = manager_for(pl._store).device_class_resolver() if enabled else None
+    assert have_any_requested_resources_increased(p, _node(old), _node(new), resolver) is want

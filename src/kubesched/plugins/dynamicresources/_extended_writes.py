@@ -51,12 +51,22 @@ def patch_pod_extended_resource_claim_status(store: Any, pod: Pod, claim: Resour
     if node_extended is None or not node_extended.mappings:
         raise RuntimeError(f"nil or empty request mappings, no update of pod {pod.namespace}/{pod.name} "
                            "ExtendedResourceClaimStatus")
+    from kubesched.cluster import Conflict
+
     status = {"requestMappings": [m.to_dict() for m in node_extended.mappings],
               "resourceClaimName": claim.meta.name}
+    update = getattr(store, "update_status", store.update)
     try:
-        current = store.try_get("Pod", pod.namespace, pod.name) or pod
-        update = getattr(store, "update_status", store.update)
-        update(current.with_changes({("status", "extendedResourceClaimStatus"): status}))
+        # Upstream patches (no resourceVersion precondition); an update of the current pod,
+        # read again on a conflict, writes the same.
+        for attempt in range(CONFLICT_RETRIES):
+            current = store.try_get("Pod", pod.namespace, pod.name) or pod
+            try:
+                update(current.with_changes({("status", "extendedResourceClaimStatus"): status}))
+                return
+            except Conflict:
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
     except Exception as exc:
         raise RuntimeError(
             f"update pod {pod.namespace}/{pod.name} ExtendedResourceClaimStatus: {exc}") from exc
