@@ -38,7 +38,7 @@ def _devices(pod: dict[str, Any]) -> list[tuple[str, str]]:
 
 def test_simulate_places_every_pod_but_the_sixteen_gpu_one() -> None:
     pods = _pods(_json("simulate", str(EXAMPLE)))
-    assert len(pods) == 17
+    assert len(pods) == 18
     bad = pods.pop("ml/train-16")
     assert bad["node"] is None
     assert bad["message"].startswith("0/10 nodes are available: 10 cannot allocate all claims.")
@@ -64,6 +64,13 @@ def test_simulate_places_every_pod_but_the_sixteen_gpu_one() -> None:
     for name in ("ml/flex-0", "ml/flex-1"):
         assert [d["request"] for d in pods[name]["devices"]] == ["gpu/h100"]
         assert pods[name]["node"] in {f"gpu-node-{i}" for i in range(6)}
+    # example.com/gpu, served by the class gpu.example.com (no node advertises it): two whole
+    # GPUs through the claim the scheduler created, one request for the container.
+    legacy = pods["ml/video-encode"]
+    assert len(legacy["devices"]) == 2
+    assert {d["request"] for d in legacy["devices"]} == {"container-0-request-1"}
+    [claim_name] = {d["claim"] for d in legacy["devices"]}
+    assert claim_name.startswith("ml/video-encode-extended-resources-")
     # No device is handed out twice (the shared claim counts once).
     used = Counter(d for name, p in pods.items() if name != "ml/shared-b" for d in _devices(p))
     assert max(used.values()) == 1
@@ -90,8 +97,9 @@ def test_yaml_round_trip_keeps_the_allocations(tmp_path: Path) -> None:
     docs = [d for d in yaml.safe_load_all(first.stdout) if d]
     claims = [d for d in docs if d["kind"] == "ResourceClaim"]
     allocated = [c for c in claims if c.get("status", {}).get("allocation")]
-    # 13 claims from templates and the 2 used by name; train-16's stays unallocated.
-    assert len(allocated) == 15
+    # 13 claims from templates, the 2 used by name and video-encode's extended resource claim;
+    # train-16's stays unallocated.
+    assert len(allocated) == 16
     out = tmp_path / "state.yaml"
     out.write_text(first.stdout)
     before = _pods(_json("simulate", str(EXAMPLE)))
@@ -101,3 +109,16 @@ def test_yaml_round_trip_keeps_the_allocations(tmp_path: Path) -> None:
         if p["node"]:
             assert _devices(again[name]) == _devices(p)
     assert again["ml/train-16"]["node"] is None
+
+
+def test_explain_shows_the_devices_of_an_extended_resource() -> None:
+    """A pod requesting example.com/gpu (served by the class gpu.example.com, advertised by no
+    node): NodeResourcesFit passes every node, DynamicResources allocates two GPUs on each GPU
+    node for the in-memory claim ``<extended-resources>`` (request container-0-request-1)."""
+    doc = _json("explain", str(EXAMPLE), "--pod", "ml/video-encode")
+    nodes = {n["name"]: n for n in doc["nodes"]}
+    assert not nodes["cpu-node-0"]["feasible"]
+    gpu = nodes["gpu-node-0"]["devices"]
+    assert gpu == [f"ml/<extended-resources>: container-0-request-1 -> {DRIVER}/gpu-node-0/gpu-{i}"
+                   for i in range(2)]
+    assert doc["selectedNode"].startswith("gpu-node-")

@@ -133,3 +133,20 @@ def test_no_device_is_handed_out_twice() -> None:
     ]
     r = run_workload(_config(ops, {}), seed=1, pace=False)
     assert r.measured_pods == 15 and r.scheduled == 10
+
+
+def test_extended_resource_workload_gets_devices_without_claims_of_its_own() -> None:
+    """SchedulingWithExtendedResource/fast (upstream's dra/extendedresource config): pod i asks
+    for example.com/gpu-<i> (the template's ``{{.Index}}`` in a resource *name*, rendered like
+    any text), served by DeviceClass test-class-<i>; the scheduler creates one claim per pod."""
+    r = run_workload(_workload("SchedulingWithExtendedResource/fast"), seed=1)
+    assert r.scheduled == r.measured_pods == 10
+    assert set(r.placements.values()) == {"scheduler-perf-dra-0"}  # the only node with devices
+
+
+def test_template_keys_are_rendered() -> None:
+    container = {"name": "c", "image": "i", "resources": {"requests": {"example.com/gpu-{{.Index}}": 1}}}
+    tmpl = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p-{{.Index}}"},
+            "spec": {"containers": [container]}}
+    pod = ObjectFactory(random.Random(0)).any(tmpl, 7, "default")
+    assert pod.requests == {"example.com/gpu-7": 1}

@@ -91,7 +91,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
-from ._util_validation import FieldErrors
+from ._util_validation import FieldErrors, is_extended_resource_name
 from ._workloads import (
     INDEXED,
     NON_INDEXED,
@@ -199,6 +199,7 @@ __all__ = [
     "format_quantity",
     "format_time",
     "gc_paused",
+    "is_extended_resource_name",
     "kind_of",
     "load_documents",
     "load_paths",

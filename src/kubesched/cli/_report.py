@@ -13,6 +13,7 @@ import yaml
 
 from ..api import format_time
 from ..api.loader import KINDS, kind_of
+from ..plugins.dynamicresources import EXTENDED_RESOURCE_CLAIM_ANNOTATION
 from ..scheduler import Explanation, NodeExplanation
 from ..simulator import PodOutcome, Simulation
 
@@ -75,8 +76,9 @@ def _pod_entry(sim: Simulation, p: PodOutcome) -> dict[str, Any]:
 
 
 def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
-    """simulate ``-o yaml``: every object of the input and every object the controllers
-    created, as it is at the end (bound pods with ``spec.nodeName``, conditions and
+    """simulate ``-o yaml``: every object of the input and every object the controllers (or
+    the scheduler: the claims of extended resources backed by DRA) created, as it is at the
+    end (bound pods with ``spec.nodeName``, conditions and
     ``status.nominatedNodeName``; victims gone), in dependency order, without
     ``metadata.resourceVersion`` (it belongs to this run's store). Feeding it back admits the
     same cluster, and the controllers find nothing left to create."""
@@ -84,7 +86,9 @@ def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
     keep = sim.input_ids | sim.generated_ids
     for kind in KINDS:
         for obj in sim.store.list(kind):
-            if (kind_of(obj), obj.meta.namespace, obj.meta.name) not in keep:
+            created_by_scheduler = kind == "ResourceClaim" and bool(
+                obj.meta.annotations.get(EXTENDED_RESOURCE_CLAIM_ANNOTATION))
+            if (kind_of(obj), obj.meta.namespace, obj.meta.name) not in keep and not created_by_scheduler:
                 continue  # the store's bootstrap objects (system classes, namespaces)
             d = obj.to_dict()
             meta = d.get("metadata")

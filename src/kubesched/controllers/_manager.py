@@ -124,8 +124,10 @@ class ControllerManager:
             self.resource_claims.release(uids)
 
     def _observe_claims(self, pod: Pod, gone: bool) -> None:
-        """Queue the resourceclaim controller's work for ``pod`` (a pod with resource claims)."""
-        if not pod.raw.get("spec", {}).get("resourceClaims"):
+        """Queue the resourceclaim controller's work for ``pod`` (a pod with resource claims, or
+        with the claim the scheduler created for its extended resources backed by DRA)."""
+        if not pod.raw.get("spec", {}).get("resourceClaims") and not (
+                (pod.raw.get("status") or {}).get("extendedResourceClaimStatus")):
             return
         if gone or pod.is_terminal or pod.meta.deletion_timestamp is not None:
             self._released[pod.uid] = None

@@ -15,7 +15,8 @@ Mirrors pkg/controller/resourceclaim/controller.go (master 2026), the parts a si
 - ``syncClaim``: a finished or deleted pod is removed from ``reservedFor``; a claim reserved
   for nobody is deleted when it was generated for a pod that is gone or finished (the garbage
   collector's part upstream), else deallocated (allocation, device status and the scheduler's
-  finalizer removed) so its devices are free again.
+  finalizer removed) so its devices are free again. The claim the scheduler creates for a pod's
+  extended resources backed by DRA (owned by the pod) is released the same way.
 
 Random suffixes come from the manager's seeded generator: same input and seed, same names.
 """

@@ -77,7 +77,10 @@ def _render(value: Any, name: str, index: int) -> Any:
     if isinstance(value, list):
         return [_render(v, name, index) for v in value]
     if isinstance(value, dict):
-        return {k: _render(v, name, index) for k, v in value.items()}
+        # Keys too: a resource name like ``example.com/gpu-{{.Index}}`` (Go templates render
+        # the whole text).
+        return {(_render_text(k, name, index) if isinstance(k, str) and "{{" in k else k):
+                _render(v, name, index) for k, v in value.items()}
     return value if isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
 
 
@@ -91,7 +94,7 @@ def _has_placeholder(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_placeholder(v) for v in value)
     if isinstance(value, dict):
-        return any(_has_placeholder(v) for v in value.values())
+        return any(_has_placeholder(v) or (isinstance(k, str) and "{{" in k) for k, v in value.items())
     return False
 
 

@@ -283,13 +283,18 @@ def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
 
 
 def _devices(store: MemoryStore, pod: Pod) -> tuple[PodDevice, ...]:
-    """The devices of the claims reserved for ``pod`` (by name or generated from a template)."""
-    if not pod.node_name or not pod.raw.get("spec", {}).get("resourceClaims"):
+    """The devices of the claims reserved for ``pod`` (by name, generated from a template, or
+    created by the scheduler for its extended resources backed by DRA)."""
+    extended = (pod.raw.get("status") or {}).get("extendedResourceClaimStatus") or {}
+    if not pod.node_name or not (pod.raw.get("spec", {}).get("resourceClaims") or extended):
         return ()
     generated = {s.name: s.resource_claim_name for s in pod.resource_claim_statuses}
+    names = [pc.resource_claim_name if pc.resource_claim_name is not None else generated.get(pc.name)
+             for pc in pod.resource_claims]
+    if extended.get("resourceClaimName"):
+        names.append(str(extended["resourceClaimName"]))
     out: list[PodDevice] = []
-    for pc in pod.resource_claims:
-        name = pc.resource_claim_name if pc.resource_claim_name is not None else generated.get(pc.name)
+    for name in names:
         claim = store.try_get("ResourceClaim", pod.namespace, name) if name else None
         if claim is None or claim.allocation is None or all(r.uid != pod.uid for r in claim.reserved_for):
             continue

@@ -29,6 +29,7 @@ FINALIZER = "resource.kubernetes.io/delete-protection"
 BROKEN_SELECTOR = f'device.attributes["{DRIVER}"].{ATTR_NAME}'
 
 Manifest = dict[str, Any]
+EXTENDED_CLAIM_PREFIX = f"{POD_NAME}-extended-resources-"
 
 
 def node(name: str) -> Node:
@@ -280,8 +281,11 @@ def summary(c: ResourceClaim) -> tuple[Any, ...]:
             (r.get("request"), r.get("driver"), r.get("pool"), bool(r.get("adminAccess")))
             for r in (alloc.get("devices") or {}).get("results") or []
         )
+    name = c.meta.name
+    if name.startswith(EXTENDED_CLAIM_PREFIX):
+        name = EXTENDED_CLAIM_PREFIX + "0"  # generated: upstream's fake client appends "0"
     return (
-        c.meta.name,
+        name,
         tuple(raw.get("metadata", {}).get("finalizers") or ()),
         results,
         None if alloc is None else _canonical(alloc.get("nodeSelector")),
@@ -291,7 +295,11 @@ def summary(c: ResourceClaim) -> tuple[Any, ...]:
 
 
 def manifest_summary(m: Manifest) -> tuple[Any, ...]:
-    return summary(ResourceClaim.from_dict(m))
+    special = m["metadata"]["name"] == "<extended-resources>"  # the in-memory claim: no valid name
+    if special:
+        m = {**m, "metadata": {**m["metadata"], "name": "in-memory"}}
+    out = summary(ResourceClaim.from_dict(m))
+    return ("<extended-resources>", *out[1:]) if special else out
 
 
 def _canonical(v: Any) -> Any:

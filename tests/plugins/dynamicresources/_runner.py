@@ -27,7 +27,8 @@ START = 1_780_000_000.0
 Expected = tuple[Code, str] | None
 """None: success; else the code (only Success/Skip are compared exactly) and the message."""
 
-ClaimChange = Callable[[Manifest], Manifest]
+ClaimChange = Callable[[Manifest], Manifest | None]
+"""The expected claim after a step, None when the step deletes it."""
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Want:
     prebind_pre_flight: Expected = None
     prebind: Expected = None
     prebind_claims: ClaimChange | None = None
+    prebind_added: Sequence[Manifest] = ()  # claims PreBind creates (the extended resource claim)
     postfilter: Expected = None
     postfilter_claims: ClaimChange | None = None
     unreserve_before_prebind: bool = False
@@ -58,6 +60,9 @@ class Case:
     gates: Mapping[str, bool] = field(default_factory=dict)
     prepare_prebind: ClaimChange | None = None
     want: Want = field(default_factory=Want)
+    store_pod: bool = False  # upstream's objs hold the pod (its status gets patched)
+    fail_patch: bool = False  # the pod status write fails ("patch error")
+    fail_create: bool = False  # creating a claim fails ("claim creation errors")
 
 
 # The gates upstream's test leaves off unless a case turns them on ("False is chosen so that the
@@ -74,6 +79,23 @@ BASE_GATES = {
 }
 
 
+class _FailingStore(MemoryStore):
+    """upstream's reactors: a failing pod status patch, a failing claim create."""
+
+    fail_patch = False
+    fail_create = False
+
+    def update(self, obj: Any) -> Any:
+        if self.fail_patch and isinstance(obj, Pod):
+            raise RuntimeError("patch error")
+        return super().update(obj)
+
+    def create(self, obj: Any) -> Any:
+        if self.fail_create and isinstance(obj, ResourceClaim):
+            raise RuntimeError("claim creation errors")
+        return super().create(obj)
+
+
 @dataclass
 class _Handle:
     store: Any
@@ -85,14 +107,16 @@ class Run:
     def __init__(self, case: Case) -> None:
         self.case = case
         self.clock = VirtualClock(START)
-        self.store = MemoryStore(self.clock)
+        self.store = _FailingStore(self.clock)
         objs: list[Any] = [
+            *([case.pod] if case.store_pod else []),
             *case.nodes,
             *(DeviceClass.from_dict(c) for c in case.classes),
             *(ResourceSlice.from_dict(s) for s in case.slices),
             *(ResourceClaim.from_dict(c) for c in case.claims),
         ]
         self.store.load(objs)
+        self.store.fail_patch, self.store.fail_create = case.fail_patch, case.fail_create
         self.plugin = DynamicResources(None, _Handle(self.store, {**BASE_GATES, **case.gates}, self.clock))
         self.state = CycleState()
         self.snap = snapshot_of(case.nodes)
@@ -120,10 +144,14 @@ class Run:
         before: list[tuple[Any, ...]],
         change: ClaimChange | None,
         manifests: Sequence[Manifest],
+        added: Sequence[Manifest] = (),
     ) -> None:
         want = before
         if change is not None:
-            want = sorted(manifest_summary(change(m)) for m in manifests)
+            changed = [change(m) for m in manifests]
+            want = sorted(manifest_summary(m) for m in changed if m is not None)
+        if added:
+            want = sorted([*want, *(manifest_summary(m) for m in added)])
         assert self.claims() == want, f"{step}: claims differ:\n want {want}\n got  {self.claims()}"
 
     def current_manifests(self) -> list[Manifest]:
@@ -204,7 +232,7 @@ class Run:
             while not fut.done() and self.clock.step():
                 pass
             self.expect("PreBind", want.prebind, fut.status())
-            self.expect_claims("PreBind", before, want.prebind_claims, manifests)
+            self.expect_claims("PreBind", before, want.prebind_claims, manifests, want.prebind_added)
             assert self.in_flight() == [], "PreBind leaves nothing in flight"
             if want.unreserve_after_bind_failure is not None:
                 manifests = self.current_manifests()

@@ -1,15 +1,16 @@
 """upstream's TestPlugin table (pkg/scheduler/framework/plugins/dynamicresources/
 dynamicresources_test.go, master 2026), every case kubesched can express, with upstream's names.
 
+The 15 cases about extended resources backed by DRA (``empty-with-extended-resources-enabled``,
+``extended-resource-*``, ``implicit-extended-resource-*``, ``non-DRA-extended-resource-*``) are
+in ``test_plugin_table_extended.py``.
+
 Not ported, and why:
 
-- ``empty-with-extended-resources-enabled`` and the fourteen ``extended-resource-*`` /
-  ``implicit-extended-resource-*`` / ``non-DRA-extended-resource-*`` cases: extended resources
-  backed by DRA (DRAExtendedResource) are not implemented in this plugin;
 - ``canceled``, ``timeout``: Filter is never cancelled and has no time limit in kubesched
   (DRASchedulerFilterTimeout): the outcome would depend on the machine's speed;
 - the ``metrics`` checks of the ported cases (``scheduler_resourceclaim_creates_total``):
-  only the extended-resource claims are counted there.
+  kubesched has no such counter.
 
 Upstream's "CEL-runtime-error-for-one-of-three-nodes" expects a PreScore step the newest plugin
 no longer has; as in upstream's loop, the Error of the first node ends the run, so it is ported

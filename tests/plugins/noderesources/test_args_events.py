@@ -124,7 +124,9 @@ def test_balanced_args_validation(args: dict[str, Any], match: str) -> None:
 
 
 def test_fit_events() -> None:
-    pod_ev, node_ev = Fit().events_to_register()
+    pod_ev, node_ev, class_ev = Fit().events_to_register()
+    assert class_ev.event.resource == EventResource.DEVICE_CLASS  # DRAExtendedResource (on)
+    assert class_ev.event.action == ActionType.ADD | ActionType.UPDATE
     assert pod_ev.event.resource == EventResource.POD
     assert pod_ev.event.action == ActionType.DELETE | ActionType.UPDATE_POD_SCALE_DOWN
     assert node_ev.event.resource == EventResource.NODE
@@ -139,7 +141,7 @@ def _pod(cpu: str, name: str = "p", node: str = "") -> Pod:
 
 
 def test_pod_event_hint() -> None:
-    pod_ev, _ = Fit().events_to_register()
+    pod_ev, *_ = Fit().events_to_register()
     assert pod_ev.hint is not None
     target = _pod("1")
     assert pod_ev.hint(target, _pod("1", "q", node="n"), None) == QueueingHint.QUEUE  # assigned pod deleted
@@ -156,7 +158,7 @@ def test_pod_event_hint() -> None:
 
 
 def test_node_change_hint() -> None:
-    _, node_ev = Fit().events_to_register()
+    _, node_ev, *_ = Fit().events_to_register()
     assert node_ev.hint is not None
     target = _pod("2")
     small = make_node().name("n").capacity({"cpu": "1"}).obj()
@@ -241,8 +243,9 @@ def test_batch_agrees(cluster: Cluster, p: Pod) -> None:
 
 
 def test_events_follow_feature_gates() -> None:
-    off = Fit(handle=FakeHandle(features={"InPlacePodVerticalScaling": False, "SchedulingQueueHint": False}))
-    pod_ev, node_ev = off.events_to_register()
+    off = Fit(handle=FakeHandle(features={"InPlacePodVerticalScaling": False, "SchedulingQueueHint": False,
+                                          "DRAExtendedResource": False}))
+    pod_ev, node_ev = off.events_to_register()  # no DeviceClass event without DRAExtendedResource
     assert pod_ev.event.action == ActionType.DELETE
     assert node_ev.event.action == (
         ActionType.ADD

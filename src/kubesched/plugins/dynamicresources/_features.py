@@ -4,8 +4,9 @@ pkg/features/kube_features.go (master 2026, the 1.37 line): DynamicResourceAlloc
 DRAAdminAccess, DRAPrioritizedList, DRADeviceTaints, DRADeviceTaintRules,
 DRAResourceClaimDeviceStatus are GA or beta and on; DRAPartitionableDevices,
 DRAConsumableCapacity and DRADeviceBindingConditions are beta and on; DRAListTypeAttributes and
-DRAPreemption (KEP-5690, new in 1.37) are alpha and off. ``allocator_features`` is upstream's
-``AllocatorFeatures``.
+DRAPreemption (KEP-5690, new in 1.37) are alpha and off; DRAExtendedResource (KEP-5004) is GA and
+on (upstream locks it on; here it can still be turned off, as upstream's own tests do).
+``allocator_features`` is upstream's ``AllocatorFeatures``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ DRA_GATE_DEFAULTS: Final[Mapping[str, bool]] = {
     "DRAResourceClaimDeviceStatus": True,
     "DRAListTypeAttributes": False,
     "DRAPreemption": False,
+    "DRAExtendedResource": True,
 }
 
 
@@ -48,6 +50,7 @@ class PluginFeatures:
     device_status: bool = True
     list_type_attributes: bool = False
     preemption: bool = False
+    extended_resource: bool = True
 
     @staticmethod
     def from_gates(gates: Mapping[str, bool] | None) -> PluginFeatures:
@@ -64,6 +67,7 @@ class PluginFeatures:
             device_status=bool(g["DRAResourceClaimDeviceStatus"]),
             list_type_attributes=bool(g["DRAListTypeAttributes"]),
             preemption=bool(g["DRAPreemption"]),
+            extended_resource=bool(g["DRAExtendedResource"]),
         )
 
     @property

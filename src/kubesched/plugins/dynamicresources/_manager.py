@@ -29,6 +29,7 @@ from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceS
 from kubesched.dra.structured import AllocatedState, DeviceID
 
 from ._allocated import StoredAllocations, apply_claim, devices_of
+from ._extended import DeviceClassResolver
 
 __all__ = ["DRAManager", "manager_for"]
 
@@ -70,6 +71,7 @@ class DRAManager:
         # The last slice list per taint-rule switch, with the kind versions it was listed at.
         self._stored = StoredAllocations(store)
         self._slices: dict[bool, tuple[tuple[int, int], tuple[ResourceSlice, ...]]] = {}
+        self._resolver: tuple[int, DeviceClassResolver] | None = None
 
     # -- claims -------------------------------------------------------------------------------
     def get_claim(self, namespace: str, name: str) -> ResourceClaim | None:
@@ -194,6 +196,20 @@ class DRAManager:
 
     def list_classes(self) -> list[DeviceClass]:
         return self.store.list("DeviceClass") if self.store is not None else []
+
+    def device_class_resolver(self) -> DeviceClassResolver:
+        """DeviceClassResolver (DRAExtendedResource): which class serves an extended resource
+        name; built again only when a class changed (by the store's DeviceClass version)."""
+        version = self._kind_version("DeviceClass")
+        with self._lock:
+            cached = self._resolver
+            if version is not None and cached is not None and cached[0] == version:
+                return cached[1]
+        resolver = DeviceClassResolver(self.list_classes())
+        if version is not None:
+            with self._lock:
+                self._resolver = (version, resolver)
+        return resolver
 
     def _kind_version(self, kind: str) -> int | None:
         """The store's version of ``kind`` (MemoryStore.kind_version), None when it has none."""

@@ -28,8 +28,11 @@ Status codes: every "cannot schedule now" of this plugin is UnschedulableAndUnre
 (upstream's ``statusUnschedulable``), so preemption does not try nodes for it; the queueing
 hints bring the pod back when a claim, class, slice or the pod's generated-claim status
 changes (with DRAPreemption, Filter's rejections are Unschedulable, so that preemption tries
-the node). Not mirrored: extended resources backed by DRA (DRAExtendedResource), PodGroup
-claims, the Filter timeout (DRASchedulerFilterTimeout: a simulation is deterministic instead).
+the node). Extended resources backed by DRA (DRAExtendedResource, KEP-5004): a pod requesting an
+extended resource that a DeviceClass serves gets one more claim, the special claim of
+:mod:`._extended`, allocated where the node's allocatable lacks the resource and created in
+PreBind (extendeddynamicresources.go). Not mirrored: PodGroup claims, the Filter timeout
+(DRASchedulerFilterTimeout: a simulation is deterministic instead).
 """
 
 from __future__ import annotations
@@ -97,6 +100,15 @@ from ._claims import (
     pod_reference,
     status_of,
 )
+from ._extended import (
+    ExtendedRequests,
+    ExtendedState,
+    claim_with_changes,
+    filter_extended_resources,
+    is_special_claim_name,
+    pre_filter_extended_resources,
+)
+from ._extended_writes import create_extended_claim, delete_claim, patch_pod_extended_resource_claim_status
 from ._features import PluginFeatures
 from ._manager import DRAManager, manager_for
 from ._memo import NodeAllocationMemo
@@ -154,6 +166,10 @@ class _StateData:
     # DRAPreemption: what the preemption dry run removed (see :mod:`._preemption`); None
     # without the gate, and then clones share this object, as before upstream deep-copied it.
     dry_run: DryRun | None = None
+    # DRAExtendedResource: the special claim's index in ``claims`` (always the last) and what
+    # PreFilter and Filter found for it (see :class:`._extended.ExtendedState`).
+    extended_index: int | None = None
+    extended: ExtendedState | None = None
 
     def clone(self) -> _StateData:
         """Clone: the same object without DRAPreemption; with it, a copy whose dry-run state
@@ -175,6 +191,12 @@ class _StateData:
 
     def to_allocate(self) -> list[tuple[int, ResourceClaim]]:
         return [(i, c) for i, c in enumerate(self.claims) if c.allocation is None]
+
+    def extended_claim(self) -> ResourceClaim | None:
+        return self.claims[self.extended_index] if self.extended_index is not None else None
+
+    def no_user_claim(self) -> bool:
+        return len(self.claims) == (1 if self.extended_index is not None else 0)
 
 
 def _state(cs: CycleState) -> tuple[_StateData | None, Status | None]:
@@ -334,13 +356,19 @@ class DynamicResources(PluginBase):
             return None, Status.skip()
         s = _StateData()
         state.write(STATE_KEY, s)
-        if not pod.resource_claims:
+        if not pod.resource_claims and not self.fts.extended_resource:
             return None, Status.skip()
         self.named_claims.note(pod)
         try:
             claims = [c for _, c in self._foreach_pod_resource_claim(pod)]
         except ClaimLookupError as exc:
             return None, _unschedulable(str(exc))
+        if self.fts.extended_resource:
+            found = pre_filter_extended_resources(
+                pod, self.manager.device_class_resolver, self.manager.list_claims)
+            if found is not None:
+                s.extended_index, s.extended = len(claims), found[1]
+                claims.append(found[0])
         if not claims:
             return None, Status.skip()
 
@@ -357,6 +385,8 @@ class DynamicResources(PluginBase):
             if self.manager.claim_has_pending_allocation(claim.meta.uid):
                 return None, _unschedulable(
                     f"resource claim {_klog(claim)} is in the process of being allocated")
+            if index == s.extended_index:
+                continue  # no spec yet (Filter writes it per node), or stale: Filter decides
             for request in claim.devices.requests:
                 if request.exactly is not None:
                     st = self._validate_device_class(request.exactly.device_class_name, request.name)
@@ -444,6 +474,16 @@ class DynamicResources(PluginBase):
         comes from the memo when it cannot have changed."""
         node = node_info.node
         assert node is not None
+        node_extended: ExtendedRequests | None = None
+        extended = s.extended_claim()
+        if extended is not None and s.extended is not None:
+            node_extended, reason = filter_extended_resources(
+                extended, s.extended, s.no_user_claim(), node_info)
+            if reason is not None:
+                return _unschedulable(reason)
+            if node_extended is None and s.no_user_claim():
+                return None  # the device plugins provide everything: NodeResourcesFit checked it
+            memo_key = None  # the claims depend on the node's allocatable
         unavailable: list[int] = []
         for index, claim in enumerate(s.claims):
             selector = s.available_on_nodes[index]
@@ -477,6 +517,10 @@ class DynamicResources(PluginBase):
                     return Status.from_error(exc)
             outcome = self.memo.get(node, memo_key) if memo_key is not None else None
             if outcome is None:
+                ext = node_extended.claim if node_extended is not None else None
+                if ext is not None and s.extended_index is not None:
+                    special = s.claims[s.extended_index]
+                    claims_to_allocate = [ext if c is special else c for c in claims_to_allocate]
                 try:
                     outcome = allocator.allocate(node, claims_to_allocate)
                 except AllocationFailedOnNodeError as exc:
@@ -500,6 +544,8 @@ class DynamicResources(PluginBase):
         if s.allocator is not None:
             with s.lock:
                 s.node_allocations[node.name] = allocations
+                if node_extended is not None and s.extended is not None:
+                    s.extended.nodes[node.name] = node_extended
         return None
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
@@ -512,7 +558,7 @@ class DynamicResources(PluginBase):
             return super().filter_batch(state, pod, nodes)
         if s.memo_key is _UNSET:  # once per cycle (the batch path asks in chunks)
             s.memo_key = None
-            if s.allocator is not None and s.allocated is not None:
+            if s.allocator is not None and s.allocated is not None and s.extended_index is None:
                 s.memo_key = self.memo.begin_cycle(s.world, s.slices, s.allocated,
                                                    [c for _, c in s.to_allocate()])
         key = s.memo_key if isinstance(s.memo_key, int) else None
@@ -573,17 +619,32 @@ class DynamicResources(PluginBase):
             return None, err
         if not s.claims:
             return None, Status.of(Code.UNSCHEDULABLE, "no new claims to deallocate")
-        candidates = [s.claims[i] for i in sorted(s.unavailable_claims)
-                      if _unused_by_others(s.claims[i], pod)]
+        # Upstream ranges over the unavailable claims in map order (random): the first that is
+        # reserved for nobody but this pod is deallocated, and a real extended-resource claim met
+        # first is deleted instead; the first of a random order is a uniform pick among them.
+        extended = s.extended_claim()
+        real_extended = extended is not None and not is_special_claim_name(extended.meta.name)
+        candidates = [i for i in sorted(s.unavailable_claims)
+                      if (i == s.extended_index and real_extended)
+                      or (i != s.extended_index and _unused_by_others(s.claims[i], pod))]
         if candidates:
-            claim = candidates[0]
+            index = candidates[0]
             if len(candidates) > 1 and self.handle is not None:
-                claim = self.handle.rng.choice(candidates)
+                index = self.handle.rng.choice(candidates)
+            if index != s.extended_index:
+                try:
+                    self._write_status(s.claims[index],
+                                       {"allocation": None, "reservedFor": None, "devices": None})
+                except Exception as exc:  # a store error: Error status, the pod is retried
+                    return None, Status.from_error(exc)
+                return None, Status.of(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
+        if extended is not None and real_extended:
+            # The claim of an earlier cycle (allocated or reserved then): delete it.
             try:
-                self._write_status(claim, {"allocation": None, "reservedFor": None, "devices": None})
-            except Exception as exc:  # a store error: Error status, the pod is retried
+                delete_claim(self.store, extended)
+            except Exception as exc:
                 return None, Status.from_error(exc)
-            return None, Status.of(Code.UNSCHEDULABLE, "deallocation of ResourceClaim completed")
+            return None, Status.of(Code.UNSCHEDULABLE, "deletion of ResourceClaim completed")
         return None, Status.of(Code.UNSCHEDULABLE, "still not schedulable")
 
     # -- Score ---------------------------------------------------------------------------------
@@ -635,6 +696,8 @@ class DynamicResources(PluginBase):
             return None
         allocations = s.node_allocations.get(node_name)
         if not allocations:
+            if all(i == s.extended_index for i, _ in pending):
+                return None  # only the special claim, and the device plugins serve it here
             return Status.from_error(RuntimeError("claim allocation not found for node"))
         if len(allocations) != len(pending):
             return Status.from_error(RuntimeError(
@@ -642,6 +705,10 @@ class DynamicResources(PluginBase):
                 f"want {len(pending)} claims"))
         for (index, claim), allocation in zip(pending, allocations, strict=True):
             s.allocations[index] = allocation
+            if index == s.extended_index and s.extended is not None:
+                node_extended = s.extended.nodes.get(node_name)
+                if node_extended is not None:
+                    claim = node_extended.claim  # the special claim as instantiated for the node
             # The claim as it will be once allocated: the allocator of the next pods sees its
             # devices as in use.
             self.manager.signal_claim_pending_allocation(_allocated(claim, allocation))
@@ -655,7 +722,9 @@ class DynamicResources(PluginBase):
         s = state.get(STATE_KEY)
         if not isinstance(s, _StateData) or not s.claims:
             return
-        for claim in s.claims:
+        for index, claim in enumerate(s.claims):
+            if index == s.extended_index:
+                continue  # below
             if self.manager.remove_claim_pending_allocation(claim.meta.uid):
                 self.manager.assumed_claim_restore(claim.meta.namespace, claim.meta.name)
             if claim.allocation is not None and is_reserved_for_pod(pod, claim):
@@ -663,6 +732,19 @@ class DynamicResources(PluginBase):
                     self._unreserve_claim(claim, pod)
                 except Exception:  # upstream logs it; the next attempt gets here again
                     continue
+        self._unreserve_extended_resource_claim(s)
+
+    def _unreserve_extended_resource_claim(self, s: _StateData) -> None:
+        """unreserveExtendedResourceClaim: forget the in-flight allocation of the special claim
+        (by its PreFilter uid) and delete the claim if PreBind created it already."""
+        claim = s.extended_claim()
+        if claim is None or s.extended is None:
+            return
+        if self.manager.remove_claim_pending_allocation(s.extended.initial_uid):
+            self.manager.assumed_claim_restore(claim.meta.namespace, claim.meta.name)
+        if not is_special_claim_name(claim.meta.name):
+            with contextlib.suppress(Exception):  # upstream logs it
+                delete_claim(self.store, claim)
 
     def _unreserve_claim(self, claim: ResourceClaim, pod: Pod) -> None:
         """The strategic-merge patch ``{"$patch": "delete", "uid": <pod>}`` on reservedFor,
@@ -707,7 +789,10 @@ class DynamicResources(PluginBase):
             if is_reserved_for_pod(pod, claim):
                 continue
             try:
-                s.claims[index] = self._bind_claim(s, index, pod)
+                if index == s.extended_index:
+                    self._bind_extended_claim(s, index, pod, node_name)
+                else:
+                    s.claims[index] = self._bind_claim(s, index, pod)
             except Exception as exc:  # the pod goes to backoff; Unreserve cleans up
                 return PermitFuture.resolved(Status.from_error(exc))
         if not self.fts.binding_and_status or not _has_binding_conditions(s.claims):
@@ -746,6 +831,23 @@ class DynamicResources(PluginBase):
                     return f"device binding timeout: claim={current.meta.name}"
                 return False
         return True
+
+    def _bind_extended_claim(self, s: _StateData, index: int, pod: Pod, node_name: str) -> None:
+        """bindClaim for the special claim: nothing when the device plugins serve the pod;
+        else create it, write allocation and reservation as for any claim, and record it in
+        the pod's ``status.extendedResourceClaimStatus``."""
+        claim, allocation = s.claims[index], s.allocations[index]
+        if (allocation is None and not claim.devices.requests) or s.extended is None:
+            return
+        node_extended = s.extended.nodes.get(node_name)
+        try:
+            if is_special_claim_name(claim.meta.name):
+                s.claims[index] = create_extended_claim(self.store, node_extended, node_name)
+            s.claims[index] = self._bind_claim(s, index, pod)
+        finally:
+            if allocation is not None:
+                self.manager.remove_claim_pending_allocation(s.extended.initial_uid)
+        patch_pod_extended_resource_claim_status(self.store, pod, s.claims[index], node_extended)
 
     def _bind_claim(self, s: _StateData, index: int, pod: Pod) -> ResourceClaim:
         """bindClaim: store the allocation from Reserve (adding the finalizer first, in a
@@ -818,7 +920,9 @@ class DynamicResources(PluginBase):
         allocations = s.node_allocations.get(node_name)
         if not allocations:
             return []
-        return [(c, a) for (_, c), a in zip(s.to_allocate(), allocations, strict=False)]
+        node_extended = s.extended.nodes.get(node_name) if s.extended is not None else None
+        return [(node_extended.claim if i == s.extended_index and node_extended is not None else c, a)
+                for (i, c), a in zip(s.to_allocate(), allocations, strict=False)]
 
 
 def _the_pod(old: Any, new: Any) -> Collection[str]:
@@ -848,7 +952,7 @@ def _allocated(claim: ResourceClaim, allocation: AllocationResult) -> ResourceCl
     changes: dict[tuple[str, ...], Any] = {("status", "allocation"): allocation_to_dict(allocation)}
     if FINALIZER not in finalizers:
         changes[("metadata", "finalizers")] = [*finalizers, FINALIZER]
-    return claim.with_changes(changes)
+    return claim_with_changes(claim, changes)
 
 
 def _compute_score(claims: Sequence[ResourceClaim], allocations: Sequence[AllocationResult]) -> int:

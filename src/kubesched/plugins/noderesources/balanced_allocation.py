@@ -41,7 +41,8 @@ from kubesched.framework import (
 from kubesched.plugins.names import NODE_RESOURCES_BALANCED_ALLOCATION
 
 from ._args import NodeResourcesBalancedAllocationArgs
-from .resource_allocation import I64, NodeUsage, ResourceAllocationScorer, pod_request_list
+from ._dra import DRAScoring
+from .resource_allocation import I64, DRATotals, NodeUsage, ResourceAllocationScorer, pod_request_list
 
 __all__ = ["NAME", "BalancedAllocation", "balanced_resource_row_scorer", "balanced_resource_score",
            "balanced_resource_scorer"]
@@ -152,6 +153,7 @@ def balanced_resource_row_scorer(index: Sequence[int], allocatable: Sequence[int
 @dataclass(frozen=True, slots=True)
 class _PreScoreState:
     pod_requests: tuple[int, ...]
+    dra: DRATotals | None = None  # draPreScoreState (DRAExtendedResource)
 
     def clone(self) -> _PreScoreState:
         return self
@@ -169,33 +171,35 @@ class BalancedAllocation(PluginBase):
             NAME, balanced_resource_scorer, self.resources, use_requested=True,
             row_scorer=balanced_resource_row_scorer,
         )
+        self.dra_scoring = DRAScoring(handle, self.resources)
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         reqs = pod_request_list(pod, self.resources, use_requested=True)
         if not any(reqs):
             return Status.skip()  # best-effort pods: issue 129138
-        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs))
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs, self.dra_scoring.pre_score()))
         return None
 
-    def _requests(self, state: CycleState, pod: Pod) -> tuple[int, ...]:
+    def _state(self, state: CycleState, pod: Pod) -> _PreScoreState:
+        """The PreScore state; without it (upstream's Score fallback) the requests alone."""
         s = state.get(PRE_SCORE_STATE_KEY)
         if isinstance(s, _PreScoreState):
-            return s.pod_requests
-        return pod_request_list(pod, self.resources, use_requested=True)
+            return s
+        return _PreScoreState(pod_request_list(pod, self.resources, use_requested=True))
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
-        reqs = self._requests(state, pod)
-        if not any(reqs):
+        s = self._state(state, pod)
+        if not any(s.pod_requests):
             return 0, None
-        return self.scorer.score(node_info, reqs)
+        return self.scorer.score(node_info, s.pod_requests, s.dra)
 
     def score_batch(
         self, state: CycleState, pod: Pod, nodes: NodeBatch
     ) -> tuple[npt.NDArray[np.int64], Status | None]:
-        reqs = self._requests(state, pod)
-        if not any(reqs):
+        s = self._state(state, pod)
+        if not any(s.pod_requests):
             return np.zeros(len(nodes), dtype=np.int64), None
-        return self.scorer.score_batch(nodes, reqs)
+        return self.scorer.score_batch(nodes, s.pod_requests, s.dra)
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A score plugin never rejects a pod, so no event needs to requeue one."""

@@ -14,7 +14,15 @@ Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go (master 2026):
 - Score: the scoring strategy (LeastAllocated by default, MostAllocated,
   RequestedToCapacityRatio) over ``scoringStrategy.resources`` with the non-zero requests.
 - Events: a deleted assigned (or nominated) pod, a scaled-down pod that frees a resource the pod
-  wants, a node added or with more allocatable that now fits the pod.
+  wants, a node added or with more allocatable that now fits the pod, and (DRAExtendedResource)
+  a DeviceClass added or updated that may now serve an extended resource the pod requests.
+- Extended resources backed by DRA (KEP-5004, DRAExtendedResource, on):
+  shouldDelegateResourceToDRA leaves a resource to DynamicResources on a node whose
+  allocatable has none of it when a DeviceClass serves it (``extendedResourceName``, or the
+  implicit ``deviceclass.resource.kubernetes.io/<class>``); a node advertising it in allocatable
+  is checked here as any extended resource (the device plugin's path). A scored resource the
+  node lacks counts the node's devices of the serving class (draPreScoreState, see
+  :mod:`._dra`).
 
 The batch Filter compares the gathered allocatable and requested rows once per checked resource
 and returns all-success at once when no node fails; the reasons of failing nodes are encoded
@@ -30,7 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.api import Node, Pod
+from kubesched.api import DeviceClass, Node, Pod
 from kubesched.cache import NodeInfo, is_scalar_resource_name
 from kubesched.framework import (
     ActionType,
@@ -49,14 +57,17 @@ from kubesched.framework import (
     QueueingHint,
     Status,
 )
+from kubesched.plugins.dynamicresources import manager_for
+from kubesched.plugins.dynamicresources._extended import DEVICE_CLASS_PREFIX, DeviceClassResolver
 from kubesched.plugins.helper import feature_enabled
 from kubesched.plugins.names import NODE_RESOURCES_FIT
 
 from ._args import LEAST_ALLOCATED, MOST_ALLOCATED, NodeResourcesFitArgs
+from ._dra import DRAScoring
 from .least_allocated import least_resource_row_scorer, least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
-from .resource_allocation import ResourceAllocationScorer, pod_request_list
+from .resource_allocation import DRATotals, ResourceAllocationScorer, pod_request_list
 
 __all__ = ["NAME", "Fit", "InsufficientResource", "fits", "fits_request", "is_extended_resource_name"]
 
@@ -119,6 +130,7 @@ class _PreFilterState:
 @dataclass(frozen=True, slots=True)
 class _PreScoreState:
     pod_requests: tuple[int, ...]
+    dra: DRATotals | None = None  # draPreScoreState
 
     def clone(self) -> _PreScoreState:
         return self
@@ -136,13 +148,23 @@ def _checked(s: _PreFilterState, ignored: frozenset[str], ignored_groups: frozen
     return out
 
 
+def should_delegate_to_dra(name: str, allocatable: Mapping[str, int],
+                           resolver: DeviceClassResolver | None) -> bool:
+    """shouldDelegateResourceToDRA (``resolver``: DRAExtendedResource on): the node's
+    allocatable has none of ``name`` and a device class serves it."""
+    return (resolver is not None and allocatable.get(name, 0) <= 0
+            and resolver.get_device_class(name) is not None)
+
+
 def fits_request(
     s: _PreFilterState,
     node_info: NodeInfo,
     ignored: frozenset[str] = frozenset(),
     ignored_groups: frozenset[str] = frozenset(),
+    resolver: DeviceClassResolver | None = None,
 ) -> list[InsufficientResource]:
-    """fitsRequest: every insufficient resource of the node for the pod, in upstream's order."""
+    """fitsRequest: every insufficient resource of the node for the pod, in upstream's order;
+    with ``resolver``, resources DRA serves on this node are left to DynamicResources."""
     out: list[InsufficientResource] = []
     allowed = node_info.allocatable.get("pods", 0)
     used_pods = len(node_info.pods)
@@ -154,14 +176,17 @@ def fits_request(
         want = s.requests[name]
         alloc = node_info.allocatable.get(name, 0)
         used = node_info.requested.get(name, 0)
+        if name not in _BASE and should_delegate_to_dra(name, node_info.allocatable, resolver):
+            continue
         if want > alloc - used:
             out.append(InsufficientResource(name, insufficient_reason(name), want, used, alloc, want > alloc))
     return out
 
 
-def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
+def fits(pod: Pod, node_info: NodeInfo,
+         resolver: DeviceClassResolver | None = None) -> list[InsufficientResource]:
     """Fits: fitsRequest with the pod's requests and nothing ignored."""
-    return fits_request(_PreFilterState.of(pod), node_info)
+    return fits_request(_PreFilterState.of(pod), node_info, resolver=resolver)
 
 
 def _status(insufficient: Sequence[InsufficientResource]) -> Status | None:
@@ -205,7 +230,11 @@ class Fit(PluginBase):
         # Both GA / on by default in the newest upstream.
         self.enable_in_place_pod_vertical_scaling = feature_enabled(handle, "InPlacePodVerticalScaling", True)
         self.enable_scheduling_queue_hint = feature_enabled(handle, "SchedulingQueueHint", True)
-        self._plan_memo: tuple[_PreFilterState, tuple[list[str], list[int]]] | None = None
+        # KEP-5004, GA and on in 1.37 (locked on upstream; here it can be turned off).
+        self.enable_dra_extended_resource = feature_enabled(handle, "DRAExtendedResource", True)
+        self._store = handle.store if handle is not None else None
+        self.dra_scoring = DRAScoring(handle, self.resources)
+        self._plan_memo: tuple[_PreFilterState, tuple[list[str], list[int], set[str]]] | None = None
 
     # -- PreFilter / Filter ------------------------------------------------------------------
     def pre_filter(
@@ -214,16 +243,29 @@ class Fit(PluginBase):
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState.of(pod))
         return None, None
 
-    def _filter_plan(self, s: _PreFilterState) -> tuple[list[str], list[int]]:
-        """The resources fitsRequest checks for this pod, "pods" first, and the amount wanted
-        of each; memoized for the cycle's state (Filter runs once per chunk of nodes)."""
+    def _resolver(self) -> DeviceClassResolver | None:
+        """The DRA manager's DeviceClassResolver while DRAExtendedResource is on (upstream
+        passes a nil draManager when it is off)."""
+        if not self.enable_dra_extended_resource:
+            return None
+        return manager_for(self._store).device_class_resolver()
+
+    def _filter_plan(self, s: _PreFilterState) -> tuple[list[str], list[int], set[str]]:
+        """The resources fitsRequest checks for this pod, "pods" first, the amount wanted of
+        each, and those a device class serves (left to DRA on nodes without them);
+        memoized for the cycle's state (Filter runs once per chunk of nodes)."""
         memo = self._plan_memo
         if memo is not None and memo[0] is s:
             return memo[1]
         names = ["pods"]
         if not s.empty:
             names += _checked(s, self.ignored_resources, self.ignored_resource_groups)
-        plan = (names, [1] + [s.requests[k] for k in names[1:]])
+        served: set[str] = set()
+        extended = [k for k in names[1:] if k not in _BASE]
+        resolver = self._resolver() if extended else None
+        if resolver is not None:
+            served = {k for k in extended if resolver.get_device_class(k) is not None}
+        plan = (names, [1] + [s.requests[k] for k in names[1:]], served)
         self._plan_memo = (s, plan)
         return plan
 
@@ -232,7 +274,9 @@ class Fit(PluginBase):
             s = state.read_as(PRE_FILTER_STATE_KEY, _PreFilterState)
         except (KeyError, TypeError) as exc:
             return Status.from_error(exc)
-        return _status(fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups))
+        resolver = self._resolver() if s.scalars else None
+        return _status(fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups,
+                                    resolver))
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         """fitsRequest over the batch: one row gather per matrix, then one comparison per
@@ -247,7 +291,7 @@ class Fit(PluginBase):
         cols = nodes.snapshot.columns
         idx = nodes.indices
         n = len(idx)
-        names, wants = self._filter_plan(s)
+        names, wants, served = self._filter_plan(s)
         alloc_rows = cols.allocatable.take(idx, axis=0)
         used_rows = cols.requested.take(idx, axis=0)
         failing: list[tuple[int, npt.NDArray[np.bool_]]] = []
@@ -257,11 +301,15 @@ class Fit(PluginBase):
             want = wants[k]
             c = index.get(name)
             if c is None:  # no node has any: every node lacks it, beyond preemption's help
+                if name in served:
+                    continue  # ... and DRA serves it on every node
                 fail = np.ones(n, dtype=bool)
                 unres = fail if k else None
             else:
                 alloc = alloc_rows[:, c]
                 fail = want > alloc - used_rows[:, c]
+                if name in served:
+                    fail &= alloc > 0  # shouldDelegateResourceToDRA where the node has none
                 if not np.count_nonzero(fail):
                     continue
                 unres = fail & (want > alloc) if k else None  # "Too many pods" stays resolvable
@@ -290,22 +338,25 @@ class Fit(PluginBase):
 
     # -- Score -------------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
-        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(pod_request_list(pod, self.resources, False)))
+        state.write(PRE_SCORE_STATE_KEY, self._pre_score_state(pod))
         return None
 
-    def _requests(self, state: CycleState, pod: Pod) -> tuple[int, ...]:
+    def _pre_score_state(self, pod: Pod) -> _PreScoreState:
+        return _PreScoreState(pod_request_list(pod, self.resources, False), self.dra_scoring.pre_score())
+
+    def _state(self, state: CycleState, pod: Pod) -> _PreScoreState:
         s = state.get(PRE_SCORE_STATE_KEY)
-        if isinstance(s, _PreScoreState):
-            return s.pod_requests
-        return pod_request_list(pod, self.resources, False)
+        return s if isinstance(s, _PreScoreState) else self._pre_score_state(pod)
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
-        return self.scorer.score(node_info, self._requests(state, pod))
+        s = self._state(state, pod)
+        return self.scorer.score(node_info, s.pod_requests, s.dra)
 
     def score_batch(
         self, state: CycleState, pod: Pod, nodes: NodeBatch
     ) -> tuple[npt.NDArray[np.int64], Status | None]:
-        return self.scorer.score_batch(nodes, self._requests(state, pod))
+        s = self._state(state, pod)
+        return self.scorer.score_batch(nodes, s.pod_requests, s.dra)
 
     # -- Events ------------------------------------------------------------------------------
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -317,7 +368,7 @@ class Fit(PluginBase):
         node_action = ActionType.ADD | ActionType.UPDATE_NODE_ALLOCATABLE
         if not self.enable_scheduling_queue_hint:
             node_action |= ActionType.UPDATE_NODE_TAINT | ActionType.UPDATE_NODE_LABEL
-        return [
+        events = [
             ClusterEventWithHint(
                 ClusterEvent(EventResource.POD, pod_action), self.is_schedulable_after_pod_event
             ),
@@ -325,6 +376,28 @@ class Fit(PluginBase):
                 ClusterEvent(EventResource.NODE, node_action), self.is_schedulable_after_node_change
             ),
         ]
+        if self.enable_dra_extended_resource:
+            # A pod may wait for a class to serve an extended resource it requests.
+            events.append(ClusterEventWithHint(
+                ClusterEvent(EventResource.DEVICE_CLASS, ActionType.ADD | ActionType.UPDATE),
+                self.is_schedulable_after_device_class_event))
+        return events
+
+    def is_schedulable_after_device_class_event(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
+        """isSchedulableAfterDeviceClassEvent: a class added whose implicit name the pod
+        requests, or a class added or updated whose (changed) extendedResourceName it requests."""
+        if not isinstance(new_obj, DeviceClass) or (
+                old_obj is not None and not isinstance(old_obj, DeviceClass)):
+            return QueueingHint.QUEUE
+        requests = pod.requests
+        if old_obj is not None:
+            if old_obj.extended_resource_name == new_obj.extended_resource_name:
+                return QueueingHint.QUEUE_SKIP
+        elif DEVICE_CLASS_PREFIX + new_obj.meta.name in requests:
+            return QueueingHint.QUEUE
+        if new_obj.extended_resource_name is not None and new_obj.extended_resource_name in requests:
+            return QueueingHint.QUEUE
+        return QueueingHint.QUEUE_SKIP
 
     def is_schedulable_after_pod_event(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         if new_obj is None:  # deleted
@@ -343,17 +416,19 @@ class Fit(PluginBase):
         """Queue when the pod fits the node and the node is new or a requested resource grew."""
         if not isinstance(new_obj, Node):
             return QueueingHint.QUEUE
-        if fits(pod, NodeInfo.of(new_obj)):  # some resource is insufficient: still no fit
+        resolver = self._resolver()
+        if fits(pod, NodeInfo.of(new_obj), resolver):  # some resource is insufficient: still no fit
             return QueueingHint.QUEUE_SKIP
         if not isinstance(old_obj, Node):
             return QueueingHint.QUEUE
-        if not have_any_requested_resources_increased(pod, old_obj, new_obj):
+        if not have_any_requested_resources_increased(pod, old_obj, new_obj, resolver):
             return QueueingHint.QUEUE_SKIP
         return QueueingHint.QUEUE
 
 
-def have_any_requested_resources_increased(pod: Pod, old: Node, new: Node) -> bool:
-    """haveAnyRequestedResourcesIncreased."""
+def have_any_requested_resources_increased(pod: Pod, old: Node, new: Node,
+                                           resolver: DeviceClassResolver | None = None) -> bool:
+    """haveAnyRequestedResourcesIncreased (a resource DRA serves on the new node counts)."""
     if new.allocatable.get("pods", 0) > old.allocatable.get("pods", 0):
         return True
     s = _PreFilterState.of(pod)
@@ -361,6 +436,8 @@ def have_any_requested_resources_increased(pod: Pod, old: Node, new: Node) -> bo
         return False
     for name, want in s.requests.items():
         if want > 0 and new.allocatable.get(name, 0) > old.allocatable.get(name, 0):
+            return True
+        if want > 0 and name not in _BASE and should_delegate_to_dra(name, new.allocatable, resolver):
             return True
     return False
 

@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.api import Pod
+from kubesched.api import Node, Pod
 from kubesched.cache import NodeColumns, NodeInfo, RowAnswers, RowMemo, is_scalar_resource_name
 from kubesched.framework import NodeBatch, Status
 
 from ._args import ResourceSpec
 
-__all__ = ["I64", "ROW_EXACT", "NodeUsage", "ResourceAllocationScorer", "RowScorer", "Scorer",
+__all__ = ["I64", "ROW_EXACT", "DRATotals", "NodeUsage", "ResourceAllocationScorer", "RowScorer", "Scorer",
            "pod_request_list"]
 
 I64 = npt.NDArray[np.int64]
@@ -89,6 +89,10 @@ class NodeUsage:
         """Whether resource row ``k`` counts, per node (``True``: on every node)."""
         return True if self.absent is None else ~self.absent[k]
 
+
+DRATotals = Callable[[Node, str], tuple[int, int]]
+"""For extended resources backed by DRA (DRAExtendedResource): ``(node, resource) ->
+(allocatable, allocated)`` counted in devices, used where the node's allocatable has none."""
 
 Scorer = Callable[[NodeUsage], I64]
 """A scoring strategy: one int64 score per node of the usage."""
@@ -163,15 +167,24 @@ class ResourceAllocationScorer:
             if _scored(r.name) and not (req == 0 and is_scalar_resource_name(r.name))
         ]
 
-    def usage_of(self, node_info: NodeInfo, pod_requests: Sequence[int]) -> NodeUsage:
-        """One node's usage, from its NodeInfo."""
+    def usage_of(self, node_info: NodeInfo, pod_requests: Sequence[int],
+                 dra: DRATotals | None = None) -> NodeUsage:
+        """One node's usage, from its NodeInfo; with ``dra``, a scalar resource the node's
+        allocatable lacks counts the devices serving it (calculateResourceAllocatableRequest)."""
         basis = node_info.requested if self.use_requested else node_info.non_zero_requested
         kept = self._kept(pod_requests)
         alloc: list[list[int]] = []
         used: list[list[int]] = []
         for j in kept:
             name = self.resources[j].name
-            alloc.append([node_info.allocatable.get(name, 0)])
+            capacity = node_info.allocatable.get(name, 0)
+            if dra is not None and capacity == 0 and name not in _NATIVE_SCORED and node_info.node:
+                devices, allocated = dra(node_info.node, name)
+                if devices > 0:
+                    alloc.append([devices])
+                    used.append([allocated])
+                    continue
+            alloc.append([capacity])
             used.append([(basis if name in ("cpu", "memory") else node_info.requested).get(name, 0)])
         return NodeUsage.build(
             kept,
@@ -213,19 +226,25 @@ class ResourceAllocationScorer:
         used = np.ascontiguousarray(basis.take(idx, axis=0)[:, pick].T)
         return NodeUsage.build(kept, alloc, used, offsets)
 
-    def score(self, node_info: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
+    def score(self, node_info: NodeInfo, pod_requests: Sequence[int],
+              dra: DRATotals | None = None) -> tuple[int, Status | None]:
         """resourceAllocationScorer.score for one node."""
         if not self.resources:
             return 0, Status.from_error(RuntimeError("resources not found"))
-        return int(self.scorer(self.usage_of(node_info, pod_requests))[0]), None
+        return int(self.scorer(self.usage_of(node_info, pod_requests, dra))[0]), None
 
-    def score_batch(self, nodes: NodeBatch, pod_requests: Sequence[int]) -> tuple[I64, Status | None]:
+    def score_batch(self, nodes: NodeBatch, pod_requests: Sequence[int],
+                    dra: DRATotals | None = None) -> tuple[I64, Status | None]:
         """The scores of the batch: from the per-row memo when the strategy has a row scorer
-        (:meth:`_memo_scores`), else with the numpy scorer over the gathered usage."""
+        (:meth:`_memo_scores`), else with the numpy scorer over the gathered usage; node by
+        node when a scored resource may be counted in devices (``dra``, a rare configuration)."""
         if not self.resources:
             return np.zeros(len(nodes), dtype=np.int64), Status.from_error(
                 RuntimeError("resources not found")
             )
+        if dra is not None:
+            return np.array([self.score(ni, pod_requests, dra)[0] for ni in nodes.node_infos()],
+                            dtype=np.int64), None
         if self.row_scorer is not None:
             scores = self._memo_scores(nodes, tuple(pod_requests))
             if scores is not None:
