@@ -386,11 +386,21 @@ def start_extender(cp: Path, timeout: float) -> tuple[Running, str]:
         raise
 
 
-def extender_requests(url: str) -> dict[str, tuple[float, float]]:
-    """Per verb, from the extender's ``/metrics``: (requests answered 200, mean seconds)."""
+def extender_metrics(url: str) -> str:
     conn = http.client.HTTPConnection(url.split("//")[1], timeout=10)
     conn.request("GET", "/metrics")
-    text = conn.getresponse().read().decode()
+    return conn.getresponse().read().decode()
+
+
+def extender_ahead(text: str) -> dict[str, int]:
+    """How the extender's ``/prioritize`` calls met its scores computed ahead (hit, stale,
+    other, none), from its ``/metrics`` text."""
+    return {m.group(1): int(float(m.group(2))) for m in re.finditer(
+        r'^kubesched_extender_prioritize_ahead_total\{result="(\w+)"\} (\S+)$', text, re.M)}
+
+
+def extender_requests(text: str) -> dict[str, tuple[float, float]]:
+    """Per verb, from the extender's ``/metrics`` text: (requests answered 200, mean seconds)."""
     count: dict[str, float] = {}
     total: dict[str, float] = {}
     for m in re.finditer(r'^kubesched_extender_requests_total\{code="200",verb="(\w+)"\} (\S+)$', text, re.M):
@@ -521,9 +531,16 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                     est = proc_status(ext.pid)
                     ext_cpu = (est["cpu_ticks"] - ext_cpu0) / os.sysconf("SC_CLK_TCK")
                     rss = est["VmHWM"] / 2**20
-                    res.notes.append(f"extender: {ext_cpu:.1f} CPU s, peak RSS {rss:.0f} MiB")
-                    for verb, (n, mean) in sorted(extender_requests(url).items()):
+                    per_pod = ext_cpu / max(1, res.scheduled) * 1e3
+                    res.notes.append(f"extender: {ext_cpu:.1f} CPU s ({per_pod:.2f} ms per pod), "
+                                     f"peak RSS {rss:.0f} MiB")
+                    text = extender_metrics(url)
+                    for verb, (n, mean) in sorted(extender_requests(text).items()):
                         res.notes.append(f"extender /{verb}: {n:.0f} requests, mean {mean * 1000:.1f} ms")
+                    ahead = extender_ahead(text)
+                    if ahead:
+                        res.notes.append("extender scores ahead: " + ", ".join(
+                            f"{k} {v}" for k, v in sorted(ahead.items())))
                     log("; ".join(res.notes))
                 if res.scheduler_cpu_seconds > 0:
                     res.pods_per_cpu_second = res.scheduled / res.scheduler_cpu_seconds
