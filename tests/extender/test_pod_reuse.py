@@ -104,3 +104,24 @@ def test_metrics_count_how_prioritize_met_the_scores_computed_ahead() -> None:
     text = srv.metrics.exposition().decode()
     for result in ("hit", "stale", "other", "none"):
         assert f'kubesched_extender_prioritize_ahead_total{{result="{result}"}} 1.0' in text
+
+
+def test_remembered_node_lists_follow_the_nodes_of_the_snapshot() -> None:
+    """The rows of a node-name list are remembered between requests, but only while the
+    snapshot's node list is the same: a deleted node is unknown again, an added one takes its
+    place in the rows, and names that cannot be told apart from their join are not remembered."""
+    store = _store()
+    srv = ExtenderServer(ExtenderEngine(store=store))
+    ask = {"Pod": pod("p", cpu="1"), "NodeNames": ["c", "a", "b"]}
+    assert _call(srv, "filter", ask)["NodeNames"] == ["c", "a", "b"]
+    assert _call(srv, "filter", ask)["NodeNames"] == ["c", "a", "b"]
+    store.delete("Node", "", "a")
+    body = json.dumps(ask).encode()
+    code, _, out = srv.handle("POST", "/filter", str(len(body)), lambda n: body)
+    assert code == 400 and json.loads(out)["Error"] == 'node "a" not found'
+    store.create(parse_object(node("a", cpu="1")))  # back, at another row, too small now
+    assert _call(srv, "filter", ask)["NodeNames"] == ["c", "b"]
+    weird = {"Pod": pod("p"), "NodeNames": ["a\u0000b", "c"]}
+    body = json.dumps(weird).encode()
+    code, _, out = srv.handle("POST", "/filter", str(len(body)), lambda n: body)
+    assert code == 400 and "not found" in json.loads(out)["Error"]

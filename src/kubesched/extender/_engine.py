@@ -22,8 +22,9 @@ Node objects replace the store's copies in the cache, the pods on them are the s
 Calls are serialized by one lock: the framework, its cycle state
 and the cache are not thread-safe, and one cycle is milliseconds. The store's changes reach the
 cache under the same lock: synchronously for a MemoryStore (its writes are made under it), and
-for the live store by :meth:`ExtenderEngine.locked` around its clock's delivery (see
-:mod:`._live`), so that an answer never sees a cache half-updated.
+for the live store by its clock's delivery (:attr:`ExtenderEngine.catch_up`) at the start of
+each answer and from a delivery thread (see :mod:`._live`), so that an answer never sees a
+cache half-updated.
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ import dataclasses
 import gc
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -64,9 +65,12 @@ if TYPE_CHECKING:
 
 __all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "profile_name", "scale_to_extender"]
 
-T = TypeVar("T")
-
 _log = logging.getLogger(__name__)
+
+
+_ROWS_REMEMBERED = 128
+"""Node name lists whose snapshot rows the engine remembers (see ExtenderEngine._rows): 3.4 KB
+each at 420 names."""
 
 
 class RequestError(ValueError):
@@ -183,10 +187,15 @@ class ExtenderEngine:
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
         self._request_only: set[str] = set()  # hybrid view: nodes the informers did not know
-        self._epoch = 0  # bumped by every delivery of the store's changes (locked())
+        self._epoch = 0  # bumped by every delivery of the store's changes (_catch_up)
+        self.catch_up: Callable[[], int] | None = None
+        """Applies the store's changes received so far to the cache (the live view's clock's
+        ``run_due``; None when the store delivers them as it makes them); how many ran."""
         self._last_pod: Pod | None = None  # the pod of the last filter or prioritize
         self._warm: _Ahead | None = None
         self._filtered: _Filtered | None = None
+        self._rows_of: dict[str, npt.NDArray[np.int64]] = {}  # see _rows
+        self._rows_index: dict[str, int] | None = None
         self.blind: Callable[[str, str, str], None] = _log_blind
         self.ahead: Callable[[str], None] = _ignore
         """Told how each /prioritize met the scores computed ahead (:meth:`warm_prioritize`):
@@ -211,12 +220,34 @@ class ExtenderEngine:
         gc.collect()
         gc.freeze()
 
-    def locked(self, fn: Callable[[], T]) -> T:
-        """``fn()`` under the engine's lock: how the store's changes are applied to the cache
-        between answers (the live view's delivery loop)."""
+    def deliver(self) -> int:
+        """Apply the store's changes received so far to the cache (:attr:`catch_up`, under the
+        engine's lock): the live view's delivery thread calls it between answers; how many
+        timers ran."""
         with self._lock:
+            return self._catch_up()
+
+    def _catch_up(self) -> int:
+        """(Lock held.) :attr:`catch_up`; a delivery that ran anything is a change of the
+        cluster (:meth:`_cluster_key`)."""
+        if self.catch_up is None:
+            return 0
+        try:
+            n = self.catch_up()
+        except Exception:  # a handler's bug: the answer goes on, as the delivery thread does
+            _log.exception("delivering cluster changes")
+            n = 1  # something may have changed
+        if n:
             self._epoch += 1
-            return fn()
+        return n
+
+    @contextlib.contextmanager
+    def _answering(self) -> Iterator[None]:
+        """The engine's lock for an answer, with the store's changes received before it
+        applied first: an answer sees every change its informers had when it began."""
+        with self._lock:
+            self._catch_up()
+            yield
 
     def _cluster_key(self) -> tuple[int, int]:
         """What an answer depends on besides the pod: the cluster's state (the store's
@@ -277,14 +308,38 @@ class ExtenderEngine:
                          else [n.name for n in args.nodes or []])
         self.sched.cache.update_snapshot(self.sched.snapshot)
         snap = self.sched.snapshot
-        index = snap.node_index
+        return names, FeasibleNodes(snap.infos_array(), self._rows(names, snap.node_index))
+
+    def _rows(self, names: list[str], index: dict[str, int]) -> npt.NDArray[np.int64]:
+        """The snapshot rows of ``names`` (read-only), remembered for the last
+        ``_ROWS_REMEMBERED`` lists while the snapshot's node index stays the same object.
+
+        Looking up hundreds of freshly decoded names (hashing each) was the largest single
+        step of a /filter; kube-scheduler sends the same lists again and again (its node list
+        walked from a rotating start, the feasible ones after its own filters), and joining
+        the names into one key is a single pass in C."""
+        if self._rows_index is not index:
+            self._rows_of.clear()
+            self._rows_index = index
+        try:
+            key = "\0".join(names)
+        except TypeError:  # the wire layer lets only strings through
+            raise RequestError("node names must be strings") from None
+        # No name holds a NUL (node names cannot): then the key tells the list it came from.
+        known = len(names) > 1 and key.count("\0") == len(names) - 1
+        rows = self._rows_of.get(key) if known else None
+        if rows is not None:
+            return rows
         try:
             rows = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
         except KeyError as exc:
             raise RequestError(f'node "{exc.args[0]}" not found') from None
-        except TypeError:  # an unhashable name: the wire layer lets only strings through
-            raise RequestError("node names must be strings") from None
-        return names, FeasibleNodes(snap.infos_array(), rows)
+        if known:
+            rows.flags.writeable = False
+            if len(self._rows_of) >= _ROWS_REMEMBERED:
+                del self._rows_of[next(iter(self._rows_of))]
+            self._rows_of[key] = rows
+        return rows
 
     def _sync(self, nodes: Sequence[Node]) -> None:
         """Make the internal store hold exactly ``nodes`` (the request view)."""
@@ -352,7 +407,7 @@ class ExtenderEngine:
     # -- filter ---------------------------------------------------------------------------------
     def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
         """The profile's PreFilter and Filter on every node of the request."""
-        with self._lock:
+        with self._answering():
             names, infos = self._nodes_of(args, "filter")
             statuses = self._filter_statuses(args.pod, infos)
             cluster = self._cluster_key()
@@ -429,7 +484,7 @@ class ExtenderEngine:
         names = result.node_names
         if self.view is not NodeView.store or names is None or result.error or args.node_names is None:
             return
-        with self._lock:
+        with self._answering():
             self._warm = None
             key = self._cluster_key()
             done, self._filtered = self._filtered, None
@@ -448,7 +503,7 @@ class ExtenderEngine:
     def prioritize_scores(self, args: ExtenderArgs) -> tuple[list[str], list[int]]:
         """:meth:`prioritize` as (node names, scores): what the server encodes, without an
         object per node."""
-        with self._lock:
+        with self._answering():
             warm, self._warm = self._warm, None
             if warm is None:
                 self.ahead("none")
@@ -504,7 +559,7 @@ class ExtenderEngine:
         """ProcessPreemption over the candidates (see :mod:`._preempt`)."""
         from ._preempt import process_preemption
 
-        with self._lock:
+        with self._answering():
             if self.view is not NodeView.request:
                 self.sched.cache.update_snapshot(self.sched.snapshot)
             return process_preemption(self, args)
