@@ -13,9 +13,9 @@ queue's own timers) fire under the engine's lock, at the start of each answer
 delivery thread here every 10 ms while changes flow (100 ms when none came), so that most are
 applied between requests and the cache follows the cluster when none come. The informers do
 not wake that thread per change: with kube-scheduler calling twice per pod and two watch events
-per pod (the pod, its binding), waking it was 6% of the process's interpreter time (py-spy,
-1000 nodes), each wake-up followed by the interpreter lock changing hands, for no answer
-sooner. The cache and
+per pod (the pod, its binding), waking it was 2 to 6% of the process's interpreter time
+(py-spy, 1000 nodes), each wake-up followed by the interpreter lock changing hands, for no
+answer sooner. The cache and
 snapshot are only ever touched by one thread at a time.
 """
 
