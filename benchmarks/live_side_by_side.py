@@ -258,7 +258,19 @@ def proc_status(pid: int) -> dict[str, int]:
             out[key] = int(rest.split()[0]) * 1024
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     out["cpu_ticks"] = int(fields[11]) + int(fields[12])
+    out["sys_ticks"] = int(fields[12])
+    out["ctx_switches"] = sum(_context_switches(task) for task in Path(f"/proc/{pid}/task").iterdir())
     return out
+
+
+def _context_switches(task: Path) -> int:
+    """A thread's context switches, voluntary and not (0 when it just ended)."""
+    try:
+        text = (task / "status").read_text()
+    except OSError:
+        return 0
+    return sum(int(line.split()[1]) for line in text.splitlines()
+               if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
 
 
 @dataclass
@@ -386,11 +398,21 @@ def start_extender(cp: Path, timeout: float) -> tuple[Running, str]:
         raise
 
 
-def extender_requests(url: str) -> dict[str, tuple[float, float]]:
-    """Per verb, from the extender's ``/metrics``: (requests answered 200, mean seconds)."""
+def extender_metrics(url: str) -> str:
     conn = http.client.HTTPConnection(url.split("//")[1], timeout=10)
     conn.request("GET", "/metrics")
-    text = conn.getresponse().read().decode()
+    return conn.getresponse().read().decode()
+
+
+def extender_ahead(text: str) -> dict[str, int]:
+    """How the extender's ``/prioritize`` calls met its scores computed ahead (hit, stale,
+    other, none), from its ``/metrics`` text."""
+    return {m.group(1): int(float(m.group(2))) for m in re.finditer(
+        r'^kubesched_extender_prioritize_ahead_total\{result="(\w+)"\} (\S+)$', text, re.M)}
+
+
+def extender_requests(text: str) -> dict[str, tuple[float, float]]:
+    """Per verb, from the extender's ``/metrics`` text: (requests answered 200, mean seconds)."""
     count: dict[str, float] = {}
     total: dict[str, float] = {}
     for m in re.finditer(r'^kubesched_extender_requests_total\{code="200",verb="(\w+)"\} (\S+)$', text, re.M):
@@ -481,7 +503,7 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 watch = BindWatch(api, rv, args.pods)
                 watch.start()
                 cpu0 = proc_status(running.pid)["cpu_ticks"]
-                ext_cpu0 = proc_status(ext.pid)["cpu_ticks"] if ext is not None else 0
+                ext0 = proc_status(ext.pid) if ext is not None else {}
                 apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
                 api_cpu0 = proc_status(apiserver)["cpu_ticks"]
                 spy = py_spy(args.py_spy, which, ext.pid if ext is not None else running.pid)
@@ -519,11 +541,20 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                                              / os.sysconf("SC_CLK_TCK"))
                 if ext is not None:
                     est = proc_status(ext.pid)
-                    ext_cpu = (est["cpu_ticks"] - ext_cpu0) / os.sysconf("SC_CLK_TCK")
+                    ext_cpu = (est["cpu_ticks"] - ext0["cpu_ticks"]) / os.sysconf("SC_CLK_TCK")
+                    ext_sys = (est["sys_ticks"] - ext0["sys_ticks"]) / os.sysconf("SC_CLK_TCK")
                     rss = est["VmHWM"] / 2**20
-                    res.notes.append(f"extender: {ext_cpu:.1f} CPU s, peak RSS {rss:.0f} MiB")
-                    for verb, (n, mean) in sorted(extender_requests(url).items()):
+                    per_pod = ext_cpu / max(1, res.scheduled) * 1e3
+                    switches = est["ctx_switches"] - ext0["ctx_switches"]  # of the threads alive at the end
+                    res.notes.append(f"extender: {ext_cpu:.1f} CPU s ({per_pod:.2f} ms per pod; system "
+                                     f"{ext_sys:.1f} s), {switches} context switches, peak RSS {rss:.0f} MiB")
+                    text = extender_metrics(url)
+                    for verb, (n, mean) in sorted(extender_requests(text).items()):
                         res.notes.append(f"extender /{verb}: {n:.0f} requests, mean {mean * 1000:.1f} ms")
+                    ahead = extender_ahead(text)
+                    if ahead:
+                        res.notes.append("extender scores ahead: " + ", ".join(
+                            f"{k} {v}" for k, v in sorted(ahead.items())))
                     log("; ".join(res.notes))
                 if res.scheduler_cpu_seconds > 0:
                     res.pods_per_cpu_second = res.scheduled / res.scheduler_cpu_seconds

@@ -42,3 +42,15 @@ def test_wait_is_bounded_and_wake_ends_it() -> None:
     threading.Timer(0.05, clock.wake).start()
     clock.wait(10.0)
     assert time.monotonic() - t0 < 5.0
+
+
+def test_a_clock_that_does_not_wake_on_schedule_waits_its_time_out() -> None:
+    """``wake_on_schedule=False`` (the extender's delivery loop, which also runs the timers at
+    the start of each answer): a timer set while ``wait`` blocks does not end it early."""
+    clock = RealClock(wake_on_schedule=False)
+    clock.schedule(30.0, lambda: None)
+    threading.Timer(0.01, lambda: clock.schedule(0.0, lambda: None)).start()
+    t0 = time.monotonic()
+    clock.wait(0.2)
+    assert time.monotonic() - t0 >= 0.15
+    assert clock.run_due() == 1

@@ -92,3 +92,33 @@ def test_other_nodes_or_another_pod_are_scored_anew(monkeypatch: pytest.MonkeyPa
     assert _call(srv, "prioritize", {"Pod": other, "NodeNames": ["a", "b", "c"]}) == _scores_fresh(
         ["a", "b", "c"], other)
     assert count.n == 4
+
+
+def test_an_answer_applies_the_changes_received_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live view's changes wait on its clock until an answer begins (ExtenderEngine.catch_up)
+    or the delivery thread's next round: /filter and /prioritize see every change received
+    before them, and the scores computed ahead of a change are not used after it."""
+    store = _store()
+    engine = ExtenderEngine(store=store)
+    srv = ExtenderServer(engine)
+    pending: list[dict[str, Any]] = []
+
+    def catch_up() -> int:  # what the live clock's run_due does with the queued changes
+        for doc in pending:
+            store.create(parse_object(doc))
+        n = len(pending)
+        pending.clear()
+        return n
+
+    engine.catch_up = catch_up
+    pending.append(pod("fill-c", cpu="6", node_name="c"))  # c has 2 cpu left
+    assert _call(srv, "filter", {"Pod": pod("p", cpu="3"), "NodeNames": ["b", "c"]})["NodeNames"] == ["b"]
+    count = _Counting(engine, monkeypatch)
+    _call(srv, "filter", {"Pod": pod("q"), "NodeNames": ["a", "b", "c"]})
+    pending.append(pod("fill-b", cpu="2", node_name="b"))
+    out = _call(srv, "prioritize", {"Pod": pod("q"), "NodeNames": ["a", "b", "c"]})
+    assert count.n == 2  # computed ahead, then again after the change
+    changed = _store()
+    for doc in (pod("fill-c", cpu="6", node_name="c"), pod("fill-b", cpu="2", node_name="b")):
+        changed.create(parse_object(doc))
+    assert out == _scores_fresh(["a", "b", "c"], pod("q"), changed)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubesched.api import Node, Pod
 from kubesched.api.extenderv1 import (
@@ -87,3 +89,19 @@ def test_host_priority_list_text_is_the_encoded_list(hosts: list[str]) -> None:
     assert text == json.dumps(encode_host_priority_list(items))
     with pytest.raises(ValueError):
         host_priority_list_text([*hosts, "x"], scores)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.from_regex(r"[a-z0-9.\-]{0,12}", fullmatch=True), st.text(max_size=6)),
+                          st.integers(-3, 14)), max_size=30))
+def test_host_priority_list_text_is_the_encoded_list_for_any_names_and_scores(
+        pairs: list[tuple[str, int]]) -> None:
+    """The C-level join of plain names with scores 0..10 and the per-node fallback (names to
+    escape, scores out of range) both write what json.dumps writes."""
+    import json
+
+    from kubesched.api.extenderv1 import HostPriority, encode_host_priority_list, host_priority_list_text
+
+    hosts, scores = [h for h, _ in pairs], [s for _, s in pairs]
+    items = [HostPriority(h, s) for h, s in pairs]
+    assert host_priority_list_text(hosts, scores) == json.dumps(encode_host_priority_list(items))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,12 +225,16 @@ class ExtenderArgs:
                 "NodeNames": self.node_names}
 
     @staticmethod
-    def from_json(v: Any) -> ExtenderArgs:
+    def from_json(v: Any, known: Callable[[Mapping[str, Any]], Pod | None] | None = None) -> ExtenderArgs:
+        """``known``: given the Pod's JSON object, a Pod already parsed from an equal manifest
+        (what parsing it would give), or None to parse it: a server asked about the same pod
+        twice per cycle (filter, prioritize) parses it at most once."""
         obj = _object(v, "ExtenderArgs")
         pod = _get(obj, "Pod")
         if pod is None:
             raise WireError("ExtenderArgs.Pod: missing")
-        return ExtenderArgs(_pod(pod, "ExtenderArgs.Pod"),
+        parsed = known(_object(pod, "ExtenderArgs.Pod")) if known is not None else None
+        return ExtenderArgs(parsed if parsed is not None else _pod(pod, "ExtenderArgs.Pod"),
                             _node_list(_get(obj, "Nodes"), "ExtenderArgs.Nodes"),
                             _names(_get(obj, "NodeNames"), "ExtenderArgs.NodeNames"))
 
@@ -282,15 +286,33 @@ _PLAIN_NAMES = re.compile(r"[a-z0-9.\-]*")
 """Characters of DNS subdomain names (what node names are): nothing to escape in JSON."""
 
 
+_SCORE_TAILS = {i: f'", "Score": {i}}}' for i in range(MAX_EXTENDER_PRIORITY + 1)}
+"""What follows a plain host name in its HostPriority, per extender score."""
+_SCORE_TAILS_NEXT = {i: tail + ', {"Host": "' for i, tail in _SCORE_TAILS.items()}
+"""The same, followed by the start of the next HostPriority."""
+
+
 def host_priority_list_text(hosts: Sequence[str], scores: Sequence[int]) -> str:
     """HostPriorityList as JSON text, from parallel sequences: the same document as
     ``json.dumps(encode_host_priority_list(...))`` without an object per node (a server
-    answering for thousands of nodes per request allocates nothing the collector tracks)."""
-    pairs = zip(hosts, scores, strict=True)
-    if _PLAIN_NAMES.fullmatch("".join(hosts)):  # nothing to escape: one f-string per node
-        items = [f'{{"Host": "{h}", "Score": {int(sc)}}}' for h, sc in pairs]
-    else:
-        items = [f'{{"Host": {json.dumps(h)}, "Score": {int(sc)}}}' for h, sc in pairs]
+    answering for thousands of nodes per request allocates nothing the collector tracks).
+    Plain names (nothing to escape) with scores 0..MaxExtenderPriority, what the server
+    answers, are one join of the names and per-score constant strings (no Python code and
+    no string built per node)."""
+    if len(hosts) != len(scores):
+        raise ValueError(f"{len(hosts)} hosts but {len(scores)} scores")
+    if not hosts:
+        return "[]"
+    if _PLAIN_NAMES.fullmatch("".join(hosts)):  # nothing to escape
+        try:
+            parts: list[str] = [*hosts, *hosts]
+            parts[0::2] = hosts
+            parts[1::2] = map(_SCORE_TAILS_NEXT.__getitem__, scores)
+            parts[-1] = _SCORE_TAILS[scores[-1]]
+            return '[{"Host": "' + "".join(parts) + "]"
+        except KeyError:  # a score outside 0..MaxExtenderPriority
+            pass
+    items = [f'{{"Host": {json.dumps(h)}, "Score": {int(sc)}}}' for h, sc in zip(hosts, scores, strict=True)]
     return "[" + ", ".join(items) + "]"
 
 

@@ -22,8 +22,9 @@ Node objects replace the store's copies in the cache, the pods on them are the s
 Calls are serialized by one lock: the framework, its cycle state
 and the cache are not thread-safe, and one cycle is milliseconds. The store's changes reach the
 cache under the same lock: synchronously for a MemoryStore (its writes are made under it), and
-for the live store by :meth:`ExtenderEngine.locked` around its clock's delivery (see
-:mod:`._live`), so that an answer never sees a cache half-updated.
+for the live store by its clock's delivery (:attr:`ExtenderEngine.catch_up`) at the start of
+each answer and from a delivery thread (see :mod:`._live`), so that an answer never sees a
+cache half-updated.
 """
 
 from __future__ import annotations
@@ -33,14 +34,14 @@ import dataclasses
 import gc
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..api import Node
+from ..api import Node, Pod
 from ..api.extenderv1 import (
     MAX_EXTENDER_PRIORITY,
     ExtenderArgs,
@@ -58,15 +59,17 @@ from ..framework.config import SchedulerConfig, default_config
 from ..scheduler import FeasibleNodes, Scheduler, go_set_list
 
 if TYPE_CHECKING:
-    from ..api import Pod
     from ..cache import NodeInfo
     from ..framework import Framework
 
 __all__ = ["EngineError", "ExtenderEngine", "NodeView", "RequestError", "profile_name", "scale_to_extender"]
 
-T = TypeVar("T")
-
 _log = logging.getLogger(__name__)
+
+
+_ROWS_REMEMBERED = 128
+"""Node name lists whose snapshot rows the engine remembers (see ExtenderEngine._rows): 3.4 KB
+each at 420 names."""
 
 
 class RequestError(ValueError):
@@ -89,6 +92,24 @@ class NodeView(StrEnum):
 
 def _log_blind(verb: str, what: str, detail: str) -> None:
     _log.debug("%s: answered without seeing %s (%s)", verb, what, detail)
+
+
+_TYPE_META = frozenset({"kind", "apiVersion"})
+
+
+def _same_manifest(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two manifests are equal but for their TypeMeta (kube-scheduler's copy of a pod
+    has no ``kind`` and ``apiVersion``; the informers' has them): then they parse to the same
+    Pod (the parser reads neither)."""
+    if a is b:
+        return True
+    if a.get("metadata") != b.get("metadata"):  # another pod or version: most often told here
+        return False
+    return all(a.get(k) == b.get(k) for k in a.keys() | b.keys() if k not in _TYPE_META)
+
+
+def _ignore(_: str) -> None:
+    pass
 
 
 def scale_to_extender(total: int, weight_sum: int) -> int:
@@ -119,6 +140,29 @@ def profile_name(cfg: SchedulerConfig, profile: str | None) -> str:
     return name
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Ahead:
+    """Scores computed after a filter answer (:meth:`ExtenderEngine.warm_prioritize`): for
+    ``pod`` and ``names`` with the cluster as of ``cluster``."""
+
+    pod: Pod
+    names: list[str]
+    cluster: tuple[int, int]
+    totals: npt.NDArray[np.int64]
+    weight_sum: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Filtered:
+    """The nodes a filter answer kept (``names``) and their snapshot ``rows``, for ``pod``
+    with the cluster as of ``cluster``: what scoring ahead starts from."""
+
+    pod: Pod
+    names: list[str]
+    cluster: tuple[int, int]
+    rows: npt.NDArray[np.int64]
+
+
 class ExtenderEngine:
     """One profile serving the extender verbs over a node view.
 
@@ -142,9 +186,20 @@ class ExtenderEngine:
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
         self._request_only: set[str] = set()  # hybrid view: nodes the informers did not know
-        self._epoch = 0  # bumped by every delivery of the store's changes (locked())
-        self._warm: tuple[tuple[Any, ...], list[str], npt.NDArray[np.int64], int] | None = None
+        self._epoch = 0  # bumped by every delivery of the store's changes (_catch_up)
+        self.catch_up: Callable[[], int] | None = None
+        """Applies the store's changes received so far to the cache (the live view's clock's
+        ``run_due``; None when the store delivers them as it makes them); how many ran."""
+        self._last_pod: Pod | None = None  # the pod of the last filter or prioritize
+        self._warm: _Ahead | None = None
+        self._filtered: _Filtered | None = None
+        self._rows_of: dict[str, npt.NDArray[np.int64]] = {}  # see _rows
+        self._rows_index: dict[str, int] | None = None
         self.blind: Callable[[str, str, str], None] = _log_blind
+        self.ahead: Callable[[str], None] = _ignore
+        """Told how each /prioritize met the scores computed ahead (:meth:`warm_prioritize`):
+        ``hit`` (answered from them), ``stale`` (computed for this pod and these names, but
+        the cluster changed since), ``other`` (for another pod or other names), ``none``."""
         """Told (verb, what, detail) whenever an answer is given without seeing something it
         depends on: ``what`` is ``pods``, ``nodes`` or ``victims`` (a metric label, bounded),
         ``detail`` names the objects (for the log only)."""
@@ -164,17 +219,70 @@ class ExtenderEngine:
         gc.collect()
         gc.freeze()
 
-    def locked(self, fn: Callable[[], T]) -> T:
-        """``fn()`` under the engine's lock: how the store's changes are applied to the cache
-        between answers (the live view's delivery loop)."""
+    def deliver(self) -> int:
+        """Apply the store's changes received so far to the cache (:attr:`catch_up`, under the
+        engine's lock): the live view's delivery thread calls it between answers; how many
+        timers ran."""
         with self._lock:
-            self._epoch += 1
-            return fn()
+            return self._catch_up()
 
-    def _state_key(self, pod: Pod) -> tuple[Any, ...]:
-        """What an answer about ``pod`` depends on: the pod as sent and the cluster's state
-        (the store's resourceVersion and the deliveries of its changes)."""
-        return pod.raw, self.store.resource_version, self._epoch
+    def _catch_up(self) -> int:
+        """(Lock held.) :attr:`catch_up`; a delivery that ran anything is a change of the
+        cluster (:meth:`_cluster_key`)."""
+        if self.catch_up is None:
+            return 0
+        try:
+            n = self.catch_up()
+        except Exception:  # a handler's bug: the answer goes on, as the delivery thread does
+            _log.exception("delivering cluster changes")
+            n = 1  # something may have changed
+        if n:
+            self._epoch += 1
+        return n
+
+    @contextlib.contextmanager
+    def _answering(self) -> Iterator[None]:
+        """The engine's lock for an answer, with the store's changes received before it
+        applied first: an answer sees every change its informers had when it began."""
+        with self._lock:
+            self._catch_up()
+            yield
+
+    def _cluster_key(self) -> tuple[int, int]:
+        """What an answer depends on besides the pod: the cluster's state (the store's
+        resourceVersion and the deliveries of its changes)."""
+        return self.store.resource_version, self._epoch
+
+    def args(self, doc: Any) -> ExtenderArgs:
+        """A filter or prioritize request's ExtenderArgs, its pod parsed only when no equal
+        manifest was parsed already (:meth:`known_pod`). Raises WireError."""
+        args = ExtenderArgs.from_json(doc, self.known_pod)
+        self._last_pod = args.pod
+        return args
+
+    def known_pod(self, raw: Mapping[str, Any]) -> Pod | None:
+        """A Pod parsed from a manifest equal to ``raw`` but for TypeMeta, else None.
+
+        Parsing the pod is a fifth of a request's work, and kube-scheduler sends the same pod
+        twice per cycle (/filter, then /prioritize) as its informer holds it: in the store's
+        views the same version the extender's own informers parsed already. The last request's
+        pod, then the store's copy of that pod (the store view: a pending pod is in the
+        informers' cache), are taken when their manifests equal ``raw``, so the Pod is the one
+        parsing ``raw`` would give."""
+        last = self._last_pod
+        if last is not None and _same_manifest(last.raw, raw):
+            return last
+        if self.view is NodeView.request:  # the internal store holds no pods
+            return None
+        md = raw.get("metadata")
+        name = md.get("name") if isinstance(md, Mapping) else None
+        namespace = md.get("namespace") or "" if isinstance(md, Mapping) else None
+        if not isinstance(name, str) or not isinstance(namespace, str):
+            return None
+        held = self.store.try_get("Pod", namespace, name)
+        if isinstance(held, Pod) and _same_manifest(held.raw, raw):
+            return held
+        return None
 
     # -- the node view --------------------------------------------------------------------------
     def _nodes_of(self, args: ExtenderArgs, verb: str) -> tuple[list[str], FeasibleNodes]:
@@ -199,14 +307,38 @@ class ExtenderEngine:
                          else [n.name for n in args.nodes or []])
         self.sched.cache.update_snapshot(self.sched.snapshot)
         snap = self.sched.snapshot
-        index = snap.node_index
+        return names, FeasibleNodes(snap.infos_array(), self._rows(names, snap.node_index))
+
+    def _rows(self, names: list[str], index: dict[str, int]) -> npt.NDArray[np.int64]:
+        """The snapshot rows of ``names`` (read-only), remembered for the last
+        ``_ROWS_REMEMBERED`` lists while the snapshot's node index stays the same object.
+
+        Looking up hundreds of freshly decoded names (hashing each) was the largest single
+        step of a /filter; kube-scheduler sends the same lists again and again (its node list
+        walked from a rotating start, the feasible ones after its own filters), and joining
+        the names into one key is a single pass in C."""
+        if self._rows_index is not index:
+            self._rows_of.clear()
+            self._rows_index = index
+        try:
+            key = "\0".join(names)
+        except TypeError:  # the wire layer lets only strings through
+            raise RequestError("node names must be strings") from None
+        # No name holds a NUL (node names cannot): then the key tells the list it came from.
+        known = len(names) > 1 and key.count("\0") == len(names) - 1
+        rows = self._rows_of.get(key) if known else None
+        if rows is not None:
+            return rows
         try:
             rows = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
         except KeyError as exc:
             raise RequestError(f'node "{exc.args[0]}" not found') from None
-        except TypeError:  # an unhashable name: the wire layer lets only strings through
-            raise RequestError("node names must be strings") from None
-        return names, FeasibleNodes(snap.infos_array(), rows)
+        if known:
+            rows.flags.writeable = False
+            if len(self._rows_of) >= _ROWS_REMEMBERED:
+                del self._rows_of[next(iter(self._rows_of))]
+            self._rows_of[key] = rows
+        return rows
 
     def _sync(self, nodes: Sequence[Node]) -> None:
         """Make the internal store hold exactly ``nodes`` (the request view)."""
@@ -274,9 +406,10 @@ class ExtenderEngine:
     # -- filter ---------------------------------------------------------------------------------
     def filter(self, args: ExtenderArgs) -> ExtenderFilterResult:
         """The profile's PreFilter and Filter on every node of the request."""
-        with self._lock:
+        with self._answering():
             names, infos = self._nodes_of(args, "filter")
             statuses = self._filter_statuses(args.pod, infos)
+            cluster = self._cluster_key()
         failed: dict[str, str] = {}
         unresolvable: dict[str, str] = {}
         messages: dict[int, str] = {}  # thousands of nodes share a handful of Status objects
@@ -290,15 +423,18 @@ class ExtenderEngine:
                 unresolvable[name] = msg
             else:
                 failed[name] = msg
-        keep = names
+        keep, rows = names, infos.rows
         if failed or unresolvable:
-            keep = [n for n in names if n not in failed and n not in unresolvable]
+            fits = [n not in failed and n not in unresolvable for n in names]
+            keep = [n for n, fit in zip(names, fits, strict=True) if fit]
+            rows = rows[np.fromiter(fits, dtype=bool, count=len(fits))]
         result = ExtenderFilterResult(failed_nodes=failed, failed_and_unresolvable_nodes=unresolvable)
         if args.nodes is not None:
             kept = set(keep)
             result.nodes = [n for n in args.nodes if n.name in kept]
         else:
             result.node_names = keep
+            self._filtered = _Filtered(args.pod, keep, cluster, rows)
         return result
 
     def _filter_statuses(self, pod: Pod, infos: Sequence[NodeInfo]) -> dict[str, Status]:
@@ -347,25 +483,40 @@ class ExtenderEngine:
         names = result.node_names
         if self.view is not NodeView.store or names is None or result.error or args.node_names is None:
             return
-        with self._lock:
+        with self._answering():
             self._warm = None
-            key = self._state_key(args.pod)
+            key = self._cluster_key()
+            done, self._filtered = self._filtered, None
             try:
-                names, infos = self._nodes_of(ExtenderArgs(args.pod, None, names), "prioritize")
+                if done is not None and done.names is names and done.pod is args.pod and done.cluster == key:
+                    # the snapshot as the filter saw it: its rows of the kept nodes stand
+                    infos = FeasibleNodes(self.sched.snapshot.infos_array(), done.rows)
+                else:
+                    names, infos = self._nodes_of(ExtenderArgs(args.pod, None, names), "prioritize")
                 totals, weight_sum = self._scores(args.pod, infos)
             except (RequestError, EngineError) as exc:  # /prioritize will say so, if it comes
                 _log.debug("scoring ahead for %s: %s", args.pod.key, exc)
                 return
-            self._warm = (key, names, totals, weight_sum)
+            self._warm = _Ahead(args.pod, names, key, totals, weight_sum)
 
     def prioritize_scores(self, args: ExtenderArgs) -> tuple[list[str], list[int]]:
         """:meth:`prioritize` as (node names, scores): what the server encodes, without an
         object per node."""
-        with self._lock:
+        with self._answering():
             warm, self._warm = self._warm, None
-            if (warm is not None and args.nodes is None and args.node_names == warm[1]
-                    and warm[0] == self._state_key(args.pod)):
-                names, totals, weight_sum = warm[1], warm[2], warm[3]
+            if warm is None:
+                self.ahead("none")
+            elif (args.nodes is not None or args.node_names != warm.names
+                  or not _same_manifest(warm.pod.raw, args.pod.raw)):
+                self.ahead("other")
+                warm = None
+            elif warm.cluster != self._cluster_key():
+                self.ahead("stale")
+                warm = None
+            else:
+                self.ahead("hit")
+            if warm is not None:
+                names, totals, weight_sum = warm.names, warm.totals, warm.weight_sum
             else:
                 names, infos = self._nodes_of(args, "prioritize")
                 totals, weight_sum = self._scores(args.pod, infos)
@@ -407,7 +558,7 @@ class ExtenderEngine:
         """ProcessPreemption over the candidates (see :mod:`._preempt`)."""
         from ._preempt import process_preemption
 
-        with self._lock:
+        with self._answering():
             if self.view is not NodeView.request:
                 self.sched.cache.update_snapshot(self.sched.snapshot)
             return process_preemption(self, args)

@@ -30,7 +30,6 @@ from typing import Any
 
 from ..api._json import dumps, loads
 from ..api.extenderv1 import (
-    ExtenderArgs,
     ExtenderBindingArgs,
     ExtenderBindingResult,
     ExtenderFilterResult,
@@ -64,10 +63,10 @@ def _answer(engine: ExtenderEngine, verb: str, doc: Any, after: list[Callable[[]
     once the answer is sent goes to ``after`` (a filter's scores, see
     :meth:`ExtenderEngine.warm_prioritize`)."""
     if verb == "prioritize":
-        return host_priority_list_text(*engine.prioritize_scores(ExtenderArgs.from_json(doc))).encode()
+        return host_priority_list_text(*engine.prioritize_scores(engine.args(doc))).encode()
     out: Any
     if verb == "filter":
-        args = ExtenderArgs.from_json(doc)
+        args = engine.args(doc)
         result = engine.filter(args)
         after.append(lambda: engine.warm_prioritize(args, result))
         out = result.to_json()
@@ -139,11 +138,15 @@ class ExtenderServer:
     def set_engine(self, engine: ExtenderEngine) -> None:
         """Start answering the verbs with ``engine`` (closed with the server)."""
         engine.blind = self._blind
+        engine.ahead = self._ahead
         self.engine = engine
 
     @property
     def ready(self) -> bool:
         return self.engine is not None and (self._ready is None or self._ready())
+
+    def _ahead(self, result: str) -> None:
+        self.metrics.ahead_result(result)
 
     def _blind(self, verb: str, what: str, detail: str) -> None:
         self.metrics.unseen.labels(verb, what).inc()
@@ -210,8 +213,7 @@ class ExtenderServer:
         start = time.perf_counter()
         later: list[Callable[[], None]] = []
         code, body = self._verb(engine, verb, length, read, later)
-        self.metrics.latency.labels(verb).observe(time.perf_counter() - start)
-        self.metrics.requests.labels(verb, str(code)).inc()
+        self.metrics.answered(verb, code, time.perf_counter() - start)
         if after is None:
             _run_after(later)
         else:
