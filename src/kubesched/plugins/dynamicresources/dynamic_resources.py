@@ -91,8 +91,8 @@ from ._claims import (
     status_of,
 )
 from ._features import PluginFeatures
-from ._manager import DRAManager, manager_for
-from ._memo import NodeAllocationMemo
+from ._manager import DRAManager, JournalPosition, manager_for
+from ._memo import FITS, UNKNOWN, Columns, NodeAllocationMemo
 
 __all__ = ["NAME", "STATE_KEY", "AllocatorFactory", "DynamicResources"]
 
@@ -141,13 +141,24 @@ class _StateData:
     world: tuple[object, ...] = ()
     slices: Sequence[ResourceSlice] = ()
     allocated: AllocatedState | None = None
+    position: JournalPosition | None = None
     memo_key: int | object | None = _UNSET
+    # The batch path's columns leave the allocations of fitting nodes in the memo: where
+    # node_allocations has no entry, this finds one (set by filter_batch).
+    memo_allocations: Callable[[str], list[AllocationResult] | None] | None = None
 
     def clone(self) -> _StateData:
         return self
 
     def to_allocate(self) -> list[tuple[int, ResourceClaim]]:
         return [(i, c) for i, c in enumerate(self.claims) if c.allocation is None]
+
+    def allocations_on(self, node_name: str) -> list[AllocationResult] | None:
+        """What Filter allocated on the node (None: nothing, or the node did not pass)."""
+        found = self.node_allocations.get(node_name)
+        if found is None and self.memo_allocations is not None:
+            found = self.memo_allocations(node_name)
+        return found
 
 
 def _state(cs: CycleState) -> tuple[_StateData | None, Status | None]:
@@ -351,6 +362,7 @@ class DynamicResources(PluginBase):
 
         if to_allocate:
             s.allocated = self.manager.allocated_state(self.fts.consumable_capacity)
+            s.position = self.manager.position
             s.slices = self.manager.list_slices(self.fts.device_taint_rules)
             s.world = self.manager.world(s.slices)
             try:
@@ -444,11 +456,16 @@ class DynamicResources(PluginBase):
             s.memo_key = None
             if s.allocator is not None and s.allocated is not None:
                 s.memo_key = self.memo.begin_cycle(s.world, s.slices, s.allocated,
-                                                   [c for _, c in s.to_allocate()])
+                                                   [c for _, c in s.to_allocate()], s.position,
+                                                   self.manager.changed_devices)
         key = s.memo_key if isinstance(s.memo_key, int) else None
-        infos = nodes.node_infos()
         if key is None or any(c.allocation is not None for c in s.claims):
-            return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in infos])
+            return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in nodes.node_infos()])
+        snapshot = nodes.snapshot
+        cols = self.memo.columns(key, snapshot.node_names, snapshot.node_index)
+        if cols is not None:
+            return self._filter_columns(s, nodes, key, cols)
+        infos = nodes.node_infos()
         # No allocated claim: Filter is the allocation alone, answered by the memo where it can.
         known = self.memo.answers(key)
         unfit: dict[str, Status] = {}
@@ -466,6 +483,32 @@ class DynamicResources(PluginBase):
                 s.node_allocations[name] = hit[1]  # the batch path is single-threaded
                 statuses.append(None)
         return BatchFilterResult.from_statuses(statuses)
+
+    def _filter_columns(self, s: _StateData, nodes: NodeBatch, key: int, cols: Columns) -> BatchFilterResult:
+        """filter_batch when every slice names its node: the memo's answers for all candidate
+        nodes at once; the allocator runs (through the per-node Filter) only on nodes without
+        an answer. The allocations of the nodes that pass stay in the memo (``allocations_on``)."""
+        memo = self.memo
+        s.memo_allocations = lambda name: _fits(memo.outcome(key, name))
+        rows = nodes.indices
+        reason = cols.reason[rows]
+        errors: dict[int, Status] = {}
+        missing = np.flatnonzero(reason == UNKNOWN)
+        if missing.size:
+            infos = nodes.snapshot.node_info_list
+            for i in missing.tolist():
+                st = self._filter(s, infos[int(rows[i])], key)
+                if st is not None and st.code == Code.ERROR:
+                    errors[i] = st  # not kept by the memo
+            reason = cols.reason[rows]
+        codes = np.where(reason == FITS, np.int8(0), np.int8(int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)))
+        table: list[tuple[str, ...]] = [(), *((r,) for r in cols.reasons)]
+        ids = reason.astype(np.int32)
+        for i, st in errors.items():
+            codes[i] = int(st.code)
+            ids[i] = len(table)
+            table.append(st.reasons)
+        return BatchFilterResult(codes.astype(np.int8), ids, table)
 
     def _claim_timed_out(self, claim: ResourceClaim) -> bool:
         """isClaimTimeout: binding conditions pending for longer than the binding timeout."""
@@ -513,7 +556,7 @@ class DynamicResources(PluginBase):
             return 0, err
         if not s.claims or node_info.node is None:
             return 0, None
-        allocations = s.node_allocations.get(node_info.node.name)
+        allocations = s.allocations_on(node_info.node.name)
         if allocations is None:
             return 0, None
         try:
@@ -551,7 +594,7 @@ class DynamicResources(PluginBase):
             return None
         if s.allocator is None:
             return None
-        allocations = s.node_allocations.get(node_name)
+        allocations = s.allocations_on(node_name)
         if not allocations:
             return Status.from_error(RuntimeError("claim allocation not found for node"))
         if len(allocations) != len(pending):
@@ -707,10 +750,15 @@ class DynamicResources(PluginBase):
         s = state.get(STATE_KEY)
         if not isinstance(s, _StateData):
             return []
-        allocations = s.node_allocations.get(node_name)
+        allocations = s.allocations_on(node_name)
         if not allocations:
             return []
         return [(c, a) for (_, c), a in zip(s.to_allocate(), allocations, strict=False)]
+
+
+def _fits(outcome: Any) -> list[AllocationResult] | None:
+    """A memo outcome's allocations (None for a reason the claims do not fit)."""
+    return None if outcome is None or isinstance(outcome, str) else list(outcome)
 
 
 def _the_pod(old: Any, new: Any) -> Collection[str]:
