@@ -185,6 +185,13 @@ def _changed_keys(changes: Collection[tuple[str, ...]], top: str) -> set[str | N
     return keys
 
 
+def scalar_metadata_only(changes: Collection[tuple[str, ...]]) -> bool:
+    """Whether ``changes`` edit scalar metadata only (what a store write stamps), which
+    :meth:`ManifestObject.with_changes` re-reads without parsing the manifest again."""
+    keys = _changed_keys(changes, "metadata")
+    return keys is not None and None not in keys and keys <= _SCALAR_FIELDS.keys()
+
+
 class ManifestObject:
     """What every API kind shares: identity read from ``meta`` and round trips through ``raw``.
 

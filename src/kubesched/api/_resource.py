@@ -19,7 +19,9 @@ from typing import Any, Final, TypeVar
 
 from . import _fields as f
 from ._meta import ManifestObject, ObjectMeta, parse_time
+from ._meta import scalar_metadata_only as _scalar_metadata_only
 from ._quantity import QuantityError, parse_quantity
+from ._raw import Path, with_paths
 from ._selectors import NodeSelector, SelectorError
 from ._util_validation import (
     FieldErrors,
@@ -657,9 +659,22 @@ class ResourceClaim(ManifestObject):
     def from_dict(d: Mapping[str, Any]) -> ResourceClaim:
         """ValidateResourceClaim, plus the status checks of ValidateResourceClaimStatusUpdate
         that a claim loaded with its status (a cluster dump) must pass."""
+        return ResourceClaim._parse(d, None)
+
+    def with_changes(self, changes: Mapping[Path, Any]) -> ResourceClaim:
+        """ManifestObject.with_changes; an edit that leaves ``spec`` alone (the status a
+        scheduler writes, a finalizer) keeps the parsed spec instead of parsing it again (a
+        claim's spec is immutable once created, and validated when it was)."""
+        if any(not path or path[0] == "spec" for path in changes) or _scalar_metadata_only(changes):
+            return ManifestObject.with_changes(self, changes)
+        return ResourceClaim._parse(with_paths(self.raw, changes), self.devices)
+
+    @staticmethod
+    def _parse(d: Mapping[str, Any], devices: DeviceClaim | None) -> ResourceClaim:
         errs = FieldErrors()
         meta = _meta(d, errs)
-        devices = _claim_spec(d.get("spec"), "spec", errs)
+        if devices is None:
+            devices = _claim_spec(d.get("spec"), "spec", errs)
         status = f.mapping(d.get("status"), "status")
         names = {r.name: frozenset(s.name for s in r.first_available) for r in devices.requests}
         allocation = (_allocation(status["allocation"], "status.allocation", names, errs)

@@ -7,7 +7,9 @@ MakePodSpec, the PV/PVC pairs of persistentVolumeTemplatePath), master 2026.
 Names: ``metadata.generateName`` plus a per-prefix counter (upstream's API server appends a
 random suffix; a counter keeps runs reproducible). String values may use ``{{.Name}}`` (the
 generated name) and ``{{.Index}}`` (the object's index within its op), a subset of upstream's
-Go templating, so a node template can set ``kubernetes.io/hostname`` to the node's own name.
+Go templating, so a node template can set ``kubernetes.io/hostname`` to the node's own name; a
+placeholder that is a whole unquoted value (``int: {{.Index}}``) becomes the number it renders
+to, as Go's text templating (which runs before the YAML is read) makes it.
 
 ``nodeImageStrategy`` (createNodes) is kubesched's own: upstream's scheduler_perf has no way to
 give nodes container images, which ImageLocality scores (see :class:`NodeImageStrategy`).
@@ -67,10 +69,23 @@ def _render_text(text: str, name: str, index: int) -> str:
     return _PLACEHOLDER.sub(sub, text)
 
 
+_BARE = re.compile(r"^([ \t]*(?:- )?[^#\n]*?:[ \t]+|[ \t]*- )(\{\{[^}\n]*\}\})[ \t]*$", re.MULTILINE)
+"""A value that is a placeholder alone, unquoted (``int: {{.Index}}``): Go's text templating
+renders it before the YAML is read, so it becomes a number; YAML cannot read it as it stands."""
+_TYPED = "\x00"  # marks a bare placeholder quoted by _quote_bare: rendered, then read as YAML
+
+
+def _quote_bare(text: str) -> str:
+    """The template text with its bare placeholders quoted and marked (see :data:`_BARE`)."""
+    return _BARE.sub(lambda m: f'{m.group(1)}"\\0{m.group(2)}"', text)  # YAML's escape of _TYPED
+
+
 def _render(value: Any, name: str, index: int) -> Any:
     """A fresh copy of the template tree (new dicts and lists, which callers may edit; the
     leaves are immutable scalars) with the placeholders of :data:`_PLACEHOLDER` rendered."""
     if isinstance(value, str):
+        if value.startswith(_TYPED):
+            return yaml.safe_load(_render_text(value[1:], name, index))
         if "{{" in value:
             return _render_text(value, name, index)
         return value
@@ -112,7 +127,7 @@ class ObjectFactory:
         path = resolve_template(str(op.get(key)), op.base_dir)
         doc = self._templates.get(path)
         if doc is None:
-            loaded = yaml.safe_load(path.read_text())
+            loaded = yaml.safe_load(_quote_bare(path.read_text()))
             if not isinstance(loaded, dict) or "kind" not in loaded:
                 raise ConfigError(f"{path}: a template is one object with a kind")
             self._templates[path] = doc = loaded

@@ -153,7 +153,10 @@ class PriorityQueue:
         self._backoff_q = BackoffQueue(clock, pod_initial_backoff, pod_max_backoff, less,
                                        pop_from_backoff_q, sort_key)
         self._active_q = ActiveQueue(less, self._backoff_q if pop_from_backoff_q else None, sort_key)
-        self._unschedulable = UnschedulablePods()
+        profiles = frozenset(self._hint_map)
+        self._unschedulable = UnschedulablePods(  # what _move_all moves whatever pods an event names
+            lambda p: not (p.unschedulable_plugins or p.pending_plugins)
+            or p.pod.scheduler_name not in profiles)
         self.nominator = Nominator(pod_lookup)
         self._epoch = clock.now
         self._started = False
@@ -548,7 +551,7 @@ class PriorityQueue:
             # Only the named pods can be queued by a hint; those without a rejecting plugin
             # or of a profile without hints move on any event. Same order, fewer hint calls.
             profiles = set(self._hint_map)
-            pods = [p for p in self._unschedulable
+            pods = [p for p in self._unschedulable.named(candidates)
                     if (p.pod.uid in candidates or not (p.unschedulable_plugins or p.pending_plugins)
                         or p.pod.scheduler_name not in profiles)
                     and (pre_check is None or pre_check(p.pod))]

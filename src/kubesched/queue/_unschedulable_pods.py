@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from ..framework import QueuedPodInfo
 
@@ -18,8 +18,16 @@ __all__ = ["UnschedulablePods"]
 
 
 class UnschedulablePods:
-    def __init__(self) -> None:
+    """``moves_on_any_event`` tells the pods a cluster event may move whoever it names (no
+    rejecting plugin, or a profile without queueing hints): with it, :meth:`named` finds the
+    few pods an event names without a scan of every parked pod."""
+
+    def __init__(self, moves_on_any_event: Callable[[QueuedPodInfo], bool] | None = None) -> None:
         self._pods: dict[str, QueuedPodInfo] = {}
+        self._moves_on_any_event = moves_on_any_event
+        self._seq_of: dict[str, int] = {}  # key -> insertion sequence (the order of _pods)
+        self._key_of_uid: dict[str, str] = {}
+        self._any_event: set[str] = set()  # keys of pods moves_on_any_event held for when added
         # (timestamp, seq, key, pod info), pruned lazily: finds the oldest parked pod quickly.
         self._by_time: list[tuple[float, int, str, QueuedPodInfo]] = []
         self._seq = itertools.count()
@@ -30,7 +38,14 @@ class UnschedulablePods:
         key = p.pod.key
         if self._pods.get(key) is not p:
             heapq.heappush(self._by_time, (p.timestamp, next(self._seq), key, p))
+        if key not in self._pods:
+            self._seq_of[key] = next(self._seq)
         self._pods[key] = p
+        self._key_of_uid[p.pod.uid] = key
+        if self._moves_on_any_event is None or self._moves_on_any_event(p):
+            self._any_event.add(key)
+        else:
+            self._any_event.discard(key)
 
     def oldest_timestamp(self, eligible: Callable[[QueuedPodInfo], bool]) -> float | None:
         """The earliest timestamp among parked pods passing ``eligible``.
@@ -47,9 +62,27 @@ class UnschedulablePods:
 
     def delete(self, key: str) -> QueuedPodInfo | None:
         p = self._pods.pop(key, None)
+        if p is not None:
+            del self._seq_of[key]
+            self._any_event.discard(key)
+            if self._key_of_uid.get(p.pod.uid) == key:
+                del self._key_of_uid[p.pod.uid]
         if not self._pods:
             self._by_time.clear()  # every entry is stale now
         return p
+
+    def named(self, uids: Collection[str]) -> list[QueuedPodInfo]:
+        """The parked pods with one of ``uids``, and those ``moves_on_any_event`` held for when
+        they were parked, in insertion order (as iteration gives them). A superset of the pods
+        an event naming ``uids`` may move, provided a parked pod only ever gains rejecting
+        plugins (the queue clears them when it pops the pod, not while parked)."""
+        if 4 * (len(uids) + len(self._any_event)) >= len(self._pods):
+            return list(self._pods.values())  # a scan costs no more
+        get = self._key_of_uid.get
+        keys = {k for k in map(get, uids) if k is not None}
+        keys.update(self._any_event)
+        seq = self._seq_of
+        return [self._pods[k] for k in sorted(keys, key=seq.__getitem__)]
 
     def get(self, key: str) -> QueuedPodInfo | None:
         return self._pods.get(key)

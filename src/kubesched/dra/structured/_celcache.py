@@ -6,9 +6,17 @@ milliseconds per evaluation, so the verdict of an expression on a device is reme
 That is safe because slices are immutable objects: the key is the device object's identity,
 and the entry keeps the object alive so that the identity cannot be reused by another
 device. A changed slice is a new object, so its devices are evaluated afresh.
+
+Behind the identity key, a verdict is also shared by devices with the same content: a
+selector sees a device's driver, attributes, capacity values and allowMultipleAllocations
+and nothing else (not its name, slice or node), so equal content gives an equal verdict. A
+cluster of identical nodes (the same GPU model on every node) then evaluates each selector
+once per kind of device instead of once per device.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable
 
 from ...api import Device
 from ..cel import CompilationResult, Features, SelectorEvalError, get_compiler
@@ -26,6 +34,7 @@ class CELCache:
         self._compiler = get_compiler(features)
         self._verdicts: dict[tuple[str, str, int], tuple[Device, bool | SelectorEvalError]] = {}
         self._devices: dict[tuple[str, int], tuple[Device, CELDevice]] = {}
+        self._by_content: dict[tuple[str, Hashable], bool | SelectorEvalError] = {}
 
     def compile(self, expression: str) -> CompilationResult:
         """GetOrCompile."""
@@ -52,11 +61,17 @@ class CELCache:
         key = (compiled.expression, driver, id(device))
         entry = self._verdicts.get(key)
         if entry is None or entry[0] is not device:
-            verdict: bool | SelectorEvalError
-            try:
-                verdict = compiled.device_matches(self._cel_device(driver, device))
-            except SelectorEvalError as exc:
-                verdict = exc
+            content = _content(compiled.expression, driver, device)
+            verdict = self._by_content.get(content) if content is not None else None
+            if verdict is None:
+                try:
+                    verdict = compiled.device_matches(self._cel_device(driver, device))
+                except SelectorEvalError as exc:
+                    verdict = exc
+                if content is not None:
+                    if len(self._by_content) >= _MAX_VERDICTS:
+                        self._by_content.clear()
+                    self._by_content[content] = verdict
             if len(self._verdicts) >= _MAX_VERDICTS:
                 self._verdicts.clear()
             entry = (device, verdict)
@@ -64,3 +79,16 @@ class CELCache:
         if isinstance(entry[1], SelectorEvalError):
             raise entry[1]
         return entry[1]
+
+
+def _content(expression: str, driver: str, device: Device) -> tuple[str, Hashable] | None:
+    """What a selector can see of ``device`` (cel.Device's fields), as a key; None when an
+    attribute value is not hashable (never for a parsed slice)."""
+    key = (driver, tuple(device.attributes.items()),
+           tuple((name, c.value) for name, c in device.capacity.items()),
+           device.allow_multiple_allocations)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return expression, key

@@ -11,7 +11,7 @@ gathering from every claim (the caller's job: :meth:`StoredAllocations.devices` 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from kubesched.api import ResourceClaim
 from kubesched.dra.structured import (
@@ -22,9 +22,10 @@ from kubesched.dra.structured import (
     remove_consumed,
 )
 
-__all__ = ["StoredAllocations", "apply_claim", "devices_of"]
+__all__ = ["MAX_JOURNAL", "StoredAllocations", "apply_claim", "devices_of"]
 
 _Key = tuple[str, str]
+MAX_JOURNAL: Final = 1 << 16
 
 
 def devices_of(claim: ResourceClaim | None) -> tuple[DeviceID, ...] | None:
@@ -51,15 +52,20 @@ class StoredAllocations:
         self._rv = -1  # the store's resourceVersion the state reflects; -1: never synced
         self.claims: dict[_Key, tuple[ResourceClaim, tuple[DeviceID, ...] | None]] = {}
         self.counts: dict[DeviceID, int] = {}
+        self._allocated: set[DeviceID] = set()  # the keys of counts
         self.by_uid: dict[str, tuple[DeviceID, ...]] = {}  # the claims that hold devices
         self._untracked = 0  # claims with shared results: devices() answers None while any
+        # Every device whose count changed, in order; a new epoch (and an empty journal) after
+        # a rebuild or when the journal grows long. Readers keep (epoch, length) as a cursor.
+        self.journal: list[DeviceID] = []
+        self.epoch = 0
 
     def devices(self) -> set[DeviceID] | None:
         """A new set of the devices allocated to stored claims, or None when the caller must
         gather them itself (see the module's docstring)."""
         if not self._sync():
             return None
-        return set(self.counts)
+        return self._allocated.copy()  # a set's copy reuses its hashes: cheaper than set(counts)
 
     # -- following the store ---------------------------------------------------------------------
     def _sync(self) -> bool:
@@ -84,8 +90,11 @@ class StoredAllocations:
         return not self._untracked
 
     def _rebuild(self) -> None:
+        self.epoch += 1
+        self.journal.clear()
         self.claims.clear()
         self.counts.clear()
+        self._allocated.clear()
         self.by_uid.clear()
         self._untracked = 0
         self._rv = int(self.store.resource_version)
@@ -114,13 +123,20 @@ class StoredAllocations:
                 self.by_uid[new.meta.uid] = devices
 
     def _count(self, devices: tuple[DeviceID, ...], delta: int) -> None:
+        if len(self.journal) >= MAX_JOURNAL:
+            self.epoch += 1
+            self.journal.clear()
+        self.journal.extend(devices)
         counts = self.counts
+        allocated = self._allocated
         for d in devices:
             n = counts.get(d, 0) + delta
             if n > 0:
                 counts[d] = n
+                allocated.add(d)
             else:
                 counts.pop(d, None)
+                allocated.discard(d)
 
 
 def apply_claim(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool, add: bool) -> None:

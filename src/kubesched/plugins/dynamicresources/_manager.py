@@ -23,15 +23,16 @@ import dataclasses
 import threading
 import weakref
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
 from kubesched.dra.structured import AllocatedState, DeviceID
 
-from ._allocated import StoredAllocations, apply_claim, devices_of
+from ._allocated import MAX_JOURNAL, StoredAllocations, apply_claim, devices_of
 from ._extended import DeviceClassResolver
 
-__all__ = ["DRAManager", "manager_for"]
+__all__ = ["DRAManager", "JournalPosition", "manager_for"]
 
 _MANAGERS: weakref.WeakKeyDictionary[Any, DRAManager] = weakref.WeakKeyDictionary()
 _MANAGERS_LOCK = threading.Lock()
@@ -58,6 +59,20 @@ def _rv(claim: ResourceClaim) -> int:
         return 0
 
 
+@dataclass(frozen=True, slots=True)
+class JournalPosition:
+    """Where :meth:`DRAManager.allocated_state` left the journals of allocated devices (the
+    stored claims' and the in-flight claims'), and the devices it counted differently from
+    the store because of claims assumed after a write (they may change without a journal
+    entry when the store catches up)."""
+
+    stored_epoch: int
+    stored: int
+    in_flight_epoch: int
+    in_flight: int
+    assumed: frozenset[DeviceID]
+
+
 class DRAManager:
     def __init__(self, store: Any) -> None:
         self.store = store
@@ -68,6 +83,10 @@ class DRAManager:
         self._in_flight_devices: dict[str, tuple[DeviceID, ...] | None] = {}
         self._in_flight_counts: dict[DeviceID, int] = {}
         self._in_flight_untracked = 0
+        # The devices of in-flight claims signalled or removed, in order (see JournalPosition).
+        self._in_flight_journal: list[DeviceID] = []
+        self._in_flight_epoch = 0
+        self.position: JournalPosition | None = None  # where allocated_state left the journals
         # The last slice list per taint-rule switch, with the kind versions it was listed at.
         self._stored = StoredAllocations(store)
         self._slices: dict[bool, tuple[tuple[int, int], tuple[ResourceSlice, ...]]] = {}
@@ -100,6 +119,7 @@ class DRAManager:
             self._in_flight[claim.meta.uid] = claim
             devices = devices_of(claim)
             self._in_flight_devices[claim.meta.uid] = devices
+            self._journal_in_flight(devices)
             if devices is None:
                 self._in_flight_untracked += 1
             for d in devices or ():
@@ -114,6 +134,7 @@ class DRAManager:
             if self._in_flight.pop(uid, None) is None:
                 return False
             devices = self._in_flight_devices.pop(uid, None)
+            self._journal_in_flight(devices)
             if devices is None:
                 self._in_flight_untracked -= 1
             for d in devices or ():
@@ -123,6 +144,29 @@ class DRAManager:
                 else:
                     del self._in_flight_counts[d]
             return True
+
+    def _journal_in_flight(self, devices: tuple[DeviceID, ...] | None) -> None:
+        if devices is None or len(self._in_flight_journal) >= MAX_JOURNAL:
+            self._in_flight_epoch += 1  # untracked devices: nobody can tell what changed
+            self._in_flight_journal.clear()
+        if devices:
+            self._in_flight_journal.extend(devices)
+
+    def changed_devices(self, since: JournalPosition | None,
+                        until: JournalPosition | None) -> set[DeviceID] | None:
+        """The devices whose allocation may differ between two results of
+        :meth:`allocated_state` (their :attr:`position` right after): a superset of what
+        changed, or None when that is unknown (a journal restarted, or either state was
+        gathered from every claim)."""
+        if since is None or until is None or since.stored_epoch != until.stored_epoch \
+                or since.in_flight_epoch != until.in_flight_epoch:
+            return None
+        with self._lock:
+            changed = set(self._stored.journal[since.stored:until.stored])
+            changed.update(self._in_flight_journal[since.in_flight:until.in_flight])
+        changed |= since.assumed
+        changed |= until.assumed
+        return changed
 
     def assume_claim_after_api_call(self, claim: ResourceClaim) -> None:
         with self._lock:
@@ -145,7 +189,10 @@ class DRAManager:
         removed: dict[DeviceID, int] = {}
         with self._lock:
             if stored is None or self._in_flight_untracked:
+                self.position = None
                 return self._gather(consumable_capacity)
+            position = (self._stored.epoch, len(self._stored.journal), self._in_flight_epoch,
+                        len(self._in_flight_journal))
             # In-flight claims replace their stored version (by uid): only those holding
             # devices matter, found by a set intersection rather than a scan.
             for uid in self._in_flight.keys() & by_uid.keys():
@@ -163,6 +210,7 @@ class DRAManager:
                 continue
             devices = devices_of(claim)
             if devices is None:
+                self.position = None
                 return self._gather(consumable_capacity)
             if tracked is not None and tracked[0].meta.uid == claim.meta.uid:
                 for d in tracked[1] or ():
@@ -174,6 +222,7 @@ class DRAManager:
                 stored.discard(d)
         stored |= in_flight_devices
         stored.update(added)
+        self.position = JournalPosition(*position, frozenset((*removed, *added)))
         return AllocatedState(allocated_devices=stored)
 
     def _gather(self, consumable_capacity: bool) -> AllocatedState:

@@ -110,8 +110,8 @@ from ._extended import (
 )
 from ._extended_writes import create_extended_claim, delete_claim, patch_pod_extended_resource_claim_status
 from ._features import PluginFeatures
-from ._manager import DRAManager, manager_for
-from ._memo import NodeAllocationMemo
+from ._manager import DRAManager, JournalPosition, manager_for
+from ._memo import FITS, UNKNOWN, Columns, NodeAllocationMemo
 from ._named import NamedClaims
 from ._preemption import DryRun
 
@@ -162,6 +162,7 @@ class _StateData:
     world: tuple[object, ...] = ()
     slices: Sequence[ResourceSlice] = ()
     allocated: AllocatedState | None = None
+    position: JournalPosition | None = None
     memo_key: int | object | None = _UNSET
     # DRAPreemption: what the preemption dry run removed (see :mod:`._preemption`); None
     # without the gate, and then clones share this object, as before upstream deep-copied it.
@@ -170,6 +171,9 @@ class _StateData:
     # PreFilter and Filter found for it (see :class:`._extended.ExtendedState`).
     extended_index: int | None = None
     extended: ExtendedState | None = None
+    # The batch path's columns leave the allocations of fitting nodes in the memo: where
+    # node_allocations has no entry, this finds one (set by filter_batch).
+    memo_allocations: Callable[[str], list[AllocationResult] | None] | None = None
 
     def clone(self) -> _StateData:
         """Clone: the same object without DRAPreemption; with it, a copy whose dry-run state
@@ -197,6 +201,13 @@ class _StateData:
 
     def no_user_claim(self) -> bool:
         return len(self.claims) == (1 if self.extended_index is not None else 0)
+
+    def allocations_on(self, node_name: str) -> list[AllocationResult] | None:
+        """What Filter allocated on the node (None: nothing, or the node did not pass)."""
+        found = self.node_allocations.get(node_name)
+        if found is None and self.memo_allocations is not None:
+            found = self.memo_allocations(node_name)
+        return found
 
 
 def _state(cs: CycleState) -> tuple[_StateData | None, Status | None]:
@@ -410,6 +421,7 @@ class DynamicResources(PluginBase):
         # release an allocated claim of the pod (shared with a victim), which Filter allocates.
         if to_allocate or self.fts.preemption:
             s.allocated = self.manager.allocated_state(self.fts.consumable_capacity)
+            s.position = self.manager.position
             s.slices = self.manager.list_slices(self.fts.device_taint_rules)
             s.world = self.manager.world(s.slices)
             try:
@@ -560,11 +572,16 @@ class DynamicResources(PluginBase):
             s.memo_key = None
             if s.allocator is not None and s.allocated is not None and s.extended_index is None:
                 s.memo_key = self.memo.begin_cycle(s.world, s.slices, s.allocated,
-                                                   [c for _, c in s.to_allocate()])
+                                                   [c for _, c in s.to_allocate()], s.position,
+                                                   self.manager.changed_devices)
         key = s.memo_key if isinstance(s.memo_key, int) else None
-        infos = nodes.node_infos()
         if key is None or any(c.allocation is not None for c in s.claims):
-            return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in infos])
+            return BatchFilterResult.from_statuses([self._filter(s, ni, key) for ni in nodes.node_infos()])
+        snapshot = nodes.snapshot
+        cols = self.memo.columns(key, snapshot.node_names, snapshot.node_index)
+        if cols is not None:
+            return self._filter_columns(s, nodes, key, cols)
+        infos = nodes.node_infos()
         # No allocated claim: Filter is the allocation alone, answered by the memo where it can.
         known = self.memo.answers(key)
         unfit: dict[str, Status] = {}
@@ -590,6 +607,33 @@ class DynamicResources(PluginBase):
         Unschedulable for "cannot allocate all claims")."""
         return Status.of(Code.UNSCHEDULABLE if self.fts.preemption else Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
                          reason)
+
+    def _filter_columns(self, s: _StateData, nodes: NodeBatch, key: int, cols: Columns) -> BatchFilterResult:
+        """filter_batch when every slice names its node: the memo's answers for all candidate
+        nodes at once; the allocator runs (through the per-node Filter) only on nodes without
+        an answer. The allocations of the nodes that pass stay in the memo (``allocations_on``)."""
+        memo = self.memo
+        s.memo_allocations = lambda name: _fits(memo.outcome(key, name))
+        rows = nodes.indices
+        reason = cols.reason[rows]
+        errors: dict[int, Status] = {}
+        missing = np.flatnonzero(reason == UNKNOWN)
+        if missing.size:
+            infos = nodes.snapshot.node_info_list
+            for i in missing.tolist():
+                st = self._filter(s, infos[int(rows[i])], key)
+                if st is not None and st.code == Code.ERROR:
+                    errors[i] = st  # not kept by the memo
+            reason = cols.reason[rows]
+        rejected = int(self._rejected("").code)
+        codes = np.where(reason == FITS, np.int8(0), np.int8(rejected))
+        table: list[tuple[str, ...]] = [(), *((r,) for r in cols.reasons)]
+        ids = reason.astype(np.int32)
+        for i, st in errors.items():
+            codes[i] = int(st.code)
+            ids[i] = len(table)
+            table.append(st.reasons)
+        return BatchFilterResult(codes.astype(np.int8), ids, table)
 
     def _claim_timed_out(self, claim: ResourceClaim) -> bool:
         """isClaimTimeout: binding conditions pending for longer than the binding timeout."""
@@ -656,7 +700,7 @@ class DynamicResources(PluginBase):
             return 0, err
         if not s.claims or node_info.node is None:
             return 0, None
-        allocations = s.node_allocations.get(node_info.node.name)
+        allocations = s.allocations_on(node_info.node.name)
         if allocations is None:
             return 0, None
         try:
@@ -694,7 +738,7 @@ class DynamicResources(PluginBase):
             return None
         if s.allocator is None:
             return None
-        allocations = s.node_allocations.get(node_name)
+        allocations = s.allocations_on(node_name)
         if not allocations:
             if all(i == s.extended_index for i, _ in pending):
                 return None  # only the special claim, and the device plugins serve it here
@@ -917,12 +961,17 @@ class DynamicResources(PluginBase):
         s = state.get(STATE_KEY)
         if not isinstance(s, _StateData):
             return []
-        allocations = s.node_allocations.get(node_name)
+        allocations = s.allocations_on(node_name)
         if not allocations:
             return []
         node_extended = s.extended.nodes.get(node_name) if s.extended is not None else None
         return [(node_extended.claim if i == s.extended_index and node_extended is not None else c, a)
                 for (i, c), a in zip(s.to_allocate(), allocations, strict=False)]
+
+
+def _fits(outcome: Any) -> list[AllocationResult] | None:
+    """A memo outcome's allocations (None for a reason the claims do not fit)."""
+    return None if outcome is None or isinstance(outcome, str) else list(outcome)
 
 
 def _the_pod(old: Any, new: Any) -> Collection[str]:
