@@ -4,6 +4,7 @@ that cyclic garbage is still collected (young at once, frozen at the next full c
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 from collections.abc import Iterator
 
@@ -52,21 +53,32 @@ def test_tick_collects_young_cycles_and_freezes_the_survivors(freezer: HeapFreez
     assert freezer.full_collections == 1  # settle's only: the heap has not doubled
 
 
-def test_a_frozen_cycle_is_collected_once_the_heap_has_doubled(freezer: HeapFreezer) -> None:
-    freezer.settle()
-    a = _Node()
-    a.other = _Node()
-    a.other.other = a
-    freezer.tick()  # a survives the young collection: frozen
-    ref = weakref.ref(a)
-    del a
-    freezer.tick()
-    assert ref() is not None  # frozen garbage waits for a full collection
-    grow = [_Node() for _ in range(2 * gc.get_freeze_count())]
-    freezer.tick()  # survivors frozen: the frozen heap has doubled
-    freezer.tick()
-    assert freezer.full_collections == 2
-    assert ref() is None and grow
+def test_a_frozen_cycle_is_collected_once_the_heap_has_doubled() -> None:
+    size = [1000]
+    freezer = HeapFreezer(heap_size=lambda: size[0])
+    try:
+        freezer.settle()
+        a = _Node()
+        a.other = _Node()
+        a.other.other = a
+        freezer.tick()  # a survives the young collection: frozen
+        ref = weakref.ref(a)
+        del a
+        size[0] = 1999
+        freezer.tick()
+        assert ref() is not None and freezer.full_collections == 1  # frozen: waits
+        size[0] = 2000  # the heap has doubled since settle's full collection
+        freezer.tick()
+        assert ref() is None and freezer.full_collections == 2
+        size[0] = 3999
+        freezer.tick()
+        assert freezer.full_collections == 2  # the next one at twice the size after it
+    finally:
+        freezer.release()
+
+
+def test_the_heap_size_is_python_s_allocated_blocks() -> None:
+    assert HeapFreezer().heap_size is sys.getallocatedblocks
 
 
 def test_nested_freezers_restore_the_thresholds_after_the_last() -> None:
