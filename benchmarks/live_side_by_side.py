@@ -307,13 +307,22 @@ def start_kube_scheduler(script: Path, cp: Path, qps: int, extender: str = "") -
     return Running(pid, stop)
 
 
-def start_kubesched(cp: Path, qps: int, timeout: float, verbosity: int) -> Running:
+THREAD_CPU = Path(__file__).resolve().parent / "_thread_cpu"
+"""A sitecustomize that records kubesched's per-thread CPU and collector time (--thread-cpu)."""
+
+
+def start_kubesched(cp: Path, qps: int, timeout: float, verbosity: int, thread_cpu: str = "") -> Running:
     cfg = scheduler_config(cp.parent / "kubesched.yaml", qps, str(cp / "kubeconfig"))
+    first = [str(THREAD_CPU)] if thread_cpu else []
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (str(REPO / "src"), os.environ.get("PYTHONPATH", "")) if p)}
+        p for p in (*first, str(REPO / "src"), os.environ.get("PYTHONPATH", "")) if p)}
+    if thread_cpu:
+        env["KUBESCHED_THREAD_CPU"] = thread_cpu
     errlog = (cp.parent / "kubesched.log").open("w")
+    # Endpoints on a free port: two runs at once (or a kube-scheduler on 10259) never collide.
     proc = subprocess.Popen([sys.executable, "-c", "from kubesched.cli import main; main()",
-                             "run", "--config", str(cfg), "-v", str(verbosity)],
+                             "run", "--config", str(cfg), "-v", str(verbosity),
+                             "--bind-address", "127.0.0.1:0"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     synced = threading.Event()
 
@@ -472,6 +481,7 @@ class Result:
     pods_per_cpu_second: float = 0.0
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
+    thread_cpu: dict[str, Any] = field(default_factory=dict)
 
 
 def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
@@ -494,7 +504,8 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
             elif which == "kube-scheduler":
                 running = start_kube_scheduler(script, cp, args.qps)
             else:
-                running = start_kubesched(cp, args.qps, args.timeout, args.verbosity)
+                running = start_kubesched(cp, args.qps, args.timeout, args.verbosity,
+                                          str(base / "thread-cpu.json") if args.thread_cpu else "")
             try:
                 # The scheduler's own informers must have listed the bound pods before we start.
                 time.sleep(args.settle)
@@ -504,6 +515,8 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 watch.start()
                 cpu0 = proc_status(running.pid)["cpu_ticks"]
                 ext0 = proc_status(ext.pid) if ext is not None else {}
+                if args.thread_cpu and which == "kubesched":
+                    os.kill(running.pid, signal.SIGUSR1)  # the per-thread baseline
                 apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
                 api_cpu0 = proc_status(apiserver)["cpu_ticks"]
                 spy = py_spy(args.py_spy, which, ext.pid if ext is not None else running.pid)
@@ -567,6 +580,9 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 running.stop()
                 if ext is not None:
                     ext.stop()
+            if args.thread_cpu and which == "kubesched" and (base / "thread-cpu.json").exists():
+                res.thread_cpu = json.loads((base / "thread-cpu.json").read_text())
+                log(f"kubesched thread CPU s: {res.thread_cpu}")
             if args.keep_logs:
                 dest = Path(args.keep_logs) / which
                 dest.mkdir(parents=True, exist_ok=True)
@@ -589,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--settle", type=float, default=2.0, help="seconds between ready and the first creation")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the last binding")
     p.add_argument("-v", "--verbosity", type=int, default=0, help="kubesched run's -v")
+    p.add_argument("--thread-cpu", action="store_true",
+                   help="report kubesched's CPU seconds per thread and in the garbage collector "
+                        "over the measured phase (thread_cpu in the JSON)")
     p.add_argument("--py-spy", default="", metavar="SVG",
                    help="record kubesched (or the extender) with py-spy over the measured phase "
                         "(.svg: flame graph; .txt: collapsed stacks)")

@@ -286,3 +286,38 @@ def test_requests_reuse_a_keepalive_connection_and_replace_one_the_server_closed
         assert seen[-1][0] == "POST" and seen[-1][1] != seen[-2][1]  # on a new connection
     finally:
         client.close()
+
+
+def test_a_request_leaves_in_one_write_with_http_client_s_headers(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Head and body in one ``sendall`` (http.client writes them separately: two TLS records
+    and two packets per request), with the headers http.client would send."""
+    import socket
+
+    url, seen, _ = keepalive_server
+    writes: list[bytes] = []
+    real = socket.socket.sendall
+
+    def sendall(self: socket.socket, data: bytes, *args: Any) -> None:
+        writes.append(bytes(data))
+        real(self, data, *args)
+
+    monkeypatch.setattr(socket.socket, "sendall", sendall)
+    client = RestClient(_cfg(url), sleep=lambda s: None)
+    try:
+        assert client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {"target": {"name": "n"}}) == {
+            "ok": True}
+    finally:
+        client.close()
+    post = writes[0]
+    head, _, body = post.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    assert lines[0] == "POST /api/v1/namespaces/ns/pods/p/binding HTTP/1.1"
+    fields = dict(line.split(": ", 1) for line in lines[1:])
+    assert fields["Host"] == url.removeprefix("http://")
+    assert fields["Content-Length"] == str(len(body)) and json.loads(body) == {"target": {"name": "n"}}
+    assert fields["Content-Type"] == "application/json" and fields["Accept"] == "application/json"
+    assert json.loads(seen[0][2]) == {"target": {"name": "n"}}
+    with pytest.raises(ValueError):
+        RestClient(_cfg(url)).request("GET", "/api/v1/nodes?x=a b")

@@ -1,6 +1,7 @@
 """The side-by-side live benchmark (benchmarks/live_side_by_side.py) at a tiny size, kubesched
 only, so the script cannot rot: its own fresh control plane, 5 nodes, 2 bound pods, 20 pods
-created and all bound by ``kubesched run``, a peak RSS and a rate reported."""
+created and all bound by ``kubesched run``, a peak RSS, a rate and (``--thread-cpu``) the CPU
+per thread reported."""
 
 from __future__ import annotations
 
@@ -37,11 +38,15 @@ def test_side_by_side_benchmark_runs_kubesched_at_a_tiny_size(
     monkeypatch.setenv("KUBESCHED_K8S_DIR", str(k8s_dir()))
     bench = _load_script()
     code = bench.main(["--nodes", "5", "--bound-pods", "2", "--pods", "20", "--creators", "4",
-                       "--scheduler", "kubesched", "--settle", "0.2", "--timeout", "60"])
+                       "--scheduler", "kubesched", "--settle", "0.2", "--timeout", "60",
+                       "--thread-cpu"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     (res,) = out["results"]
     assert res["scheduler"] == "kubesched"
+    # --thread-cpu: the loop thread's CPU and the collector's, over the measured phase
+    assert isinstance(res["thread_cpu"]["threads"], dict)
+    assert len(res["thread_cpu"]["gc_seconds"]) == 3 and len(res["thread_cpu"]["gc_collections"]) == 3
     assert res["scheduled"] == 20 and not res["timed_out"]
     assert res["pods_per_second"] > 0 and res["creation_per_second"] > 0
     assert 10 < res["peak_rss_mib"] < 2000

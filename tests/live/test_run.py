@@ -289,6 +289,8 @@ def test_a_pod_deleted_during_its_binding_cycle_is_forgotten(
             create(rest, pod_manifest("next", ns, sched, cpu="1"))
             wait_for("the next pod to be bound", lambda: get_pod(rest, ns, "next")["spec"].get("nodeName"),
                      timeout=30)
+            # The API shows the binding before the binding worker has counted it.
+            wait_for("the binding to be counted", lambda: sched_.stats.scheduled == 1)
             assert thread.is_alive() and sched_.stats.scheduled == 1
             assert sched_.stats.error_attempts == 1  # the Binding of the deleted pod
         finally:

@@ -28,7 +28,8 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry
 
-from ..clock import RealClock
+from ..api._gc import HeapFreezer
+from ..clock import RealClock, Timer
 from ..cluster.live import LiveStore, RestClient, rest_client_for
 from ..cluster.live.leaderelection import (
     LeaderCallbacks,
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 
 SYNC_LOG_INTERVAL = 10.0
 
+GC_FREEZE_INTERVAL = 5.0
+"""Seconds between the heap freezer's ticks (see api/_gc.py): each walks what was allocated
+since the last one."""
+
 
 class LiveScheduler:
     """kube-scheduler over a live cluster. ``kubeconfig``: the ``--kubeconfig`` flag (it wins
@@ -61,6 +66,8 @@ class LiveScheduler:
         self.stop_event = stop_event if stop_event is not None else threading.Event()
         self.seed = seed
         self.scheduler: Scheduler | None = None
+        self.freezer = HeapFreezer()
+        self._gc_timer: Timer | None = None
 
     @property
     def profiles(self) -> list[str]:
@@ -80,7 +87,15 @@ class LiveScheduler:
             self.scheduler = Scheduler(self.store, self.clock, self.config, self.seed,
                                        options=SchedulerOptions(binding="thread"))
         log.info("kubesched: caches synced; scheduling for %s", ", ".join(self.profiles))
+        self.freezer.settle()
+        self._gc_timer = self.clock.schedule(GC_FREEZE_INTERVAL, self._gc_tick)
         return True
+
+    def _gc_tick(self) -> None:
+        """On the loop thread: freeze what survived since the last tick (the pods listed and
+        watched since: cluster state that lives as long as the pods do)."""
+        self.freezer.tick()
+        self._gc_timer = self.clock.schedule(GC_FREEZE_INTERVAL, self._gc_tick)
 
     def standby(self, until: threading.Event) -> None:
         """Deliver watch events and timers on this thread, popping nothing, until ``until`` or
@@ -104,10 +119,13 @@ class LiveScheduler:
 
     def close(self) -> None:
         """Release everything: the scheduler's watch, the informers, the event sink, the client."""
+        if self._gc_timer is not None:
+            self._gc_timer.cancel()
         if self.scheduler is not None:
             self.scheduler.close()
             self.scheduler.shutdown_binding(wait=True)
         self.store.stop()
+        self.freezer.release()
 
 
 def run(config_path: str | Path | None = None, kubeconfig: str | None = None, *,

@@ -17,8 +17,8 @@ import math
 import random
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..api import Namespace, Pod
@@ -53,6 +53,7 @@ from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION
 from ._schedule_pod_group import SchedulePodGroupMixin
+from ._workers import WorkerPool
 
 __all__ = ["BINDING_WORKERS", "RunSummary", "Scheduler", "SchedulerOptions"]
 
@@ -189,7 +190,7 @@ class Scheduler(SchedulePodGroupMixin):
                                            per_node=self.options.per_node_filters)
         self.handlers = EventHandlers(self, gang_scheduling=gang_scheduling_enabled(self.options.features))
         self._lock = threading.RLock()
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
         self._worker = threading.local()
         self._initial_sync()
         self._unsubscribe = store.subscribe(self._on_watch_event)
@@ -318,13 +319,13 @@ class Scheduler(SchedulePodGroupMixin):
         """Start a binding cycle: a task on the clock, or (``binding="thread"``, live mode) a
         job for the binding workers, upstream's ``go sched.bindingCycle(...)``."""
         if self.options.binding == "thread":
-            self._binding_pool().submit(self._on_worker, fn)
+            self._binding_pool().submit(partial(self._on_worker, fn))
         else:
             self.clock.schedule(0.0, fn)
 
-    def _binding_pool(self) -> ThreadPoolExecutor:
+    def _binding_pool(self) -> WorkerPool:
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=BINDING_WORKERS, thread_name_prefix="binding")
+            self._pool = WorkerPool(BINDING_WORKERS, "binding")
         return self._pool
 
     def _on_worker(self, fn: Callable[[], None]) -> None:
@@ -338,7 +339,7 @@ class Scheduler(SchedulePodGroupMixin):
         """After WaitOnPermit: a pod allowed from the loop thread (a Permit plugin, a timeout)
         goes back to a binding worker; one that did not wait continues where it is."""
         if self.options.binding == "thread" and not getattr(self._worker, "active", False):
-            self._binding_pool().submit(self._on_worker, fn)
+            self._binding_pool().submit(partial(self._on_worker, fn))
         else:
             fn()
 
