@@ -10,7 +10,7 @@ DefaultTolerationSeconds defaults the API server applies on create, and the mani
 from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._fields import FieldValueError
-from ._gc import gc_paused
+from ._gc import HeapFreezer, gc_paused
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
 from ._objects import (
@@ -150,6 +150,7 @@ __all__ = [
     "ExactDeviceRequest",
     "FieldErrors",
     "FieldValueError",
+    "HeapFreezer",
     "Job",
     "LabelSelector",
     "LabelSelectorRequirement",

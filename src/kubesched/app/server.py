@@ -28,7 +28,7 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry
 
-from ..api._gc import HeapFreezer
+from ..api import HeapFreezer
 from ..clock import RealClock, Timer
 from ..cluster.live import LiveStore, RestClient, rest_client_for
 from ..cluster.live.leaderelection import (
