@@ -129,13 +129,39 @@ def test_unschedulable_pods_oldest_timestamp_after_emptying() -> None:
     a = QueuedPodInfo(make_pod("a"), timestamp=1.0)
     pods.add_or_update(a)
     pods.delete(a.pod.key)
-    assert pods.oldest_timestamp(lambda _: True) is None
+    assert pods.oldest_timestamp() is None
     b = QueuedPodInfo(make_pod("b"), timestamp=5.0)
     pods.add_or_update(b)
     pods.add_or_update(a)  # a re-enters with its old timestamp
-    assert pods.oldest_timestamp(lambda _: True) == 1.0
+    assert pods.oldest_timestamp() == 1.0
     pods.delete(a.pod.key)
-    assert pods.oldest_timestamp(lambda _: True) == 5.0
+    assert pods.oldest_timestamp() == 5.0
+
+
+def test_unschedulable_pods_oldest_is_the_last_schedule_time() -> None:
+    """A flush that leaves a pod parked (kept gated) moves its turn to a full period later
+    (upstream's max(Timestamp, FlushTimestamp)), its timestamp untouched."""
+    pods = UnschedulablePods()
+    a, b = QueuedPodInfo(make_pod("a"), timestamp=1.0), QueuedPodInfo(make_pod("b"), timestamp=5.0)
+    pods.add_or_update(a)
+    pods.add_or_update(b)
+    assert pods.oldest_timestamp() == 1.0
+    a.flush_timestamp = 330.0
+    assert pods.oldest_timestamp() == 5.0
+    b.flush_timestamp = 400.0
+    assert pods.oldest_timestamp() == 330.0 and a.timestamp == 1.0
+    pods.delete(a.pod.key)
+    assert pods.oldest_timestamp() == 400.0
+    # A pod kept gated flush after flush (taken out and put back each time) keeps one entry.
+    for k in range(1, 100):
+        b.flush_timestamp = 400.0 + 300.0 * k
+        pods.delete(b.pod.key)
+        pods.add_or_update(b)
+        pods.add_or_update(a)
+        assert pods.oldest_timestamp() == 330.0  # a's flush
+        pods.delete(a.pod.key)
+        assert pods.oldest_timestamp() == b.flush_timestamp
+    assert len(pods._by_time) <= 2
 
 
 

@@ -15,13 +15,19 @@ from queue_helpers import (
     make_pod,
     names,
     new_queue,
+    priority_less,
     queue,
     queue_skip,
 )
 
 from kubesched.clock import VirtualClock
-from kubesched.framework import ActionType, ClusterEvent, EventResource
-from kubesched.queue import EVENT_ASSIGNED_POD_ADD, EVENT_UNSCHEDULABLE_TIMEOUT, QueueingHintEntry
+from kubesched.framework import ActionType, ClusterEvent, Code, EventResource, QueueingHint, Status
+from kubesched.queue import (
+    EVENT_ASSIGNED_POD_ADD,
+    EVENT_UNSCHEDULABLE_TIMEOUT,
+    PriorityQueue,
+    QueueingHintEntry,
+)
 
 
 def test_priority_queue_add_orders_by_priority_then_timestamp() -> None:
@@ -272,10 +278,11 @@ def test_gated_pod_waits_until_ungated() -> None:
     # Node events do not concern the gating plugin: the pod stays gated.
     q.move_all_to_active_or_backoff_queue(NODE_ADD, None, None)
     assert q.pods_in_active_q() == []
-    # The timeout flush does not ungate either, and no flush is ever due.
+    # The timeout flush runs PreEnqueue again; still gated, the pod stays, and its next turn
+    # is a full period after this flush (1000 + 300, at the next 30 s tick).
     clock.advance(1000.0)
     q.flush_unschedulable_pods_left_over()
-    assert q.pods_in_active_q() == [] and q.next_wakeup() is None
+    assert q.pods_in_active_q() == [] and q.next_wakeup() == 1320.0
     ungated = make_pod("p")
     q.update(gated, ungated)
     assert names(q.pods_in_active_q()) == ["p"]
@@ -289,6 +296,118 @@ def test_gated_pod_update_that_keeps_gates_stays_gated() -> None:
     q.add(old)
     q.update(old, make_pod("p", gates=("a",)))
     assert q.pods_in_active_q() == [] and q.pending_pod_counts()["gated"] == 1
+
+
+class _TogglePreEnqueue:
+    """A PreEnqueue plugin that gates pods while ``gating`` is set, and counts its calls (as
+    DefaultPreemption gates a preemptor while its preemption runs)."""
+
+    def __init__(self, name: str = "DefaultPreemption") -> None:
+        self._name = name
+        self.gating = True
+        self.calls = 0
+
+    def name(self) -> str:
+        return self._name
+
+    def pre_enqueue(self, pod: Any) -> Status | None:
+        self.calls += 1
+        return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, "waiting") if self.gating else None
+
+
+ASSIGNED_POD_DELETE = ClusterEvent(EventResource.ASSIGNED_POD, ActionType.DELETE)
+CLAIM_UPDATE = ClusterEvent(EventResource.RESOURCE_CLAIM, ActionType.UPDATE)
+
+
+def _gated_after_failure(clock: VirtualClock) -> tuple[PriorityQueue, _TogglePreEnqueue]:
+    """A pod rejected by fooPlugin (which registered node adds), then gated by a PreEnqueue
+    plugin that registered assigned-pod deletions with a Skip hint (DefaultPreemption's)."""
+    gate = _TogglePreEnqueue()
+    gate.gating = False
+    q = PriorityQueue(clock, priority_less, {"default-scheduler": [gate]},
+                      {"default-scheduler": [
+                          QueueingHintEntry(NODE_ADD, "fooPlugin"),
+                          QueueingHintEntry(ASSIGNED_POD_DELETE, gate.name(), queue_skip)]})
+    q.start()
+    pod = make_pod("p")
+    q.add(pod)
+    fail(q, pod, "fooPlugin")
+    gate.gating = True
+    q.move_all_to_active_or_backoff_queue(NODE_ADD, None, None)  # worth a retry, but gated now
+    info = q.get_pod("p", "ns")
+    assert info is not None and info.gated and names(q.unschedulable_pods()) == ["p"]
+    return q, gate
+
+
+@pytest.mark.parametrize("gated", [
+    # upstream: "Queue queues pod to backoffQ if Pod is not gated and the event is wildcard"
+    pytest.param(False, id="not gated, wildcard event: backoffQ"),
+    # upstream: "Queue queues pod to backoffQ when Pod is no longer gated and the event is
+    # wildcard" (kubernetes PR 139162: a gated pod is offered wildcard events)
+    pytest.param(True, id="no longer gated, wildcard event: backoffQ"),
+])
+def test_wildcard_event_moves_a_pod_whatever_its_gating(gated: bool) -> None:
+    clock = VirtualClock()
+    gate = _TogglePreEnqueue()
+    gate.gating = False
+    asked: list[str] = []
+
+    def hint(pod: Any, old: Any, new: Any) -> QueueingHint:
+        asked.append(pod.name)
+        return QueueingHint.QUEUE
+
+    q = PriorityQueue(clock, priority_less, {"default-scheduler": [gate]},
+                      {"default-scheduler": [QueueingHintEntry(PVC_ADD, "foo", hint)]})
+    pod = make_pod("p")
+    q.add(pod)
+    fail(q, pod, "foo")  # still backing off (1 s) at t=0
+    if gated:
+        gate.gating = True
+        q.move_all_to_active_or_backoff_queue(PVC_ADD, None, None)  # worth a retry, but gated
+        gate.gating = False
+        asked.clear()
+    info = q.get_pod("p", "ns")
+    assert info is not None and info.gated == gated and names(q.unschedulable_pods()) == ["p"]
+    q.move_all_to_active_or_backoff_queue(EVENT_UNSCHEDULABLE_TIMEOUT, None, None)
+    assert names(q.pods_in_backoff_q()) == ["p"] and q.unschedulable_pods() == []
+    assert asked == []  # a wildcard event asks no hint
+
+
+def test_preemptor_gated_while_preempting_is_moved_by_the_leftover_flush() -> None:
+    """The DRA preemptor's path: gated by DefaultPreemption while its preemption runs; the
+    victim's deletion (the gating plugin's event) finds no plugin to requeue it, and the
+    claim's deallocation later concerns no event of the gating plugin. Only the 5-minute
+    flush, which re-runs PreEnqueue (kubernetes PR 139162), moves it on."""
+    clock = VirtualClock()
+    q, gate = _gated_after_failure(clock)
+    gate.gating = False  # the preemption's API calls are done
+    q.move_all_to_active_or_backoff_queue(ASSIGNED_POD_DELETE, None, None)
+    q.move_all_to_active_or_backoff_queue(CLAIM_UPDATE, None, None)
+    assert names(q.unschedulable_pods()) == ["p"]
+    assert q.next_wakeup() == 330.0  # parked at t=0: the first tick after 300 s
+    clock.run(until=330.0)
+    assert names(q.pods_in_active_q()) == ["p"]
+    info = q.get_pod("p", "ns")
+    assert info is not None and not info.gated and info.timestamp == 0.0
+
+
+def test_a_pod_kept_gated_by_the_flush_waits_a_full_period_again() -> None:
+    """kubernetes PR 139331: the flush stamps the pod (FlushTimestamp) rather than its timestamp
+    (the queue order), so a pod still gated is offered the timeout every 5 minutes, not at
+    every 30 s tick."""
+    clock = VirtualClock()
+    q, gate = _gated_after_failure(clock)
+    calls = gate.calls
+    clock.run(until=330.0)
+    assert gate.calls == calls + 1 and names(q.unschedulable_pods()) == ["p"]
+    info = q.get_pod("p", "ns")
+    assert info is not None and info.gated and info.timestamp == 0.0 and info.flush_timestamp == 330.0
+    assert q.next_wakeup() == 660.0
+    clock.run(until=659.0)
+    assert gate.calls == calls + 1
+    gate.gating = False
+    clock.run(until=660.0)
+    assert names(q.pods_in_active_q()) == ["p"] and gate.calls == calls + 2
 
 
 # -- flushes ---------------------------------------------------------------------------------

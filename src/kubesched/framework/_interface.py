@@ -104,6 +104,10 @@ class QueuedPodInfo:
     backoff_expiration: float | None = None  # cached by the backoff queue; None: not computed yet
     consecutive_errors: int = 0  # failures with an Error status in a row (ConsecutiveErrorsCount)
     unschedulable_count: int = 0  # rejections by plugins (UnschedulableCount): drives the backoff
+    # The last 5-minute flush that offered this pod the timeout (FlushTimestamp): a pod a
+    # PreEnqueue plugin kept gated then waits a full period again, its timestamp (the queue
+    # order) untouched.
+    flush_timestamp: float | None = None
 
     @property
     def key(self) -> str:

@@ -6,7 +6,10 @@ Mirrors pkg/scheduler/backend/queue/scheduling_queue.go (master 2026):
 - **backoffQ** holds pods waiting out their backoff before they go back to activeQ;
 - **unschedulablePods** holds pods that failed and wait for a cluster event that may help them
   (guided by the queueing hints of the plugins that rejected them), or for the 5-minute flush.
-  PreEnqueue-gated pods wait here too until an event their gating plugin registered passes.
+  PreEnqueue-gated pods wait here too until an event their gating plugin registered passes, or
+  until the flush re-runs their PreEnqueue plugins (kubernetes PRs 139162 and 139331: a
+  preemptor gated by DefaultPreemption while its preemption ran is not stranded when the
+  events that follow concern none of its plugins).
 
 Only the queueing-hint flavour is implemented (SchedulerQueueingHints is GA and its gate gone
 in newest upstream, and with it ``moveRequestCycle``). ``pop`` does not block: it returns None
@@ -51,6 +54,7 @@ from ._events import (
     EVENT_UNSCHEDULED_POD_UPDATE,
     FORCE_ACTIVATE,
     SCHEDULE_ATTEMPT_FAILURE,
+    is_wildcard,
     match_any,
     matches,
     pod_scheduling_properties_change,
@@ -64,7 +68,7 @@ from ._hints import (
     rejector_plugins,
 )
 from ._nominator import Nominator, PodLookup
-from ._unschedulable_pods import UnschedulablePods
+from ._unschedulable_pods import UnschedulablePods, last_schedule_time
 
 __all__ = [
     "ACTIVE_Q",
@@ -186,20 +190,20 @@ class PriorityQueue:
             return self._backoff_q.next_release()
 
     def next_unschedulable_flush(self) -> float | None:
-        """When the 30-second leftover flush will next move a parked pod (None: none will).
+        """When the 30-second leftover flush will next offer a parked pod the timeout (None:
+        nothing is parked).
 
-        Gated pods are left out unless their gating plugin registered a wildcard event: the
-        timeout never moves them."""
+        Gated pods count too: the flush re-runs their PreEnqueue plugins, and one kept gated
+        waits a full period from that flush (its flush timestamp)."""
         with self._lock:
-            oldest = self._unschedulable.oldest_timestamp(
-                lambda p: not p.gated or match_any(EVENT_UNSCHEDULABLE_TIMEOUT, p.gating_plugin_events))
+            oldest = self._unschedulable.oldest_timestamp()
             if oldest is None:
                 return None
             due = oldest + self._max_in_unschedulable  # moved at the first tick after this
             period = UNSCHEDULABLE_PODS_FLUSH_INTERVAL
             k = math.floor((due - self._epoch) / period) + 1
             if self._last_unschedulable_flush is not None:
-                # A pod that stayed (re-gated) waits for the next tick, not this one again.
+                # Never the tick that just ran again (a float rounding at the boundary).
                 k = max(k, math.floor((self._last_unschedulable_flush - self._epoch) / period) + 1)
             return self._epoch + period * k
 
@@ -257,9 +261,16 @@ class PriorityQueue:
         self._flush_unschedulable_pods_left_over()
 
     def _flush_unschedulable_pods_left_over(self) -> None:
+        """Every pod parked longer than the maximum since its last schedule time (its timestamp,
+        or the last flush that offered it the timeout) gets the wildcard timeout event; each is
+        stamped with this flush first, so that one its PreEnqueue plugins keep gated is not
+        offered it again before a full period (kubernetes PR 139331)."""
         now = self._clock.now
         self._last_unschedulable_flush = now
-        stale = [p for p in self._unschedulable if now - p.timestamp > self._max_in_unschedulable]
+        stale = [p for p in self._unschedulable
+                 if now - last_schedule_time(p) > self._max_in_unschedulable]
+        for p in stale:
+            p.flush_timestamp = now
         if stale:
             self._move_pods(stale, EVENT_UNSCHEDULABLE_TIMEOUT, None, None)
 
@@ -562,9 +573,14 @@ class PriorityQueue:
         when no pod is parked: a pod in flight may fail and be judged on it)."""
         if not self._hint_map.is_event_of_interest(event):
             return
+        wildcard = is_wildcard(event)
         for p in pods:
-            if p.gated and not match_any(event, p.gating_plugin_events):
-                continue  # only an event the gating plugin registered can ungate the pod
+            if p.gated and not wildcard and not match_any(event, p.gating_plugin_events):
+                # Only an event the gating plugin registered can ungate the pod, or a wildcard
+                # (the leftover flush): its PreEnqueue plugins then run again (kubernetes PR
+                # 139162), so that a preemptor gated while its preemption ran is not stranded
+                # when no later event concerns the plugins that rejected it.
+                continue
             strategy = is_pod_worth_requeuing(self._hint_map, p, event, old_obj, new_obj)
             if strategy == QueueingStrategy.QUEUE_SKIP:
                 continue

@@ -4,6 +4,11 @@ Mirrors pkg/scheduler/backend/queue/unschedulable_pods.go (master 2026): a map k
 pod's ``namespace/name``. Gated pods (rejected by a PreEnqueue plugin) live here too and are
 counted apart, for the ``scheduler_pending_pods{queue="gated"}`` metric. Iteration follows
 insertion order (a Go map's is random) so that moves are deterministic.
+
+The leftover flush moves a pod parked longer than the maximum since its *last schedule time*:
+the later of its timestamp and the last flush that offered it the timeout (upstream's
+``max(Timestamp, FlushTimestamp)``, kubernetes PR 139331), so that a pod kept gated by the
+flush waits a full period again.
 """
 
 from __future__ import annotations
@@ -14,7 +19,13 @@ from collections.abc import Callable, Collection, Iterator
 
 from ..framework import QueuedPodInfo
 
-__all__ = ["UnschedulablePods"]
+__all__ = ["UnschedulablePods", "last_schedule_time"]
+
+
+def last_schedule_time(p: QueuedPodInfo) -> float:
+    """flushUnschedulablePodsLeftover's lastScheduleTime: max(Timestamp, FlushTimestamp)."""
+    flushed = p.flush_timestamp
+    return p.timestamp if flushed is None or flushed < p.timestamp else flushed
 
 
 class UnschedulablePods:
@@ -28,8 +39,10 @@ class UnschedulablePods:
         self._seq_of: dict[str, int] = {}  # key -> insertion sequence (the order of _pods)
         self._key_of_uid: dict[str, str] = {}
         self._any_event: set[str] = set()  # keys of pods moves_on_any_event held for when added
-        # (timestamp, seq, key, pod info), pruned lazily: finds the oldest parked pod quickly.
+        # (last schedule time, seq, key, pod info), pruned lazily: finds the pod the leftover
+        # flush reaches first quickly.
         self._by_time: list[tuple[float, int, str, QueuedPodInfo]] = []
+        self._live: dict[str, int] = {}  # key -> seq of its one current heap entry
         self._seq = itertools.count()
         self.entries = 0  # pods added or re-added: the queue re-arms its flush timer only then
 
@@ -37,7 +50,7 @@ class UnschedulablePods:
         self.entries += 1
         key = p.pod.key
         if self._pods.get(key) is not p:
-            heapq.heappush(self._by_time, (p.timestamp, next(self._seq), key, p))
+            self._push(key, p)
         if key not in self._pods:
             self._seq_of[key] = next(self._seq)
         self._pods[key] = p
@@ -47,21 +60,32 @@ class UnschedulablePods:
         else:
             self._any_event.discard(key)
 
-    def oldest_timestamp(self, eligible: Callable[[QueuedPodInfo], bool]) -> float | None:
-        """The earliest timestamp among parked pods passing ``eligible``.
+    def _push(self, key: str, p: QueuedPodInfo) -> None:
+        seq = self._live[key] = next(self._seq)
+        heapq.heappush(self._by_time, (last_schedule_time(p), seq, key, p))
 
-        Entries of pods that left, or that are not eligible, are dropped: a parked pod's
-        timestamp and eligibility (its gating) do not change until it leaves and re-enters."""
+    def oldest_timestamp(self) -> float | None:
+        """The earliest last schedule time among parked pods (gated ones included: the flush
+        re-runs their PreEnqueue plugins).
+
+        Superseded entries (of pods that left or re-entered) are dropped; a pod's current entry
+        whose last schedule time moved on (a flush that left it here) is put back under the
+        new time."""
         heap = self._by_time
         while heap:
-            ts, _, key, p = heap[0]
-            if self._pods.get(key) is p and p.timestamp == ts and eligible(p):
-                return ts
+            ts, seq, key, p = heap[0]
+            if self._live.get(key) == seq and self._pods.get(key) is p:
+                if last_schedule_time(p) == ts:
+                    return ts
+                heapq.heappop(heap)
+                self._push(key, p)
+                continue
             heapq.heappop(heap)
         return None
 
     def delete(self, key: str) -> QueuedPodInfo | None:
         p = self._pods.pop(key, None)
+        self._live.pop(key, None)
         if p is not None:
             del self._seq_of[key]
             self._any_event.discard(key)

@@ -18,6 +18,7 @@ from kubesched.plugins.dynamicresources.dynamic_resources import _compute_score
 
 from ._fixtures import (
     CLAIM_NAME,
+    CLAIM_NAME2,
     POD_UID,
     POD_WITH_CLAIM_NAME,
     POD_WITH_CLAIM_TEMPLATE,
@@ -28,6 +29,7 @@ from ._fixtures import (
     claim,
     first_available,
     pod,
+    result,
     sub,
 )
 from ._runner import _Handle
@@ -204,6 +206,16 @@ SCORE_CASES: list[Any] = [
         None,
     ),
     (
+        # Upstream's allocatedClaim (allocated before this cycle) and pendingClaim2, both with an
+        # ``exactly`` request: one allocation for the one claim that needs it, no error, score 0
+        # (kubernetes PR 139017; it failed with "smaller than number of claims" before).
+        "mix-of-allocated-and-unallocated-claims",
+        [ResourceClaim.from_dict(claim(allocation=allocation())),
+         ResourceClaim.from_dict(claim(CLAIM_NAME2))],
+        _allocations(("req-1",)),
+        0,
+    ),
+    (
         "single-request-only-subrequest-allocated",
         [_prioritized_claim(("req-1", 1))],
         _allocations(("req-1/subreq-1",)),
@@ -255,9 +267,17 @@ def test_compute_score(
         assert _compute_score(claims, allocations) == want
 
 
-def test_compute_score_skips_allocated_claims() -> None:
-    """Newest upstream (the prioritized-list scoring fix): allocations follow the claims still to
-    allocate, so an allocated claim before them does not shift them."""
-    allocated = ResourceClaim.from_dict(claim("a", allocation=allocation()))
+def test_compute_score_counts_allocated_claims_by_their_own_allocation() -> None:
+    """Newest upstream (kubernetes PR 139017): ``allocations`` follow the claims still to
+    allocate, so an allocated claim before them does not shift them; and an allocated claim is
+    scored too, by the sub-request its ``status.allocation`` names (8 for the first one here)."""
+    plain = ResourceClaim.from_dict(claim("a", allocation=allocation()))
     pending = _prioritized_claim(("req-1", 2))
-    assert _compute_score([allocated, pending], _allocations(("req-1/subreq-2",))) == 7
+    assert _compute_score([plain, pending], _allocations(("req-1/subreq-2",))) == 7
+    prioritized = ResourceClaim.from_dict(claim(
+        "b", requests=[first_available("req-1", sub("subreq-1"), sub("subreq-2"))],
+        allocation=allocation(result(request="req-1/subreq-1"))))
+    assert _compute_score([prioritized, pending], _allocations(("req-1/subreq-2",))) == 8 + 7
+    assert _compute_score([pending, prioritized], _allocations(("req-1/subreq-1",))) == 8 + 8
+    with pytest.raises(ValueError, match="smaller than number of claims needing allocation"):
+        _compute_score([prioritized, pending], [])

@@ -679,6 +679,36 @@ def test_plugin(case: Case) -> None:
     Run(case).run()
 
 
+# Not one of upstream's cases: a claim allocated before this cycle (a shared claim whose
+# allocation runs on every node) counts in the score by its own allocation (computeScore after
+# kubernetes PR 139017), next to the claim Filter allocates on each node.
+SHARED_PRIORITIZED = claim(requests=PRIORITIZED, owner=None,
+                           allocation={"devices": {"results": [result("req-1/subreq-1")]}})
+FOUR_ON_WORKER2 = claim(CLAIM_NAME2, requests=PRIORITIZED_FOUR, allocation=allocation(
+    *[result("req-1/subreq-1", d, pool=NODE2_NAME) for d in LARGE], node_name=NODE2_NAME))
+
+
+def test_plugin_scores_an_allocated_claim_by_its_allocation() -> None:
+    Run(Case(
+        "allocated-and-pending-prioritized-claims-scoring",
+        POD_WITH_TWO_CLAIM_NAMES,
+        claims=[SHARED_PRIORITIZED, claim(CLAIM_NAME2, requests=PRIORITIZED_FOUR)],
+        classes=[CLASS],
+        nodes=[WORKER, WORKER2],
+        slices=[resource_slice(NODE_NAME, devices=LARGE), resource_slice(NODE2_NAME, devices=LARGE)],
+        gates={"DRAPrioritizedList": True},
+        want=Want(
+            # worker's instance-1 is the shared claim's: three devices (subreq-2) are left there.
+            score={NODE_NAME: 8 + 7, NODE2_NAME: 8 + 8},
+            normalized={NODE_NAME: 93, NODE2_NAME: 100},
+            reserve_in_flight=[FOUR_ON_WORKER2],
+            prebind_claims=lambda m: reserve_for_pod()(
+                becomes(claim(CLAIM_NAME2, requests=PRIORITIZED_FOUR, reserved=True,
+                              allocation=FOUR_ON_WORKER2["status"]["allocation"]))(m)),
+        ),
+    )).run()
+
+
 def test_unowned_allocated_claim_is_not_deallocated_when_reserved_elsewhere() -> None:
     """PostFilter leaves a claim reserved for another pod alone ("still not schedulable")."""
     other = claim(owner=None, allocation=topology_allocation("no-such-label", "x"))

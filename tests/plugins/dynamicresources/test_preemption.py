@@ -1,7 +1,13 @@
 """Preemption with claims (DRAPreemption, upstream's PreFilterExtensions of DynamicResources):
 a dry run that removes a victim frees the devices of the claims only it used. Off by default,
 as upstream (alpha in 1.37): then the victims' devices stay in use and no pod is preempted
-for a device."""
+for a device.
+
+The preemptor is nominated at once, and bound to the freed device by the queue's 5-minute
+leftover flush: gated by DefaultPreemption while its preemption ran, it hears no later event
+its plugins registered (the victim's deletion concerns no hint of DynamicResources, and the
+claim's deallocation no event of the gating plugin); the flush re-runs PreEnqueue (kubernetes
+PR 139162). Parked at t=0, it is retried at the first 30 s tick after 300 s."""
 
 from __future__ import annotations
 
@@ -37,10 +43,10 @@ class _Cluster:
         self.sched = Scheduler(self.store, self.clock, options=SchedulerOptions(features=gates))
         ControllerManager(self.store, self.clock).start()
 
-    def add(self, *objs: Any) -> None:
+    def add(self, *objs: Any, until: float | None = None) -> None:
         for o in objs:
             self.store.create(o)
-        self.sched.run_until_idle()
+        self.sched.run_until_idle(until=until)
 
     def claim(self, name: str) -> ResourceClaim:
         return ResourceClaim.from_dict(claim(name, owner=None))
@@ -58,16 +64,22 @@ class _Cluster:
 
 
 ON = {"DRAPreemption": True}
+BEFORE_FLUSH = 329.0
+"""The preemption is over, the preemptor still parked: the leftover flush is due at 330 s."""
 
 
 def test_a_preemptor_needing_the_device_of_a_lower_priority_pod_preempts_it() -> None:
     c = _Cluster(ON)
     c.add(c.claim("c-low"), _pod("low", 0, "c-low"))
     assert c.node_of("low") == NODE_NAME
-    c.add(c.claim("c-high"), _pod("high", 100, "c-high"))
+    assert c.allocated() == {"c-low": ["dev-0"]}
+    c.add(c.claim("c-high"), _pod("high", 100, "c-high"), until=BEFORE_FLUSH)
     assert c.node_of("low") is None  # preempted; the controller deallocated its claim when it was gone
-    assert c.nominated("high") == NODE_NAME
+    assert c.nominated("high") == NODE_NAME and not c.node_of("high")
     assert c.allocated() == {}
+    c.sched.run_until_idle()
+    assert c.node_of("high") == NODE_NAME and c.clock.now == 330.0
+    assert c.allocated() == {"c-high": ["dev-0"]}  # the victim's device
 
 
 def test_without_the_gate_the_victims_devices_are_not_counted() -> None:
@@ -96,9 +108,11 @@ def test_every_user_of_a_shared_claim_preempted_frees_it() -> None:
     """Both users of c-shared rank below the preemptor: both go, and the device with them."""
     c = _Cluster(ON)
     c.add(c.claim("c-shared"), _pod("low-a", 0, "c-shared"), _pod("low-b", 1, "c-shared"))
-    c.add(c.claim("c-high"), _pod("high", 100, "c-high"))
+    c.add(c.claim("c-high"), _pod("high", 100, "c-high"), until=BEFORE_FLUSH)
     assert c.node_of("low-a") is None and c.node_of("low-b") is None
     assert c.nominated("high") == NODE_NAME and c.allocated() == {}
+    c.sched.run_until_idle()
+    assert c.node_of("high") == NODE_NAME and c.allocated() == {"c-high": ["dev-0"]}
 
 
 def test_only_the_victim_holding_the_needed_device_goes() -> None:
@@ -106,12 +120,16 @@ def test_only_the_victim_holding_the_needed_device_goes() -> None:
     both, and the reprieve loop keeps the pod it can add back without taking the last device."""
     c = _Cluster(ON, devices=2)
     c.add(c.claim("c-a"), _pod("low-a", 0, "c-a"), c.claim("c-b"), _pod("low-b", 5, "c-b"))
-    c.add(c.claim("c-high"), _pod("high", 100, "c-high"))
+    before = c.allocated()
+    c.add(c.claim("c-high"), _pod("high", 100, "c-high"), until=BEFORE_FLUSH)
     assert c.nominated("high") == NODE_NAME
     # The reprieve loop adds back the most important pod first (low-b, its device in use again)
     # and keeps it; adding low-a back would take the last device.
     assert c.node_of("low-a") is None and c.node_of("low-b") == NODE_NAME
     assert set(c.allocated()) == {"c-b"}
+    c.sched.run_until_idle()
+    assert c.node_of("high") == NODE_NAME
+    assert c.allocated() == {"c-b": before["c-b"], "c-high": before["c-a"]}  # low-a's device
 
 
 def test_dry_run_removal_and_restore_are_symmetric_for_shares_and_capacity() -> None:

@@ -712,8 +712,8 @@ class DynamicResources(PluginBase):
                     nodes: NodeBatch) -> tuple[npt.NDArray[np.int64], Status | None]:
         s = state.get(STATE_KEY)
         if not self.enabled or not self.fts.prioritized_list or (isinstance(s, _StateData) and not any(
-                r.first_available for _, c in s.to_allocate() for r in c.devices.requests)):
-            # computeScore counts firstAvailable requests of claims to allocate only.
+                r.first_available for c in s.claims for r in c.devices.requests)):
+            # computeScore counts firstAvailable requests only (of every claim, allocated or not).
             return np.zeros(len(nodes), dtype=np.int64), None
         return super().score_batch(state, pod, nodes)
 
@@ -1005,18 +1005,20 @@ def _allocated(claim: ResourceClaim, allocation: AllocationResult) -> ResourceCl
 
 
 def _compute_score(claims: Sequence[ResourceClaim], allocations: Sequence[AllocationResult]) -> int:
-    """computeScore: for each firstAvailable request, 8 - the index of the sub-request the
-    allocation picked; claims that were allocated already do not count (their allocation is
-    not in ``allocations``, which follow the claims to allocate)."""
+    """computeScore (master 2026, after kubernetes PR 139017): for each firstAvailable request of
+    every claim, 8 - the index of the sub-request its allocation picked. A claim allocated
+    before this cycle (a shared or PodGroup claim) is scored by its own ``status.allocation``;
+    ``allocations`` follow the claims Filter allocated, in order."""
     score = 0
     unallocated = 0
     for claim in claims:
-        if claim.allocation is not None:
-            continue
-        if unallocated >= len(allocations):
-            raise ValueError(f"number of allocations {len(allocations)} is smaller than number of claims")
-        allocation = allocations[unallocated]
-        unallocated += 1
+        allocation = claim.allocation
+        if allocation is None:
+            if unallocated >= len(allocations):
+                raise ValueError(f"number of allocations {len(allocations)} is smaller than number "
+                                 "of claims needing allocation")
+            allocation = allocations[unallocated]
+            unallocated += 1
         picked = {r.request for r in allocation.results if r.request.count("/") == 1}
         for req in claim.devices.requests:
             if req.exactly is not None:
