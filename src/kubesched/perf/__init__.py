@@ -18,6 +18,7 @@ from ._config import (
     parse_config,
     select_workloads,
 )
+from ._gotemplate import GoTemplate, TemplateError
 from ._machine import machine_info
 from ._objects import ObjectFactory, resolve_template
 from ._runner import DecisionMismatch, WorkloadResult, check_decisions, peak_rss_bytes, run_workload
@@ -27,9 +28,11 @@ __all__ = [
     "SAMPLE_INTERVAL",
     "ConfigError",
     "DecisionMismatch",
+    "GoTemplate",
     "ObjectFactory",
     "Op",
     "Summary",
+    "TemplateError",
     "TestCase",
     "ThroughputCollector",
     "TimingCollector",

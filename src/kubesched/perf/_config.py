@@ -107,12 +107,16 @@ class TestCase:
 
 def _substitute(value: Any, params: Mapping[str, Any], where: str) -> Any:
     """Replace ``$name`` strings by the workload's param (upstream only does this for the
-    ``...Param`` keys; accepting it everywhere is a superset)."""
+    ``...Param`` keys and ``templateParams``; accepting it everywhere is a superset);
+    ``$name|default`` gives ``default`` (a string) when the workload has no such param."""
     if isinstance(value, str) and value.startswith("$"):
-        key = value[1:]
-        if key not in params:
-            raise ConfigError(f"{where}: parameter {value} is not defined in params")
-        return params[key]
+        # ``$name|default`` (upstream's templateParams): the default when params lack the name.
+        key, bar, default = value[1:].partition("|")
+        if key in params:
+            return params[key]
+        if bar:
+            return default
+        raise ConfigError(f"{where}: parameter {value} is not defined in params")
     if isinstance(value, list):
         return [_substitute(v, params, where) for v in value]
     if isinstance(value, dict):

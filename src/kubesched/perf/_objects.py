@@ -11,6 +11,12 @@ Go templating, so a node template can set ``kubernetes.io/hostname`` to the node
 placeholder that is a whole unquoted value (``int: {{.Index}}``) becomes the number it renders
 to, as Go's text templating (which runs before the YAML is read) makes it.
 
+A template with any other action (``{{range ...}}``, ``{{if ...}}``, variables, functions; the
+DRA ``listattributes/`` templates loop over the op's ``templateParams``) is rendered whole, per
+object, by :mod:`._gotemplate` (Go's ``text/template`` subset upstream uses) with upstream's env
+``{Index, Count, <templateParams>}``, and the rendered text read as YAML, as upstream's
+``getSpecFromTextTemplateFile`` does.
+
 ``nodeImageStrategy`` (createNodes) is kubesched's own: upstream's scheduler_perf has no way to
 give nodes container images, which ImageLocality scores (see :class:`NodeImageStrategy`).
 """
@@ -30,6 +36,7 @@ import yaml
 from ..api import CSINode, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod
 from ..api.loader import KINDS, parse_object
 from ._config import BUNDLED_DIR, ConfigError, Op
+from ._gotemplate import GoTemplate, TemplateError
 from ._images import CatalogImage, NodeImageStrategy, load_catalog
 
 __all__ = ["ObjectFactory", "resolve_template"]
@@ -103,7 +110,46 @@ _IMMUTABLE = (int, float, type(None), datetime.date, bytes)
 """Leaf types YAML yields that need no copy (bool is an int; datetime a date)."""
 
 
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_GO = "\x00go-template"
+"""The key under which :meth:`ObjectFactory.template` keeps a :class:`_GoSource` (a template
+rendered whole per object); the rest of that dict is the first object, for its kind."""
+
+
+def _is_go_template(text: str) -> bool:
+    """Whether the text has an action beyond the placeholders :func:`_render_text` renders."""
+    return "{{" in _PLACEHOLDER.sub("", text)
+
+
+class _GoSource:
+    """A Go-templated file with the op's env: renders the object of one index."""
+
+    __slots__ = ("count", "params", "path", "tmpl")
+
+    def __init__(self, path: Path, tmpl: GoTemplate, params: Mapping[str, Any], count: int) -> None:
+        self.path, self.tmpl, self.params, self.count = path, tmpl, params, count
+
+    def render(self, index: int) -> dict[str, Any]:
+        """The object of ``index``: upstream's env (``Index``, ``Count``, then the params)."""
+        env = {"Index": index, "Count": self.count, **self.params}
+        try:
+            text = self.tmpl.execute(env)
+        except TemplateError as exc:
+            raise ConfigError(f"{self.path}: template: {exc}") from None
+        try:
+            doc = yaml.load(text, Loader=_YAML_LOADER)  # a safe loader (libyaml's when built)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{self.path}: the rendered template (index {index}) is not valid "
+                              f"YAML: {exc}") from None
+        if not isinstance(doc, dict) or "kind" not in doc:
+            raise ConfigError(f"{self.path}: a template is one object with a kind")
+        return doc
+
+
 def _has_placeholder(value: Any) -> bool:
+    if isinstance(value, _GoSource):
+        return True
     if isinstance(value, str):
         return "{{" in value
     if isinstance(value, list):
@@ -120,11 +166,16 @@ class ObjectFactory:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self._templates: dict[Path, dict[str, Any]] = {}
+        self._go: dict[Path, GoTemplate] = {}
         self._catalogs: dict[Path, list[CatalogImage]] = {}
         self._counters: dict[str, int] = {}
 
     def template(self, op: Op, key: str) -> dict[str, Any]:
+        """The template of ``op[key]``: its parsed tree (placeholders rendered per object by
+        :meth:`instantiate`), or for a Go-templated file its first object with the source."""
         path = resolve_template(str(op.get(key)), op.base_dir)
+        if path in self._go or (path not in self._templates and _is_go_template(path.read_text())):
+            return self._go_template(op, path)
         doc = self._templates.get(path)
         if doc is None:
             loaded = yaml.safe_load(_quote_bare(path.read_text()))
@@ -132,6 +183,20 @@ class ObjectFactory:
                 raise ConfigError(f"{path}: a template is one object with a kind")
             self._templates[path] = doc = loaded
         return doc
+
+    def _go_template(self, op: Op, path: Path) -> dict[str, Any]:
+        tmpl = self._go.get(path)
+        if tmpl is None:
+            try:
+                tmpl = self._go[path] = GoTemplate(path.read_text())
+            except TemplateError as exc:
+                raise ConfigError(f"{path}: template: {exc}") from None
+        params = op.get("templateParams") or {}
+        if not isinstance(params, Mapping):
+            raise ConfigError(f"op {op.index} ({op.opcode}): templateParams must be a mapping")
+        count = op.count if "count" in op.fields else 1
+        source = _GoSource(path, tmpl, dict(params), count)
+        return {**source.render(0), _GO: source}
 
     def _name(self, meta: Mapping[str, Any], fallback: str, index: int) -> str:
         if meta.get("name"):
@@ -159,6 +224,11 @@ class ObjectFactory:
                     fallback: str = "obj-") -> dict[str, Any]:
         """A copy of ``tmpl`` with its metadata made by :meth:`_metadata` and the rest of
         ``{{.Name}}``/``{{.Index}}`` rendered."""
+        source = tmpl.get(_GO)
+        if isinstance(source, _GoSource):
+            doc = source.render(index)
+            doc["metadata"] = self._metadata(doc, index, namespace, fallback)
+            return doc
         meta = self._metadata(tmpl, index, namespace, fallback)
         doc = {k: meta if k == "metadata" else _render(v, meta["name"], index) for k, v in tmpl.items()}
         doc["metadata"] = meta
