@@ -781,7 +781,6 @@ class _Allocation:
         when some counter of the pool would be exceeded."""
         available = self.a.available_counters(loc.pool)
         consumed = self.consumed_counters.setdefault(loc.pool.id.pool, {})
-        zero = Fraction(0)
         for c in loc.device.consumes_counters:
             # A counter of the device's own already short: the full check below would fail
             # too; answered without the Fraction sums over every counter of the pool.
@@ -789,7 +788,10 @@ class _Allocation:
             if avail_set is not None:
                 for name, value in c.counters.items():
                     left = avail_set.get(name)
-                    if left is not None and left < used_set.get(name, zero) + value:
+                    if left is None:
+                        continue
+                    taken = used_set.get(name)
+                    if left < (value if taken is None else taken + value):
                         return False
         for c in loc.device.consumes_counters:
             per_set = consumed.setdefault(c.counter_set, {})
