@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -50,7 +50,7 @@ from ..cel import SelectorEvalError
 from ._capacity import consumed_from_request, fits_capacity, insert_consumed, remove_consumed
 from ._celcache import CELCache
 from ._constraints import Constraint, DistinctAttributeConstraint, MatchAttributeConstraint
-from ._pools import Pool, available_counters, gather_pools
+from ._pools import Pool, PoolCache, available_counters
 from ._types import (
     AllocatedState,
     AllocationFailedOnNodeError,
@@ -203,14 +203,16 @@ def channel_for(features: Features) -> str:
     raise AssertionError("experimental supports every feature")
 
 
-_SliceIndex = tuple[list[ResourceSlice], dict[str, list[ResourceSlice]], list[ResourceSlice]]
+_SliceIndex = tuple[list[ResourceSlice], dict[str, list[ResourceSlice]], list[ResourceSlice], PoolCache]
 _last_index: list[tuple[Sequence[ResourceSlice], _SliceIndex]] = []
 
 
 def _index_slices(slices: Sequence[ResourceSlice]) -> _SliceIndex:
-    """All slices, those of each node by node name, those without one. The last index is
-    kept for the same tuple: the scheduler builds an allocator per cycle over one tuple of
-    slices that it replaces only when a slice changes. Read-only afterwards."""
+    """All slices, those of each node by node name, those without one, and the pools gathered
+    from them (:class:`PoolCache`). The last index is kept for the same tuple: the scheduler
+    builds an allocator per cycle over one tuple of slices that it replaces only when a slice
+    changes, so pools are gathered once per node view while no slice changes instead of once
+    per node and cycle. Read-only afterwards (the pool cache only grows)."""
     if _last_index and _last_index[0][0] is slices:
         return _last_index[0][1]
     on_node: dict[str, list[ResourceSlice]] = {}
@@ -220,7 +222,8 @@ def _index_slices(slices: Sequence[ResourceSlice]) -> _SliceIndex:
             on_node.setdefault(s.node_name, []).append(s)
         else:
             shared.append(s)
-    index = (list(slices), on_node, shared)
+    all_slices = list(slices)
+    index = (all_slices, on_node, shared, PoolCache(on_node, shared, all_slices))
     if not isinstance(slices, tuple):
         return index
     _last_index[:] = [(slices, index)]
@@ -252,7 +255,7 @@ class StructuredAllocator:
             )
         self.allocated_state = allocated_state
         self.class_lister = class_lister
-        self.all_slices, self.slices_on_node, self.slices_shared = _index_slices(slices)
+        self.all_slices, self.slices_on_node, self.slices_shared, self._pool_cache = _index_slices(slices)
         self.cel = cel_cache or CELCache(
             CELFeatures(
                 consumable_capacity=features.consumable_capacity,
@@ -262,7 +265,8 @@ class StructuredAllocator:
         self._available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
         self._num_allocate_one = 0
         self._pools: dict[int, tuple[Node, list[Pool]]] = {}
-        self._device_ids: dict[int, tuple[ResourceSlice, list[DeviceID]]] = {}
+        self._device_ids = self._pool_cache.device_ids
+        self._answers: dict[Hashable, tuple[list[ResourceClaim], list[AllocationResult]]] = {}
 
     def stats(self) -> Stats:
         """GetStats."""
@@ -270,15 +274,17 @@ class StructuredAllocator:
 
     def pools_for(self, node: Node) -> list[Pool]:
         """GatherPools for ``node``, once per node object: the slices and the node are
-        immutable for the allocator's lifetime, and the search never changes a pool."""
+        immutable for the allocator's lifetime, and the search never changes a pool. The
+        slices' pool cache shares the work between nodes that see the same shared pools."""
         entry = self._pools.get(id(node))
         if entry is None or entry[0] is not node:
-            entry = (node, gather_pools(self.slices_for_node(node), node, self.features, self.all_slices))
+            entry = (node, self._pool_cache.pools_for(node, self.features))
             self._pools[id(node)] = entry
         return entry[1]
 
     def device_ids(self, s: ResourceSlice) -> list[DeviceID]:
-        """The IDs of a slice's devices, built once per slice object."""
+        """The IDs of a slice's devices, built once per slice object (kept with the slice
+        index, so that allocators over the same slices share them)."""
         entry = self._device_ids.get(id(s))
         if entry is None or entry[0] is not s:
             entry = (s, [DeviceID(s.driver, s.pool.name, d.name) for d in s.devices])
@@ -296,8 +302,26 @@ class StructuredAllocator:
 
         ``interrupted`` stands for upstream's context: checked before each search step, a
         reason it returns (e.g. a filter timeout) aborts with "filter operation aborted:
-        <reason>"."""
-        return _Allocation(self, node, list(claims), interrupted).run()
+        <reason>".
+
+        Answers are kept per (node view, claims): for the allocator's lifetime the slices, the
+        classes and the allocated state are fixed, so on nodes that see the same pools and
+        devices (:meth:`PoolCache.shared_view`) the search takes the same steps and finds the
+        same devices (upstream searches again on each node). Only answers that name no node
+        and no share ID are kept."""
+        view = self._pool_cache.shared_view(node, self.features)
+        if view is None:
+            return _Allocation(self, node, list(claims), interrupted).run()
+        key = (view, tuple(id(c) for c in claims))
+        hit = self._answers.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], claims, strict=True)):
+            if interrupted is not None and (reason := interrupted()):
+                raise AllocatorError(f"filter operation aborted: {reason}")
+            return list(hit[1])
+        results = _Allocation(self, node, list(claims), interrupted).run()
+        if _node_independent(results):
+            self._answers[key] = (list(claims), results)
+        return results
 
     def is_allocated_for_counters(self, device_id: DeviceID) -> bool:
         if self.channel == "stable":
@@ -312,6 +336,18 @@ class StructuredAllocator:
             cached = available_counters(pool, self.is_allocated_for_counters)
             self._available_counters[pool.id.pool] = cached
         return cached
+
+
+def _node_independent(results: Sequence[AllocationResult]) -> bool:
+    """Whether an answer found on one node is the answer on any node of the same view: no
+    result pinned to the node (a device that binds to it) and no share ID (each search makes
+    new ones)."""
+    for result in results:
+        if result.node_selector is not None and any(t.match_fields for t in result.node_selector.terms):
+            return False
+        if any(d.share_id is not None for d in result.results):
+            return False
+    return True
 
 
 def _exact(req: DeviceRequest) -> _Request:
@@ -622,11 +658,18 @@ class _Allocation:
         cached = self.matches_cache.get(mkey)
         if cached is not None:
             return cached
-        ok = True
-        if data.cls is not None:
-            ok = self._selectors_match(key, d, device_id, data.cls, data.cls.selectors)
-        if ok:
-            ok = self._selectors_match(key, d, device_id, None, data.request.selectors)
+        cel = self.a.cel
+        group = (data.cls.selectors if data.cls is not None else None, data.request.selectors)
+        combined = cel.combined(group, device_id.driver, d)
+        if combined is not None:
+            ok = combined
+        else:
+            ok = True
+            if data.cls is not None:
+                ok = self._selectors_match(key, d, device_id, data.cls, data.cls.selectors)
+            if ok:
+                ok = self._selectors_match(key, d, device_id, None, data.request.selectors)
+            cel.remember_combined(group, device_id.driver, d, ok)
         if ok and s.per_device_node_selection:
             from ._pools import node_matches
 
@@ -638,19 +681,24 @@ class _Allocation:
         self, key: _Key, d: Device, device_id: DeviceID, cls: DeviceClass | None, selectors: Sequence[str]
     ) -> bool:
         """selectorsMatch: every selector holds; a compile or runtime error is fatal."""
-        owner = f"class {cls.name}" if cls is not None else f"claim {_kobj(self.claims[key[0]])}"
         for i, expression in enumerate(selectors):
             compiled = self.a.cel.compile(expression)
             if compiled.error is not None:
-                raise AllocatorError(f"{owner}: selector #{i}: CEL compile error: {compiled.error}")
+                raise AllocatorError(
+                    f"{self._owner(key, cls)}: selector #{i}: CEL compile error: {compiled.error}"
+                )
             try:
                 if not self.a.cel.matches(compiled, device_id.driver, d):
                     return False
             except SelectorEvalError as exc:
                 raise AllocatorError(
-                    f"{owner}: selector #{i} on device {device_id}: CEL runtime error: {exc}"
+                    f"{self._owner(key, cls)}: selector #{i} on device {device_id}: CEL runtime error: {exc}"
                 ) from exc
         return True
+
+    def _owner(self, key: _Key, cls: DeviceClass | None) -> str:
+        """Whose selector failed, for the error (formatted only then: the check is hot)."""
+        return f"class {cls.name}" if cls is not None else f"claim {_kobj(self.claims[key[0]])}"
 
     def _allocate_device(self, r: tuple[int, int, int, int], loc: _Located, must: bool) -> Any:
         """allocateDevice: checks availability, counters, taints and constraints, records the
@@ -733,6 +781,18 @@ class _Allocation:
         when some counter of the pool would be exceeded."""
         available = self.a.available_counters(loc.pool)
         consumed = self.consumed_counters.setdefault(loc.pool.id.pool, {})
+        for c in loc.device.consumes_counters:
+            # A counter of the device's own already short: the full check below would fail
+            # too; answered without the Fraction sums over every counter of the pool.
+            avail_set, used_set = available.get(c.counter_set), consumed.get(c.counter_set, {})
+            if avail_set is not None:
+                for name, value in c.counters.items():
+                    left = avail_set.get(name)
+                    if left is None:
+                        continue
+                    taken = used_set.get(name)
+                    if left < (value if taken is None else taken + value):
+                        return False
         for c in loc.device.consumes_counters:
             per_set = consumed.setdefault(c.counter_set, {})
             for name, value in c.counters.items():

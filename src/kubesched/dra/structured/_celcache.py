@@ -35,6 +35,7 @@ class CELCache:
         self._verdicts: dict[tuple[str, str, int], tuple[Device, bool | SelectorEvalError]] = {}
         self._devices: dict[tuple[str, int], tuple[Device, CELDevice]] = {}
         self._by_content: dict[tuple[str, Hashable], bool | SelectorEvalError] = {}
+        self._combined: dict[tuple[Hashable, str, int], tuple[Device, bool]] = {}
 
     def compile(self, expression: str) -> CompilationResult:
         """GetOrCompile."""
@@ -79,6 +80,23 @@ class CELCache:
         if isinstance(entry[1], SelectorEvalError):
             raise entry[1]
         return entry[1]
+
+
+    def combined(self, selectors: Hashable, driver: str, device: Device) -> bool | None:
+        """The verdict remembered by :meth:`remember_combined` for a group of selectors (the
+        class's and the request's) on one device, None when there is none. The allocator
+        asks a device's group of selectors once per search; a search per claim and node
+        asks again for every device it passes, so this saves the per-selector steps."""
+        entry = self._combined.get((selectors, driver, id(device)))
+        if entry is None or entry[0] is not device:
+            return None
+        return entry[1]
+
+    def remember_combined(self, selectors: Hashable, driver: str, device: Device, verdict: bool) -> None:
+        """Keeps a group's verdict (errors are not kept: they end the search anyway)."""
+        if len(self._combined) >= _MAX_VERDICTS:
+            self._combined.clear()
+        self._combined[(selectors, driver, id(device))] = (device, verdict)
 
 
 def _content(expression: str, driver: str, device: Device) -> tuple[str, Hashable] | None:

@@ -11,14 +11,15 @@ conditions last, so allocation is deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import bisect
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...api import CounterSet, Device, Node, NodeSelector, ResourceSlice
 from ._types import DeviceID, Features
 
-__all__ = ["Pool", "PoolID", "available_counters", "gather_pools", "node_matches"]
+__all__ = ["Pool", "PoolCache", "PoolID", "available_counters", "gather_pools", "node_matches"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -76,12 +77,28 @@ def gather_pools(
     all_slices: Sequence[ResourceSlice],
 ) -> list[Pool]:
     """GatherPools."""
+    result, with_binding_conditions = _pools_of(_group(slices_for_node, node, features), features, all_slices)
+    return result + with_binding_conditions
+
+
+def _group(
+    slices: Sequence[ResourceSlice], node: Node, features: Features
+) -> dict[PoolID, list[ResourceSlice]]:
+    """GatherPools' first loop: the slices for ``node``, by pool, newest generation only."""
     pools: dict[PoolID, list[ResourceSlice]] = {}
-    for s in slices_for_node:
+    for s in slices:
         if not features.partitionable_devices and (s.per_device_node_selection or s.shared_counters):
             continue
         if _relevant(s, node):
             _add_slice(pools, s)
+    return pools
+
+
+def _pools_of(
+    pools: Mapping[PoolID, list[ResourceSlice]], features: Features, all_slices: Sequence[ResourceSlice]
+) -> tuple[list[Pool], list[Pool]]:
+    """GatherPools' second loop: each pool built, checked against all slices when not all of
+    its slices are here; (pools without binding conditions, those with), each sorted."""
     result: list[Pool] = []
     with_binding_conditions: list[Pool] = []
     for pool_id, pool_slices in pools.items():
@@ -97,9 +114,104 @@ def gather_pools(
                 continue
             pool = _build_pool(pool_id, pool_slices, features, all_for_pool)
         (with_binding_conditions if _has_binding_conditions(pool) else result).append(pool)
-    result.sort(key=lambda p: p.id)
-    with_binding_conditions.sort(key=lambda p: p.id)
-    return result + with_binding_conditions
+    result.sort(key=_pool_key)
+    with_binding_conditions.sort(key=_pool_key)
+    return result, with_binding_conditions
+
+
+def _pool_key(p: Pool) -> tuple[str, str]:
+    return (p.id.driver, p.id.pool)
+
+
+def _selector_label_keys(selector: NodeSelector | None, keys: set[str]) -> bool:
+    """Adds the label keys ``selector`` reads to ``keys``; whether it reads the node name."""
+    if selector is None:
+        return False
+    reads_name = False
+    for term in selector.terms:
+        keys.update(r.key for r in term.match_expressions)
+        reads_name = reads_name or bool(term.match_fields)
+    return reads_name
+
+
+class PoolCache:
+    """GatherPools for many nodes over one fixed set of slices, without redoing the work per
+    node: the slices without a node name (often pools selected by a label, seen by every
+    node) are matched and built into pools once per distinct *view*, i.e. the values of
+    the node labels their selectors read (and the node name when one reads it), and only
+    the node's own slices are added per node. Same result as :func:`gather_pools` on the
+    node's slices: when a node's own slices share a pool with the shared ones, that node
+    takes the plain path. The slices are immutable for the cache's lifetime (it is kept per
+    slice tuple, see the allocator's slice index); the pool lists returned are read-only."""
+
+    def __init__(
+        self,
+        slices_on_node: Mapping[str, list[ResourceSlice]],
+        shared: Sequence[ResourceSlice],
+        all_slices: Sequence[ResourceSlice],
+    ) -> None:
+        self.slices_on_node = slices_on_node
+        self.shared = shared
+        self.all_slices = all_slices
+        keys: set[str] = set()
+        reads_name = False
+        for s in shared:
+            if s.node_name or s.all_nodes:
+                continue
+            if s.node_selector is not None:
+                reads_name = _selector_label_keys(s.node_selector, keys) or reads_name
+            elif s.per_device_node_selection:
+                for d in s.devices:
+                    reads_name = reads_name or bool(d.node_name)
+                    reads_name = _selector_label_keys(d.node_selector, keys) or reads_name
+        self._label_keys = tuple(sorted(keys))
+        self._reads_name = reads_name
+        self._views: dict[Hashable, tuple[dict[PoolID, list[ResourceSlice]], list[Pool], list[Pool]]] = {}
+        self.device_ids: dict[int, tuple[ResourceSlice, list[DeviceID]]] = {}
+        """The IDs of each slice's devices (see StructuredAllocator.device_ids)."""
+
+    def _view(self, node: Node, features: Features) -> Hashable:
+        labels = node.labels
+        return (
+            features,
+            node.name if self._reads_name else None,
+            tuple((k in labels, labels.get(k)) for k in self._label_keys),
+        )
+
+    def shared_view(self, node: Node, features: Features) -> Hashable | None:
+        """What ``node``'s pools and the devices usable on it depend on when it has no slices
+        of its own and no shared slice reads node names: nodes with the same view see the
+        same pools and devices (None otherwise)."""
+        if self._reads_name or self.slices_on_node.get(node.name):
+            return None
+        return self._view(node, features)
+
+    def pools_for(self, node: Node, features: Features) -> list[Pool]:
+        """GatherPools(node)."""
+        view = self._view(node, features)
+        entry = self._views.get(view)
+        if entry is None:
+            groups = _group(self.shared, node, features)
+            plain, binding = _pools_of(groups, features, self.all_slices)
+            entry = (groups, plain, binding)
+            self._views[view] = entry
+        groups, plain, binding = entry
+        own = self.slices_on_node.get(node.name)
+        if not own:
+            return plain + binding
+        own_groups = _group(own, node, features)
+        if any(pid in groups for pid in own_groups):
+            return gather_pools([*own, *self.shared], node, features, self.all_slices)
+        own_plain, own_binding = _pools_of(own_groups, features, self.all_slices)
+        if own_plain:
+            plain = list(plain)
+            for p in own_plain:
+                bisect.insort(plain, p, key=_pool_key)
+        if own_binding:
+            binding = list(binding)
+            for p in own_binding:
+                bisect.insort(binding, p, key=_pool_key)
+        return plain + binding
 
 
 def _add_slice(pools: dict[PoolID, list[ResourceSlice]], s: ResourceSlice) -> None:
