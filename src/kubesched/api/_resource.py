@@ -561,6 +561,10 @@ class DeviceRequestAllocationResult:
     consumed_capacity: Mapping[str, Fraction] | None = None
     binding_conditions: tuple[str, ...] = ()
     binding_failure_conditions: tuple[str, ...] = ()
+    # DRADeviceCompatibilityGroups: counter set -> the groups the device declared for it when
+    # it was allocated (written as {counterSet: {groups: [...]}}); later allocations are
+    # checked against this snapshot, not against the slice as it is now.
+    compatibility_groups: Mapping[str, tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,6 +599,7 @@ def _allocation(v: Any, path: str, names: _RequestNames, errs: FieldErrors) -> A
         device = _str(r.get("device"), f"{p}.device")
         errs.invalid_all(f"{p}.device", device, is_dns1123_label(device))
         consumed = r.get("consumedCapacity")
+        groups = r.get("compatibilityGroups")
         return DeviceRequestAllocationResult(
             request, driver, pool, device,
             admin_access=_bool(r.get("adminAccess"), f"{p}.adminAccess"),
@@ -606,6 +611,11 @@ def _allocation(v: Any, path: str, names: _RequestNames, errs: FieldErrors) -> A
             binding_conditions=tuple(_str(c, p) for c in f.sequence(r.get("bindingConditions"), p)),
             binding_failure_conditions=tuple(_str(c, p)
                                              for c in f.sequence(r.get("bindingFailureConditions"), p)),
+            compatibility_groups=None if groups is None else {
+                str(k): tuple(_str(g, f"{p}.compatibilityGroups[{k}].groups") for g in f.sequence(
+                    f.mapping(v, f"{p}.compatibilityGroups[{k}]").get("groups"),
+                    f"{p}.compatibilityGroups[{k}].groups"))
+                for k, v in f.mapping(groups, f"{p}.compatibilityGroups").items()},
         )
 
     results = _items(f.sequence(devices.get("results"), f"{path}.devices.results"),

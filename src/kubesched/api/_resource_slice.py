@@ -52,6 +52,7 @@ RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES: Final = 64
 RESOURCE_SLICE_MAX_COUNTER_SETS: Final = 8
 RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET: Final = 32
 RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE: Final = 2
+RESOURCE_SLICE_MAX_COMPATIBILITY_GROUPS: Final = 2  # per consumesCounters entry, names unique
 RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE: Final = 32
 RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES_PER_DEVICE: Final = 48
 DEVICE_MAX_DOMAIN_LENGTH: Final = 63
@@ -116,8 +117,13 @@ class DeviceCapacity:
 
 @dataclass(frozen=True, slots=True)
 class DeviceCounterConsumption:
+    """One entry of a device's ``consumesCounters``. ``compatibility_groups`` (KEP-5963,
+    DRADeviceCompatibilityGroups): devices drawing from the same counter set may be allocated
+    together only when their groups intersect (or when none of them declares any)."""
+
     counter_set: str
     counters: Mapping[str, Fraction]
+    compatibility_groups: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +219,11 @@ def _device(v: Any, path: str, per_device_node_selection: bool, errs: FieldError
             errs.required(f"{p}.counterSet")
         else:
             errs.invalid_all(f"{p}.counterSet", cs, is_dns1123_label(cs))
-        return DeviceCounterConsumption(cs, _counters(c.get("counters"), f"{p}.counters", errs))
+        groups = _items(f.sequence(c.get("compatibilityGroups"), f"{p}.compatibilityGroups"),
+                        RESOURCE_SLICE_MAX_COMPATIBILITY_GROUPS, f"{p}.compatibilityGroups", errs,
+                        _str)
+        _unique(groups, lambda g: g, f"{p}.compatibilityGroups", errs)
+        return DeviceCounterConsumption(cs, _counters(c.get("counters"), f"{p}.counters", errs), groups)
 
     consumes = _items(f.sequence(d.get("consumesCounters"), f"{path}.consumesCounters"),
                       RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE, f"{path}.consumesCounters",

@@ -63,6 +63,7 @@ DEFAULT_FEATURES = Features(
     list_type_attributes=False,  # DRAListTypeAttributes: alpha, off
     partitionable_devices=True,  # DRAPartitionableDevices: beta, on
     prioritized_list=True,  # DRAPrioritizedList: GA
+    compatibility_groups=False,  # DRADeviceCompatibilityGroups: alpha, off
 )
 """The allocator features of kube-scheduler's default feature gates (pkg/features, 1.37)."""
 

@@ -4,8 +4,8 @@ A port of ``structured/internal/experimental/allocator_experimental.go`` (master
 variant that supports every feature. Upstream keeps three variants and NewAllocator picks the
 first whose supported features cover the enabled ones (stable: admin access, prioritized
 list, partitionable devices, device taints; incubating: + binding conditions, consumable
-capacity; experimental: + list-type attributes). Experimental and incubating only differ in
-list-type attributes, which are gated here; where stable differs on its own feature set
+capacity; experimental: + list-type attributes, compatibility groups). Experimental and
+incubating only differ in those, which are gated here; where stable differs on its own feature set
 (no distinctAttribute constraint, capacity requests ignored, counters consumed only by
 fully allocated devices), :attr:`StructuredAllocator.channel` selects stable's behaviour. The
 search order is experimental's (pools sorted, combinations instead of permutations), which
@@ -17,7 +17,8 @@ a request from the pools in order, backtracking on failure. A device is usable w
 in use (allocated to another claim, or to this pod's claims being allocated, unless admin
 access or shared), matches the class's and the request's selectors, fits on the node (per
 device node selection), is tolerated (taints), has its shared counters left (partitionable
-devices) or capacity left (consumable capacity), and keeps the claim's constraints.
+devices) or capacity left (consumable capacity), shares a compatibility group with the devices
+on its counter sets (:mod:`._compatgroups`), and keeps the claim's constraints.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from ...api._resource import ALLOCATION_RESULTS_MAX_SIZE
 from ..cel import SelectorEvalError
 from ._capacity import consumed_from_request, fits_capacity, insert_consumed, remove_consumed
 from ._celcache import CELCache
+from ._compatgroups import Intersection, baseline_for_pool, skip_when_disabled, snapshot
 from ._constraints import Constraint, DistinctAttributeConstraint, MatchAttributeConstraint
 from ._pools import Pool, PoolCache, available_counters
 from ._types import (
@@ -155,6 +157,7 @@ class _DeviceResult:
     share_id: str | None = None
     consumed: ConsumedCapacity | None = None
     admin_access: bool | None = None
+    groups: dict[str, tuple[str, ...]] | None = None
 
     def request_name(self) -> str:
         return f"{self.parent}/{self.request}" if self.parent else self.request
@@ -187,7 +190,7 @@ _CHANNELS: Final = (
             consumable_capacity=True,
         ),
     ),
-    ("experimental", Features(True, True, True, True, True, True, True)),
+    ("experimental", Features(True, True, True, True, True, True, True, True)),
 )
 
 
@@ -263,6 +266,7 @@ class StructuredAllocator:
             )
         )
         self._available_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        self._compat_baseline: dict[str, dict[str, Intersection]] = {}
         self._num_allocate_one = 0
         self._pools: dict[int, tuple[Node, list[Pool]]] = {}
         self._device_ids = self._pool_cache.device_ids
@@ -337,6 +341,14 @@ class StructuredAllocator:
             self._available_counters[pool.id.pool] = cached
         return cached
 
+    def compat_baseline(self, pool: Pool) -> dict[str, Intersection]:
+        """compatibilityGroupsBaselineForPool, cached per pool name as upstream."""
+        cached = self._compat_baseline.get(pool.id.pool)
+        if cached is None:
+            cached = baseline_for_pool(pool, self.allocated_state, self.is_allocated_for_counters)
+            self._compat_baseline[pool.id.pool] = cached
+        return cached
+
 
 def _node_independent(results: Sequence[AllocationResult]) -> bool:
     """Whether an answer found on one node is the answer on any node of the same view: no
@@ -406,6 +418,8 @@ class _Allocation:
         self.allocating: dict[DeviceID, set[int]] = {}
         self.allocating_capacity: ConsumedCapacityCollection = {}
         self.consumed_counters: dict[str, dict[str, dict[str, Fraction]]] = {}
+        # consumedCompatibilityGroups: pool name -> counter set -> the devices placed so far.
+        self.consumed_groups: dict[str, dict[str, Intersection]] = {}
         self.results: list[list[_DeviceResult]] = [[] for _ in claims]
 
     # -- setup ---------------------------------------------------------------------------------
@@ -718,12 +732,22 @@ class _Allocation:
         skip_counters = shared and self._capacity_in_use(device_id)
         if not skip_counters and d.consumes_counters and not self._take_counters(loc):
             return None
+        restore_groups: Callable[[], None] | None = None
+        if not skip_counters and d.consumes_counters:
+            if features.compatibility_groups:
+                restore_groups = self._take_groups(loc)
+                if restore_groups is None:
+                    self._give_back_counters(loc)
+                    return None
+            elif skip_when_disabled(d, self.a.allocated_state, lambda: self.a.compat_baseline(loc.pool)):
+                self._give_back_counters(loc)
+                return None
         if data.parent is None:
             base, sub = request.name, ""
         else:
             base, sub = data.parent.name, request.name
         if features.device_taints and d.taints and _taint_prevents(d, request.tolerations):
-            # Upstream returns here without giving back the counters just taken.
+            # Upstream returns here without giving back the counters (and groups) just taken.
             return None
         constraints = self.constraints[ci]
         for i, c in enumerate(constraints):
@@ -755,12 +779,15 @@ class _Allocation:
             share_id,
             consumed or None,
             True if request.admin_access else None,
+            snapshot(d) if features.compatibility_groups else None,
         )
         results = self.results[ci]
         previous = len(results)
         results.append(result)
 
         def undo() -> None:
+            if restore_groups is not None:
+                restore_groups()
             for c in constraints:
                 c.remove(base, sub, d, device_id)
             claims = self.allocating.get(device_id)
@@ -805,6 +832,33 @@ class _Allocation:
                     return False
         return True
 
+    def _take_groups(self, loc: _Located) -> Callable[[], None] | None:
+        """checkAndConsumeCompatibilityGroups: for each counter set the device consumes, the
+        device must be admitted by the devices placed there (allocated ones, then this
+        search's); if so they are folded in and the function restoring them is returned,
+        else None (nothing changed)."""
+        running = self.consumed_groups.setdefault(loc.pool.id.pool, {})
+        baseline = self.a.compat_baseline(loc.pool)
+        saved: list[tuple[str, Intersection | None]] = []
+
+        def restore() -> None:
+            for name, prev in reversed(saved):
+                if prev is None:
+                    running.pop(name, None)
+                else:
+                    running[name] = prev
+
+        for c in loc.device.consumes_counters:
+            prev = running.get(c.counter_set)
+            cur = prev if prev is not None else baseline.get(c.counter_set, Intersection())
+            groups = frozenset(c.compatibility_groups)
+            if not cur.admits(groups):
+                restore()
+                return None
+            saved.append((c.counter_set, prev))
+            running[c.counter_set] = cur.add(groups)
+        return restore
+
     def _give_back_counters(self, loc: _Located) -> None:
         """deallocateCountersForDevice."""
         consumed = self.consumed_counters.get(loc.pool.id.pool, {})
@@ -829,6 +883,7 @@ class _Allocation:
                 consumed_capacity=dict(r.consumed) if r.consumed is not None else None,
                 binding_conditions=r.located.device.binding_conditions if bindings else (),
                 binding_failure_conditions=r.located.device.binding_failure_conditions if bindings else (),
+                compatibility_groups=r.groups,
             )
             for r in devices
         )

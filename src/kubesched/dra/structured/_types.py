@@ -77,6 +77,9 @@ class AllocatedState:
     allocated_devices: set[DeviceID] = field(default_factory=set)
     allocated_shared_device_ids: set[SharedDeviceID] = field(default_factory=set)
     aggregated_capacity: ConsumedCapacityCollection = field(default_factory=dict)
+    # DRADeviceCompatibilityGroups: per allocated device, the groups its claim's allocation
+    # result recorded per counter set (AllocatedCompatibilityGroups).
+    allocated_compatibility_groups: dict[DeviceID, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,7 @@ class Features:
     """The allocator's feature switches (internal.Features); the scheduler sets them from its
     feature gates (DRAAdminAccess, DRAConsumableCapacity, DRADeviceBindingConditions +
     DRAResourceClaimDeviceStatus, DRADeviceTaints, DRAListTypeAttributes,
-    DRAPartitionableDevices, DRAPrioritizedList)."""
+    DRAPartitionableDevices, DRAPrioritizedList, DRADeviceCompatibilityGroups)."""
 
     admin_access: bool = False
     consumable_capacity: bool = False
@@ -93,9 +96,10 @@ class Features:
     list_type_attributes: bool = False
     partitionable_devices: bool = False
     prioritized_list: bool = False
+    compatibility_groups: bool = False
 
 
-FEATURES_ALL = Features(True, True, True, True, True, True, True)
+FEATURES_ALL = Features(True, True, True, True, True, True, True, True)
 
 
 class DeviceClassLister(Protocol):

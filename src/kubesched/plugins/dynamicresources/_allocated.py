@@ -30,14 +30,15 @@ MAX_JOURNAL: Final = 1 << 16
 
 def devices_of(claim: ResourceClaim | None) -> tuple[DeviceID, ...] | None:
     """foreachAllocatedDevice for one claim: its allocated devices (admin access excluded);
-    None when a result is a share of a device (consumable capacity: not tracked here)."""
+    None when a result is a share of a device (consumable capacity) or records compatibility
+    groups (DRADeviceCompatibilityGroups): not tracked here, gathered from every claim."""
     if claim is None or claim.allocation is None:
         return ()
     out = []
     for r in claim.allocation.results:
         if r.admin_access:
             continue  # not considered as allocated
-        if r.share_id is not None:
+        if r.share_id is not None or r.compatibility_groups:
             return None
         out.append(DeviceID(r.driver, r.pool, r.device))
     return tuple(out)
@@ -150,6 +151,12 @@ def apply_claim(state: AllocatedState, claim: ResourceClaim, consumable_capacity
         if r.admin_access:
             continue
         device = DeviceID(r.driver, r.pool, r.device)
+        if r.compatibility_groups:
+            # AllocatedCompatibilityGroups: the snapshot recorded in the claim's status.
+            if add:
+                state.allocated_compatibility_groups[device] = dict(r.compatibility_groups)
+            else:
+                state.allocated_compatibility_groups.pop(device, None)
         if consumable_capacity and r.share_id is not None:
             shared = SharedDeviceID(r.driver, r.pool, r.device, r.share_id)
             if add:

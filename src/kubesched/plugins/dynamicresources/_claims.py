@@ -150,6 +150,8 @@ def _result(r: DeviceRequestAllocationResult) -> dict[str, Any]:
         d["bindingConditions"] = list(r.binding_conditions)
     if r.binding_failure_conditions:
         d["bindingFailureConditions"] = list(r.binding_failure_conditions)
+    if r.compatibility_groups is not None:
+        d["compatibilityGroups"] = {k: {"groups": list(v)} for k, v in r.compatibility_groups.items()}
     return d
 
 

@@ -4,7 +4,8 @@ pkg/features/kube_features.go (master 2026, the 1.37 line): DynamicResourceAlloc
 DRAAdminAccess, DRAPrioritizedList, DRADeviceTaints, DRADeviceTaintRules,
 DRAResourceClaimDeviceStatus are GA or beta and on; DRAPartitionableDevices,
 DRAConsumableCapacity and DRADeviceBindingConditions are beta and on; DRAListTypeAttributes and
-DRAPreemption (KEP-5690, new in 1.37) are alpha and off; DRAExtendedResource (KEP-5004) is GA and
+DRAPreemption (KEP-5690, new in 1.37) and DRADeviceCompatibilityGroups (KEP-5963, new in 1.37)
+are alpha and off; DRAExtendedResource (KEP-5004) is GA and
 on (upstream locks it on; here it can still be turned off, as upstream's own tests do).
 ``allocator_features`` is upstream's ``AllocatorFeatures``.
 """
@@ -32,6 +33,7 @@ DRA_GATE_DEFAULTS: Final[Mapping[str, bool]] = {
     "DRAListTypeAttributes": False,
     "DRAPreemption": False,
     "DRAExtendedResource": True,
+    "DRADeviceCompatibilityGroups": False,
 }
 
 
@@ -51,6 +53,7 @@ class PluginFeatures:
     list_type_attributes: bool = False
     preemption: bool = False
     extended_resource: bool = True
+    compatibility_groups: bool = False
 
     @staticmethod
     def from_gates(gates: Mapping[str, bool] | None) -> PluginFeatures:
@@ -68,6 +71,7 @@ class PluginFeatures:
             list_type_attributes=bool(g["DRAListTypeAttributes"]),
             preemption=bool(g["DRAPreemption"]),
             extended_resource=bool(g["DRAExtendedResource"]),
+            compatibility_groups=bool(g["DRADeviceCompatibilityGroups"]),
         )
 
     @property
@@ -84,4 +88,5 @@ class PluginFeatures:
             list_type_attributes=self.list_type_attributes,
             partitionable_devices=self.partitionable_devices,
             prioritized_list=self.prioritized_list,
+            compatibility_groups=self.compatibility_groups,
         )

@@ -112,7 +112,8 @@ class NodeAllocationMemo:
         journals cannot tell) the whole allocated set is compared with the last cycle's."""
         if world != self._world:  # tuples compare elements by identity first: cheap
             self._reset(world, slices)
-        if not self._usable or allocated.allocated_shared_device_ids or allocated.aggregated_capacity:
+        if not self._usable or allocated.allocated_shared_device_ids or allocated.aggregated_capacity \
+                or allocated.allocated_compatibility_groups:
             self._allocated = set()
             self._position = None
             self._clear()

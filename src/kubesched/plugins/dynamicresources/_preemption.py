@@ -38,7 +38,9 @@ def copy_allocated(state: AllocatedState) -> AllocatedState:
     their own)."""
     return AllocatedState(allocated_devices=set(state.allocated_devices),
                           allocated_shared_device_ids=set(state.allocated_shared_device_ids),
-                          aggregated_capacity={d: dict(c) for d, c in state.aggregated_capacity.items()})
+                          aggregated_capacity={d: dict(c) for d, c in state.aggregated_capacity.items()},
+                          allocated_compatibility_groups={
+                              d: dict(g) for d, g in state.allocated_compatibility_groups.items()})
 
 
 @dataclass
