@@ -22,8 +22,7 @@ from typing import Any
 
 from ..api import DeviceClass, Node, ResourceClaim, ResourceSlice
 from ..dra.structured import DEFAULT_FEATURES, AllocatorError, CELCache, DeviceID, new_allocator
-from ..plugins.dynamicresources._claims import allocation_to_dict
-from ..plugins.dynamicresources._manager import DRAManager, manager_for
+from ..plugins.dynamicresources import DRAManager, allocation_to_dict, manager_for
 from ._config import ConfigError, Op
 
 __all__ = ["alloc_resource_claims", "driver_slices"]
