@@ -32,7 +32,7 @@ from kubesched.dra.structured import AllocatedState, DeviceID
 from ._allocated import MAX_JOURNAL, StoredAllocations, apply_claim, devices_of
 from ._extended import DeviceClassResolver
 
-__all__ = ["DRAManager", "JournalPosition", "manager_for"]
+__all__ = ["ClassLister", "DRAManager", "JournalPosition", "manager_for"]
 
 _MANAGERS: weakref.WeakKeyDictionary[Any, DRAManager] = weakref.WeakKeyDictionary()
 _MANAGERS_LOCK = threading.Lock()
@@ -50,6 +50,21 @@ def manager_for(store: Any) -> DRAManager:
             mgr = DRAManager(store)
             _MANAGERS[store] = mgr
         return mgr
+
+
+class ClassLister:
+    """The DeviceClassLister the structured allocator reads, over a manager's classes
+    (draManager.DeviceClasses()): the plugin's allocators and scheduler_perf's
+    allocResourceClaims share it."""
+
+    def __init__(self, manager: DRAManager) -> None:
+        self._manager = manager
+
+    def list(self) -> list[DeviceClass]:
+        return self._manager.list_classes()
+
+    def get(self, name: str) -> DeviceClass | None:
+        return self._manager.get_class(name)
 
 
 def _rv(claim: ResourceClaim) -> int:
