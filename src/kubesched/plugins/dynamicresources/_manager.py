@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
+from kubesched.cluster import KindVersioned
 from kubesched.dra.structured import AllocatedState, DeviceID
 
 from ._allocated import MAX_JOURNAL, StoredAllocations, apply_claim, devices_of
@@ -91,6 +92,8 @@ class JournalPosition:
 class DRAManager:
     def __init__(self, store: Any) -> None:
         self.store = store
+        # The store's per-kind versions (MemoryStore), None when it keeps none (LiveStore).
+        self._kind_versions = store.kind_version if isinstance(store, KindVersioned) else None
         self._lock = threading.RLock()
         self._in_flight: dict[str, ResourceClaim] = {}  # claim uid -> claim with its allocation
         self._assumed: dict[tuple[str, str], ResourceClaim] = {}  # (ns, name) -> claim as written
@@ -276,9 +279,9 @@ class DRAManager:
         return resolver
 
     def _kind_version(self, kind: str) -> int | None:
-        """The store's version of ``kind`` (MemoryStore.kind_version), None when it has none."""
-        kind_version = getattr(self.store, "kind_version", None)
-        return kind_version(kind) if kind_version is not None else None
+        """The store's version of ``kind`` (:class:`~kubesched.cluster.KindVersioned`), None
+        when it has none."""
+        return self._kind_versions(kind) if self._kind_versions is not None else None
 
     def list_slices(self, taint_rules: bool) -> Sequence[ResourceSlice]:
         """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each
