@@ -11,6 +11,8 @@ from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._fields import FieldValueError
 from ._gc import HeapFreezer, gc_paused
+from ._json import dumps as dumps_json
+from ._json import loads as loads_json
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
 from ._objects import (
@@ -52,6 +54,7 @@ from ._priority import (
 from ._quantity import QuantityError, format_quantity, milli_value, parse_quantity, resource_value, value
 from ._raw import DELETE, Path, with_paths
 from ._resource import (
+    ALLOCATION_RESULTS_MAX_SIZE,
     AllocationResult,
     DeviceClaim,
     DeviceClass,
@@ -78,7 +81,7 @@ from ._resource_slice import (
     ResourceSlice,
 )
 from ._resources import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, ResourceList, pod_requests
-from ._scheduling_group import PodGroup, Workload
+from ._scheduling_group import SCHEDULING_API_VERSIONS, PodGroup, Workload, WorkloadPodGroupTemplate
 from ._selectors import (
     LabelSelector,
     LabelSelectorRequirement,
@@ -108,6 +111,7 @@ from ._workloads import (
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
+    "ALLOCATION_RESULTS_MAX_SIZE",
     "DEFAULT_MEMORY_REQUEST",
     "DEFAULT_MILLI_CPU_REQUEST",
     "DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS",
@@ -118,6 +122,7 @@ __all__ = [
     "NON_INDEXED",
     "ORDERED_READY",
     "PARALLEL",
+    "SCHEDULING_API_VERSIONS",
     "SYSTEM_CLUSTER_CRITICAL",
     "SYSTEM_CRITICAL_PRIORITY",
     "SYSTEM_NODE_CRITICAL",
@@ -191,10 +196,12 @@ __all__ = [
     "WeightedNodeSelectorTerm",
     "WeightedPodAffinityTerm",
     "Workload",
+    "WorkloadPodGroupTemplate",
     "add_default_tolerations",
     "admit_pod",
     "compute_qos",
     "default_priority_class",
+    "dumps_json",
     "fields",
     "find_untolerated_taint",
     "format_quantity",
@@ -204,6 +211,7 @@ __all__ = [
     "kind_of",
     "load_documents",
     "load_paths",
+    "loads_json",
     "milli_value",
     "parse_object",
     "parse_quantity",

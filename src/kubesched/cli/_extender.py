@@ -57,7 +57,7 @@ def _settle(engine: ExtenderEngine) -> None:
     gc.set_threshold(*SERVING_GC_THRESHOLD)
 
 if TYPE_CHECKING:
-    from ..extender._live import InformerView
+    from ..extender import InformerView
 
 __all__ = ["extender"]
 
@@ -117,7 +117,7 @@ def extender(
             view = None
         else:
             try:
-                from ..extender._live import InformerView
+                from ..extender import InformerView
             except ImportError as exc:
                 live_extra_missing("extender", exc)
             from ..framework.config import default_config

@@ -25,8 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..api import Job, Pod
-from ..api._workloads import INDEXED
+from ..api import INDEXED, Job, Pod
 from ._context import Context
 from ._job_scheduling import ensure_pod_group
 from ._pods import claim, is_active, pod_manifest

@@ -33,8 +33,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..api import Job, Pod, PodGroup, Workload
-from ..api._scheduling_group import SCHEDULING_API_VERSIONS, WorkloadPodGroupTemplate
+from ..api import SCHEDULING_API_VERSIONS, Job, Pod, PodGroup, Workload, WorkloadPodGroupTemplate
 from ._context import Context
 from ._names import fnv32a, safe_encode_string
 from ._pods import controller_ref, owner_reference

@@ -27,8 +27,7 @@ import copy
 import re
 from typing import Any, Final
 
-from ..api import PersistentVolumeClaim, Pod, StatefulSet, parse_time
-from ..api._workloads import ORDERED_READY
+from ..api import ORDERED_READY, PersistentVolumeClaim, Pod, StatefulSet, parse_time
 from ._context import Context
 from ._names import hash_controller_revision
 from ._pods import claim, pod_manifest

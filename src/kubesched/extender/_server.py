@@ -28,7 +28,7 @@ from http import HTTPStatus
 from http.server import ThreadingHTTPServer
 from typing import Any
 
-from ..api._json import dumps, loads
+from ..api import dumps_json, loads_json
 from ..api.extenderv1 import (
     ExtenderBindingArgs,
     ExtenderBindingResult,
@@ -74,7 +74,7 @@ def _answer(engine: ExtenderEngine, verb: str, doc: Any, after: list[Callable[[]
         out = engine.bind(ExtenderBindingArgs.from_json(doc)).to_json()
     else:
         out = engine.preempt(ExtenderPreemptionArgs.from_json(doc)).to_json()
-    return dumps(out)
+    return dumps_json(out)
 
 
 def _run_after(work: list[Callable[[], None]]) -> None:
@@ -233,7 +233,7 @@ class ExtenderServer:
                               f"limit of {self.max_request_bytes} bytes")
         try:
             raw = read(n)
-            doc = loads(raw)
+            doc = loads_json(raw)
         except (OSError, ValueError) as exc:
             return self._fail(verb, 400, "bad_request", f"malformed JSON: {exc}")
         try:

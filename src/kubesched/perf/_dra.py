@@ -20,10 +20,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..api import DeviceClass, Node, ResourceClaim, ResourceSlice
+from ..api import Node, ResourceClaim, ResourceSlice
 from ..dra.structured import DEFAULT_FEATURES, AllocatorError, CELCache, DeviceID, new_allocator
-from ..plugins.dynamicresources._claims import allocation_to_dict
-from ..plugins.dynamicresources._manager import DRAManager, manager_for
+from ..plugins.dynamicresources import ClassLister, allocation_to_dict, manager_for
 from ._config import ConfigError, Op
 
 __all__ = ["alloc_resource_claims", "driver_slices"]
@@ -77,19 +76,6 @@ def _slice(driver: str, node: str, capacity: int, binding_conditions: bool = Fal
     }
 
 
-class _Classes:
-    """The DeviceClassLister the allocator reads, over the DRA manager's classes."""
-
-    def __init__(self, manager: DRAManager) -> None:
-        self._manager = manager
-
-    def list(self) -> list[DeviceClass]:
-        return self._manager.list_classes()
-
-    def get(self, name: str) -> DeviceClass | None:
-        return self._manager.get_class(name)
-
-
 def alloc_resource_claims(store: Any, namespace: str) -> int:
     """allocResourceClaimsOp.run: allocate each unallocated claim of ``namespace`` on the first
     node (by name) where the allocator finds devices, and write the allocation to its status.
@@ -105,7 +91,7 @@ def alloc_resource_claims(store: Any, namespace: str) -> int:
     claims: list[ResourceClaim] = sorted(store.list("ResourceClaim", namespace), key=lambda c: c.meta.name)
     state = manager.allocated_state(DEFAULT_FEATURES.consumable_capacity)
     slices = manager.list_slices(DEFAULT_FEATURES.device_taints)
-    classes, cel = _Classes(manager), CELCache()
+    classes, cel = ClassLister(manager), CELCache()
     allocator = new_allocator(DEFAULT_FEATURES, state, classes, slices, cel)
     resume: dict[str, int] = {}
     done = 0

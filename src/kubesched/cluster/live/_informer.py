@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...api._json import loads as loads_json
+from ...api import loads_json
 from ...api.loader import KINDS, ApiObject, parse_object, parse_update
 from .._memory import Expired
 from .._store import Invalid, NotFound, WatchEvent, WatchEventType

@@ -26,8 +26,7 @@ from urllib.parse import urlencode
 
 import urllib3
 
-from ...api._json import dumps as dumps_json
-from ...api._json import loads as loads_json
+from ...api import dumps_json, loads_json
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from ...api import (
+    ALLOCATION_RESULTS_MAX_SIZE,
     AllocationResult,
     Device,
     DeviceClass,
@@ -46,7 +47,6 @@ from ...api import (
     ResourceClaim,
     ResourceSlice,
 )
-from ...api._resource import ALLOCATION_RESULTS_MAX_SIZE
 from ..cel import SelectorEvalError
 from ._capacity import consumed_from_request, fits_capacity, insert_consumed, remove_consumed
 from ._celcache import CELCache

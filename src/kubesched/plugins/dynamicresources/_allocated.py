@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from kubesched.api import ResourceClaim
+from kubesched.cluster import KindVersioned
 from kubesched.dra.structured import (
     AllocatedState,
     DeviceID,
@@ -50,6 +51,7 @@ class StoredAllocations:
 
     def __init__(self, store: Any) -> None:
         self.store = store
+        self._kind_versions = store.kind_version if isinstance(store, KindVersioned) else None
         self._rv = -1  # the store's resourceVersion the state reflects; -1: never synced
         self.claims: dict[_Key, tuple[ResourceClaim, tuple[DeviceID, ...] | None]] = {}
         self.counts: dict[DeviceID, int] = {}
@@ -72,7 +74,7 @@ class StoredAllocations:
     def _sync(self) -> bool:
         from kubesched.cluster import Expired
 
-        kind_version = getattr(self.store, "kind_version", None)
+        kind_version = self._kind_versions
         events_since = getattr(self.store, "events_since", None)
         if kind_version is None or events_since is None:
             return False

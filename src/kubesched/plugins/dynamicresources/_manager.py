@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
+from kubesched.cluster import KindVersioned
 from kubesched.dra.structured import AllocatedState, DeviceID
 
 from ._allocated import MAX_JOURNAL, StoredAllocations, apply_claim, devices_of
 from ._extended import DeviceClassResolver
 
-__all__ = ["DRAManager", "JournalPosition", "manager_for"]
+__all__ = ["ClassLister", "DRAManager", "JournalPosition", "manager_for"]
 
 _MANAGERS: weakref.WeakKeyDictionary[Any, DRAManager] = weakref.WeakKeyDictionary()
 _MANAGERS_LOCK = threading.Lock()
@@ -50,6 +51,21 @@ def manager_for(store: Any) -> DRAManager:
             mgr = DRAManager(store)
             _MANAGERS[store] = mgr
         return mgr
+
+
+class ClassLister:
+    """The DeviceClassLister the structured allocator reads, over a manager's classes
+    (draManager.DeviceClasses()): the plugin's allocators and scheduler_perf's
+    allocResourceClaims share it."""
+
+    def __init__(self, manager: DRAManager) -> None:
+        self._manager = manager
+
+    def list(self) -> list[DeviceClass]:
+        return self._manager.list_classes()
+
+    def get(self, name: str) -> DeviceClass | None:
+        return self._manager.get_class(name)
 
 
 def _rv(claim: ResourceClaim) -> int:
@@ -76,6 +92,8 @@ class JournalPosition:
 class DRAManager:
     def __init__(self, store: Any) -> None:
         self.store = store
+        # The store's per-kind versions (MemoryStore), None when it keeps none (LiveStore).
+        self._kind_versions = store.kind_version if isinstance(store, KindVersioned) else None
         self._lock = threading.RLock()
         self._in_flight: dict[str, ResourceClaim] = {}  # claim uid -> claim with its allocation
         self._assumed: dict[tuple[str, str], ResourceClaim] = {}  # (ns, name) -> claim as written
@@ -261,9 +279,9 @@ class DRAManager:
         return resolver
 
     def _kind_version(self, kind: str) -> int | None:
-        """The store's version of ``kind`` (MemoryStore.kind_version), None when it has none."""
-        kind_version = getattr(self.store, "kind_version", None)
-        return kind_version(kind) if kind_version is not None else None
+        """The store's version of ``kind`` (:class:`~kubesched.cluster.KindVersioned`), None
+        when it has none."""
+        return self._kind_versions(kind) if self._kind_versions is not None else None
 
     def list_slices(self, taint_rules: bool) -> Sequence[ResourceSlice]:
         """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each

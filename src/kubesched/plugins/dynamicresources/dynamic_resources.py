@@ -49,7 +49,6 @@ import numpy.typing as npt
 
 from kubesched.api import (
     AllocationResult,
-    DeviceClass,
     Pod,
     ResourceClaim,
     ResourceSlice,
@@ -110,7 +109,7 @@ from ._extended import (
 )
 from ._extended_writes import create_extended_claim, delete_claim, patch_pod_extended_resource_claim_status
 from ._features import PluginFeatures
-from ._manager import DRAManager, JournalPosition, manager_for
+from ._manager import ClassLister, JournalPosition, manager_for
 from ._memo import FITS, UNKNOWN, Columns, NodeAllocationMemo
 from ._named import NamedClaims
 from ._preemption import DryRun
@@ -127,19 +126,6 @@ CONFLICT_RETRIES: Final = 5  # retry.DefaultRetry.Steps
 AllocatorFactory = Callable[[Features, AllocatedState, DeviceClassLister, Sequence[ResourceSlice]], Allocator]
 """structured.NewAllocator without the CEL cache: ``(features, allocated_state, class_lister,
 slices) -> Allocator``."""
-
-
-class _ClassLister:
-    """DeviceClassLister over the DRA manager."""
-
-    def __init__(self, manager: DRAManager) -> None:
-        self._manager = manager
-
-    def list(self) -> list[DeviceClass]:
-        return self._manager.list_classes()
-
-    def get(self, name: str) -> DeviceClass | None:
-        return self._manager.get_class(name)
 
 
 _UNSET: Final = object()
@@ -426,7 +412,7 @@ class DynamicResources(PluginBase):
             s.world = self.manager.world(s.slices)
             try:
                 s.allocator = self.allocator_factory(
-                    self.fts.allocator_features(), s.allocated, _ClassLister(self.manager), s.slices)
+                    self.fts.allocator_features(), s.allocated, ClassLister(self.manager), s.slices)
             except AllocatorError as exc:
                 return None, self.error_status(exc)
         s.claims = claims
@@ -524,7 +510,7 @@ class DynamicResources(PluginBase):
                 claims_to_allocate = s.claims_to_allocate()
                 try:
                     allocator = self.allocator_factory(self.fts.allocator_features(), dry_run.allocated,
-                                                       _ClassLister(self.manager), s.slices)
+                                                       ClassLister(self.manager), s.slices)
                 except AllocatorError as exc:
                     return Status.from_error(exc)
             outcome = self.memo.get(node, memo_key) if memo_key is not None else None
