@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from kubesched.cluster import Conflict
+
 from ._kube import (
     KubeschedProcess,
     cleanup,
@@ -103,10 +105,17 @@ def test_a_lost_lease_ends_the_process_with_code_1(control_plane: ControlPlane, 
     with KubeschedProcess(tmp_path / "k.log", "--config", str(config), "--kubeconfig",
                           str(control_plane.kubeconfig)) as ks:
         wait_for("kubesched to lead", lambda: ks.leading, timeout=30)
-        obj = rest.request("GET", lease_path)
-        obj["spec"]["holderIdentity"] = "someone-else"
-        obj["spec"]["leaseDurationSeconds"] = 3600
-        rest.request("PUT", lease_path, obj)
+        for _ in range(50):  # kubesched renews every retryPeriod: read again on a conflict
+            obj = rest.request("GET", lease_path)
+            obj["spec"]["holderIdentity"] = "someone-else"
+            obj["spec"]["leaseDurationSeconds"] = 3600
+            try:
+                rest.request("PUT", lease_path, obj)
+                break
+            except Conflict:
+                continue
+        else:
+            raise AssertionError("the Lease could not be taken over")
         assert ks.proc.wait(15) == 1, ks.log()
         assert "leaderelection lost" in ks.log()
     assert rest.request("GET", lease_path)["spec"]["holderIdentity"] == "someone-else"
