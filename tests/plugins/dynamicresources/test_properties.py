@@ -116,14 +116,19 @@ def _run(cluster: Cluster, per_node: bool) -> tuple[dict[str, str], list[tuple[s
         for j, w in enumerate(cluster.later):
             store.create(_pod(len(cluster.wants) + j, w))
         sched.run_until_idle(until=clock.now + 60)
+    mgr.close()
+    sched.close()
+    return outcome(store)
+
+
+def outcome(store: MemoryStore) -> tuple[dict[str, str | None], list[tuple[str, str, str]]]:
+    """What a run decided: each pod's node, and each claim's devices by owning pod, sorted."""
     placed = {p.name: p.node_name for p in store.list("Pod")}
-    allocated = []
+    allocated: list[tuple[str, str, str]] = []
     for c in store.list("ResourceClaim"):
         if c.allocation is not None:
             owner = c.meta.owner_references[0]["name"]
             allocated += [(owner, r.pool, r.device) for r in c.allocation.results]
-    mgr.close()
-    sched.close()
     return placed, sorted(allocated)
 
 

@@ -20,7 +20,7 @@ from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.testing import make_node, make_pod
 
 from ._fixtures import device_class, resource_slice
-from .test_properties import SETTINGS, _pod, _template
+from .test_properties import SETTINGS, _pod, _template, outcome
 
 GPU = "example.com/gpu"
 NodeSpec = tuple[int, int | None]  # devices in the slice, example.com/gpu in allocatable (None: absent)
@@ -52,15 +52,9 @@ def _run(nodes: list[NodeSpec], pods: list[PodSpec], per_node: bool
     mgr = ControllerManager(store, clock, seed=1)
     mgr.start()
     sched.run_until_idle(until=clock.now + 60)
-    placed = {p.name: p.node_name for p in store.list("Pod")}
-    allocated = []
-    for c in store.list("ResourceClaim"):
-        if c.allocation is not None:
-            owner = c.meta.owner_references[0]["name"]
-            allocated += [(owner, r.pool, r.device) for r in c.allocation.results]
     mgr.close()
     sched.close()
-    return placed, sorted(allocated)
+    return outcome(store)
 
 
 @SETTINGS
