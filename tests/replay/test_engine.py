@@ -166,16 +166,18 @@ def test_scale_a_deployment(tmp_path: Path) -> None:
     assert summary["pods"] == 3
 
 
+HIGH_PRIORITY = {
+    "apiVersion": "scheduling.k8s.io/v1",
+    "kind": "PriorityClass",
+    "metadata": {"name": "high"},
+    "value": 1000,
+}
+
+
 def test_preemptions_counted(tmp_path: Path) -> None:
-    pc = {
-        "apiVersion": "scheduling.k8s.io/v1",
-        "kind": "PriorityClass",
-        "metadata": {"name": "high"},
-        "value": 1000,
-    }
     events = [
         create(0, node("n1", cpu="2")),
-        create(0, pc),
+        create(0, HIGH_PRIORITY),
         create(1, pod("low", "2", grace=0)),
         create(2, pod("high", "2", priority="high")),
     ]
@@ -186,15 +188,9 @@ def test_preemptions_counted(tmp_path: Path) -> None:
 
 
 def test_an_event_whose_object_is_gone_is_skipped(tmp_path: Path) -> None:
-    pc = {
-        "apiVersion": "scheduling.k8s.io/v1",
-        "kind": "PriorityClass",
-        "metadata": {"name": "high"},
-        "value": 1000,
-    }
     events = [
         create(0, node("n1", cpu="2")),
-        create(0, pc),
+        create(0, HIGH_PRIORITY),
         create(1, pod("low", "2", grace=0)),
         create(2, pod("high", "2", priority="high")),
         {"time": 9, "op": "delete", "kind": "Pod", "name": "low"},
