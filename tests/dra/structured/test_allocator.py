@@ -30,6 +30,7 @@ from kubesched.api import (
 )
 from kubesched.dra.structured import (
     AllocatedState,
+    Allocator,
     AllocatorError,
     DeviceID,
     Features,
@@ -263,10 +264,10 @@ def test_table_is_complete() -> None:
     assert len(TESTCASES) == 219
 
 
-@pytest.mark.parametrize("interrupt", [None, "context canceled", "context deadline exceeded"])
-def test_upstream_interrupt(interrupt: str | None) -> None:
-    """TestAllocator's "interrupt" cases: a search that would take a while (6 of 5 devices) is
-    aborted with the context's cause when interrupted, and runs to "no fit" otherwise."""
+def _one_slice(features: Features, wanted: int, devices: int,
+               capacity: dict[str, str] | None) -> tuple[Allocator, ResourceClaim, Node]:
+    """An allocator over one slice of ``devices`` devices of classA on node1 (each with
+    ``capacity``), a claim asking for ``wanted`` of them, and node1."""
     from ._gobuilders import (
         claimWithRequests,
         class_,
@@ -280,11 +281,18 @@ def test_upstream_interrupt(interrupt: str | None) -> None:
     )
 
     cls = DeviceClass.from_dict(class_(classA, driverA))
-    claim = ResourceClaim.from_dict(claimWithRequests("claim-0", None, request("req-0", classA, 6)))
-    devices = [device(f"device-{i}", None, None) for i in range(1, 6)]
-    s = ResourceSlice.from_dict(sliceWithDevices(slice1, node1, pool1, driverA, *devices))
-    allocator = new_allocator(Features(), AllocatedState(), _Classes([cls]), [s])
-    target = Node.from_dict(node(node1, region1))
+    claim = ResourceClaim.from_dict(claimWithRequests("claim-0", None, request("req-0", classA, wanted)))
+    made = [device(f"device-{i}", capacity, None) for i in range(1, devices + 1)]
+    s = ResourceSlice.from_dict(sliceWithDevices(slice1, node1, pool1, driverA, *made))
+    allocator = new_allocator(features, AllocatedState(), _Classes([cls]), [s])
+    return allocator, claim, Node.from_dict(node(node1, region1))
+
+
+@pytest.mark.parametrize("interrupt", [None, "context canceled", "context deadline exceeded"])
+def test_upstream_interrupt(interrupt: str | None) -> None:
+    """TestAllocator's "interrupt" cases: a search that would take a while (6 of 5 devices) is
+    aborted with the context's cause when interrupted, and runs to "no fit" otherwise."""
+    allocator, claim, target = _one_slice(Features(), wanted=6, devices=5, capacity=None)
     if interrupt is None:
         assert allocator.allocate(target, [claim], lambda: None) == []
         return
@@ -296,24 +304,8 @@ def test_capacity_of_an_unshared_device_is_not_computed() -> None:
     """CmpRequestOverCapacity on a device with capacities but no request policy, for a request
     without capacity requests, nothing consumed: each capacity is consumed whole and fits, so
     the allocator answers without the quantity arithmetic (the same answer, cheaper)."""
-    from ._gobuilders import (
-        claimWithRequests,
-        class_,
-        classA,
-        device,
-        driverA,
-        pool1,
-        request,
-        slice1,
-        sliceWithDevices,
-    )
-
-    cls = DeviceClass.from_dict(class_(classA, driverA))
-    claim = ResourceClaim.from_dict(claimWithRequests("claim-0", None, request("req-0", classA, 2)))
-    devices = [device(f"device-{i}", {"memory": "8Gi"}, None) for i in range(1, 4)]
-    s = ResourceSlice.from_dict(sliceWithDevices(slice1, node1, pool1, driverA, *devices))
-    allocator = new_allocator(Features(consumable_capacity=True), AllocatedState(), _Classes([cls]), [s])
-    target = Node.from_dict(node(node1, region1))
+    allocator, claim, target = _one_slice(Features(consumable_capacity=True), wanted=2, devices=3,
+                                          capacity={"memory": "8Gi"})
     with mock.patch("kubesched.dra.structured._allocator.fits_capacity",
                     side_effect=AssertionError("computed")):
         (result,) = allocator.allocate(target, [claim])
