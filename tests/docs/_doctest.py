@@ -12,10 +12,10 @@ between allowed) skips it, for commands that need a live cluster or run for minu
 that show commands only (```` ```bash ````) are not run; a fence without a language, or a
 shell block with ``$ `` prompts, is refused, so output cannot hide from the checks.
 
-Why a hand-written collector rather than ``doctest`` or a markdown-testing plugin: doctest
-reads Python sessions, not shell ones, and the plugins that read shell transcripts neither
-run the installed entry point in a scratch copy of the repository nor rewrite the expected
-output in place (``--doc-update``) the way a release needs after an intended change.
+Why not ``doctest`` itself: it reads Python sessions, not shell transcripts. What is needed
+here is small: run the installed entry point in a scratch copy of the repository, compare with
+doctest's ELLIPSIS, and rewrite the shown outputs in place after an intended change
+(``--doc-update``, as snapshot-testing tools do).
 """
 
 from __future__ import annotations
@@ -166,7 +166,8 @@ def _commands(block: _Block, where: str) -> tuple[Command, ...]:
 
 def lint(path: Path, lines: Sequence[str]) -> list[str]:
     """What in a page hides output from the checks: a fence without a language (output shown
-    as plain text), a shell block with ``$`` prompts (a transcript not marked ``console``)."""
+    as plain text), a shell block with ``$`` prompts (a transcript not marked ``console``), a
+    doctest marker on a block that is not run (it marks nothing)."""
     problems = []
     for block in _blocks(lines):
         where = f"{_name(path)}:{block.line}"
@@ -178,6 +179,10 @@ def lint(path: Path, lines: Sequence[str]) -> list[str]:
         elif language in SHELL_LANGUAGES and any(b.startswith(PROMPT) for b in block.body):
             problems.append(f"{where}: a {language} block with `$ ` prompts: mark a command "
                             "with its output `console`, or drop the prompts")
+        if language != "console" and block.marker and block.marker.startswith("<!--") \
+                and "doctest" in block.marker:
+            problems.append(f"{where}: a doctest marker before a {language or 'plain'} block: "
+                            "markers apply to console blocks only")
     return problems
 
 

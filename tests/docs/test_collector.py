@@ -84,6 +84,11 @@ def test_lint_refuses_fences_that_would_hide_output() -> None:
     assert "without a language" in problems[0] and "prompts" in problems[1]
 
 
+def test_lint_refuses_a_marker_that_marks_no_console_block() -> None:
+    [problem] = lint(PAGE, _page("<!-- doctest: skip (slow) -->\n```bash\nkubesched x\n```"))
+    assert "markers apply to console blocks only" in problem
+
+
 @pytest.mark.parametrize("expected, actual, ok", [
     (["a", "b"], ["a", "b"], True),
     (["a", "b"], ["a", "c"], False),
