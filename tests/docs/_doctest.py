@@ -31,8 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-#: What is checked: the README, the examples' READMEs, and any page under docs/.
-DOC_GLOBS = ("README.md", "examples/**/README.md", "docs/**/*.md")
+#: What is checked: the README, the examples' and benchmarks' READMEs, any page under docs/.
+DOC_GLOBS = ("README.md", "examples/**/README.md", "benchmarks/**/README.md", "docs/**/*.md")
 
 #: What each example runs in: a fresh copy of these, so a command may write files.
 COPIED = ("examples", "schemas")
