@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +133,32 @@ def test_commands_run_with_stdout_and_stderr_interleaved_and_no_kubeconfig(
     status, lines = run(command, tmp_path, environment())
     assert status == 0
     assert lines == ["out", "err", "k=/dev/null c=unset"]
+
+
+def test_doc_update_end_to_end(tmp_path: Path) -> None:
+    """A wrong output fails and leaves the page alone; with --doc-update the run passes and the
+    page shows what the command printed, its `...` kept."""
+    here = Path(__file__).parent
+    shutil.copytree(here, tmp_path / "tests" / "docs",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(here.parent / "conftest.py", tmp_path / "tests" / "conftest.py")
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n", encoding="utf-8")
+    page = tmp_path / "README.md"
+    page.write_text("# Page\n\n```console\n$ echo hello\nbye\n\n$ printf 'a\\nb\\nc\\n'\n"
+                    "a\n...\n```\n", encoding="utf-8")
+    before = page.read_text(encoding="utf-8")
+
+    def pytest_run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                               "tests/docs/test_docs.py", *args], cwd=tmp_path, text=True,
+                              capture_output=True, check=False)
+
+    failed = pytest_run()
+    assert failed.returncode == 1, failed.stdout
+    assert "- bye" in failed.stdout and "+ hello" in failed.stdout
+    assert page.read_text(encoding="utf-8") == before
+    updated_run = pytest_run("--doc-update")
+    assert updated_run.returncode == 0, updated_run.stdout
+    assert "--doc-update rewrote 1 output(s)" in updated_run.stdout
+    assert page.read_text(encoding="utf-8") == before.replace("bye", "hello")
+    assert pytest_run().returncode == 0
