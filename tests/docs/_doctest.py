@@ -304,12 +304,12 @@ def updated(expected: Sequence[str], actual: Sequence[str]) -> list[str]:
 
 def environment() -> dict[str, str]:
     """The installed ``kubesched`` first on PATH; output as a pipe gets it (no COLUMNS, no
-    colour), unbuffered so stdout and stderr interleave as written; no kubeconfig, so an
-    example can never reach a cluster."""
+    colour), in UTF-8 whatever the locale (the tables' box drawing), unbuffered so stdout and
+    stderr interleave as written; no kubeconfig, so an example can never reach a cluster."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("COLUMNS", "LINES", "FORCE_COLOR", "PYTHONPATH", "KUBECONFIG")}
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
-    env.update(PYTHONUNBUFFERED="1", NO_COLOR="1", TERM="dumb",
+    env.update(PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8", NO_COLOR="1", TERM="dumb",
                KUBECONFIG=os.devnull)
     return env
 
@@ -327,7 +327,7 @@ def run(command: Command, cwd: Path, env: dict[str, str]) -> tuple[int, list[str
     """Run one command as bash would; its exit status and output lines (trailing blanks and
     trailing spaces dropped, as on the page)."""
     try:
-        done = subprocess.run(["bash", "-c", command.text], cwd=cwd, env=env, text=True,
+        done = subprocess.run(["bash", "-c", command.text], cwd=cwd, env=env, encoding="utf-8",
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, timeout=TIMEOUT_SECONDS, check=False)
     except subprocess.TimeoutExpired:
