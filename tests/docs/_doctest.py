@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -323,20 +324,25 @@ def scratch_copy(into: Path, root: Path = ROOT) -> Path:
     return into
 
 
-def run(command: Command, cwd: Path, env: dict[str, str]) -> tuple[int, list[str]]:
+def run(command: Command, cwd: Path, env: dict[str, str],
+        timeout: float = TIMEOUT_SECONDS) -> tuple[int, list[str]]:
     """Run one command as bash would; its exit status and output lines (trailing blanks and
-    trailing spaces dropped, as on the page)."""
-    try:
-        done = subprocess.run(["bash", "-c", command.text], cwd=cwd, env=env, encoding="utf-8",
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, timeout=TIMEOUT_SECONDS, check=False)
-    except subprocess.TimeoutExpired:
-        raise DocError(f"`{command.text}` ran over {TIMEOUT_SECONDS:.0f}s: mark its block "
-                       "<!-- doctest: skip (why) -->") from None
-    lines = [line.rstrip() for line in done.stdout.splitlines()]
+    trailing spaces dropped, as on the page). On a timeout the whole process group is killed,
+    so nothing the command started outlives it."""
+    with subprocess.Popen(["bash", "-c", command.text], cwd=cwd, env=env, encoding="utf-8",
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          stdin=subprocess.DEVNULL, start_new_session=True) as process:
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise DocError(f"`{command.text}` ran over {timeout:g}s: mark its block "
+                           "<!-- doctest: skip (why) -->") from None
+    lines = [line.rstrip() for line in output.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
-    return done.returncode, lines
+    return process.returncode, lines
 
 
 # --- rewriting ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 from ._doctest import (
     ROOT,
     Command,
+    DocError,
     Rewrite,
     apply,
     environment,
@@ -133,6 +134,12 @@ def test_commands_run_with_stdout_and_stderr_interleaved_and_no_kubeconfig(
     status, lines = run(command, tmp_path, environment())
     assert status == 0
     assert lines == ["out", "err", "k=/dev/null c=unset"]
+
+
+def test_a_command_over_the_time_limit_fails_naming_the_skip_marker(tmp_path: Path) -> None:
+    command = Command(1, "sleep 30 & sleep 30", (), 0, 0, "")
+    with pytest.raises(DocError, match=r"ran over 0\.1s: mark its block <!-- doctest: skip"):
+        run(command, tmp_path, environment(), timeout=0.1)
 
 
 def test_doc_update_end_to_end(tmp_path: Path) -> None:
