@@ -164,3 +164,21 @@ def test_not_found_exit_2(pod: str, error: str) -> None:
     result = runner.invoke(app, ["explain", str(PODS), "--pod", pod])
     assert result.exit_code == 2 and result.stdout == ""
     assert error in " ".join(result.stderr.split())
+
+
+def test_readme_shows_the_output_as_printed() -> None:
+    """The README's console block under "Pods that controllers create": each command's first
+    lines (``| head -N``) as explain prints them."""
+    readme = (HERE.parent.parent / "README.md").read_text()
+    section = readme.split("### Pods that controllers create, and workloads", 1)[1]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    commands = block.split("$ ")[1:]
+    assert len(commands) == 2
+    for command in commands:
+        line, *shown = command.rstrip("\n").split("\n")
+        args, _, head = line.partition(" | head -")
+        argv = args.split()[1:]  # without "kubesched"
+        assert argv[1] == "examples/workloads/" and int(head) == len(shown)
+        result = runner.invoke(app, [argv[0], str(WORKLOADS), *argv[2:]], env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines()[:len(shown)] == shown
