@@ -54,7 +54,7 @@ def test_deployment_pod_by_its_simulated_name_is_explained_at_its_first_attempt(
         assert out["selectedNode"] == pods[key]["node"]
         assert out["simulation"] == {
             "createdBy": "Deployment default/web", "time": 0.0, "attempted": True, "workload": None,
-            "firstAttemptFailed": None,
+            "firstAttemptFailed": None, "podGroup": None,
             "note": f"{key} is created by Deployment default/web; explained at its first "
                     "scheduling attempt (t=0s of the simulation)"}
 
@@ -139,6 +139,22 @@ def test_job_explains_the_shard_that_waits() -> None:
     assert out["pod"].startswith("default/report-")
     assert out["simulation"]["firstAttemptFailed"] is True and out["selectedNode"] is None
     assert "Insufficient cpu" in out["message"]
+
+
+def test_gang_pod_is_told_to_be_scheduled_with_its_group() -> None:
+    # With the gates on, the Job's three pods form a PodGroup scheduled in one cycle: they do
+    # not all fit at first, so each fails its first attempt, though one alone would fit.
+    gates = ["--feature-gates", "GenericWorkload=true,GangScheduling=true,WorkloadWithJob=true"]
+    pods = _simulated(WORKLOADS, *gates)
+    out = _explain_json(WORKLOADS, "Job/default/train", *gates)
+    assert out["pod"] in _named(pods, "default/train-")
+    sim = out["simulation"]
+    assert sim["firstAttemptFailed"] is True and sim["podGroup"].startswith("default/train-")
+    assert sim["note"].endswith(f"that attempt is PodGroup {sim['podGroup']}'s cycle, which places the "
+                                "group's pods together or not at all: shown is the pod's own cycle, "
+                                "without the group's constraints")
+    # Without the gates they are ordinary pods: no group.
+    assert _explain_json(WORKLOADS, "Job/default/train")["simulation"]["podGroup"] is None
 
 
 def test_workload_whose_pods_never_get_an_attempt() -> None:

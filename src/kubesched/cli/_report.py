@@ -133,7 +133,7 @@ def explanation_to_dict(e: Explanation, simulated: SimulatedExplanation | None =
         "simulation": None if simulated is None else {
             "createdBy": simulated.created_by, "time": simulated.time, "attempted": simulated.attempted,
             "workload": simulated.workload, "firstAttemptFailed": simulated.first_attempt_failed,
-            "note": simulated.note},
+            "podGroup": simulated.pod_group, "note": simulated.note},
     }
 
 

@@ -97,6 +97,7 @@ class ScheduleOneMixin:
     stats: Any
     attempt_hook: AttemptHook | None
     stopped_before: QueuedPodInfo | None
+    stopped_pod_group: PodGroup | None
 
     def _spawn(self, fn: Callable[[], None]) -> None:
         raise NotImplementedError
@@ -176,15 +177,16 @@ class ScheduleOneMixin:
         self._spawn(lambda: self._binding_cycle(cycle))
         return True
 
-    def _stops_before(self, infos: list[QueuedPodInfo]) -> bool:
-        """Tell the attempt hook of the pods about to be attempted; True when it stops the run
-        before one of them (then ``stopped_before`` is that pod, and all of them stay popped)."""
+    def _stops_before(self, infos: list[QueuedPodInfo], pod_group: PodGroup | None = None) -> bool:
+        """Tell the attempt hook of the pods about to be attempted (one, or a pod group's);
+        True when it stops the run before one of them: then ``stopped_before`` is that pod
+        (all of them stay popped) and ``stopped_pod_group`` the group whose cycle it was."""
         hook = self.attempt_hook
         if hook is None:
             return False
         for pinfo in infos:
             if hook.before_attempt(pinfo):
-                self.stopped_before = pinfo
+                self.stopped_before, self.stopped_pod_group = pinfo, pod_group
                 return True
         return False
 

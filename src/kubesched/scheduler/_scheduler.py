@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..api import Namespace, Pod
+from ..api import Namespace, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store
@@ -172,6 +172,7 @@ class Scheduler(SchedulePodGroupMixin):
         # Told of each attempt, may stop the run before one (see AttemptHook); None: no hook.
         self.attempt_hook: AttemptHook | None = None
         self.stopped_before: QueuedPodInfo | None = None
+        self.stopped_pod_group: PodGroup | None = None  # the cycle stopped_before was in
         self.bindings_in_flight = 0
         self.last_progress = self.clock.now
         self.snapshot = Snapshot()

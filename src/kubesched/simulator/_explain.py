@@ -19,6 +19,7 @@ change the scheduler's state (its random choices), so a stopped simulation is ne
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,8 +49,12 @@ class SimulatedExplanation:
     workload: str | None = None
     """The workload asked about (``Kind namespace/name``); None when a pod was named."""
     first_attempt_failed: bool | None = None
-    """For a workload: whether the explained pod's first attempt failed (False: every pod of
-    the workload was scheduled at its first attempt). None when a pod was named."""
+    """For a workload: whether the explained pod's first attempt failed (False: none of the
+    workload's pods failed its first attempt). None when a pod was named."""
+    pod_group: str | None = None
+    """``namespace/name`` of the PodGroup whose cycle the attempt was (gang scheduling): the
+    group's pods are placed together or not at all, which the pod's own explained cycle does
+    not show. None for a pod scheduled on its own."""
 
     @property
     def note(self) -> str:
@@ -57,6 +62,10 @@ class SimulatedExplanation:
         e = self.explanation
         at = (f"explained at its first scheduling attempt (t={self.time:g}s of the simulation)"
               if self.attempted else f"explained at the end of the simulation (t={self.time:g}s)")
+        if self.pod_group is not None:
+            at += (f"; that attempt is PodGroup {self.pod_group}'s cycle, which places the group's "
+                   "pods together or not at all: shown is the pod's own cycle, without the group's "
+                   "constraints")
         if self.workload is not None:
             if self.first_attempt_failed:
                 who = f"{e.pod} is the first pod of {self.workload} whose first scheduling attempt fails"
@@ -167,8 +176,8 @@ def explain_workload(loaded: LoadedObjects, kind: str, namespace: str, name: str
 
 
 def _with_workload(found: SimulatedExplanation, ref: str, failed: bool | None) -> SimulatedExplanation:
-    return SimulatedExplanation(found.explanation, found.created_by, found.time, found.attempted,
-                                workload=ref, first_attempt_failed=bool(failed) if found.attempted else None)
+    return dataclasses.replace(found, workload=ref,
+                               first_attempt_failed=bool(failed) if found.attempted else None)
 
 
 def _explain_at(build: Build, key: str, incarnation: int, seed: int) -> SimulatedExplanation:
@@ -190,8 +199,11 @@ def _explain_at(build: Build, key: str, incarnation: int, seed: int) -> Simulate
         owners = workload_owners(sim.store, pod)
         created_by = f"{kind_of(owners[-1])} {owners[-1].meta.namespace}/{owners[-1].meta.name}" \
             if owners else None
+        group = sim.sched.stopped_pod_group
         explanation = explain_in(sim.sched, namespace, name)
-        return SimulatedExplanation(explanation, created_by, sim.clock.now - sim.start, stopped is not None)
+        return SimulatedExplanation(
+            explanation, created_by, sim.clock.now - sim.start, stopped is not None,
+            pod_group=f"{group.namespace}/{group.name}" if group is not None else None)
     finally:
         sim.close()
 
