@@ -141,6 +141,16 @@ def test_job_explains_the_shard_that_waits() -> None:
     assert "Insufficient cpu" in out["message"]
 
 
+def test_replica_set_of_a_deployment_is_a_workload_too() -> None:
+    # The ReplicaSet is not in the input: its Deployment creates it in the simulation.
+    via_deployment = _explain_json(PODS, "Deployment/default/web")
+    (rs,) = {p.rsplit("-", 1)[0] for p in _named(_simulated(PODS), "default/web-")}
+    out = _explain_json(PODS, f"rs/{rs}")
+    assert out["pod"] == via_deployment["pod"]
+    assert out["simulation"]["workload"] == f"ReplicaSet {rs}"
+    assert out["simulation"]["createdBy"] == "Deployment default/web"
+
+
 def test_gang_pod_is_told_to_be_scheduled_with_its_group() -> None:
     # With the gates on, the Job's three pods form a PodGroup scheduled in one cycle: they do
     # not all fit at first, so each fails its first attempt, though one alone would fit.
@@ -172,6 +182,8 @@ def test_workload_whose_pods_never_get_an_attempt() -> None:
                      "simulation (seed 0) creates no pod of that name", id="unknown-pod"),
         pytest.param("Deployment/default/nope", 'Deployment "default/nope" not found: not in the input, '
                      "and the simulation (seed 0) creates none", id="unknown-workload"),
+        pytest.param("Deployment/default/idle", 'Deployment "default/idle" has no pod in the simulation '
+                     "(seed 0)", id="workload-without-pods"),
         pytest.param("StatefulSet/default/web", 'StatefulSet "default/web" not found', id="wrong-kind"),
         pytest.param("Pod/default/web", "unknown workload kind 'Pod'", id="not-a-workload-kind"),
     ],

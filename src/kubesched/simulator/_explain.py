@@ -168,7 +168,7 @@ def explain_workload(loaded: LoadedObjects, kind: str, namespace: str, name: str
     chosen = hook.first_failure or next((a for a in hook.attempts if a.mine), None)
     if chosen is None:
         if not pods:
-            raise ExplainError(f"{ref} has no pod in the simulation (seed {seed})")
+            raise ExplainError(f'{kind} "{namespace}/{name}" has no pod in the simulation (seed {seed})')
         found = _explain_at(build, pods[0].key, 0, seed)
         return _with_workload(found, ref, None)
     found = _explain_at(build, chosen.key, chosen.incarnation, seed)
