@@ -128,7 +128,7 @@ class _FirstAttempts:
             self.first_failure = attempt
 
 
-Build = Callable[[], Simulator]
+_Build = Callable[[], Simulator]
 
 
 def explain_simulated_pod(loaded: LoadedObjects, namespace: str, name: str, *, config: Any = None,
@@ -155,13 +155,16 @@ def explain_workload(loaded: LoadedObjects, kind: str, namespace: str, name: str
         return any(kind_of(o) == kind and o.meta.namespace == namespace and o.meta.name == name
                    for o in workload_owners(first.store, pod))
 
+    # Stop at the first attempt after the first failure of one of its pods: nothing later counts.
     hook = _FirstAttempts(stop=lambda _: hook.first_failure is not None, mine=mine)
-    first.run_to_attempt(hook)
-    exists = first.store.try_get(kind, namespace, name) is not None or any(
-        kind_of(o) == kind and o.meta.namespace == namespace and o.meta.name == name
-        for o in first.controllers.created)
-    pods = [p for p in _pods_in_creation_order(first) if mine(p)]
-    first.close()
+    try:
+        first.run_to_attempt(hook)
+        exists = first.store.try_get(kind, namespace, name) is not None or any(
+            kind_of(o) == kind and o.meta.namespace == namespace and o.meta.name == name
+            for o in first.controllers.created)
+        pods = [p for p in _pods_in_creation_order(first) if mine(p)]
+    finally:
+        first.close()
     if not exists:
         raise ExplainError(f'{kind} "{namespace}/{name}" not found: not in the input, and the simulation '
                            f"(seed {seed}) creates none")
@@ -180,7 +183,7 @@ def _with_workload(found: SimulatedExplanation, ref: str, failed: bool | None) -
                                first_attempt_failed=bool(failed) if found.attempted else None)
 
 
-def _explain_at(build: Build, key: str, incarnation: int, seed: int) -> SimulatedExplanation:
+def _explain_at(build: _Build, key: str, incarnation: int, seed: int) -> SimulatedExplanation:
     """Run a fresh simulation to the first attempt of the ``incarnation``-th pod named ``key``
     and explain it there; without such an attempt, explain the pod at the end of the run."""
     sim = build()
