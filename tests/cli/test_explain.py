@@ -30,7 +30,7 @@ START = 1_767_225_600.0
 runner = CliRunner()
 
 CONTRACT_KEYS = ["pod", "profile", "preEnqueue", "nodes", "selectedNode", "tiedNodes", "postFilter",
-                 "message"]
+                 "message", "simulation"]
 NODE_KEYS = ["name", "filters", "feasible", "scores", "totalScore", "devices"]
 CODES = {"Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error", "Skip"}
 
@@ -194,7 +194,9 @@ def test_text_output_scores() -> None:
     [
         pytest.param("default/nope", 'pod "default/nope" not found', id="unknown-pod"),
         pytest.param("default/running", "already bound", id="bound-pod"),
-        pytest.param("a/b/c", "want NAMESPACE/NAME", id="bad-key"),
+        pytest.param("a/b/c/d", "want NAMESPACE/NAME or KIND/NAMESPACE/NAME", id="bad-key"),
+        pytest.param("default//x", "want NAMESPACE/NAME or KIND/NAMESPACE/NAME", id="empty-part"),
+        pytest.param("a/b/c", "unknown workload kind 'a'", id="unknown-kind"),
     ],
 )
 def test_bad_pod_exit_2(pod: str, error: str) -> None:

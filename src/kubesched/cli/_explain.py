@@ -1,8 +1,10 @@
-"""``kubesched explain PATH... --pod NAMESPACE/NAME [--config FILE] [-o text|json]``.
+"""``kubesched explain PATH... --pod NAMESPACE/NAME|KIND/NAMESPACE/NAME [--config FILE] [-o text|json]``.
 
-One scheduling cycle for a pending pod against the loaded state, changing nothing, reported
-per node and per plugin (see :func:`kubesched.scheduler.explain`). Exit codes: 0 when it ran
-(whether or not the pod fits), 2 on bad input or an unknown, bound or deleted pod.
+One scheduling cycle for a pending pod, changing nothing, reported per node and per plugin (see
+:func:`kubesched.scheduler.explain`). A pod of the input is explained against the loaded state;
+a pod a controller creates, and a workload, inside the simulation ``simulate`` runs, at the pod's
+first scheduling attempt (see :mod:`kubesched.simulator`), with a note saying so. Exit codes: 0
+when it ran (whether or not the pod fits), 2 on bad input or an unknown, bound or deleted pod.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ from pathlib import Path
 
 import typer
 
-from ..controllers import generate_claims
+from ..api import Pod
+from ..controllers import WORKLOAD_KINDS, generate_claims, workload_kind
+from ..scheduler import Explanation, SchedulerOptions
 from ..scheduler import explain as explain_pod
+from ..simulator import SimulatedExplanation, explain_simulated_pod, explain_workload
 from ._console import out_console
-from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
+from ._features import FEATURE_GATES_HELP, parse_feature_gates
+from ._inputs import STRICT_HELP, Inputs, bad_input, load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._render import render_explanation
 from ._report import explanation_to_dict
@@ -30,32 +36,65 @@ class ExplainOutput(StrEnum):
     json = "json"
 
 
-def _split_key(key: str) -> tuple[str, str]:
-    ns, sep, name = key.partition("/")
-    if not sep:
-        return "default", key
-    if not ns or not name or "/" in name:
-        bad_input(ValueError(f"--pod {key!r}: want NAMESPACE/NAME"))
-    return ns, name
+def _split_key(key: str) -> tuple[str | None, str, str]:
+    """``--pod``: ``NAMESPACE/NAME`` (``NAME``: namespace default) -> (None, ns, name);
+    ``KIND/NAMESPACE/NAME`` -> (the workload kind, ns, name), the kind as kubectl accepts it."""
+    parts = key.split("/")
+    if len(parts) == 1:
+        parts = ["default", key]
+    if len(parts) == 3 and all(parts):
+        kind = workload_kind(parts[0])
+        if kind is None:
+            bad_input(ValueError(f"--pod {key!r}: unknown workload kind {parts[0]!r} "
+                                 f"(one of {', '.join(WORKLOAD_KINDS)})"))
+        return kind, parts[1], parts[2]
+    if len(parts) != 2 or not all(parts):
+        bad_input(ValueError(f"--pod {key!r}: want NAMESPACE/NAME or KIND/NAMESPACE/NAME"))
+    return None, parts[0], parts[1]
 
 
 @app.command("explain")
 def explain(
     paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
-    pod: str = typer.Option(..., "--pod", help="The pending pod, as NAMESPACE/NAME."),
+    pod: str = typer.Option(..., "--pod", help=(
+        "The pending pod, as NAMESPACE/NAME (a pod a controller creates: its name as simulate "
+        "prints it), or a workload as KIND/NAMESPACE/NAME, e.g. Deployment/default/web.")),
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
-    namespace, name = _split_key(pod)
+    kind, namespace, name = _split_key(pod)
+    simulated: SimulatedExplanation | None = None
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config, strict=strict)
-        e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
-                        now=start_time(inputs.loaded.objects),
-                        prepare=lambda store: generate_claims(store, store.clock, seed))
+        features = parse_feature_gates(feature_gates)
+        inputs = load_inputs(paths, config, strict=strict, features=features)
+        if kind is not None:
+            simulated = explain_workload(inputs.loaded, kind, namespace, name, config=inputs.config,
+                                         seed=seed, features=features)
+        elif not _is_loaded_pod(inputs, namespace, name):
+            simulated = explain_simulated_pod(inputs.loaded, namespace, name, config=inputs.config,
+                                              seed=seed, features=features)
+        e = simulated.explanation if simulated is not None else _explain_loaded(
+            inputs, namespace, name, seed, features)
     if output is ExplainOutput.json:
-        sys.stdout.write(json.dumps(explanation_to_dict(e), indent=2) + "\n")
+        sys.stdout.write(json.dumps(explanation_to_dict(e, simulated), indent=2) + "\n")
     else:
-        render_explanation(out_console(), e)
+        render_explanation(out_console(), e, note=simulated.note if simulated is not None else None)
+
+
+def _is_loaded_pod(inputs: Inputs, namespace: str, name: str) -> bool:
+    return any(isinstance(o, Pod) and o.namespace == namespace and o.name == name
+               for o in inputs.loaded.objects)
+
+
+def _explain_loaded(inputs: Inputs, namespace: str, name: str, seed: int,
+                    features: dict[str, bool]) -> Explanation:
+    """A pod of the input, against the loaded state (no controller runs; the pods' claims are
+    generated from their templates first, as the resourceclaim controller would)."""
+    return explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
+                       now=start_time(inputs.loaded.objects),
+                       options=SchedulerOptions(features=features),
+                       prepare=lambda store: generate_claims(store, store.clock, seed))

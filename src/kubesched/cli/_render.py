@@ -129,10 +129,13 @@ def _score_cell(s: PluginScore | None) -> Text:
     return Text(f"{s.normalized} x {s.weight} = {s.weighted} [{s.raw}]" if s is not None else "")
 
 
-def render_explanation(console: Console, e: Explanation) -> None:
+def render_explanation(console: Console, e: Explanation, note: str | None = None) -> None:
     """Filters (nodes x plugins: ok, skip, fail = Unschedulable, FAIL = UnschedulableAndUnresolvable,
     error; the reasons in the last column), scores (feasible nodes x plugins), then the decision.
-    Plugins that every node skipped (PreFilter returned Skip) are listed, not given a column."""
+    Plugins that every node skipped (PreFilter returned Skip) are listed, not given a column.
+    ``note``: where in the simulation the pod was explained, printed first on one line."""
+    if note is not None:
+        console.print(Text(f"note: {note}", style="yellow"), highlight=False, soft_wrap=True)
     console.print(Text(f"Pod {e.pod} (profile {e.profile})", style="bold"))
     if e.pre_enqueue is not None:
         pe = e.pre_enqueue

@@ -15,7 +15,7 @@ from ..api import format_time
 from ..api.loader import KINDS, kind_of
 from ..plugins.dynamicresources import EXTENDED_RESOURCE_CLAIM_ANNOTATION
 from ..scheduler import Explanation, NodeExplanation
-from ..simulator import PodOutcome, Simulation
+from ..simulator import PodOutcome, SimulatedExplanation, Simulation
 
 __all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests"]
 
@@ -114,8 +114,9 @@ def dump_yaml(docs: Iterable[dict[str, Any]]) -> str:
 
 
 # -- explain ---------------------------------------------------------------------------------
-def explanation_to_dict(e: Explanation) -> dict[str, Any]:
-    """explain ``-o json``: the documented contract (README, "explain JSON")."""
+def explanation_to_dict(e: Explanation, simulated: SimulatedExplanation | None = None) -> dict[str, Any]:
+    """explain ``-o json``: the documented contract (README, "explain JSON"); ``simulated``:
+    where in the simulation the pod was explained (``simulation``; null for a pod of the input)."""
     pf, pe = e.post_filter, e.pre_enqueue
     return {
         "pod": e.pod,
@@ -129,6 +130,10 @@ def explanation_to_dict(e: Explanation) -> dict[str, Any]:
             "plugin": pf.plugin, "nominatedNode": pf.nominated_node, "victims": list(pf.victims),
             "message": pf.message},
         "message": e.message,
+        "simulation": None if simulated is None else {
+            "createdBy": simulated.created_by, "time": simulated.time, "attempted": simulated.attempted,
+            "workload": simulated.workload, "firstAttemptFailed": simulated.first_attempt_failed,
+            "podGroup": simulated.pod_group, "note": simulated.note},
     }
 
 

@@ -21,7 +21,7 @@ from ._resourceclaim import (
     generate_claim_base,
     generate_claims,
 )
-from ._status import WorkloadStatus, owning_workloads, workload_statuses
+from ._status import WorkloadStatus, owning_workloads, workload_kind, workload_owners, workload_statuses
 
 __all__ = [
     "ALPHANUMS",
@@ -43,5 +43,7 @@ __all__ = [
     "random_string",
     "run_seconds",
     "safe_encode_string",
+    "workload_kind",
+    "workload_owners",
     "workload_statuses",
 ]

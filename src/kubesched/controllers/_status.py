@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..api import Pod, kind_of
 from ..api.loader import ApiObject
@@ -18,7 +18,8 @@ from ..cluster import Store
 from ._manager import WORKLOAD_KINDS, ControllerManager
 from ._pods import controller_ref
 
-__all__ = ["WorkloadStatus", "owning_workloads", "workload_statuses"]
+__all__ = ["WorkloadStatus", "owning_workloads", "workload_kind", "workload_owners",
+           "workload_statuses"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,28 @@ class WorkloadStatus:
         return f"{self.kind} {self.namespace}/{self.name}"
 
 
+_KIND_NAMES: Final = {
+    # kind: (API group, kubectl's resource names: plural and short names)
+    "Deployment": ("apps", ("deployments", "deploy")),
+    "ReplicaSet": ("apps", ("replicasets", "rs")),
+    "ReplicationController": ("", ("replicationcontrollers", "rc")),
+    "StatefulSet": ("apps", ("statefulsets", "sts")),
+    "DaemonSet": ("apps", ("daemonsets", "ds")),
+    "Job": ("batch", ("jobs",)),
+}
+
+
+def workload_kind(name: str) -> str | None:
+    """The workload kind a user names as kubectl accepts it: the kind, its resource (plural)
+    or short name, any case, optionally qualified by its group (``deploy``, ``Deployment``,
+    ``deployments.apps``, ``sts``, ``jobs.batch``); None when it names no workload kind."""
+    word, _, group = name.lower().partition(".")
+    for kind, (api_group, names) in _KIND_NAMES.items():
+        if word in (kind.lower(), *names) and group in ("", api_group):
+            return kind
+    return None
+
+
 def _owner(store: Store, obj: ApiObject) -> ApiObject | None:
     ref = controller_ref(obj)
     if ref is None or ref.get("kind") not in WORKLOAD_KINDS:
@@ -44,15 +67,24 @@ def _owner(store: Store, obj: ApiObject) -> ApiObject | None:
     return owner
 
 
+def workload_owners(store: Store, obj: ApiObject) -> list[ApiObject]:
+    """The workloads controlling ``obj`` through controller references, nearest first: a
+    Deployment's pod gives its ReplicaSet, then the Deployment; a bare pod gives none."""
+    out: list[ApiObject] = []
+    owner = _owner(store, obj)
+    while owner is not None and len(out) < len(WORKLOAD_KINDS):  # bounded: a cycle of refs
+        out.append(owner)
+        owner = _owner(store, owner)
+    return out
+
+
 def owning_workloads(store: Store) -> dict[str, ApiObject]:
     """Pod key -> the top-level workload controlling it (through a ReplicaSet to its Deployment)."""
     out = {}
     for pod in store.list("Pod"):
-        owner = _owner(store, pod)
-        if owner is None:
-            continue
-        top = _owner(store, owner)
-        out[pod.key] = top if top is not None else owner
+        owners = workload_owners(store, pod)
+        if owners:
+            out[pod.key] = owners[-1]
     return out
 
 

@@ -12,6 +12,7 @@ from ._algorithm import (
     go_set_list,
     num_feasible_nodes_to_find,
 )
+from ._attempt_hook import AttemptHook
 from ._diagnosis import NoNodesAvailableError, fit_error_for_single_node
 from ._eventhandlers import node_scheduling_properties_change
 from ._explain import (
@@ -30,6 +31,7 @@ from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
     "IDLE_WAIT",
+    "AttemptHook",
     "Diagnosis",
     "ExplainError",
     "Explanation",

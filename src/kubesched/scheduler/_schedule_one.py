@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from ..cache import Cache, Snapshot
     from ..framework import Framework
     from ..queue import PriorityQueue
+    from ._attempt_hook import AttemptHook
     from ._extender import HTTPExtender
 
 __all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsToActivate",
@@ -94,6 +95,9 @@ class ScheduleOneMixin:
     profiles: dict[str, Framework]
     bindings_in_flight: int
     stats: Any
+    attempt_hook: AttemptHook | None
+    stopped_before: QueuedPodInfo | None
+    stopped_pod_group: PodGroup | None
 
     def _spawn(self, fn: Callable[[], None]) -> None:
         raise NotImplementedError
@@ -136,7 +140,9 @@ class ScheduleOneMixin:
     # -- ScheduleOne --------------------------------------------------------------------------
     def schedule_one(self) -> bool:
         """ScheduleOne: pop one pod and run its scheduling cycle (and hand its binding cycle to
-        ``_spawn``). False when activeQ had no pod."""
+        ``_spawn``). False when activeQ had no pod, or the attempt hook stopped the run."""
+        if self.stopped_before is not None:
+            return False
         pinfo = self.queue.pop()
         if pinfo is None:
             return False
@@ -150,6 +156,8 @@ class ScheduleOneMixin:
             self.queue.done(pod.uid)
             return True
         pod_group = self._pod_group_of(fwk, pod)
+        if pod_group is None and self._stops_before([pinfo]):
+            return False
         if pod_group is not None:
             self._schedule_one_pod_group(fwk, pinfo, pod_group)
             return True
@@ -168,6 +176,19 @@ class ScheduleOneMixin:
         self._count_binding(+1)
         self._spawn(lambda: self._binding_cycle(cycle))
         return True
+
+    def _stops_before(self, infos: list[QueuedPodInfo], pod_group: PodGroup | None = None) -> bool:
+        """Tell the attempt hook of the pods about to be attempted (one, or a pod group's);
+        True when it stops the run before one of them: then ``stopped_before`` is that pod
+        (all of them stay popped) and ``stopped_pod_group`` the group whose cycle it was."""
+        hook = self.attempt_hook
+        if hook is None:
+            return False
+        for pinfo in infos:
+            if hook.before_attempt(pinfo):
+                self.stopped_before, self.stopped_pod_group = pinfo, pod_group
+                return True
+        return False
 
     def _skip_pod_schedule(self, fwk: Framework, pod: Pod) -> bool:
         """skipPodSchedule: a pod being deleted, or one already assumed (it can come back to the
@@ -423,6 +444,8 @@ class ScheduleOneMixin:
             self.stats.unschedulable_attempts += 1
         else:
             self.stats.error_attempts += 1
+        if self.attempt_hook is not None:
+            self.attempt_hook.attempt_failed(pinfo, status)
         err = status.error
         if isinstance(err, FitError):
             pinfo.unschedulable_plugins = set(err.diagnosis.unschedulable_plugins)

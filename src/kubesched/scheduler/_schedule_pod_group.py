@@ -86,6 +86,8 @@ class SchedulePodGroupMixin(ScheduleOneMixin):
         """scheduleOnePodGroup: collect the group's queued pods, run the algorithm, apply it."""
         start = time.perf_counter()
         infos = self._pod_group_queued_pods(fwk, pinfo, pg)
+        if self._stops_before(infos, pg):
+            return
         self.stats.attempts += len(infos)
         group = self.cache.pod_groups.get(pg.namespace, pg.name)
         progress = PlacementProgress(remaining=len(infos), scheduled=group.scheduled_pods_count())

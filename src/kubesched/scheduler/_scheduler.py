@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..api import Namespace, Pod
+from ..api import Namespace, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store
@@ -47,6 +47,7 @@ from ..queue import (
     build_queueing_hint_map,
 )
 from ._algorithm import ScheduleAlgorithm
+from ._attempt_hook import AttemptHook
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._metrics import SchedulerMetrics
@@ -168,6 +169,10 @@ class Scheduler(SchedulePodGroupMixin):
             self.options.features.get(NOMINATED_NODE_NAME_FOR_EXPECTATION, True))
         self.metrics = SchedulerMetrics()
         self.stats = _Stats()
+        # Told of each attempt, may stop the run before one (see AttemptHook); None: no hook.
+        self.attempt_hook: AttemptHook | None = None
+        self.stopped_before: QueuedPodInfo | None = None
+        self.stopped_pod_group: PodGroup | None = None  # the cycle stopped_before was in
         self.bindings_in_flight = 0
         self.last_progress = self.clock.now
         self.snapshot = Snapshot()
@@ -386,7 +391,8 @@ class Scheduler(SchedulePodGroupMixin):
         with nothing changed since: further flushes and retries would fail forever.
         ``max_cycles`` bounds the number of scheduling cycles as a safety net; ``before_step``
         is told the time of each timer before the clock moves there (a replay samples its
-        metrics on the way)."""
+        metrics on the way). When the attempt hook stops the run (``stopped_before``), the loop
+        returns at once, the clock where that attempt was about to run."""
         clock = self.clock
         if not isinstance(clock, VirtualClock):
             raise TypeError("run_until_idle needs a VirtualClock")
@@ -394,6 +400,8 @@ class Scheduler(SchedulePodGroupMixin):
         cycles = 0
         while cycles < max_cycles:
             cycles += self.schedule_pending(max_cycles - cycles)
+            if self.stopped_before is not None:
+                return self.summary()
             nxt = clock.peek()
             if nxt == math.inf or (until is not None and nxt > until):
                 break

@@ -7,6 +7,7 @@ directly. :mod:`kubesched.simulator.capacity` answers cluster-capacity's questio
 more copies fit, how many nodes to add) on top of it.
 """
 
+from ._explain import SimulatedExplanation, explain_simulated_pod, explain_workload
 from ._simulation import (
     BOUND,
     DELETED,
@@ -41,8 +42,11 @@ __all__ = [
     "PodOutcome",
     "Preemption",
     "ProgressFn",
+    "SimulatedExplanation",
     "Simulation",
     "Simulator",
     "allocations",
+    "explain_simulated_pod",
+    "explain_workload",
     "run_simulation",
 ]

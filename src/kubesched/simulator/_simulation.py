@@ -21,8 +21,9 @@ from ..api.start import start_time
 from ..clock import VirtualClock
 from ..cluster import SCHEDULING_GATED, MemoryStore, WatchEvent
 from ..controllers import ControllerManager, WorkloadStatus, owning_workloads, workload_statuses
+from ..framework import QueuedPodInfo
 from ..plugins.schedulinggates import gates_message
-from ..scheduler import RunSummary, Scheduler, SchedulerOptions
+from ..scheduler import AttemptHook, RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
     "BOUND",
@@ -164,13 +165,29 @@ class Simulator:
 
     def settle(self) -> RunSummary:
         """Start the controllers and schedule until nothing more can happen, leaving the
-        scheduler and the controllers open (``capacity`` goes on from this state)."""
+        scheduler and the controllers open (``capacity`` goes on from this state). A
+        scheduler whose attempt hook stopped it (``run_to_attempt``) ends the run there."""
         self.controllers.start()
         summary = self.sched.run_until_idle()
-        while (due := self.controllers.next_due()) < math.inf:
+        while self.sched.stopped_before is None and (due := self.controllers.next_due()) < math.inf:
             self.clock.run(until=max(due, self.clock.now))
             summary = self.sched.run_until_idle()
         return summary
+
+    def run_to_attempt(self, hook: AttemptHook) -> QueuedPodInfo | None:
+        """Run as ``settle`` does, with ``hook`` told of every scheduling attempt, until it
+        stops the run before one: that pod is returned (popped, its cycle not run, the clock at
+        that moment); None when the run ended without stopping. Either way the scheduler and
+        the controllers stay open, for a dry run on this state (``explain_in``) and nothing
+        more: the simulator is spent (``close`` it)."""
+        self.sched.attempt_hook = hook
+        self.settle()
+        return self.sched.stopped_before
+
+    def close(self) -> None:
+        """Stop the controllers and the scheduler (``run`` does it itself)."""
+        self.controllers.close()
+        self.sched.close()
 
     def run(self, progress: ProgressFn | None = None) -> Simulation:
         """Run the controllers and the scheduler on the virtual clock until nothing more can
@@ -185,8 +202,7 @@ class Simulator:
             summary = self.settle()
         finally:
             unsubscribe()
-            self.controllers.close()
-            self.sched.close()
+            self.close()
         objects = self.loaded.objects
         sim = Simulation(store, summary, self.start, self.seed,
                          input_ids={(kind_of(o), o.meta.namespace, o.meta.name) for o in objects},
