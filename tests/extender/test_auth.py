@@ -1,0 +1,96 @@
+"""The extender's endpoints behind kube-scheduler's delegated authentication and authorization:
+``/metrics`` only for a client the (fake) API server authorizes, ``/healthz`` and ``/readyz``
+for anyone, the verbs never reviewed (kube-scheduler calls them without credentials); a client
+failing the TLS handshake is one log line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import socket
+import ssl
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+import trustme
+
+from kubesched.cluster import DelegatedAuth
+
+from .helpers import example_config, node, pod, post, serving
+
+ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
+                 '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'
+                 '"reason":"Forbidden","details":{},"code":403}')
+
+
+class FakeApi:
+    """The token ``reader`` is a user RBAC allows ``get`` on ``/metrics``; reviews are counted."""
+
+    def __init__(self) -> None:
+        self.reviews: list[str] = []
+
+    def request(self, method: str, path: str, body: Any = None, **_: Any) -> Any:
+        self.reviews.append(path.rsplit("/", 1)[1])
+        spec = body["spec"]
+        if path.endswith("/tokenreviews"):
+            ok = spec["token"] == "reader"
+            return {"status": {"authenticated": ok, **({"user": {"username": "reader"}} if ok else {})}}
+        attrs = spec["nonResourceAttributes"]
+        allowed = (spec["user"], attrs["verb"], attrs["path"]) == ("reader", "get", "/metrics")
+        return {"status": {"allowed": allowed}}
+
+    def close(self) -> None:
+        pass
+
+
+def fetch(url: str, token: str | None = None) -> tuple[int, str]:
+    req = urllib.request.Request(url)
+    if token is not None:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as err:
+        with err:
+            return err.code, err.read().decode()
+
+
+def test_metrics_need_an_authorized_client_the_verbs_do_not() -> None:
+    api = FakeApi()
+    auth = DelegatedAuth(authn=api, authz=api)  # type: ignore[arg-type]
+    with serving(example_config(), auth=auth) as srv:
+        assert fetch(srv.url + "/metrics") == (403, ANONYMOUS_403)
+        assert fetch(srv.url + "/metrics", "forged")[0] == 401
+        status, text = fetch(srv.url + "/metrics", "reader")
+        assert status == 200 and "kubesched_extender_requests_total" in text
+        assert fetch(srv.url + "/healthz") == (200, "ok")
+        assert fetch(srv.url + "/readyz") == (200, "ok")
+        reviews = len(api.reviews)
+        code, out = post(srv.url, "filter", {"Pod": pod("p"), "Nodes": {"items": [node("a")]}})
+        assert code == 200 and out["Error"] == ""
+        assert len(api.reviews) == reviews  # kube-scheduler's calls cost no review
+
+
+def test_a_failed_tls_handshake_is_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    ca = trustme.CA()
+    server_ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ca.issue_cert("127.0.0.1").configure_cert(server_ctx)
+    client_ctx = ssl.create_default_context()
+    ca.configure_trust(client_ctx)
+    with caplog.at_level(logging.INFO, logger="kubesched"), \
+            serving(example_config(), tls=server_ctx, auth=DelegatedAuth()) as srv:
+        host, port = srv.address
+        with socket.create_connection((host, port), timeout=5) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.recv(1024)
+        req = urllib.request.Request(srv.url + "/filter", method="POST", data=json.dumps(
+            {"Pod": pod("p"), "Nodes": {"items": [node("a")]}}).encode())
+        with urllib.request.urlopen(req, context=client_ctx, timeout=10) as resp:  # still serving
+            assert resp.status == 200
+    (line,) = [r for r in caplog.records if "handshake" in r.getMessage()]
+    assert line.exc_info is None
+    assert re.fullmatch(r"http: TLS handshake error from 127\.0\.0\.1:\d+: "
+                        r"client sent an HTTP request to an HTTPS server", line.getMessage())
