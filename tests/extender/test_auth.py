@@ -66,6 +66,7 @@ def test_metrics_need_an_authorized_client_the_verbs_do_not() -> None:
         assert fetch(srv.url + "/metrics", "forged")[0] == 401
         status, text = fetch(srv.url + "/metrics", "reader")
         assert status == 200 and "kubesched_extender_requests_total" in text
+        assert "process_resident_memory_bytes " in text and "_created" not in text
         assert fetch(srv.url + "/healthz") == (200, "ok")
         assert fetch(srv.url + "/readyz") == (200, "ok")
         reviews = len(api.reviews)

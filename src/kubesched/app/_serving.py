@@ -13,7 +13,8 @@ the checks Run sets up) with the apiserver's health handlers
   and ``?exclude=NAME`` on the three roots, with upstream's texts (``[+]ping ok``,
   ``[-]shutdown failed: reason withheld``, ``readyz check failed``);
 - ``/metrics``: the Prometheus text format of the given registries (the scheduler's
-  ``SchedulerMetrics.registry``, the leader election metrics).
+  ``SchedulerMetrics.registry``, the leader election metrics, the process's), without
+  ``_created`` series (:mod:`kubesched.metrics`).
 
 Every request goes through the given :class:`RequestAuth` first (``kubesched run`` passes
 the delegated authentication and authorization kube-scheduler uses, see
@@ -43,9 +44,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import CollectorRegistry
 
 from ..cluster import log_handshake_error
+from ..metrics import CONTENT_TYPE, exposition
 
 __all__ = [
     "DEFAULT_BIND_ADDRESS",
@@ -69,9 +71,6 @@ DEFAULT_PORT = 10259
 DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
 
 _TEXT = "text/plain; charset=utf-8"
-_METRICS = "text/plain; version=0.0.4; charset=utf-8"
-"""The Prometheus text format's type as Go's client serves it (every name here is a legacy
-Prometheus name, so the text is the same in both format versions)."""
 
 
 class HealthChecker(Protocol):
@@ -155,8 +154,7 @@ class _Endpoints:
     def serve(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
         """(status, content type, body) for a GET of ``path``."""
         if path == "/metrics":
-            body = b"".join(generate_latest(r) for r in self.registries)
-            return 200, _METRICS, body
+            return 200, CONTENT_TYPE, exposition(self.registries)
         if path in self.health:
             return self._root(path, query)
         root, _, name = path.rpartition("/")

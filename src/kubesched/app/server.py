@@ -39,6 +39,7 @@ from ..cluster.live.leaderelection import (
     new_leader_election_config,
 )
 from ..framework.config import SchedulerConfig, default_config, load_config
+from ..metrics import process_registry
 from ..scheduler import IDLE_WAIT, Scheduler, SchedulerOptions, run_realtime
 from ._serving import RequestAuth, SchedulerServer, new_endpoints_server
 
@@ -211,7 +212,7 @@ class SchedulerRun:
             sched_registry = CollectorRegistry(auto_describe=False)
             sched_registry.register(_SchedulerMetrics(live))
             self.server = new_endpoints_server(
-                self.bind_address, registries=[sched_registry, self.leader_registry],
+                self.bind_address, registries=[sched_registry, self.leader_registry, process_registry()],
                 synced=lambda: live.scheduler is not None, stopping=live.stop_event,
                 leader_election=self.le_config.watchdog if self.le_config is not None else None,
                 ssl_context=self.ssl_context, auth=self.auth).start()

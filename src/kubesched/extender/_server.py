@@ -46,6 +46,7 @@ from ..api.extenderv1 import (
     host_priority_list_text,
 )
 from ..cluster import DelegatedAuth, log_handshake_error
+from ..metrics import CONTENT_TYPE
 from ._engine import EngineError, ExtenderEngine, RequestError
 from ._metrics import ExtenderMetrics
 
@@ -227,7 +228,7 @@ class ExtenderServer:
                 return 200, "text/plain; charset=utf-8", b"ok"
             return 503, "text/plain; charset=utf-8", b"not ready: the informers have not synced"
         if method == "GET" and verb == "metrics":
-            return 200, "text/plain; version=0.0.4; charset=utf-8", self.metrics.exposition()
+            return 200, CONTENT_TYPE, self.metrics.exposition()
         if verb not in VERBS or (verb == "bind" and not self.bind):
             hint = " (binding is off: start the extender with --bind)" if verb == "bind" else ""
             return self._refuse(verb or "/", 404, "not_found", f"no such path {path!r}{hint}")
