@@ -21,9 +21,9 @@ from kubesched.cluster import DelegatedAuth, DelegatedAuthOptions, StoreError
 
 ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
                  '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'
-                 '"reason":"Forbidden","details":{},"code":403}')
+                 '"reason":"Forbidden","details":{},"code":403}\n')
 UNAUTHORIZED_401 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",'
-                    '"message":"Unauthorized","reason":"Unauthorized","code":401}')
+                    '"message":"Unauthorized","reason":"Unauthorized","code":401}\n')
 
 
 class FakeClock:

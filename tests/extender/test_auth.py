@@ -23,7 +23,7 @@ from .helpers import example_config, node, pod, post, serving
 
 ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
                  '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'
-                 '"reason":"Forbidden","details":{},"code":403}')
+                 '"reason":"Forbidden","details":{},"code":403}\n')
 
 
 class FakeApi:

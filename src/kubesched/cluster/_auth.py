@@ -161,7 +161,7 @@ def _status(code: int, reason: str, message: str, details: bool) -> Answer:
     if details:
         doc["details"] = {}
     doc["code"] = code
-    return code, _JSON, json.dumps(doc, separators=(",", ":")).encode()
+    return code, _JSON, json.dumps(doc, separators=(",", ":")).encode() + b"\n"  # json.Encoder's newline
 
 
 UNAUTHORIZED = _status(401, "Unauthorized", "Unauthorized", details=False)
