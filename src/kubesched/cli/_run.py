@@ -82,10 +82,6 @@ def run(
     bind_address: str = typer.Option(
         DEFAULT_BIND_ADDRESS, "--bind-address",
         help="HOST:PORT to serve /healthz, /livez, /readyz and /metrics on (HTTPS); empty: do not serve."),
-    tls_cert_file: str | None = typer.Option(
-        None, "--tls-cert-file", help="Serving certificate (PEM); default: a self-signed one made at start."),
-    tls_private_key_file: str | None = typer.Option(
-        None, "--tls-private-key-file", help="The serving certificate's key (PEM)."),
     authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
     authorization_kubeconfig: str = AuthFlags.authorization_kubeconfig,
     always_allow_paths: str = AuthFlags.always_allow_paths,
@@ -93,6 +89,10 @@ def run(
     token_cache_ttl: str = AuthFlags.token_cache_ttl,
     allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
     deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
+    tls_cert_file: str | None = typer.Option(
+        None, "--tls-cert-file", help="Serving certificate (PEM); default: a self-signed one made at start."),
+    tls_private_key_file: str | None = typer.Option(
+        None, "--tls-private-key-file", help="The serving certificate's key (PEM)."),
     verbosity: int = typer.Option(0, "-v", "--v", help="Log verbosity (klog's -v)."),
 ) -> None:
     """Schedule the pods of a real cluster whose schedulerName is one of the profiles.
