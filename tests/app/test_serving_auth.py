@@ -247,7 +247,9 @@ def test_a_failed_tls_handshake_is_one_line(api: FakeApi, caplog: pytest.LogCapt
     with caplog.at_level(logging.INFO, logger="kubesched"), serve(auth, server_ctx) as srv:
         with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as s:
             s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-            s.recv(1024)
+            # Go's answer, in plain text, so that the client learns why
+            assert s.recv(1024) == (b"HTTP/1.0 400 Bad Request\r\n\r\n"
+                                    b"Client sent an HTTP request to an HTTPS server.\n")
         client_ctx = ssl.create_default_context()
         ca.configure_trust(client_ctx)
         assert fetch(srv.url + "/healthz", context=client_ctx)[0] == 200  # still serving

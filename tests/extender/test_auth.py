@@ -86,7 +86,7 @@ def test_a_failed_tls_handshake_is_one_line(caplog: pytest.LogCaptureFixture) ->
         host, port = srv.address
         with socket.create_connection((host, port), timeout=5) as s:
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            s.recv(1024)
+            assert s.recv(1024).startswith(b"HTTP/1.0 400 Bad Request\r\n")
         req = urllib.request.Request(srv.url + "/filter", method="POST", data=json.dumps(
             {"Pod": pod("p"), "Nodes": {"items": [node("a")]}}).encode())
         with urllib.request.urlopen(req, context=client_ctx, timeout=10) as resp:  # still serving

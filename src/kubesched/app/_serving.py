@@ -21,7 +21,8 @@ the delegated authentication and authorization kube-scheduler uses, see
 :class:`~kubesched.cluster.DelegatedAuth`: only ``/healthz``, ``/readyz`` and ``/livez``
 are served to anyone); without one every request is served. A client that fails the TLS
 handshake (plain HTTP on the HTTPS port, an old TLS version) is one log line, as Go's
-``http: TLS handshake error from ADDR: REASON``, never a traceback.
+``http: TLS handshake error from ADDR: REASON``, never a traceback (a plain HTTP client gets
+Go's ``400 Bad Request``).
 
 Differences from upstream, on purpose: plain HTTP unless an ``ssl.SSLContext`` is given (the
 command always gives one: upstream always serves HTTPS, with a self-signed certificate when none
@@ -46,7 +47,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from prometheus_client import CollectorRegistry
 
-from ..cluster import log_handshake_error
+from ..cluster import refuse_failed_handshake
 from ..metrics import CONTENT_TYPE, exposition
 
 __all__ = [
@@ -251,7 +252,7 @@ class _HTTPServer(http.server.ThreadingHTTPServer):
         is logged with its traceback (socketserver would print it on stderr)."""
         exc = sys.exc_info()[1]
         if isinstance(exc, ssl.SSLError):
-            log_handshake_error(client_address, exc)
+            refuse_failed_handshake(request, client_address, exc)
         elif isinstance(exc, (ConnectionError, TimeoutError)):
             _log.debug("connection from %s: %s", client_address, exc)
         else:

@@ -6,8 +6,8 @@ from ._auth import (
     DelegatedAuth,
     DelegatedAuthOptions,
     UserInfo,
-    log_handshake_error,
     parse_paths,
+    refuse_failed_handshake,
 )
 from ._conditions import SCHEDULING_GATED, update_pod_condition
 from ._disruption import pdb_selects
@@ -44,8 +44,8 @@ __all__ = [
     "UserInfo",
     "WatchEvent",
     "WatchEventType",
-    "log_handshake_error",
     "parse_paths",
     "pdb_selects",
+    "refuse_failed_handshake",
     "update_pod_condition",
 ]

@@ -40,10 +40,12 @@ the client CA when the ConfigMap changes (it is read once, at start).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
+import socket
 import ssl
 import threading
 import time
@@ -63,8 +65,8 @@ __all__ = [
     "DelegatedAuth",
     "DelegatedAuthOptions",
     "UserInfo",
-    "log_handshake_error",
     "parse_paths",
+    "refuse_failed_handshake",
 ]
 
 log = logging.getLogger(__name__)
@@ -395,10 +397,15 @@ def _lookup_client_ca(authn: RestClient, tolerate: bool) -> str | None:
     return str(ca) if ca else None
 
 
-def log_handshake_error(client_address: Any, exc: BaseException) -> None:
-    """One line for a client that could not complete the TLS handshake of a serving port (plain
-    HTTP, a TLS version below 1.2, a certificate the client CA did not sign), as net/http's
-    ``http: TLS handshake error from ADDR: REASON``; never a traceback."""
+PLAIN_HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+"""What Go's net/http writes, unencrypted, to a plain HTTP client of a TLS port (server.go)."""
+
+
+def refuse_failed_handshake(conn: Any, client_address: Any, exc: BaseException) -> None:
+    """A client that could not complete the TLS handshake of a serving port (plain HTTP, a TLS
+    version below 1.2, a certificate the client CA did not sign): one line, as net/http's
+    ``http: TLS handshake error from ADDR: REASON``, never a traceback; a plain HTTP client
+    also gets Go's ``400 Bad Request`` in plain text, so it learns why."""
     if isinstance(client_address, tuple) and len(client_address) >= 2:
         where = f"{client_address[0]}:{client_address[1]}"
     else:
@@ -406,6 +413,9 @@ def log_handshake_error(client_address: Any, exc: BaseException) -> None:
     reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
     if reason == "HTTP_REQUEST":
         reason = "client sent an HTTP request to an HTTPS server"
+        if isinstance(conn, socket.socket):
+            with contextlib.suppress(OSError):  # past TLS: the socket's own, unencrypted send
+                socket.socket.sendall(conn, PLAIN_HTTP_ANSWER)
     log.info("http: TLS handshake error from %s: %s", where, reason)
 
 

@@ -45,7 +45,7 @@ from ..api.extenderv1 import (
     WireError,
     host_priority_list_text,
 )
-from ..cluster import DelegatedAuth, log_handshake_error
+from ..cluster import DelegatedAuth, refuse_failed_handshake
 from ..metrics import CONTENT_TYPE
 from ._engine import EngineError, ExtenderEngine, RequestError
 from ._metrics import ExtenderMetrics
@@ -308,7 +308,7 @@ def _handler(server: ExtenderServer, read_timeout: float) -> type[socketserver.S
                 while self._one():
                     pass
             except ssl.SSLError as exc:  # a failed handshake (plain HTTP, an old TLS version)
-                log_handshake_error(self.client_address, exc)
+                refuse_failed_handshake(self.connection, self.client_address, exc)
             except OSError:  # a reset, a timeout between requests: the connection is done
                 pass
 
