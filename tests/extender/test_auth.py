@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import signal
 import socket
 import ssl
+import subprocess
+import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +25,8 @@ import trustme
 from kubesched.cluster import DelegatedAuth
 
 from .helpers import example_config, node, pod, post, serving
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
                  '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'
@@ -95,3 +102,42 @@ def test_a_failed_tls_handshake_is_one_line(caplog: pytest.LogCaptureFixture) ->
     assert line.exc_info is None
     assert re.fullmatch(r"http: TLS handshake error from 127\.0\.0\.1:\d+: "
                         r"client sent an HTTP request to an HTTPS server", line.getMessage())
+
+
+def test_the_command_logs_a_failed_handshake_from_v1(tmp_path: Path) -> None:
+    """``kubesched extender -v 1`` over TLS: a plain HTTP client is one info line on stderr
+    (and Go's 400 for the client), no traceback; the process serves on and stops on SIGTERM."""
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1")
+    cert.cert_chain_pems[0].write_to_path(str(tmp_path / "c.pem"))
+    cert.private_key_pem.write_to_path(str(tmp_path / "k.pem"))
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--no-cache",
+         "--bind-address", "127.0.0.1:0", "--tls-cert", str(tmp_path / "c.pem"),
+         "--tls-key", str(tmp_path / "k.pem"), "-v", "1"],
+        env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = ""
+        for _ in range(20):
+            line = proc.stderr.readline()
+            if "serving" in line or not line:
+                break
+        m = re.search(r"on https://127\.0\.0\.1:(\d+)", line)
+        assert m, line
+        with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=5) as s:
+            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert s.recv(1024).startswith(b"HTTP/1.0 400 Bad Request\r\n")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    assert len(re.findall(r"http: TLS handshake error from 127\.0\.0\.1:\d+: client sent an HTTP request "
+                          r"to an HTTPS server", err)) == 1, err
+    assert "Traceback" not in err

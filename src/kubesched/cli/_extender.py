@@ -1,6 +1,7 @@
 """``kubesched extender [--config FILE] [--profile NAME] [--kubeconfig PATH | --no-cache]
 [--bind-address HOST:PORT] [--tls-cert F --tls-key F] [--max-request-bytes N] [--bind]
-[--authentication-kubeconfig F] [--authorization-kubeconfig F] [--authorization-always-allow-paths P,...]``.
+[--authentication-kubeconfig F] [--authorization-kubeconfig F] [--authorization-always-allow-paths P,...]
+[-v N]``.
 
 Serves a profile of the configuration as a scheduler extender for the real kube-scheduler
 (see :mod:`kubesched.extender`). Prints ``serving ... on URL`` on stderr once the port is bound
@@ -45,6 +46,7 @@ from ..extender import (
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._run import _configure_logging
 
 SERVING_GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds while serving: the young generation every 10,000
@@ -110,6 +112,9 @@ def extender(
     token_cache_ttl: str = AuthFlags.token_cache_ttl,
     allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
     deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
+    verbosity: int = typer.Option(0, "-v", "--v",
+                                  help="Log verbosity (klog's -v): from 1 info lines (a refused request, a "
+                                       "failed TLS handshake), from 3 debug lines; 0: warnings only."),
 ) -> None:
     """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind).
 
@@ -153,6 +158,8 @@ def extender(
             auth = DelegatedAuth.from_options(auth_opts)
         except ImportError as exc:
             live_extra_missing("extender", exc)
+    if verbosity > 0:
+        _configure_logging(verbosity)
     tls = _tls(tls_cert, tls_key)
     try:
         server = ExtenderServer(engine, host, port, tls=tls, max_request_bytes=max_request_bytes, bind=bind,
