@@ -362,7 +362,9 @@ def start_extender(cp: Path, timeout: float) -> tuple[Running, str]:
     errlog = (cp.parent / "extender.log").open("w")
     proc = subprocess.Popen([sys.executable, "-c", "from kubesched.cli import main; main()",
                              "extender", "--kubeconfig", str(cp / "kubeconfig"),
-                             "--bind-address", "127.0.0.1:0"],
+                             "--bind-address", "127.0.0.1:0",
+                             # its /metrics is read below without credentials (loopback)
+                             "--authorization-always-allow-paths", "/healthz,/readyz,/livez,/metrics"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     found: list[str] = []
     seen = threading.Event()

@@ -26,6 +26,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "kubesched"
 # its own top-level package) and any lower one.
 LAYERS: dict[str, float] = {
     "kubesched.clock": 0,
+    "kubesched.metrics": 0,  # the Prometheus exposition every /metrics serves
     "kubesched.api": 0,
     # k8s.io/dynamic-resource-allocation: reads the api objects; the store's admission compiles
     # the CEL selectors with it, as the API server's validation does.

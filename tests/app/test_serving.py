@@ -29,6 +29,7 @@ from kubesched.cluster.live.leaderelection import (
     LeaderElector,
     LeaderMetrics,
 )
+from kubesched.metrics import process_registry
 from kubesched.scheduler._metrics import SCHEDULED, SchedulerMetrics
 
 
@@ -125,6 +126,27 @@ def test_metrics(server: SchedulerServer) -> None:
     assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
     assert 'scheduler_schedule_attempts_total{profile="default-scheduler",result="scheduled"} 1.0' in body
     assert "# TYPE scheduler_scheduling_attempt_duration_seconds histogram" in body
+    assert "_created" not in body  # prometheus_client's creation timestamps; client_golang has none
+
+
+# What kube-scheduler's process collector exposes (client_golang's NewProcessCollector on Linux).
+UPSTREAM_PROCESS_METRICS = {
+    "process_cpu_seconds_total": "counter", "process_max_fds": "gauge", "process_open_fds": "gauge",
+    "process_resident_memory_bytes": "gauge", "process_start_time_seconds": "gauge",
+    "process_virtual_memory_bytes": "gauge", "process_virtual_memory_max_bytes": "gauge",
+}
+
+
+def test_process_metrics_as_upstream_names_them() -> None:
+    with new_endpoints_server("127.0.0.1:0", registries=[process_registry()]) as srv:
+        _, _, body = get(srv.url + "/metrics")
+    types = dict(line.split()[2:4] for line in body.splitlines() if line.startswith("# TYPE "))
+    assert types == UPSTREAM_PROCESS_METRICS
+    samples = {line.split()[0]: float(line.split()[1])
+               for line in body.splitlines() if not line.startswith("#")}
+    assert set(samples) == set(UPSTREAM_PROCESS_METRICS)
+    assert samples["process_resident_memory_bytes"] > 1e6 and samples["process_open_fds"] >= 3
+    assert samples["process_start_time_seconds"] > 1.6e9
 
 
 class _OneLock:

@@ -56,9 +56,20 @@ def _kubeconfig(tmp_path: Path) -> Path:
     (["--bind-address", "nowhere"], "expected HOST:PORT"),
     (["--tls-cert-file", "c.pem"], "--tls-cert-file and --tls-private-key-file go together"),
     (["--tls-cert-file", "c.pem", "--tls-private-key-file", "k.pem"], "No such file"),
+    (["--authentication-token-webhook-cache-ttl", "ten"], "--authentication-token-webhook-cache-ttl 'ten'"),
+    (["--authentication-tolerate-lookup-failure=maybe"],
+     'invalid argument "maybe" for "--authentication-tolerate-lookup-failure" flag'),
+    (["--authorization-always-allow-paths", "/a*b"], "only a trailing * is allowed"),
+    (["--authorization-kubeconfig", "missing.kubeconfig"], "missing.kubeconfig"),
+    (["--client-ca-file", "missing-ca.pem"], "--client-ca-file missing-ca.pem"),
+    # the API server in the kubeconfig does not answer: the client CA cannot be looked up
+    (["--authentication-kubeconfig", "KUBECONFIG", "--authentication-tolerate-lookup-failure=false"],
+     "unable to load configmap based client CA file: configmap kube-system/extension-apiserver-auth"),
 ])
 def test_bad_flags_are_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
-    result = runner.invoke(app, ["run", "--kubeconfig", str(_kubeconfig(tmp_path)), *args])
+    kubeconfig = str(_kubeconfig(tmp_path))
+    args = [kubeconfig if a == "KUBECONFIG" else a for a in args]
+    result = runner.invoke(app, ["run", "--kubeconfig", kubeconfig, *args])
     assert result.exit_code == 2, result.output
     assert message in result.output
 

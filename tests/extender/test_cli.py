@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.error
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,10 @@ SRC = Path(__file__).resolve().parents[2] / "src"
      "--profile 'nope': the configuration has no such profile"),
     (["extender", "--no-cache", "--config", "/nonexistent.yaml"], "/nonexistent.yaml"),
     (["extender", "--no-cache", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
+    (["extender", "--no-cache", "--authorization-always-allow-paths", "/a*b"], "only a trailing *"),
+    (["extender", "--no-cache", "--authentication-skip-lookup=nah"],
+     'invalid argument "nah" for "--authentication-skip-lookup" flag'),
+    (["extender", "--no-cache", "--bogus"], "unknown flag: --bogus"),
 ])
 def test_bad_options_exit_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(app, args, env={"KUBECONFIG": ""})
@@ -69,6 +74,10 @@ def test_serves_until_sigterm(tmp_path: Path) -> None:
         assert m, line
         url = m.group(1)
         assert get(url, "healthz") == (200, "ok")
+        with pytest.raises(urllib.error.HTTPError) as refused:  # no delegation outside a cluster
+            get(url, "metrics")
+        assert refused.value.code == 403
+        refused.value.close()
         code, out = post(url, "filter", {"Pod": pod("p"), "Nodes": {"items": [
             node("a", labels={"example.com/avoid": ""})]}})
         assert code == 200

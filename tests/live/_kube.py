@@ -119,26 +119,37 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def https_get(port: int, path: str) -> tuple[int, str]:
-    """(status, body) of a GET on kubesched's endpoints, its self-signed certificate accepted
-    (as the kubelet's HTTPS probes do)."""
+def https_get(port: int, path: str, token: str | None = None) -> tuple[int, str]:
+    """(status, body) of a GET on kubesched's endpoints (with ``token`` as a bearer token), its
+    self-signed certificate accepted (as the kubelet's HTTPS probes do)."""
     ctx = ssl.create_default_context()
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
+    req = urllib.request.Request(f"https://127.0.0.1:{port}{path}")
+    if token is not None:
+        req.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}{path}", timeout=5, context=ctx) as resp:
+        with urllib.request.urlopen(req, timeout=5, context=ctx) as resp:
             return int(resp.status), resp.read().decode()
     except urllib.error.HTTPError as err:
         with err:
             return int(err.code), err.read().decode()
 
 
+ANONYMOUS_METRICS = ("--authorization-always-allow-paths", "/healthz,/readyz,/livez,/metrics")
+"""Flags opening /metrics to anonymous clients, as upstream's flag allows (the tests read it
+without credentials; kube-scheduler's default serves it only to authorized clients)."""
+
+
 class KubeschedProcess:
     """``kubesched run ARGS`` as a child process serving on its own loopback port (HTTPS);
     stderr goes to a file (read with :meth:`log`). Use as a context manager: the process is
-    killed on exit if still running."""
+    killed on exit if still running. /metrics is open to anonymous clients (:data:`ANONYMOUS_METRICS`)
+    unless ``args`` say otherwise."""
 
     def __init__(self, log_path: Path, *args: str) -> None:
+        if "--authorization-always-allow-paths" not in args:
+            args = (*args, *ANONYMOUS_METRICS)
         self.port = free_port()
         self.log_path = log_path
         env = {**os.environ, "PYTHONPATH": str(SRC)}

@@ -176,7 +176,9 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
         proc = subprocess.Popen(
             [sys.executable, "-c", "from kubesched.cli import main; main()", "run",
              "--config", str(_config(tmp_path, sched)), "--kubeconfig", str(control_plane.kubeconfig),
-             "--leader-elect=false", "--bind-address", f"127.0.0.1:{port}", "-v", "2"],
+             "--leader-elect=false", "--bind-address", f"127.0.0.1:{port}", "-v", "2",
+             "--authentication-kubeconfig", str(control_plane.kubeconfig),
+             "--authorization-kubeconfig", str(control_plane.kubeconfig)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             create(rest, pod_manifest("p", ns, sched))
@@ -185,7 +187,8 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
             # served over HTTPS with a self-signed certificate, as kube-scheduler without --tls-cert-file
             assert https_get(port, "/readyz?verbose") == (200, "[+]shutdown ok\n[+]sched-handler-sync ok\n"
                                                                 "readyz check passed\n")
-            status, metrics = https_get(port, "/metrics")
+            assert https_get(port, "/metrics")[0] == 403  # anonymous
+            status, metrics = https_get(port, "/metrics", control_plane.token)  # system:masters
             attempts = f'scheduler_schedule_attempts_total{{profile="{sched}",result="scheduled"}} 1.0'
             assert status == 200 and attempts in metrics
             proc.send_signal(signal.SIGTERM)

@@ -1,5 +1,7 @@
 """Our endpoints answer as the real kube-scheduler's do: the same checks, in the same order,
-with the same texts, for /healthz, /livez and /readyz (verbose, excluded checks)."""
+with the same texts, for /healthz, /livez and /readyz (verbose, excluded checks); and, with no
+delegated authorization configured (neither has a kubeconfig for it outside a pod), the same
+403 for /metrics and for a path below the always-allowed ones."""
 
 from __future__ import annotations
 
@@ -13,11 +15,12 @@ from collections.abc import Iterator
 import pytest
 
 from kubesched.app._serving import new_endpoints_server
+from kubesched.cluster import DelegatedAuth
 
 from .conftest import ControlPlane
 
 PATHS = ["/healthz?verbose", "/livez?verbose", "/readyz?verbose", "/readyz",
-         "/readyz?verbose&exclude=shutdown&exclude=nope", "/healthz?exclude=ping"]
+         "/readyz?verbose&exclude=shutdown&exclude=nope", "/healthz?exclude=ping", "/metrics", "/livez/ping"]
 
 
 def fetch(url: str, context: ssl.SSLContext | None = None) -> tuple[int, str]:
@@ -50,6 +53,7 @@ def test_same_health_texts_as_kube_scheduler(real_scheduler_url: str) -> None:
         assert time.monotonic() < deadline, "kube-scheduler never became ready"
         time.sleep(0.1)
     theirs = {p: fetch(real_scheduler_url + p, insecure) for p in PATHS}
-    with new_endpoints_server("127.0.0.1:0", synced=lambda: True, stopping=threading.Event()) as srv:
+    with new_endpoints_server("127.0.0.1:0", synced=lambda: True, stopping=threading.Event(),
+                              auth=DelegatedAuth()) as srv:
         ours = {p: fetch(srv.url + p) for p in PATHS}
     assert ours == theirs

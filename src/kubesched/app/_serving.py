@@ -13,15 +13,22 @@ the checks Run sets up) with the apiserver's health handlers
   and ``?exclude=NAME`` on the three roots, with upstream's texts (``[+]ping ok``,
   ``[-]shutdown failed: reason withheld``, ``readyz check failed``);
 - ``/metrics``: the Prometheus text format of the given registries (the scheduler's
-  ``SchedulerMetrics.registry``, the leader election metrics).
+  ``SchedulerMetrics.registry``, the leader election metrics, the process's), without
+  ``_created`` series (:mod:`kubesched.metrics`).
 
-Differences from upstream, on purpose: plain HTTP unless an ``ssl.SSLContext`` is given (upstream
-always serves HTTPS, with a self-signed certificate when none is configured), no
-authentication or authorization (upstream delegates both to the API server and lets only the
-health paths through anonymously), and by default bound to loopback
-(:data:`DEFAULT_BIND_ADDRESS`, port 10259 as upstream) so that unauthenticated metrics are not
-exposed beyond the host unless asked for (``0.0.0.0:10259`` in a pod, for the kubelet's probes).
-No ``/configz``, ``/flagz``, ``/statusz``, ``/debug/pprof`` or ``/metrics/resources``.
+Every request goes through the given :class:`RequestAuth` first (``kubesched run`` passes
+the delegated authentication and authorization kube-scheduler uses, see
+:class:`~kubesched.cluster.DelegatedAuth`: only ``/healthz``, ``/readyz`` and ``/livez``
+are served to anyone); without one every request is served. A client that fails the TLS
+handshake (plain HTTP on the HTTPS port, an old TLS version) is one log line, as Go's
+``http: TLS handshake error from ADDR: REASON``, never a traceback (a plain HTTP client gets
+Go's ``400 Bad Request``).
+
+Differences from upstream, on purpose: plain HTTP unless an ``ssl.SSLContext`` is given (the
+command always gives one: upstream always serves HTTPS, with a self-signed certificate when none
+is configured), and by default bound to loopback (:data:`DEFAULT_BIND_ADDRESS`, port 10259 as
+upstream; ``0.0.0.0:10259`` in a pod, for the kubelet's probes). No ``/configz``, ``/flagz``,
+``/statusz``, ``/debug/pprof`` or ``/metrics/resources``.
 """
 
 from __future__ import annotations
@@ -31,19 +38,24 @@ import ipaddress
 import logging
 import socket
 import ssl
+import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import CollectorRegistry
+
+from ..cluster import refuse_failed_handshake
+from ..metrics import CONTENT_TYPE, exposition
 
 __all__ = [
     "DEFAULT_BIND_ADDRESS",
     "DEFAULT_PORT",
     "HealthChecker",
     "NamedCheck",
+    "RequestAuth",
     "SchedulerServer",
     "handler_sync_check",
     "new_endpoints_server",
@@ -60,9 +72,6 @@ DEFAULT_PORT = 10259
 DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
 
 _TEXT = "text/plain; charset=utf-8"
-_METRICS = "text/plain; version=0.0.4; charset=utf-8"
-"""The Prometheus text format's type as Go's client serves it (every name here is a legacy
-Prometheus name, so the text is the same in both format versions)."""
 
 
 class HealthChecker(Protocol):
@@ -71,6 +80,17 @@ class HealthChecker(Protocol):
     def name(self) -> str: ...
 
     def check(self) -> str | None: ...
+
+
+class RequestAuth(Protocol):
+    """Who may be served (kubesched.cluster.DelegatedAuth): ``check`` gives None to serve
+    the request, else the (status, content type, body) refusing it; ``configure_tls`` lets the
+    serving context ask for client certificates."""
+
+    def check(self, method: str, path: str, authorization: str | None,
+              peer_cert: Mapping[str, Any] | None = None) -> tuple[int, str, bytes] | None: ...
+
+    def configure_tls(self, ctx: ssl.SSLContext) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +155,7 @@ class _Endpoints:
     def serve(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
         """(status, content type, body) for a GET of ``path``."""
         if path == "/metrics":
-            body = b"".join(generate_latest(r) for r in self.registries)
-            return 200, _METRICS, body
+            return 200, CONTENT_TYPE, exposition(self.registries)
         if path in self.health:
             return self._root(path, query)
         root, _, name = path.rpartition("/")
@@ -183,6 +202,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server_version = "kubesched"
     timeout = 60  # a client that connects and sends nothing does not hold a thread forever
     endpoints: _Endpoints  # set on the subclass each server makes
+    auth: RequestAuth | None = None
 
     def do_GET(self) -> None:
         self._respond(head=False)
@@ -193,7 +213,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _respond(self, head: bool) -> None:
         url = urlsplit(self.path)
         try:
-            status, ctype, body = self.endpoints.serve(url.path, parse_qs(url.query, keep_blank_values=True))
+            answer = self._refused(url.path) if self.auth is not None else None
+            if answer is None:
+                answer = self.endpoints.serve(url.path, parse_qs(url.query, keep_blank_values=True))
+            status, ctype, body = answer
         except Exception:  # a failing check or collector must not kill the server
             _log.exception("serving %s", url.path)
             status, ctype, body = 500, _TEXT, b"internal server error\n"
@@ -206,6 +229,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if not head:
             self.wfile.write(body)
 
+    def _refused(self, path: str) -> tuple[int, str, bytes] | None:
+        """The auth's answer refusing this request, None to serve it."""
+        assert self.auth is not None
+        conn = self.connection
+        peer = conn.getpeercert() if isinstance(conn, ssl.SSLSocket) else None
+        return self.auth.check(self.command, path, self.headers.get("Authorization"), peer)
+
     def log_message(self, format: str, *args: object) -> None:
         _log.debug("%s - %s", self.address_string(), format % args)
 
@@ -217,6 +247,17 @@ class _HTTPServer(http.server.ThreadingHTTPServer):
         self.address_family = socket.AF_INET6 if ipv6 else socket.AF_INET
         super().__init__(address, handler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A failed TLS handshake or a connection the client dropped is one line; anything else
+        is logged with its traceback (socketserver would print it on stderr)."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ssl.SSLError):
+            refuse_failed_handshake(request, client_address, exc)
+        elif isinstance(exc, (ConnectionError, TimeoutError)):
+            _log.debug("connection from %s: %s", client_address, exc)
+        else:
+            _log.error("serving a request from %s", client_address, exc_info=exc)
+
 
 class SchedulerServer:
     """The endpoints served on one address from a background thread.
@@ -227,8 +268,11 @@ class SchedulerServer:
     def __init__(self, bind_address: str = DEFAULT_BIND_ADDRESS, *,
                  healthz: Iterable[HealthChecker] = (), livez: Iterable[HealthChecker] = (),
                  readyz: Iterable[HealthChecker] = (), registries: Sequence[CollectorRegistry] = (),
-                 ssl_context: ssl.SSLContext | None = None) -> None:
+                 ssl_context: ssl.SSLContext | None = None, auth: RequestAuth | None = None) -> None:
         self._host, self._port = parse_bind_address(bind_address)
+        self._auth = auth
+        if auth is not None and ssl_context is not None:
+            auth.configure_tls(ssl_context)
         self._endpoints = _Endpoints({"/healthz": list(healthz), "/livez": list(livez),
                                       "/readyz": list(readyz)}, registries)
         self._ssl = ssl_context
@@ -238,7 +282,7 @@ class SchedulerServer:
     def start(self) -> SchedulerServer:
         if self._server is not None:
             return self
-        handler = type("Handler", (_Handler,), {"endpoints": self._endpoints})
+        handler = type("Handler", (_Handler,), {"endpoints": self._endpoints, "auth": self._auth})
         server = _HTTPServer((self._host, self._port), handler, ipv6=":" in self._host)
         if self._ssl is not None:
             # the handshake happens on the request's thread, not in the accepting loop
@@ -285,11 +329,13 @@ def new_endpoints_server(bind_address: str = DEFAULT_BIND_ADDRESS, *,
                          synced: Callable[[], bool] = lambda: True,
                          stopping: threading.Event | None = None,
                          leader_election: HealthChecker | None = None,
-                         ssl_context: ssl.SSLContext | None = None) -> SchedulerServer:
+                         ssl_context: ssl.SSLContext | None = None,
+                         auth: RequestAuth | None = None) -> SchedulerServer:
     """The server kube-scheduler's Run sets up: ``leader_election`` (the elector's
     HealthzAdaptor, when leader election is on) in /healthz and /readyz, ``shutdown``
     (``stopping``) and ``sched-handler-sync`` (``synced``) in /readyz, ping in /livez, and
-    ``registries`` on /metrics. Not started: call ``start()``."""
+    ``registries`` on /metrics, each request checked by ``auth`` first. Not started: call
+    ``start()``."""
     healthz: list[HealthChecker] = []
     readyz: list[HealthChecker] = []
     if leader_election is not None:
@@ -298,4 +344,4 @@ def new_endpoints_server(bind_address: str = DEFAULT_BIND_ADDRESS, *,
     readyz.append(shutdown_check(stopping if stopping is not None else threading.Event()))
     readyz.append(handler_sync_check(synced))
     return SchedulerServer(bind_address, healthz=healthz, readyz=readyz, registries=registries,
-                           ssl_context=ssl_context)
+                           ssl_context=ssl_context, auth=auth)

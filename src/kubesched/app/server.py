@@ -39,8 +39,9 @@ from ..cluster.live.leaderelection import (
     new_leader_election_config,
 )
 from ..framework.config import SchedulerConfig, default_config, load_config
+from ..metrics import process_registry
 from ..scheduler import IDLE_WAIT, Scheduler, SchedulerOptions, run_realtime
-from ._serving import SchedulerServer, new_endpoints_server
+from ._serving import RequestAuth, SchedulerServer, new_endpoints_server
 
 __all__ = ["LiveScheduler", "SchedulerRun", "run"]
 
@@ -163,13 +164,16 @@ class SchedulerRun:
     :meth:`run` gives the exit code: 0 when stopped (``live.stop()``), 1 when the lease was
     lost. Leader election talks to the API server through a clone of the live store's client
     (the same kubeconfig and settings, its own token bucket, as upstream's separate leader
-    election client). On stop the loop stops popping and finishes the binding cycles in
+    election client). ``auth`` checks each request to the endpoints (kube-scheduler's delegated
+    authentication and authorization). On stop the loop stops popping and finishes the binding cycles in
     flight, and only then is the Lease released (ReleaseOnCancel). ``live.close()`` is left to
     the caller."""
 
     def __init__(self, live: LiveScheduler, *, leader_elect: bool, bind_address: str | None,
-                 ssl_context: ssl.SSLContext | None = None, identity: str | None = None) -> None:
+                 ssl_context: ssl.SSLContext | None = None, identity: str | None = None,
+                 auth: RequestAuth | None = None) -> None:
         self.live = live
+        self.auth = auth
         self.bind_address = bind_address
         self.ssl_context = ssl_context
         self.leader_registry = CollectorRegistry()
@@ -208,10 +212,10 @@ class SchedulerRun:
             sched_registry = CollectorRegistry(auto_describe=False)
             sched_registry.register(_SchedulerMetrics(live))
             self.server = new_endpoints_server(
-                self.bind_address, registries=[sched_registry, self.leader_registry],
+                self.bind_address, registries=[sched_registry, self.leader_registry, process_registry()],
                 synced=lambda: live.scheduler is not None, stopping=live.stop_event,
                 leader_election=self.le_config.watchdog if self.le_config is not None else None,
-                ssl_context=self.ssl_context).start()
+                ssl_context=self.ssl_context, auth=self.auth).start()
         try:
             if not live.start():
                 return 0

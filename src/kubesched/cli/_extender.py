@@ -1,5 +1,7 @@
 """``kubesched extender [--config FILE] [--profile NAME] [--kubeconfig PATH | --no-cache]
-[--bind-address HOST:PORT] [--tls-cert F --tls-key F] [--max-request-bytes N] [--bind]``.
+[--bind-address HOST:PORT] [--tls-cert F --tls-key F] [--max-request-bytes N] [--bind]
+[--authentication-kubeconfig F] [--authorization-kubeconfig F] [--authorization-always-allow-paths P,...]
+[-v N]``.
 
 Serves a profile of the configuration as a scheduler extender for the real kube-scheduler
 (see :mod:`kubesched.extender`). Prints ``serving ... on URL`` on stderr once the port is bound
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from ..cluster import DelegatedAuth
 from ..extender import (
     DEFAULT_MAX_REQUEST_BYTES,
     ExtenderEngine,
@@ -40,8 +43,10 @@ from ..extender import (
     parse_bind_address,
     profile_name,
 )
+from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._run import _configure_logging
 
 SERVING_GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds while serving: the young generation every 10,000
@@ -80,8 +85,9 @@ def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
     return ctx
 
 
-@app.command("extender")
+@app.command("extender", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 def extender(
+    ctx: typer.Context,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     profile: str | None = typer.Option(None, "--profile",
                                        help="The profile (schedulerName) to serve; default: the first."),
@@ -99,11 +105,34 @@ def extender(
     tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's private key (PEM)."),
     max_request_bytes: int = typer.Option(DEFAULT_MAX_REQUEST_BYTES, "--max-request-bytes",
                                           help="Refuse larger request bodies (413)."),
+    authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
+    authorization_kubeconfig: str = AuthFlags.authorization_kubeconfig,
+    always_allow_paths: str = AuthFlags.always_allow_paths,
+    client_ca_file: str = AuthFlags.client_ca_file,
+    token_cache_ttl: str = AuthFlags.token_cache_ttl,
+    allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
+    deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
+    verbosity: int = typer.Option(0, "-v", "--v",
+                                  help="Log verbosity (klog's -v): from 1 info lines (a refused request, a "
+                                       "failed TLS handshake), from 3 debug lines; 0: warnings only."),
 ) -> None:
-    """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind)."""
+    """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind).
+
+    /metrics is authenticated and authorized as kube-scheduler's (TokenReview,
+    SubjectAccessReview); /healthz and /readyz are always allowed; the verbs are not reviewed.
+    --authentication-skip-lookup[=BOOL]: do not read the client CA from the cluster;
+    --authentication-tolerate-lookup-failure[=BOOL] (default true): a failed lookup is a warning."""
     if no_cache and bind and kubeconfig is None:
         bad_input(ValueError("--bind needs the API server: drop --no-cache"))
     with reported_as_bad_input():
+        bools, extra = take_go_bools(list(ctx.args), AUTH_BOOLS)
+        if extra:
+            raise ValueError(f"unknown flag: {extra[0]}")
+        auth_opts = auth_options(
+            authentication_kubeconfig=authentication_kubeconfig,
+            authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
+            client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
+            allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
         host, port = parse_bind_address(bind_address)
         if max_request_bytes <= 0:
             raise ValueError("--max-request-bytes: want a positive number")
@@ -125,15 +154,22 @@ def extender(
             serve = profile_name(cfg if cfg is not None else default_config(), profile)
             engine = None
             view = InformerView(cfg, kubeconfig)
-    ctx = _tls(tls_cert, tls_key)
+        try:
+            auth = DelegatedAuth.from_options(auth_opts)
+        except ImportError as exc:
+            live_extra_missing("extender", exc)
+    if verbosity > 0:
+        _configure_logging(verbosity)
+    tls = _tls(tls_cert, tls_key)
     try:
-        server = ExtenderServer(engine, host, port, tls=ctx, max_request_bytes=max_request_bytes, bind=bind,
-                                ready=None if view is None else lambda: view.synced)
+        server = ExtenderServer(engine, host, port, tls=tls, max_request_bytes=max_request_bytes, bind=bind,
+                                ready=None if view is None else lambda: view.synced, auth=auth)
     except OSError as exc:
         if engine is not None:
             engine.close()
         if view is not None:
             view.close()
+        auth.close()
         bad_input(ValueError(f"--bind-address {bind_address}: {exc.strerror or exc}"))
     stopped = threading.Event()
 
@@ -162,6 +198,7 @@ def extender(
         server.close()
         if view is not None:
             view.close()
+        auth.close()
 
 
 def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, profile: str,

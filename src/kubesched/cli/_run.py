@@ -23,7 +23,9 @@ from types import FrameType
 import typer
 
 from ..app import DEFAULT_BIND_ADDRESS, parse_bind_address, self_signed_context, tls_context_from_files
+from ..cluster import DelegatedAuth
 from ..framework.config import default_config, load_config
+from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 
@@ -80,6 +82,13 @@ def run(
     bind_address: str = typer.Option(
         DEFAULT_BIND_ADDRESS, "--bind-address",
         help="HOST:PORT to serve /healthz, /livez, /readyz and /metrics on (HTTPS); empty: do not serve."),
+    authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
+    authorization_kubeconfig: str = AuthFlags.authorization_kubeconfig,
+    always_allow_paths: str = AuthFlags.always_allow_paths,
+    client_ca_file: str = AuthFlags.client_ca_file,
+    token_cache_ttl: str = AuthFlags.token_cache_ttl,
+    allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
+    deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
     tls_cert_file: str | None = typer.Option(
         None, "--tls-cert-file", help="Serving certificate (PEM); default: a self-signed one made at start."),
     tls_private_key_file: str | None = typer.Option(
@@ -89,7 +98,12 @@ def run(
     """Schedule the pods of a real cluster whose schedulerName is one of the profiles.
 
     --leader-elect[=true|false]: elect a leader on the Lease of leaderElection before
-    scheduling (default: the configuration's leaderElection.leaderElect, true by default)."""
+    scheduling (default: the configuration's leaderElection.leaderElect, true by default).
+
+    The serving port authenticates and authorizes every request as kube-scheduler's does
+    (TokenReview, SubjectAccessReview); /healthz, /readyz and /livez are always allowed.
+    --authentication-skip-lookup[=BOOL]: do not read the client CA from the cluster;
+    --authentication-tolerate-lookup-failure[=BOOL] (default true): a failed lookup is a warning."""
     try:
         from ..app.server import LiveScheduler, SchedulerRun
     except ImportError as exc:
@@ -97,7 +111,13 @@ def run(
 
     with reported_as_bad_input():
         try:
-            leader_elect = _leader_elect_flag(list(ctx.args))
+            bools, extra = take_go_bools(list(ctx.args), AUTH_BOOLS)
+            leader_elect = _leader_elect_flag(extra)
+            auth_opts = auth_options(
+                authentication_kubeconfig=authentication_kubeconfig,
+                authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
+                client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
+                allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
             if bind_address:
                 host, _ = parse_bind_address(bind_address)
             if bool(tls_cert_file) != bool(tls_private_key_file):
@@ -110,11 +130,14 @@ def run(
                 cfg.leader_election, leader_elect=leader_elect))
         live = LiveScheduler(cfg, kubeconfig)
         ssl_context = None
+        auth: DelegatedAuth | None = None
         if bind_address:
             ssl_context = (tls_context_from_files(tls_cert_file, tls_private_key_file)
                            if tls_cert_file and tls_private_key_file else self_signed_context(host))
+            _configure_logging(verbosity)  # the lookup's warnings
+            auth = DelegatedAuth.from_options(auth_opts)
         runner = SchedulerRun(live, leader_elect=cfg.leader_election.leader_elect,
-                              bind_address=bind_address or None, ssl_context=ssl_context)
+                              bind_address=bind_address or None, ssl_context=ssl_context, auth=auth)
     _configure_logging(verbosity)
 
     def on_signal(_sig: int, _frame: FrameType | None) -> None:
@@ -126,5 +149,7 @@ def run(
         code = runner.run()
     finally:
         live.close()
+        if auth is not None:
+            auth.close()
     if code:
         raise typer.Exit(code)

@@ -1,5 +1,14 @@
 """The cluster the scheduler talks to: the ``Store`` protocol and the embedded ``MemoryStore``."""
 
+from ._auth import (
+    ANONYMOUS,
+    DEFAULT_ALWAYS_ALLOW_PATHS,
+    DelegatedAuth,
+    DelegatedAuthOptions,
+    UserInfo,
+    parse_paths,
+    refuse_failed_handshake,
+)
 from ._conditions import SCHEDULING_GATED, update_pod_condition
 from ._disruption import pdb_selects
 from ._memory import Expired, MemoryStore
@@ -17,9 +26,13 @@ from ._store import (
 )
 
 __all__ = [
+    "ANONYMOUS",
+    "DEFAULT_ALWAYS_ALLOW_PATHS",
     "SCHEDULING_GATED",
     "AlreadyExists",
     "Conflict",
+    "DelegatedAuth",
+    "DelegatedAuthOptions",
     "Event",
     "Expired",
     "Invalid",
@@ -28,8 +41,11 @@ __all__ = [
     "NotFound",
     "Store",
     "StoreError",
+    "UserInfo",
     "WatchEvent",
     "WatchEventType",
+    "parse_paths",
     "pdb_selects",
+    "refuse_failed_handshake",
     "update_pod_condition",
 ]

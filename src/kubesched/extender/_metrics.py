@@ -13,13 +13,17 @@
   computed ahead after its ``/filter``: ``hit`` (answered from them), ``stale`` (the cluster
   changed in between), ``other`` (another pod or other names), ``none`` (nothing ahead: another
   view, no filter before).
+
+and the process's ``process_*`` metrics (:mod:`kubesched.metrics`); no ``_created`` series.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram
+
+from ..metrics import exposition, process_registry
 
 __all__ = ["ExtenderMetrics"]
 
@@ -29,6 +33,7 @@ _BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0
 class ExtenderMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self.process = process_registry()
         self.requests = Counter("kubesched_extender_requests", "Extender requests answered.",
                                 ["verb", "code"], registry=self.registry)
         self.latency = Histogram("kubesched_extender_request_duration_seconds",
@@ -65,4 +70,4 @@ class ExtenderMetrics:
         child.inc()
 
     def exposition(self) -> bytes:
-        return generate_latest(self.registry)
+        return exposition([self.registry, self.process])

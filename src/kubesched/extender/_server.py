@@ -7,6 +7,14 @@ a ``urlPrefix`` with a path works): ``POST /filter``, ``/prioritize``, ``/preemp
 (``ok`` once the engine can answer: the informers have synced; 503 before) and ``/metrics``
 (Prometheus text). A verb asked before the engine is ready is a 503 with ``Error``.
 
+Given an ``auth`` (``kubesched extender`` passes kube-scheduler's delegated authentication and
+authorization, :class:`~kubesched.cluster.DelegatedAuth`), every request but the verbs is
+authenticated and authorized first: ``/metrics`` only for clients RBAC allows ``get`` on it,
+``/healthz`` and ``/readyz`` for anyone. The verbs are left to the transport (kube-scheduler's
+HTTPExtender sends no credentials, only a client certificate when its ``tlsConfig`` has one), so
+they answer without a review on their path. A client that fails the TLS handshake is one log
+line.
+
 Bad requests never crash a thread or hang: a body that is not JSON, a field of the wrong type,
 a pod or node that does not parse or an unknown node is a 400 whose JSON body has ``Error``
 (the result type's own field where it has one); a body above ``max_request_bytes`` is a 413
@@ -37,6 +45,8 @@ from ..api.extenderv1 import (
     WireError,
     host_priority_list_text,
 )
+from ..cluster import DelegatedAuth, refuse_failed_handshake
+from ..metrics import CONTENT_TYPE
 from ._engine import EngineError, ExtenderEngine, RequestError
 from ._metrics import ExtenderMetrics
 
@@ -102,14 +112,16 @@ class ExtenderServer:
     ``engine`` may come later (:meth:`set_engine`: the live view builds it once the informers
     have synced); until then the verbs answer 503. ``ready``: more that readiness waits for.
     ``bind``: serve ``/bind`` (kube-scheduler's ``bindVerb``). ``tls``: a server-side
-    SSLContext (HTTPS). :meth:`start` serves from a daemon thread, :meth:`serve_forever` from
-    the caller's; :meth:`close` stops either, frees the port and closes the engine."""
+    SSLContext (HTTPS). ``auth``: who may be served what is not a verb. :meth:`start` serves
+    from a daemon thread, :meth:`serve_forever` from the caller's; :meth:`close` stops either,
+    frees the port and closes the engine."""
 
     def __init__(self, engine: ExtenderEngine | None, host: str = "127.0.0.1", port: int = 0, *,
                  tls: ssl.SSLContext | None = None, max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
                  read_timeout: float = 30.0, bind: bool = False,
-                 ready: Callable[[], bool] | None = None) -> None:
+                 ready: Callable[[], bool] | None = None, auth: DelegatedAuth | None = None) -> None:
         self.engine: ExtenderEngine | None = None
+        self.auth = auth
         self.metrics = ExtenderMetrics()
         self.max_request_bytes = max_request_bytes
         self.bind = bind
@@ -119,7 +131,11 @@ class ExtenderServer:
         self._httpd = ThreadingHTTPServer((host, port), _handler(self, read_timeout))
         self._httpd.daemon_threads = True
         if tls is not None:
-            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
+            if auth is not None:
+                auth.configure_tls(tls)
+            # the handshake happens on the connection's thread, not in the accepting loop
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True,
+                                                 do_handshake_on_connect=False)
         self.scheme = "https" if tls is not None else "http"
         self._thread: threading.Thread | None = None
         self._close_lock = threading.Lock()
@@ -190,10 +206,21 @@ class ExtenderServer:
 
     # -- one request --------------------------------------------------------------------------
     def handle(self, method: str, path: str, length: str | None, read: Callable[[int], bytes],
-               after: list[Callable[[], None]] | None = None) -> tuple[int, str, bytes]:
+               after: list[Callable[[], None]] | None = None, authorization: str | None = None,
+               peer_cert: Any = None) -> tuple[int, str, bytes]:
         """(status, content type, body) for one request; never raises. ``after`` receives work
-        to run once the answer is sent (None: run here, before answering)."""
-        verb = path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        to run once the answer is sent (None: run here, before answering); ``authorization``
+        and ``peer_cert``: the request's credentials, for ``auth``."""
+        bare = path.split("?", 1)[0]
+        verb = bare.rstrip("/").rsplit("/", 1)[-1]
+        if self.auth is not None and verb not in VERBS:
+            try:
+                refused = self.auth.check(method, bare, authorization, peer_cert)
+            except Exception as exc:  # a bug: answered, logged, never a dead thread
+                _log.exception("authorizing %s %s", method, bare)
+                refused = 500, "text/plain; charset=utf-8", f"{type(exc).__name__}: {exc}".encode()
+            if refused is not None:
+                return refused
         if method == "GET" and verb == "healthz":
             return 200, "text/plain; charset=utf-8", b"ok"
         if method == "GET" and verb == "readyz":
@@ -201,7 +228,7 @@ class ExtenderServer:
                 return 200, "text/plain; charset=utf-8", b"ok"
             return 503, "text/plain; charset=utf-8", b"not ready: the informers have not synced"
         if method == "GET" and verb == "metrics":
-            return 200, "text/plain; version=0.0.4; charset=utf-8", self.metrics.exposition()
+            return 200, CONTENT_TYPE, self.metrics.exposition()
         if verb not in VERBS or (verb == "bind" and not self.bind):
             hint = " (binding is off: start the extender with --bind)" if verb == "bind" else ""
             return self._refuse(verb or "/", 404, "not_found", f"no such path {path!r}{hint}")
@@ -280,6 +307,8 @@ def _handler(server: ExtenderServer, read_timeout: float) -> type[socketserver.S
             try:
                 while self._one():
                     pass
+            except ssl.SSLError as exc:  # a failed handshake (plain HTTP, an old TLS version)
+                refuse_failed_handshake(self.connection, self.client_address, exc)
             except OSError:  # a reset, a timeout between requests: the connection is done
                 pass
 
@@ -312,8 +341,11 @@ def _handler(server: ExtenderServer, read_timeout: float) -> type[socketserver.S
             if headers.get("expect", "").lower() == "100-continue":
                 self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
             after: list[Callable[[], None]] = []
+            peer = None
+            if server.auth is not None and isinstance(self.connection, ssl.SSLSocket):
+                peer = self.connection.getpeercert()
             code, ctype, body = server.handle(method, path, headers.get("content-length"), self.rfile.read,
-                                              after)
+                                              after, headers.get("authorization"), peer)
             _log.debug("%s %s %s %d", self.client_address[0], method, path, code)
             # After an error the body may be unread or half-read: it must not be taken for the
             # next request.

@@ -19,10 +19,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_client.core import HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
+
+from ..metrics import exposition
 
 __all__ = [
     "ERROR",
@@ -245,5 +247,5 @@ class SchedulerMetrics:
         return 0.0 if v is None else v
 
     def exposition(self) -> bytes:
-        """The Prometheus text format of this scheduler's registry."""
-        return generate_latest(self.registry)
+        """The Prometheus text format of this scheduler's registry (no ``_created`` series)."""
+        return exposition([self.registry])
