@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ("python", "ruff", "mypy", "kubesched", "pytest")
+TOOLS = ("python", "ruff", "mypy", "lint-imports", "kubesched", "pytest")
 
 FAKE_PYTHON = """#!/usr/bin/env bash
 # A system Python that can only make a venv (as a stock Debian one: no pip install outside one).
@@ -28,7 +28,7 @@ for tool in %(tools)s; do
 #!/usr/bin/env bash
 name=$(basename "$0")
 echo "$name $*" >> "$CI_LOG"
-rc_var="FAKE_RC_${name}"
+rc_var="FAKE_RC_${name//-/_}"
 exit "${!rc_var:-0}"
 STUB
   chmod +x "$3/bin/$tool"
@@ -70,6 +70,7 @@ def test_ci_makes_a_venv_and_runs_the_readme_commands_from_it(repo: Path) -> Non
         "python -m pip install --quiet -e .[test,ray]",
         "ruff check src tests",
         "mypy",
+        "lint-imports",
         "kubesched --version",
         "kubesched simulate examples/quickstart/",
         "pytest",
@@ -91,7 +92,7 @@ def test_pytest_exit_code_is_the_scripts(repo: Path) -> None:
     assert rc == 3 and log[-1] == "pytest"
 
 
-@pytest.mark.parametrize("tool", ["ruff", "mypy", "kubesched"])
+@pytest.mark.parametrize("tool", ["ruff", "mypy", "lint_imports", "kubesched"])
 def test_a_failing_step_stops_ci(repo: Path, tool: str) -> None:
     rc, log = _run(repo, **{tool: 5})
     assert rc == 5 and "pytest" not in log

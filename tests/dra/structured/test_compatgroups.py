@@ -26,9 +26,8 @@ from kubesched.dra.structured import (
     Features,
     new_allocator,
 )
-from kubesched.plugins.dynamicresources._allocated import apply_claim
 from kubesched.plugins.dynamicresources._claims import allocation_to_dict
-from kubesched.plugins.dynamicresources._features import PluginFeatures
+from kubesched.plugins.helper.dra import PluginFeatures, apply_claim
 
 DRIVER = "gpu.example.com"
 MIG_0 = DeviceID(DRIVER, "pool", "mig-0")

@@ -64,7 +64,7 @@ def test_allocated_devices_follow_the_store_without_listing_claims(monkeypatch: 
     """allocateddevices.go: the stored claims' devices are kept from the store's changes; the
     scheduler lists the claims once, not in every cycle, and always sees what a full gather
     sees (claims allocated, deallocated when their pod goes, deleted)."""
-    from kubesched.plugins.dynamicresources._manager import manager_for
+    from kubesched.plugins.helper.dra import manager_for
 
     lists = 0
     real_list = MemoryStore.list

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kubesched.api import PersistentVolume
-from kubesched.plugins.volumebinding.storage_helpers import (
+from kubesched.plugins.helper.volume.storage_helpers import (
     ANN_STORAGE_CLASS,
     check_node_affinity,
     claim_class,

@@ -12,9 +12,9 @@ import contextlib
 from typing import Any, Final
 
 from kubesched.api import DELETE, Pod, ResourceClaim
+from kubesched.plugins.helper.dra import ExtendedRequests, generated_claim_name
 
 from ._claims import FINALIZER
-from ._extended import ExtendedRequests, generated_claim_name
 
 __all__ = ["create_extended_claim", "delete_claim", "patch_pod_extended_resource_claim_status"]
 

@@ -40,8 +40,7 @@ import numpy.typing as npt
 
 from kubesched.api import AllocationResult, Node, ResourceClaim, ResourceSlice
 from kubesched.dra.structured import AllocatedState, DeviceID
-
-from ._manager import JournalPosition
+from kubesched.plugins.helper.dra import JournalPosition
 
 __all__ = ["Columns", "NodeAllocationMemo", "Outcome"]
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from kubesched.api import Pod, ResourceClaim
 from kubesched.dra.structured import AllocatedState
+from kubesched.plugins.helper.dra import apply_claim
 
-from ._allocated import apply_claim
 from ._claims import ClaimLookupError, claim_name
 
 __all__ = ["DryRun", "copy_allocated"]

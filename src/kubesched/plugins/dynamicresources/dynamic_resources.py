@@ -85,6 +85,18 @@ from kubesched.framework import (
     Status,
 )
 from kubesched.plugins.helper import default_normalize_score
+from kubesched.plugins.helper.dra import (
+    ClassLister,
+    ExtendedRequests,
+    ExtendedState,
+    JournalPosition,
+    PluginFeatures,
+    claim_with_changes,
+    filter_extended_resources,
+    is_special_claim_name,
+    manager_for,
+    pre_filter_extended_resources,
+)
 from kubesched.plugins.names import DYNAMIC_RESOURCES
 
 from ._args import DynamicResourcesArgs
@@ -99,17 +111,7 @@ from ._claims import (
     pod_reference,
     status_of,
 )
-from ._extended import (
-    ExtendedRequests,
-    ExtendedState,
-    claim_with_changes,
-    filter_extended_resources,
-    is_special_claim_name,
-    pre_filter_extended_resources,
-)
 from ._extended_writes import create_extended_claim, delete_claim, patch_pod_extended_resource_claim_status
-from ._features import PluginFeatures
-from ._manager import ClassLister, JournalPosition, manager_for
 from ._memo import FITS, UNKNOWN, Columns, NodeAllocationMemo
 from ._named import NamedClaims
 from ._preemption import DryRun

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from kubesched.dra.cel import Features as CELFeatures
 from kubesched.dra.structured import CELCache
 from kubesched.framework import Handle
-from kubesched.plugins.dynamicresources import manager_for
-from kubesched.plugins.dynamicresources._extended import is_dra_extended_resource_name
-from kubesched.plugins.dynamicresources._extended_score import dra_score_state
-from kubesched.plugins.dynamicresources._features import PluginFeatures
 from kubesched.plugins.helper import feature_enabled
+from kubesched.plugins.helper.dra import (
+    PluginFeatures,
+    dra_score_state,
+    is_dra_extended_resource_name,
+    manager_for,
+)
 
 from ._args import ResourceSpec
 from .resource_allocation import DRATotals

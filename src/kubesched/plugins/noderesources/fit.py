@@ -57,9 +57,8 @@ from kubesched.framework import (
     QueueingHint,
     Status,
 )
-from kubesched.plugins.dynamicresources import manager_for
-from kubesched.plugins.dynamicresources._extended import DEVICE_CLASS_PREFIX, DeviceClassResolver
 from kubesched.plugins.helper import feature_enabled
+from kubesched.plugins.helper.dra import DEVICE_CLASS_PREFIX, DeviceClassResolver, manager_for
 from kubesched.plugins.names import NODE_RESOURCES_FIT
 
 from ._args import LEAST_ALLOCATED, MOST_ALLOCATED, NodeResourcesFitArgs

@@ -39,9 +39,9 @@ from ...framework import (
     QueueingHint,
     Status,
 )
+from ..helper.volume.listers import CSI_NODE, PV, PVC, SC, VolumeListers, not_found
+from ..helper.volume.storage_helpers import claim_class, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
 from ..names import NODE_VOLUME_LIMITS
-from ..volumebinding.listers import CSI_NODE, PV, PVC, SC, VolumeListers, not_found
-from ..volumebinding.storage_helpers import claim_class, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
 from ._node_volumes import NodeVolumeIndex, NodeVolumes, PodVolumes
 from .csi_translation import (
     ATTACHABLE_VOLUMES_PREFIX,

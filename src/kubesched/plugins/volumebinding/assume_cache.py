@@ -15,8 +15,8 @@ from __future__ import annotations
 import threading
 
 from ...api import PersistentVolume, PersistentVolumeClaim
-from .listers import VolumeListers
-from .storage_helpers import pv_class
+from ..helper.volume.listers import VolumeListers
+from ..helper.volume.storage_helpers import pv_class
 
 __all__ = ["PVAssumeCache", "PVCAssumeCache"]
 

@@ -36,9 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, Pod
-from .assume_cache import PVAssumeCache, PVCAssumeCache
-from .listers import VolumeListers, not_found
-from .storage_helpers import (
+from ..helper.volume.listers import VolumeListers, not_found
+from ..helper.volume.storage_helpers import (
     ANN_BIND_COMPLETED,
     ANN_BOUND_BY_CONTROLLER,
     ANN_SELECTED_NODE,
@@ -50,6 +49,7 @@ from .storage_helpers import (
     match_topology_selector_terms,
     pod_claim_refs,
 )
+from .assume_cache import PVAssumeCache, PVCAssumeCache
 
 __all__ = [
     "ERR_REASON_BIND_CONFLICT",

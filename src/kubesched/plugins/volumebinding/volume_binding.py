@@ -35,6 +35,14 @@ from ...framework import (
     Status,
 )
 from ..helper import FunctionShapePoint, build_broken_linear_function
+from ..helper.volume.listers import VolumeListers, not_found
+from ..helper.volume.storage_helpers import (
+    ANN_MIGRATED_PLUGINS,
+    check_node_affinity,
+    ephemeral_owner_error,
+    pod_claim_refs,
+    pod_uses_claim,
+)
 from ..names import VOLUME_BINDING
 from .binder import (
     ERR_REASON_NODE_CONFLICT,
@@ -43,14 +51,6 @@ from .binder import (
     PodVolumes,
     VolumeBinder,
     VolumeBindingError,
-)
-from .listers import VolumeListers, not_found
-from .storage_helpers import (
-    ANN_MIGRATED_PLUGINS,
-    check_node_affinity,
-    ephemeral_owner_error,
-    pod_claim_refs,
-    pod_uses_claim,
 )
 
 if TYPE_CHECKING:

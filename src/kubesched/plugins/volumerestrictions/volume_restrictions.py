@@ -30,8 +30,8 @@ from ...framework import (
     Status,
 )
 from ..helper import cycle_snapshot
+from ..helper.volume.listers import PVC, VolumeListers, not_found
 from ..names import VOLUME_RESTRICTIONS
-from ..volumebinding.listers import PVC, VolumeListers, not_found
 
 if TYPE_CHECKING:
     from ...api import Pod

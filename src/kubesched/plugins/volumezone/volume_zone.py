@@ -33,9 +33,9 @@ from ...framework import (
     QueueingHint,
     Status,
 )
+from ..helper.volume.listers import PV, PVC, SC, VolumeListers, not_found
+from ..helper.volume.storage_helpers import claim_class
 from ..names import VOLUME_ZONE
-from ..volumebinding.listers import PV, PVC, SC, VolumeListers, not_found
-from ..volumebinding.storage_helpers import claim_class
 
 if TYPE_CHECKING:
     from ...api import PersistentVolume, Pod

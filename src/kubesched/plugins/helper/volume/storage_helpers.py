@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...api import PersistentVolume, PersistentVolumeClaim, Pod
+from kubesched.api import PersistentVolume, PersistentVolumeClaim, Pod
 
 __all__ = [
     "ANN_BIND_COMPLETED",

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, StorageClass
-from ...cluster import NotFound
+from kubesched.api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, StorageClass
+from kubesched.cluster import NotFound
 
 __all__ = ["CSI_NODE", "PV", "PVC", "SC", "VolumeListers", "not_found"]
 
