@@ -27,10 +27,13 @@ from ..scheduler import RunSummary, Scheduler, SchedulerOptions
 __all__ = [
     "BOUND",
     "DELETED",
+    "FAILED",
+    "FINISHED",
     "PENDING",
     "PREEMPTED",
     "SCHEDULED",
     "SCHEDULER_ERROR",
+    "SUCCEEDED",
     "TERMINATING",
     "UNSCHEDULABLE",
     "NodeAllocation",
@@ -54,6 +57,9 @@ PENDING = "Pending"  # never attempted: another scheduler's pod
 PREEMPTED = "Preempted"  # deleted as a preemption victim
 TERMINATING = "Terminating"  # still terminating when the run ended
 DELETED = "Deleted"  # gone by the end of the run, not as a victim (e.g. terminating in a dump)
+SUCCEEDED = "Succeeded"  # finished: the pod's phase (a pod finished in the input, or since it ran)
+FAILED = "Failed"
+FINISHED = (SUCCEEDED, FAILED)
 
 _PREEMPTED_BY_UID = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
 
@@ -72,6 +78,13 @@ class PodOutcome:
     scheduler_name: str
     devices: tuple[PodDevice, ...] = ()
     """The devices allocated to the pod's ResourceClaims (claims reserved for it)."""
+    placed: bool = False
+    """Bound by this run, whatever happened since: still ``Scheduled``, or finished
+    (``Succeeded``, ``Failed``: a Job's pod that ran its course) or ``Terminating``."""
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +150,11 @@ class Simulation:
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.pods if p.status == status)
+
+    def scheduled(self) -> list[PodOutcome]:
+        """Pods this run bound, including those that finished since (what a user counts as
+        scheduled: a Job's 6 pods that ran and succeeded were scheduled 6 times)."""
+        return [p for p in self.pods if p.placed]
 
     def unplaced(self) -> list[PodOutcome]:
         """Pods our profiles should have placed and did not (what --fail-on-unschedulable counts)."""
@@ -277,7 +295,8 @@ def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
         msg = pre_enqueue_message(pod) if status == PENDING else _message(pod)
         out.append(PodOutcome(pod.key, pod.node_name, status, pod.priority_value,
                               pod.nominated_node_name, msg, pod.scheduler_name,
-                              _devices(store, pod)))
+                              _devices(store, pod),
+                              placed=bool(pod.node_name) and pod.key not in bound_before))
     out.sort(key=lambda o: o.pod)
     return out
 
