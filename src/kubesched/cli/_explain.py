@@ -17,7 +17,15 @@ import typer
 from ..controllers import generate_claims
 from ..scheduler import explain as explain_pod
 from ._console import out_console
-from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
+from ._inputs import (
+    DEFAULT_MAX_PODS,
+    MAX_PODS_HELP,
+    STRICT_HELP,
+    bad_input,
+    load_inputs,
+    reported_as_bad_input,
+    start_time,
+)
 from ._main import app
 from ._render import render_explanation
 from ._report import explanation_to_dict
@@ -47,11 +55,12 @@ def explain(
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
+    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     namespace, name = _split_key(pod)
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config, strict=strict)
+        inputs = load_inputs(paths, config, strict=strict, max_pods=max_pods)
         e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
                         now=start_time(inputs.loaded.objects),
                         prepare=lambda store: generate_claims(store, store.clock, seed))

@@ -20,7 +20,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..simulator import Simulation, Simulator
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
-from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
+from ._inputs import (
+    DEFAULT_MAX_PODS,
+    EXIT_UNSCHEDULABLE,
+    MAX_PODS_HELP,
+    STRICT_HELP,
+    load_inputs,
+    reported_as_bad_input,
+)
 from ._main import app
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
@@ -45,11 +52,12 @@ def simulate(
     fail_on_unschedulable: bool = typer.Option(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
         features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features)
+        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods)
         simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:
