@@ -1,8 +1,9 @@
 """``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
-can happen, and reports each pod's node (or upstream's failure message), the preemptions and
-each node's allocation. Exit codes: 0 when it ran, 2 on bad input, 1 with
+can happen (telling its progress on stderr while it runs long), and reports each pod's node
+(or upstream's failure message), the preemptions and each node's allocation. Exit codes: 0
+when it ran, 2 on bad input (``--max-pods`` exceeded included), 1 with
 ``--fail-on-unschedulable`` when a pod our profiles serve is left without a node.
 """
 
@@ -29,6 +30,7 @@ from ._inputs import (
     reported_as_bad_input,
 )
 from ._main import app
+from ._progress import PlainProgress, virtual_time
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
 
@@ -71,10 +73,24 @@ def simulate(
 
 
 def _run(simulator: Simulator) -> Simulation:
-    """Run, with a progress bar on stderr when it is a terminal."""
+    """Run, with a progress bar on stderr when it is a terminal, else a line every few seconds
+    of a long run (``_progress``)."""
     err = Console(stderr=True)
     if not err.is_terminal:
-        return simulator.run()
+        state = [0, 0]
+
+        def line() -> str:
+            done, total = state
+            return (f"simulate: {done:,} pods scheduled, {max(total - done, 0):,} pending, "
+                    f"virtual time {virtual_time(simulator.clock.now - simulator.start)}")
+
+        tick = PlainProgress(line)
+
+        def plain(done: int, total: int) -> None:
+            state[0], state[1] = done, total
+            tick()
+
+        return simulator.run(plain)
     with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("scheduling", total=None)

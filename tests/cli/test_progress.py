@@ -1,0 +1,62 @@
+"""Progress of a long simulation on stderr when stderr is not a terminal: one plain line every
+few seconds of wall time; a short run prints nothing; stdout never changes. The wall clock is
+a fake one here: no test sleeps."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kubesched.cli import app
+from kubesched.cli._progress import PlainProgress, virtual_time
+
+runner = CliRunner()
+
+WORKLOADS = Path(__file__).parent.parent.parent / "examples" / "workloads"
+LINE = re.compile(r"^simulate: (\d+) pods scheduled, (\d+) pending, virtual time (\d+s|\d+m\d\ds|\d+h\d\dm)$")
+
+
+def test_a_line_each_interval_of_wall_time(capsys: pytest.CaptureFixture[str]) -> None:
+    now = [100.0]
+    calls = itertools.count(1)
+    tick = PlainProgress(lambda: f"line {next(calls)}", interval=5.0, wall=lambda: now[0])
+    for t in (101.0, 104.9):  # within the first interval: nothing
+        now[0] = t
+        tick()
+    assert capsys.readouterr().err == ""
+    now[0] = 105.0
+    tick()
+    now[0] = 109.0
+    tick()
+    now[0] = 110.0
+    tick()
+    assert capsys.readouterr().err == "line 1\nline 2\n"
+
+
+@pytest.mark.parametrize(("seconds", "text"), [(0, "0s"), (59.9, "59s"), (60, "1m00s"), (185, "3m05s"),
+                                               (3720, "1h02m"), (90061, "25h01m")])
+def test_virtual_time(seconds: float, text: str) -> None:
+    assert virtual_time(seconds) == text
+
+
+def test_a_long_simulation_tells_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    quiet = runner.invoke(app, ["simulate", str(WORKLOADS)])
+    assert quiet.exit_code == 0 and quiet.stderr == ""  # a short run: nothing extra
+    wall = itertools.count(0.0, 1.0)  # every read of the wall clock a second later
+    monkeypatch.setattr("kubesched.cli._simulate.PlainProgress",
+                        functools.partial(PlainProgress, interval=3.0, wall=lambda: next(wall)))
+    result = runner.invoke(app, ["simulate", str(WORKLOADS)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == quiet.stdout
+    lines = result.stderr.splitlines()
+    assert len(lines) > 3
+    matches = [LINE.match(line) for line in lines]
+    assert all(matches), lines
+    scheduled = [int(m[1]) for m in matches if m]
+    assert scheduled == sorted(scheduled) and scheduled[-1] > 0
+    assert any(m[3] != "0s" for m in matches if m)  # the Jobs' pods run for minutes of virtual time
