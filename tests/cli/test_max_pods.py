@@ -3,6 +3,7 @@ one line naming the file and the object asking for the most), before anything ru
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,9 @@ from kubesched.simulator import Simulator
 
 runner = CliRunner()
 
-WORKLOADS = Path(__file__).parent.parent.parent / "examples" / "workloads"
+EXAMPLES = Path(__file__).parent.parent.parent / "examples"
+WORKLOADS = EXAMPLES / "workloads"
+CONFIG = EXAMPLES / "replay" / "least-allocated.yaml"
 # examples/workloads plans 20 pods: web 4 + db 3 + node-exporter 4 (one per node, an upper
 # bound: the control-plane's taint is not applied) + report 6 completions + train 3.
 PLANNED = 20
@@ -88,3 +91,43 @@ def test_a_dump_is_not_counted_twice(tmp_path: Path) -> None:
     path.write_text(dump.stdout)
     assert runner.invoke(app, ["simulate", str(path), "--max-pods", str(PLANNED)]).exit_code == 0
     assert runner.invoke(app, ["simulate", str(path), "--max-pods", str(PLANNED - 1)]).exit_code == 2
+
+
+def _trace(tmp_path: Path, *events: dict[str, Any]) -> tuple[Path, Path]:
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text(yaml.safe_dump_all([NODE, _deployment(2)]))
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events))
+    return trace, cluster
+
+
+POD_EVENT = {"time": 1.0, "op": "create", "object": {
+    "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+    "spec": {"containers": [{"name": "c", "image": "x"}]}}}
+
+
+@pytest.mark.parametrize("command", ["replay", "compare", "sweep"])
+def test_a_trace_scaling_past_the_limit_is_refused_before_it_runs(command: str, tmp_path: Path) -> None:
+    scale = {"time": 2.0, "op": "scale", "kind": "Deployment", "namespace": "default", "name": "web",
+             "replicas": 2147483647}
+    trace, cluster = _trace(tmp_path, POD_EVENT, scale)
+    extra = {"replay": [], "compare": ["--config", str(CONFIG)], "sweep": ["--seeds", "0"]}[command]
+    result = runner.invoke(app, [command, str(trace), "--cluster", str(cluster), *extra])
+    assert result.exit_code == 2, result.output
+    # 2 (web) + 1 (the pod) + 2,147,483,645 more replicas
+    assert result.stderr == (
+        f"error: {trace}:2: scale (Deployment default/web): scale to 2,147,483,647: the trace would create "
+        "2,147,483,648 pods, more than --max-pods 1,000,000 (raise --max-pods to run it)\n")
+    assert result.stdout == ""
+
+
+def test_a_trace_within_the_limit_runs(tmp_path: Path) -> None:
+    scale = {"time": 2.0, "op": "scale", "kind": "Deployment", "namespace": "default", "name": "web",
+             "replicas": 1}
+    trace, cluster = _trace(tmp_path, scale, {**POD_EVENT, "time": 3.0})
+    # scaling down gives nothing back: 2 + 1 = 3
+    args = ["replay", str(trace), "--cluster", str(cluster), "-o", "json", "--max-pods"]
+    assert runner.invoke(app, [*args, "3"]).exit_code == 0
+    result = runner.invoke(app, [*args, "2"])
+    assert result.exit_code == 2
+    assert f"{trace}:2: create (Pod default/p): a pod: the trace would create 3 pods" in result.stderr

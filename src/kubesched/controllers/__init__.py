@@ -14,7 +14,7 @@ from ._names import (
     random_string,
     safe_encode_string,
 )
-from ._planned import PlannedPods, planned_pods
+from ._planned import PlannedPods, planned_pods, planned_share
 from ._pods import is_active
 from ._resourceclaim import (
     POD_CLAIM_NAME_ANNOTATION,
@@ -43,6 +43,7 @@ __all__ = [
     "is_active",
     "owning_workloads",
     "planned_pods",
+    "planned_share",
     "random_string",
     "run_seconds",
     "safe_encode_string",

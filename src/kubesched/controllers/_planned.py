@@ -36,7 +36,7 @@ from ..api.loader import ApiObject
 from ._manager import WORKLOAD_KINDS
 from ._pods import controller_ref
 
-__all__ = ["PlannedPods", "planned_pods"]
+__all__ = ["PlannedPods", "planned_pods", "planned_share"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,21 +61,23 @@ def planned_pods(objects: Sequence[ApiObject]) -> list[PlannedPods]:
 
     out = []
     for obj in objects:
-        share = _share(obj, nodes)
+        share = planned_share(obj, nodes)
         if share is not None and not controlled(obj):
-            out.append(PlannedPods(obj, *share))
+            out.append(share)
     return out
 
 
-def _share(obj: ApiObject, nodes: int) -> tuple[int, str] | None:
+def planned_share(obj: ApiObject, nodes: int) -> PlannedPods | None:
+    """The pods ``obj`` accounts for on its own (a DaemonSet: one per node of ``nodes``);
+    None for an object that makes no pods."""
     if isinstance(obj, Pod):
-        return 1, "a pod"
+        return PlannedPods(obj, 1, "a pod")
     if isinstance(obj, Deployment | ReplicaSet | ReplicationController | StatefulSet):
-        return obj.replicas, f"spec.replicas {obj.replicas:,}"
+        return PlannedPods(obj, obj.replicas, f"spec.replicas {obj.replicas:,}")
     if isinstance(obj, Job):
         if obj.completions is not None:
-            return obj.completions, f"spec.completions {obj.completions:,}"
-        return obj.parallelism, f"spec.parallelism {obj.parallelism:,}"
+            return PlannedPods(obj, obj.completions, f"spec.completions {obj.completions:,}")
+        return PlannedPods(obj, obj.parallelism, f"spec.parallelism {obj.parallelism:,}")
     if isinstance(obj, DaemonSet):
-        return nodes, f"one pod per node, {nodes:,} nodes"
+        return PlannedPods(obj, nodes, f"one pod per node, {nodes:,} nodes")
     return None
