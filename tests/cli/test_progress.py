@@ -17,7 +17,8 @@ from kubesched.cli._progress import PlainProgress, virtual_time
 
 runner = CliRunner()
 
-WORKLOADS = Path(__file__).parent.parent.parent / "examples" / "workloads"
+EXAMPLES = Path(__file__).parent.parent.parent / "examples"
+WORKLOADS = EXAMPLES / "workloads"
 LINE = re.compile(r"^simulate: (\d+) pods scheduled, (\d+) pending, virtual time (\d+s|\d+m\d\ds|\d+h\d\dm)$")
 
 
@@ -60,3 +61,19 @@ def test_a_long_simulation_tells_its_progress(monkeypatch: pytest.MonkeyPatch) -
     scheduled = [int(m[1]) for m in matches if m]
     assert scheduled == sorted(scheduled) and scheduled[-1] > 0
     assert any(m[3] != "0s" for m in matches if m)  # the Jobs' pods run for minutes of virtual time
+
+
+def test_a_long_replay_tells_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    replay = EXAMPLES / "replay"
+    args = ["replay", str(replay / "trace.jsonl"), "--cluster", str(replay / "cluster.yaml"), "-o", "json"]
+    quiet = runner.invoke(app, args)
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    wall = itertools.count(0.0, 1.0)
+    monkeypatch.setattr("kubesched.cli._replay.PlainProgress",
+                        functools.partial(PlainProgress, interval=10.0, wall=lambda: next(wall)))
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 4  # 45 events, a line every 10 of them
+    assert all(re.fullmatch(r"replay: \d+ events applied, virtual time \d+m\d\ds", line)
+               for line in lines), lines

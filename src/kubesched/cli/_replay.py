@@ -37,6 +37,7 @@ from ..replay import (
 from ._console import add_column, out_console, print_table
 from ._inputs import DEFAULT_MAX_PODS, MAX_PODS_HELP, reported_as_bad_input, warn
 from ._main import app
+from ._progress import PlainProgress, virtual_time
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
 
@@ -129,7 +130,15 @@ def replay(
 def _run_with_progress(spec: RunSpec) -> dict[str, Any]:
     err = Console(stderr=True)
     if not err.is_terminal:
-        return run_spec(spec)
+        state = [0, 0.0]
+        tick = PlainProgress(
+            lambda: f"replay: {int(state[0]):,} events applied, virtual time {virtual_time(state[1])}")
+
+        def plain(done: int, virtual: float) -> None:
+            state[0], state[1] = done, virtual
+            tick()
+
+        return run_spec(spec, plain)
     with Progress(TextColumn("replaying"), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
                   TextColumn("{task.fields[vt]}"), console=err, transient=True) as bar:
         task = bar.add_task("replay", total=None, vt="")
@@ -146,7 +155,14 @@ def _run_many_with_progress(specs: list[RunSpec], what: str, *, workers: int | N
     """run_many, with a bar of finished runs on stderr when it is a terminal."""
     err = Console(stderr=True)
     if not err.is_terminal:
-        return run_many(specs, workers=workers, ray=ray)
+        tick = PlainProgress(lambda: f"{what}: {finished[0]:,} of {len(specs):,} runs done")
+        finished = [0]
+
+        def plain(n: int, _total: int) -> None:
+            finished[0] = n
+            tick()
+
+        return run_many(specs, workers=workers, ray=ray, done=plain)
     with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("runs"), console=err,
                   transient=True) as bar:
         task = bar.add_task(what, total=len(specs))
