@@ -91,11 +91,12 @@ def _run(simulator: Simulator) -> Simulation:
             tick()
 
         return simulator.run(plain)
-    with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(), console=err,
-                  transient=True) as bar:
-        task = bar.add_task("scheduling", total=None)
+    with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[vt]}"), console=err, transient=True) as bar:
+        task = bar.add_task("scheduling", total=None, vt="")
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            bar.update(task, completed=done, total=total,
+                       vt=f"virtual time {virtual_time(simulator.clock.now - simulator.start)}")
 
         return simulator.run(progress)
