@@ -68,7 +68,7 @@ def test_verbose_adds_the_traceback(command: str, every_command_raises: None) ->
 
 
 def test_inside_a_simulation(monkeypatch: pytest.MonkeyPatch) -> None:
-    def settle(_self: Simulator) -> Any:
+    def settle(_self: Simulator, *_args: Any) -> Any:
         raise KeyError("cpu")
 
     monkeypatch.setattr(Simulator, "settle", settle)

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from kubesched.cli import app
@@ -77,3 +78,21 @@ def test_a_long_replay_tells_its_progress(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(lines) == 4  # 45 events, a line every 10 of them
     assert all(re.fullmatch(r"replay: \d+ events applied, virtual time \d+m\d\ds", line)
                for line in lines), lines
+
+
+def test_pods_that_keep_failing_still_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A retry that fails as the last one did writes nothing to the store: the clock's steps
+    # report too. One pod that never fits: the start, its first failure (a status write), the
+    # step to its first attempt's instant and the step to the 5-minute flush that retries it.
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+            "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "10"}}}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2"}}}]}}
+    path = tmp_path / "in.yaml"
+    path.write_text(yaml.safe_dump_all([node, pod]))
+    wall = itertools.count(0.0, 1.0)
+    monkeypatch.setattr("kubesched.cli._simulate.PlainProgress",  # a line at every call
+                        functools.partial(PlainProgress, interval=1.0, wall=lambda: next(wall)))
+    result = runner.invoke(app, ["simulate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == ["simulate: 0 pods scheduled, 1 pending, virtual time 0s"] * 4

@@ -10,7 +10,9 @@ when it ran, 2 on bad input (``--max-pods`` exceeded included), 1 with
 from __future__ import annotations
 
 import json
+import math
 import sys
+import time
 from enum import StrEnum
 from pathlib import Path
 
@@ -94,8 +96,13 @@ def _run(simulator: Simulator) -> Simulation:
     with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[vt]}"), console=err, transient=True) as bar:
         task = bar.add_task("scheduling", total=None, vt="")
+        shown = [-math.inf]
 
         def progress(done: int, total: int) -> None:
+            now = time.monotonic()  # every pod change calls: the bar is updated at its refresh rate
+            if now - shown[0] < 1 / bar.live.refresh_per_second:
+                return
+            shown[0] = now
             bar.update(task, completed=done, total=total,
                        vt=f"virtual time {virtual_time(simulator.clock.now - simulator.start)}")
 

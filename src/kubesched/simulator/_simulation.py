@@ -64,7 +64,8 @@ FINISHED = (SUCCEEDED, FAILED)
 _PREEMPTED_BY_UID = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
 
 ProgressFn = Callable[[int, int], None]
-"""(pods bound so far, pods to place) -> None."""
+"""(pods bound so far, pods to place) -> None; called on every change to a pod and every step
+of the clock, so that a long run of failing attempts still reports."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,14 +181,15 @@ class Simulator:
                                options=SchedulerOptions(features=dict(features or {})))
         self.controllers = ControllerManager(self.store, self.clock, seed, features=dict(features or {}))
 
-    def settle(self) -> RunSummary:
+    def settle(self, before_step: Callable[[float], None] | None = None) -> RunSummary:
         """Start the controllers and schedule until nothing more can happen, leaving the
-        scheduler and the controllers open (``capacity`` goes on from this state)."""
+        scheduler and the controllers open (``capacity`` goes on from this state).
+        ``before_step``: told each timer's time before the clock moves there."""
         self.controllers.start()
-        summary = self.sched.run_until_idle()
+        summary = self.sched.run_until_idle(before_step=before_step)
         while (due := self.controllers.next_due()) < math.inf:
             self.clock.run(until=max(due, self.clock.now))
-            summary = self.sched.run_until_idle()
+            summary = self.sched.run_until_idle(before_step=before_step)
         return summary
 
     def run(self, progress: ProgressFn | None = None) -> Simulation:
@@ -198,9 +200,9 @@ class Simulator:
         store, initial = self.store, self.initial
         bound_before = {p.key for p in initial if p.node_name}
         to_place = sum(1 for p in initial if not p.node_name and not p.is_terminal)  # finished: never
-        unsubscribe = _watch_binds(store, to_place, progress)
+        unsubscribe, tick = _watch_binds(store, to_place, progress)
         try:
-            summary = self.settle()
+            summary = self.settle(tick)
         finally:
             unsubscribe()
             self.controllers.close()
@@ -239,13 +241,20 @@ def run_simulation(loaded: LoadedObjects, config: Any = None, seed: int = 0,
     return Simulator(loaded, config, seed, features).run(progress)
 
 
-def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None) -> Callable[[], None]:
+def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None
+                 ) -> tuple[Callable[[], None], Callable[[float], None] | None]:
+    """Tell ``progress`` of every pod change, and of every step of the clock (the second
+    callable, for ``run_until_idle``'s ``before_step``: retries of pods that keep failing
+    change nothing in the store); returns the unsubscribe function and that one."""
     if progress is None:
-        return lambda: None
+        return (lambda: None), None
     bound = [0]
     progress(0, to_place)
 
     total = [to_place]
+
+    def on_step(_t: float) -> None:
+        progress(bound[0], total[0])
 
     def on_event(ev: WatchEvent) -> None:
         if ev.kind != "Pod":
@@ -253,13 +262,12 @@ def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None)
         if ev.type == "ADDED" and isinstance(ev.new, Pod) and not ev.new.node_name \
                 and not ev.new.is_terminal:
             total[0] += 1  # a pod a controller created: one more to place
-            progress(bound[0], total[0])
         elif ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
                 and isinstance(ev.new, Pod) and not ev.old.node_name and ev.new.node_name:
             bound[0] += 1
-            progress(bound[0], total[0])
+        progress(bound[0], total[0])
 
-    return store.subscribe(on_event)
+    return store.subscribe(on_event), on_step
 
 
 def _preemptions(store: MemoryStore, by_uid: dict[str, Pod]) -> list[Preemption]:
