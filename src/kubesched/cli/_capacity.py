@@ -38,7 +38,7 @@ from ..simulator.capacity import (
     workload_copies,
 )
 from ._console import add_column, out_console, print_table
-from ._inputs import STRICT_HELP, load_inputs, reported_as_bad_input
+from ._inputs import DEFAULT_MAX_PODS, MAX_PODS_HELP, STRICT_HELP, load_inputs, reported_as_bad_input
 from ._main import app
 
 __all__ = ["CapacityOutput", "capacity", "load_pod_template"]
@@ -73,6 +73,7 @@ def capacity(
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
     output: CapacityOutput = typer.Option(CapacityOutput.table, "-o", "--output", help="Output format."),
+    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
 ) -> None:
     """How many more copies of a pod (or replicas of a workload) fit, or how many nodes to add."""
     with reported_as_bad_input():
@@ -83,7 +84,7 @@ def capacity(
                              f"--add-nodes NODE_TEMPLATE (got {', '.join(chosen) or 'none'})")
         if limit is not None and add_nodes is not None:
             raise ValueError("--max counts copies; it does not go with --add-nodes")
-        inputs = load_inputs(paths, config, strict=strict)
+        inputs = load_inputs(paths, config, strict=strict, max_pods=max_pods)
         if add_nodes is not None:
             # Every simulation of the search admits the same input: bad input fails the first.
             template = load_node_template(add_nodes)

@@ -23,7 +23,16 @@ from ..scheduler import explain as explain_pod
 from ..simulator import SimulatedExplanation, explain_simulated_pod, explain_workload
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
-from ._inputs import STRICT_HELP, Inputs, bad_input, load_inputs, reported_as_bad_input, start_time
+from ._inputs import (
+    DEFAULT_MAX_PODS,
+    MAX_PODS_HELP,
+    STRICT_HELP,
+    Inputs,
+    bad_input,
+    load_inputs,
+    reported_as_bad_input,
+    start_time,
+)
 from ._main import app
 from ._render import render_explanation
 from ._report import explanation_to_dict
@@ -64,13 +73,14 @@ def explain(
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     kind, namespace, name = _split_key(pod)
     simulated: SimulatedExplanation | None = None
     with reported_as_bad_input():
         features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features)
+        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods)
         if kind is not None:
             simulated = explain_workload(inputs.loaded, kind, namespace, name, config=inputs.config,
                                          seed=seed, features=features)

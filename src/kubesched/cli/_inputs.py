@@ -21,13 +21,14 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
 from ..api import AdmissionWarning
-from ..api.loader import LoadedObjects, load_paths, manifest_files
+from ..api.loader import LoadedObjects, kind_of, load_paths, manifest_files
 from ..api.start import DEFAULT_START, start_time
 from ..cluster import StoreError
+from ..controllers import planned_pods
 
-__all__ = ["DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES", "STRICT_HELP",
-           "Inputs", "bad_input", "live_extra_missing", "load_inputs", "one_line", "reported_as_bad_input",
-           "start_time", "warn"]
+__all__ = ["DEFAULT_MAX_PODS", "DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES",
+           "MAX_PODS_HELP", "STRICT_HELP", "Inputs", "bad_input", "check_max_pods", "live_extra_missing",
+           "load_inputs", "one_line", "reported_as_bad_input", "start_time", "warn"]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
@@ -37,6 +38,10 @@ BAD_INPUT_ERRORS: tuple[type[BaseException], ...] = (ValueError, StoreError, OSE
 
 LARGE_INPUT_BYTES: Final = 8 * 2**20
 """Inputs at least this large get a progress bar while loading (when stderr is a terminal)."""
+
+DEFAULT_MAX_PODS: Final = 1_000_000
+MAX_PODS_HELP: Final = ("Refuse an input that would create more pods than this (replicas, completions, "
+                        "DaemonSets x nodes, pods), before running anything.")
 
 STRICT_HELP: Final = ("Refuse objects of kinds the scheduler does not read (ConfigMap, Event, ...) "
                       "instead of skipping them.")
@@ -49,19 +54,37 @@ class Inputs:
 
 
 def load_inputs(paths: Sequence[str], config: Path | None, *, strict: bool = False,
-                features: Mapping[str, bool] | None = None) -> Inputs:
+                features: Mapping[str, bool] | None = None, max_pods: int | None = None) -> Inputs:
     """Load manifests and the configuration; raises one of BAD_INPUT_ERRORS. The skipped
     objects (kinds the scheduler does not read) are told in one warning. ``features``: the
-    feature gates the configuration's defaults depend on (the default plugin set)."""
+    feature gates the configuration's defaults depend on (the default plugin set);
+    ``max_pods``: see :func:`check_max_pods`."""
     cfg = None
     if config is not None:
         from ..framework.config import load_config
 
         cfg = load_config(config, features=features)
     loaded = _load(manifest_files(paths), strict)
+    if max_pods is not None:
+        check_max_pods(loaded, max_pods)
     for message in loaded.warnings():
         warn(message)
     return Inputs(loaded, cfg)
+
+
+def check_max_pods(loaded: LoadedObjects, max_pods: int) -> None:
+    """Refuse (ValueError) an input whose workloads and pods would make more than ``max_pods``
+    pods (``controllers.planned_pods``), naming the object that asks for the most: a
+    ``replicas: 2147483647`` would otherwise keep the run going for days, silently."""
+    planned = planned_pods(loaded.objects)
+    total = sum(p.pods for p in planned)
+    if total <= max_pods:
+        return
+    most = max(planned, key=lambda p: p.pods)  # the first of the largest, in input order
+    where = loaded.origin_of(most.obj)
+    obj = f"{kind_of(most.obj)} {most.obj.meta.key}"
+    raise ValueError(f"{where + ' ' if where else ''}({obj}): {most.why}: the input would create "
+                     f"{total:,} pods, more than --max-pods {max_pods:,} (raise --max-pods to run it)")
 
 
 def _load(files: Sequence[str | Path], strict: bool) -> LoadedObjects:

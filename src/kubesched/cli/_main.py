@@ -3,7 +3,8 @@
 ``-h`` works wherever ``--help`` does (click's ``help_option_names``, inherited by every
 command's context); ``--version`` prints ``kubesched <version>`` from the installed package's
 metadata; typer adds ``--install-completion`` / ``--show-completion`` (shell detected with
-shellingham: bash, zsh, fish, PowerShell).
+shellingham: bash, zsh, fish, PowerShell). An exception escaping any command is one line and
+exit code 70 (:mod:`._errors`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from importlib.metadata import PackageNotFoundError, version
 
 import typer
 
+from ._errors import CommandGroup
 from ._logging import show_warnings_on_stderr
 
 DIST_NAME = "kubesched"
 
-app = typer.Typer(no_args_is_help=True, add_completion=True,
+app = typer.Typer(cls=CommandGroup, no_args_is_help=True, add_completion=True,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="kubesched: kube-scheduler's decisions, explained, in Python.")
 

@@ -20,7 +20,7 @@ __all__ = ["render_explanation", "render_simulation"]
 _STATUS_STYLE = {
     "Bound": "dim", "Scheduled": "green", "Unschedulable": "red", "SchedulerError": "red",
     "Pending": "yellow", "Preempted": "magenta", "Terminating": "magenta", "Deleted": "dim",
-    "SchedulingGated": "yellow",
+    "SchedulingGated": "yellow", "Succeeded": "dim", "Failed": "dim",
 }
 _TABLE_RESOURCES = ("cpu", "memory", "pods")
 
@@ -82,10 +82,18 @@ def render_simulation(console: Console, sim: Simulation, wide: bool = False) -> 
 
     unplaced = len(sim.unplaced())
     console.print(
-        f"{sim.count('Scheduled')} scheduled, {sim.count('Bound')} already bound, "
+        f"{_scheduled_count(sim)}, {sim.count('Bound')} already bound, "
         f"{unplaced} not scheduled, {len(sim.preemptions)} preemption(s); "
         f"{sim.run.attempts} scheduling attempts over {sim.end - sim.start:g}s of simulated time "
         f"(seed {sim.seed}).", highlight=False)
+
+
+def _scheduled_count(sim: Simulation) -> str:
+    """``19 scheduled (9 since finished)``: every pod this run placed, the ones that ran to
+    completion since (a Job's) counted in and labelled."""
+    scheduled = sim.scheduled()
+    finished = sum(1 for p in scheduled if p.finished)
+    return f"{len(scheduled)} scheduled" + (f" ({finished} since finished)" if finished else "")
 
 
 def _render_workloads(console: Console, sim: Simulation) -> None:

@@ -35,8 +35,9 @@ from ..replay import (
     run_spec,
 )
 from ._console import add_column, out_console, print_table
-from ._inputs import reported_as_bad_input, warn
+from ._inputs import DEFAULT_MAX_PODS, MAX_PODS_HELP, reported_as_bad_input, warn
 from ._main import app
+from ._progress import PlainProgress, virtual_time
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
 
@@ -76,6 +77,8 @@ _drop = typer.Option(
          "nowhere dropped, never retried.")
 _no_plots = typer.Option(False, "--no-plots", help="Write no plots.")
 _output = typer.Option(Output.table, "-o", "--output", help="Summary on stdout as a table or JSON.")
+_max_pods = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1,
+                         help=MAX_PODS_HELP.replace("an input", "a trace (with its cluster)"))
 
 
 def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: float | None,
@@ -102,12 +105,14 @@ def replay(
     drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
+    max_pods: int = _max_pods,
 ) -> None:
     """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
     spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
                    cluster=tuple(cluster or ()), config=str(config) if config else None,
                    label=config.stem if config else "default", seed=seed, until=until,
-                   sample_every=sample_every, drop_unschedulable=drop, out=str(out) if out else None)
+                   sample_every=sample_every, drop_unschedulable=drop, out=str(out) if out else None,
+                   max_pods=max_pods)
     with reported_as_bad_input():
         summary = _run_with_progress(spec)
     skipped = summary.get("skipped") or {}
@@ -125,7 +130,15 @@ def replay(
 def _run_with_progress(spec: RunSpec) -> dict[str, Any]:
     err = Console(stderr=True)
     if not err.is_terminal:
-        return run_spec(spec)
+        state = [0, 0.0]
+        tick = PlainProgress(
+            lambda: f"replay: {int(state[0]):,} events applied, virtual time {virtual_time(state[1])}")
+
+        def plain(done: int, virtual: float) -> None:
+            state[0], state[1] = done, virtual
+            tick()
+
+        return run_spec(spec, plain)
     with Progress(TextColumn("replaying"), BarColumn(), MofNCompleteColumn(), TextColumn("events"),
                   TextColumn("{task.fields[vt]}"), console=err, transient=True) as bar:
         task = bar.add_task("replay", total=None, vt="")
@@ -142,7 +155,14 @@ def _run_many_with_progress(specs: list[RunSpec], what: str, *, workers: int | N
     """run_many, with a bar of finished runs on stderr when it is a terminal."""
     err = Console(stderr=True)
     if not err.is_terminal:
-        return run_many(specs, workers=workers, ray=ray)
+        tick = PlainProgress(lambda: f"{what}: {finished[0]:,} of {len(specs):,} runs done")
+        finished = [0]
+
+        def plain(n: int, _total: int) -> None:
+            finished[0] = n
+            tick()
+
+        return run_many(specs, workers=workers, ray=ray, done=plain)
     with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TextColumn("runs"), console=err,
                   transient=True) as bar:
         task = bar.add_task(what, total=len(specs))
@@ -172,13 +192,14 @@ def compare(
     drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
+    max_pods: int = _max_pods,
 ) -> None:
     """The same trace under each configuration (same seed): summaries side by side, plots overlaid."""
     labels = config_labels([str(c) for c in configs])
     opts = _options(seed, arrival, tune, interval, demand)
     specs = [RunSpec(paths=tuple(traces), format=fmt, options=opts, cluster=tuple(cluster or ()),
                      config=str(c), label=label, seed=seed, until=until, sample_every=sample_every,
-                     drop_unschedulable=drop, out=str(out / label) if out else None)
+                     drop_unschedulable=drop, out=str(out / label) if out else None, max_pods=max_pods)
              for c, label in zip(configs, labels, strict=True)]
     with reported_as_bad_input():
         summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
@@ -232,6 +253,7 @@ def sweep(
     drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
+    max_pods: int = _max_pods,
 ) -> None:
     """Every configuration x seed, in parallel; mean, min and max per metric."""
     with reported_as_bad_input():
@@ -241,7 +263,8 @@ def sweep(
         specs = [RunSpec(paths=tuple(traces), format=fmt,
                          options=_options(s, arrival, tune, interval, demand), cluster=tuple(cluster or ()),
                          config=c, label=label, seed=s, until=until, sample_every=sample_every,
-                         drop_unschedulable=drop, out=str(out / label / f"seed-{s}") if out else None)
+                         drop_unschedulable=drop, out=str(out / label / f"seed-{s}") if out else None,
+                         max_pods=max_pods)
                  for c, label in zip(config_list, labels, strict=True) for s in seed_list]
         summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
     groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}

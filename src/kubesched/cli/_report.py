@@ -26,6 +26,7 @@ def simulation_report(sim: Simulation) -> dict[str, Any]:
     """simulate ``-o json``. Resource amounts are integers: cpu in millicores, memory and
     storage in bytes, everything else (pods, extended resources) as counts."""
     run = sim.run
+    scheduled = sim.scheduled()
     return {
         "kind": REPORT_KIND,
         "seed": sim.seed,
@@ -34,7 +35,8 @@ def simulation_report(sim: Simulation) -> dict[str, Any]:
         "summary": {
             "pods": len(sim.pods),
             "bound": sim.count("Bound"),
-            "scheduled": sim.count("Scheduled"),
+            "scheduled": len(scheduled),
+            "finished": sum(1 for p in scheduled if p.finished),
             "unschedulable": len(sim.unplaced()),
             "preempted": sim.count("Preempted"),
             "preemptions": len(sim.preemptions),

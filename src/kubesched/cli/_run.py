@@ -26,6 +26,7 @@ from ..app import DEFAULT_BIND_ADDRESS, parse_bind_address, self_signed_context,
 from ..cluster import DelegatedAuth
 from ..framework.config import default_config, load_config
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
+from ._errors import record_verbosity
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 
@@ -93,7 +94,9 @@ def run(
         None, "--tls-cert-file", help="Serving certificate (PEM); default: a self-signed one made at start."),
     tls_private_key_file: str | None = typer.Option(
         None, "--tls-private-key-file", help="The serving certificate's key (PEM)."),
-    verbosity: int = typer.Option(0, "-v", "--v", help="Log verbosity (klog's -v)."),
+    verbosity: int = typer.Option(0, "-v", "--v", callback=record_verbosity,
+                                  help="Log verbosity (klog's -v); above 0, an internal error's "
+                                       "traceback too."),
 ) -> None:
     """Schedule the pods of a real cluster whose schedulerName is one of the profiles.
 

@@ -1,15 +1,18 @@
 """``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
-can happen, and reports each pod's node (or upstream's failure message), the preemptions and
-each node's allocation. Exit codes: 0 when it ran, 2 on bad input, 1 with
+can happen (telling its progress on stderr while it runs long), and reports each pod's node
+(or upstream's failure message), the preemptions and each node's allocation. Exit codes: 0
+when it ran, 2 on bad input (``--max-pods`` exceeded included), 1 with
 ``--fail-on-unschedulable`` when a pod our profiles serve is left without a node.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
+import time
 from enum import StrEnum
 from pathlib import Path
 
@@ -20,8 +23,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..simulator import Simulation, Simulator
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
-from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
+from ._inputs import (
+    DEFAULT_MAX_PODS,
+    EXIT_UNSCHEDULABLE,
+    MAX_PODS_HELP,
+    STRICT_HELP,
+    load_inputs,
+    reported_as_bad_input,
+)
 from ._main import app
+from ._progress import PlainProgress, virtual_time
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
 
@@ -45,11 +56,12 @@ def simulate(
     fail_on_unschedulable: bool = typer.Option(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
         features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features)
+        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods)
         simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:
@@ -63,15 +75,35 @@ def simulate(
 
 
 def _run(simulator: Simulator) -> Simulation:
-    """Run, with a progress bar on stderr when it is a terminal."""
+    """Run, with a progress bar on stderr when it is a terminal, else a line every few seconds
+    of a long run (``_progress``)."""
     err = Console(stderr=True)
     if not err.is_terminal:
-        return simulator.run()
-    with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(), console=err,
-                  transient=True) as bar:
-        task = bar.add_task("scheduling", total=None)
+        state = [0, 0]
+
+        def line() -> str:
+            done, total = state
+            return (f"simulate: {done:,} pods scheduled, {max(total - done, 0):,} pending, "
+                    f"virtual time {virtual_time(simulator.clock.now - simulator.start)}")
+
+        tick = PlainProgress(line)
+
+        def plain(done: int, total: int) -> None:
+            state[0], state[1] = done, total
+            tick()
+
+        return simulator.run(plain)
+    with Progress(TextColumn("scheduling"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[vt]}"), console=err, transient=True) as bar:
+        task = bar.add_task("scheduling", total=None, vt="")
+        shown = [-math.inf]
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            now = time.monotonic()  # every pod change calls: the bar is updated at its refresh rate
+            if now - shown[0] < 1 / bar.live.refresh_per_second:
+                return
+            shown[0] = now
+            bar.update(task, completed=done, total=total,
+                       vt=f"virtual time {virtual_time(simulator.clock.now - simulator.start)}")
 
         return simulator.run(progress)

@@ -14,6 +14,7 @@ from ._names import (
     random_string,
     safe_encode_string,
 )
+from ._planned import PlannedPods, planned_pods, planned_share
 from ._pods import is_active
 from ._resourceclaim import (
     POD_CLAIM_NAME_ANNOTATION,
@@ -29,6 +30,7 @@ __all__ = [
     "RUN_SECONDS_ANNOTATION",
     "WORKLOAD_KINDS",
     "ControllerManager",
+    "PlannedPods",
     "PodRunner",
     "ResourceClaimController",
     "WorkloadStatus",
@@ -40,6 +42,8 @@ __all__ = [
     "hash_controller_revision",
     "is_active",
     "owning_workloads",
+    "planned_pods",
+    "planned_share",
     "random_string",
     "run_seconds",
     "safe_encode_string",

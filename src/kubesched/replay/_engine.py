@@ -36,6 +36,7 @@ from ..clock import VirtualClock
 from ..cluster import MemoryStore, StoreError, pdb_selects
 from ..controllers import ControllerManager
 from ..scheduler import Scheduler
+from ._budget import PodBudget
 from ._metrics import Recorder
 from ._reader import TraceError
 from ._trace import Trace, TraceEvent
@@ -77,7 +78,8 @@ class Replay:
 
     def __init__(self, trace: Trace, *, cluster: Sequence[ApiObject] = (), config: Any = None,
                  seed: int = 0, until: float | None = None, sample_every: float | None = None,
-                 sink: Callable[[Sequence[float]], None] | None = None, label: str = "") -> None:
+                 sink: Callable[[Sequence[float]], None] | None = None, label: str = "",
+                 max_pods: int | None = None) -> None:
         if sample_every is not None and not sample_every > 0:
             raise ValueError(f"sample interval must be positive, got {sample_every}")
         if iter(trace.events) is trace.events:  # a one-shot iterator: checked, then run
@@ -97,7 +99,9 @@ class Replay:
         self.clock = VirtualClock(self.start)
         self.store = MemoryStore(self.clock, history_limit=1024, event_limit=10_000)
         self.store.load(objects)
-        self._parsed = self._check(trace.events)
+        budget = PodBudget(max_pods, objects, f"{trace.name or 'trace'}: cluster") if max_pods is not None \
+            else None
+        self._parsed = self._check(trace.events, budget)
         self.sched = Scheduler(self.store, self.clock, config, seed=seed)
         self.controllers = ControllerManager(self.store, self.clock, seed)
         self.recorder = Recorder(self.store, resources=_resources(self._resource_names), demand=trace.demand,
@@ -109,9 +113,11 @@ class Replay:
         self._draining: set[str] = set()
 
     # -- checking -----------------------------------------------------------------------------
-    def _check(self, events: Iterable[TraceEvent]) -> list[ApiObject | None] | None:
-        """Every event valid against the state the trace builds; returns the parsed objects when
-        the trace is short enough to keep them."""
+    def _check(self, events: Iterable[TraceEvent],
+               budget: PodBudget | None = None) -> list[ApiObject | None] | None:
+        """Every event valid against the state the trace builds, and the pods it would make
+        within ``budget`` (``--max-pods``); returns the parsed objects when the trace is short
+        enough to keep them."""
         live: set[Key] = {(k, o.meta.namespace, o.meta.name) for k in KINDS for o in self.store.list(k)}
         names = self._resource_names = {r for n in self.store.list("Node") for r in n.allocatable}
         classes = {k[2] for k in live if k[0] == "PriorityClass"}
@@ -132,12 +138,16 @@ class Replay:
                         raise TraceError(f"{ev.source}: create: {_describe(key)}: no PriorityClass with name "
                                          f"{pc} was found")
                     live.add(key)
+                    if budget is not None:
+                        budget.create(obj, f"{ev.source}: create")
                     if isinstance(obj, Node):
                         names.update(obj.allocatable)
                     if key[0] == "PriorityClass":
                         classes.add(key[2])
                 elif key not in live:
                     raise TraceError(f"{ev.source}: update: {_describe(key)} not found")
+                elif budget is not None:
+                    budget.update(obj, f"{ev.source}: update")
             elif ev.ref is not None:
                 key = (ev.ref.kind, ev.ref.namespace, ev.ref.name)
                 if key not in live:
@@ -145,6 +155,10 @@ class Replay:
                                      "objects of the cluster or created earlier in the trace)")
                 if ev.op == "delete":
                     live.discard(key)
+                    if budget is not None:
+                        budget.delete(key)
+                elif ev.op == "scale" and budget is not None and ev.replicas is not None:
+                    budget.scale(key, ev.replicas, f"{ev.source}: scale")
             if parsed is not None:
                 parsed.append(obj)
                 if len(parsed) > _KEEP_PARSED:

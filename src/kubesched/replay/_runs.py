@@ -56,6 +56,8 @@ class RunSpec:
     sample_every: float | None = None
     out: str | None = None
     drop_unschedulable: bool = False
+    max_pods: int | None = None
+    """Refuse a trace that would create more pods (``--max-pods``); None: no limit."""
 
 
 def load_cluster(paths: Sequence[str]) -> list[ApiObject]:
@@ -73,7 +75,7 @@ def prepare(spec: RunSpec, sink: Callable[[Sequence[float]], None] | None = None
     trace = read_format(spec.format, list(spec.paths), replace(spec.options, seed=spec.seed))
     objects = list(cluster) if cluster is not None else load_cluster(spec.cluster)
     return Replay(trace, cluster=objects, config=config, seed=spec.seed, until=spec.until,
-                  sample_every=spec.sample_every, sink=sink, label=spec.label)
+                  sample_every=spec.sample_every, sink=sink, label=spec.label, max_pods=spec.max_pods)
 
 
 def run_spec(spec: RunSpec, progress: ProgressFn | None = None) -> dict[str, Any]:

@@ -28,10 +28,13 @@ from ..scheduler import AttemptHook, RunSummary, Scheduler, SchedulerOptions
 __all__ = [
     "BOUND",
     "DELETED",
+    "FAILED",
+    "FINISHED",
     "PENDING",
     "PREEMPTED",
     "SCHEDULED",
     "SCHEDULER_ERROR",
+    "SUCCEEDED",
     "TERMINATING",
     "UNSCHEDULABLE",
     "NodeAllocation",
@@ -55,11 +58,15 @@ PENDING = "Pending"  # never attempted: another scheduler's pod
 PREEMPTED = "Preempted"  # deleted as a preemption victim
 TERMINATING = "Terminating"  # still terminating when the run ended
 DELETED = "Deleted"  # gone by the end of the run, not as a victim (e.g. terminating in a dump)
+SUCCEEDED = "Succeeded"  # finished: the pod's phase (a pod finished in the input, or since it ran)
+FAILED = "Failed"
+FINISHED = (SUCCEEDED, FAILED)
 
 _PREEMPTED_BY_UID = re.compile(r"^Preempted by pod (?P<uid>\S+) on node (?P<node>\S+)$")
 
 ProgressFn = Callable[[int, int], None]
-"""(pods bound so far, pods to place) -> None."""
+"""(pods bound so far, pods to place) -> None; called on every change to a pod and every step
+of the clock, so that a long run of failing attempts still reports."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,13 @@ class PodOutcome:
     scheduler_name: str
     devices: tuple[PodDevice, ...] = ()
     """The devices allocated to the pod's ResourceClaims (claims reserved for it)."""
+    placed: bool = False
+    """Bound by this run, whatever happened since: still ``Scheduled``, or finished
+    (``Succeeded``, ``Failed``: a Job's pod that ran its course) or ``Terminating``."""
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +153,11 @@ class Simulation:
     def count(self, status: str) -> int:
         return sum(1 for p in self.pods if p.status == status)
 
+    def scheduled(self) -> list[PodOutcome]:
+        """Pods this run bound, including those that finished since (what a user counts as
+        scheduled: a Job's 6 pods that ran and succeeded were scheduled 6 times)."""
+        return [p for p in self.pods if p.placed]
+
     def unplaced(self) -> list[PodOutcome]:
         """Pods our profiles should have placed and did not (what --fail-on-unschedulable counts)."""
         waiting = (UNSCHEDULABLE, SCHEDULER_ERROR, SCHEDULING_GATED, PENDING)
@@ -163,15 +182,16 @@ class Simulator:
                                options=SchedulerOptions(features=dict(features or {})))
         self.controllers = ControllerManager(self.store, self.clock, seed, features=dict(features or {}))
 
-    def settle(self) -> RunSummary:
+    def settle(self, before_step: Callable[[float], None] | None = None) -> RunSummary:
         """Start the controllers and schedule until nothing more can happen, leaving the
         scheduler and the controllers open (``capacity`` goes on from this state). A
-        scheduler whose attempt hook stopped it (``run_to_attempt``) ends the run there."""
+        scheduler whose attempt hook stopped it (``run_to_attempt``) ends the run there.
+        ``before_step``: told each timer's time before the clock moves there."""
         self.controllers.start()
-        summary = self.sched.run_until_idle()
+        summary = self.sched.run_until_idle(before_step=before_step)
         while self.sched.stopped_before is None and (due := self.controllers.next_due()) < math.inf:
             self.clock.run(until=max(due, self.clock.now))
-            summary = self.sched.run_until_idle()
+            summary = self.sched.run_until_idle(before_step=before_step)
         return summary
 
     def run_to_attempt(self, hook: AttemptHook) -> QueuedPodInfo | None:
@@ -197,9 +217,9 @@ class Simulator:
         store, initial = self.store, self.initial
         bound_before = {p.key for p in initial if p.node_name}
         to_place = sum(1 for p in initial if not p.node_name and not p.is_terminal)  # finished: never
-        unsubscribe = _watch_binds(store, to_place, progress)
+        unsubscribe, tick = _watch_binds(store, to_place, progress)
         try:
-            summary = self.settle()
+            summary = self.settle(tick)
         finally:
             unsubscribe()
             self.close()
@@ -237,13 +257,20 @@ def run_simulation(loaded: LoadedObjects, config: Any = None, seed: int = 0,
     return Simulator(loaded, config, seed, features).run(progress)
 
 
-def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None) -> Callable[[], None]:
+def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None
+                 ) -> tuple[Callable[[], None], Callable[[float], None] | None]:
+    """Tell ``progress`` of every pod change, and of every step of the clock (the second
+    callable, for ``run_until_idle``'s ``before_step``: retries of pods that keep failing
+    change nothing in the store); returns the unsubscribe function and that one."""
     if progress is None:
-        return lambda: None
+        return (lambda: None), None
     bound = [0]
     progress(0, to_place)
 
     total = [to_place]
+
+    def on_step(_t: float) -> None:
+        progress(bound[0], total[0])
 
     def on_event(ev: WatchEvent) -> None:
         if ev.kind != "Pod":
@@ -251,13 +278,12 @@ def _watch_binds(store: MemoryStore, to_place: int, progress: ProgressFn | None)
         if ev.type == "ADDED" and isinstance(ev.new, Pod) and not ev.new.node_name \
                 and not ev.new.is_terminal:
             total[0] += 1  # a pod a controller created: one more to place
-            progress(bound[0], total[0])
         elif ev.type == "MODIFIED" and isinstance(ev.old, Pod) \
                 and isinstance(ev.new, Pod) and not ev.old.node_name and ev.new.node_name:
             bound[0] += 1
-            progress(bound[0], total[0])
+        progress(bound[0], total[0])
 
-    return store.subscribe(on_event)
+    return store.subscribe(on_event), on_step
 
 
 def _preemptions(store: MemoryStore, by_uid: dict[str, Pod]) -> list[Preemption]:
@@ -293,7 +319,8 @@ def _outcomes(store: MemoryStore, initial: list[Pod], bound_before: set[str],
         msg = pre_enqueue_message(pod) if status == PENDING else _message(pod)
         out.append(PodOutcome(pod.key, pod.node_name, status, pod.priority_value,
                               pod.nominated_node_name, msg, pod.scheduler_name,
-                              _devices(store, pod)))
+                              _devices(store, pod),
+                              placed=bool(pod.node_name) and pod.key not in bound_before))
     out.sort(key=lambda o: o.pod)
     return out
 
