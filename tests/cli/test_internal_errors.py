@@ -34,7 +34,7 @@ def _required_args(command: str) -> list[str]:
 
 
 def _verbose(command: str) -> list[str]:
-    return ["-v", "1"] if command == "run" else ["-v"]  # run's -v N is klog's
+    return ["-v", "1"] if command in ("run", "extender") else ["-v"]  # their -v N is klog's
 
 
 @pytest.fixture

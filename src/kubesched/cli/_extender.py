@@ -44,6 +44,7 @@ from ..extender import (
     profile_name,
 )
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
+from ._errors import record_verbosity
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 from ._run import _configure_logging
@@ -112,9 +113,10 @@ def extender(
     token_cache_ttl: str = AuthFlags.token_cache_ttl,
     allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
     deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
-    verbosity: int = typer.Option(0, "-v", "--v",
+    verbosity: int = typer.Option(0, "-v", "--v", callback=record_verbosity,
                                   help="Log verbosity (klog's -v): from 1 info lines (a refused request, a "
-                                       "failed TLS handshake), from 3 debug lines; 0: warnings only."),
+                                       "failed TLS handshake), from 3 debug lines; 0: warnings only; "
+                                       "above 0, an internal error's traceback too."),
 ) -> None:
     """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind).
 
