@@ -192,7 +192,11 @@ def render_explanation(console: Console, e: Explanation) -> None:
         if pf.nominated_node:
             console.print(Text(f"{pf.plugin} would nominate {pf.nominated_node} and evict: "
                                f"{', '.join(pf.victims) or '(nothing)'}", style="bold magenta"))
-        else:
-            console.print(Text(f"{pf.plugin}: no preemption would help.", style="magenta"))
+        elif pf.code == Code.ERROR:
+            console.print(Text(f"PostFilter: {pf.plugin} failed: {pf.message}", style="magenta"),
+                          highlight=False)
+        else:  # upstream's joined reasons: every PostFilter plugin's, DynamicResources' first
+            console.print(Text(f"PostFilter: {pf.message or 'no preemption would help.'}",
+                               style="magenta"), highlight=False)
     if e.message:
         console.print(Text(e.message, style="red" if not e.selected_node else ""), highlight=False)

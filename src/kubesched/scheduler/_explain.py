@@ -90,12 +90,15 @@ class NodeExplanation:
 @dataclass(frozen=True, slots=True)
 class PostFilterExplanation:
     """What PostFilter (preemption) would do: the node it would nominate and the victims it
-    would evict there (``ns/name``, most important first); ``message`` is its status text."""
+    would evict there (``ns/name``, most important first); ``message`` is its status text, as
+    upstream's RunPostFilterPlugins joins the rejecting plugins' reasons (``no new claims to
+    deallocate, preemption: ...``), and ``code`` its code (Error when a plugin failed)."""
 
     plugin: str
     nominated_node: str | None
     victims: tuple[str, ...]
     message: str
+    code: Code = Code.UNSCHEDULABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +370,7 @@ class _Cycle:
         nominated = result.nominated_node_name if result is not None else ""
         self.out.post_filter = PostFilterExplanation(
             plugin, nominated or None, tuple(f"{v.namespace}/{v.name}" for v in recorder.victims),
-            st.message())
+            st.message(), st.code)
 
 
 class _PreemptionRecorder:
