@@ -1,0 +1,316 @@
+"""The PersistentVolume controller: claims bound to volumes, or volumes provisioned for them.
+
+Mirrors pkg/controller/volume/persistentvolume (master 2026), the part scheduling depends on:
+``syncUnboundClaim`` for claims not yet bound, with the external provisioner's part done at
+once (a simulation has no provisioner that could lag or fail).
+
+- **Matching** (``findBestMatchForClaim``, index.go ``findByClaim``): the PVs grouped by their
+  set of access modes; the groups that offer every mode the claim asks for, fewest modes
+  first; in each, ``FindMatchingVolume`` without a node: the PV pre-bound to the claim
+  (``claimRef`` naming it, its uid when set), else the smallest Available PV not bound to
+  another claim whose capacity, volume mode, volume attributes class, storage class and label
+  selector fit. A WaitForFirstConsumer claim only takes a PV pre-bound to it: the scheduler
+  chooses the others (VolumeBinding). Bound: the PV gets ``claimRef`` (and
+  ``bound-by-controller`` unless it was pre-bound) and phase Bound; the claim ``volumeName``,
+  ``bind-completed``, phase Bound, the PV's access modes and capacity (volume_writes).
+- **A claim naming a volume** (``spec.volumeName``): bound to it if the PV exists and is free
+  (and satisfies it: ``checkVolumeSatisfyClaim``) or already pre-bound to the claim.
+- **No match**: a claim without a class gets the default StorageClass, if any
+  (``assignDefaultStorageClass``: the newest ``is-default-class`` class, then by name), and is
+  synced again; a WaitForFirstConsumer claim waits for the scheduler (unless it has a selected
+  node); a claim whose class has a provisioner (not ``kubernetes.io/no-provisioner``) is
+  provisioned: the claim is annotated with the provisioner (``setClaimProvisioner``), the
+  provisioner creates ``pvc-<claim uid>`` (the claim's size, the class's reclaim policy and
+  mount options, node affinity from the class's ``allowedTopologies``, or from the selected
+  node's CSINode topology), and the controller binds the two. Otherwise the claim stays
+  Pending, with upstream's event saying why.
+- **Timing**: a claim is synced when it is added or changed (informer events) and, when a
+  volume the provisioner created names it, at once; a claim left Pending is looked at again
+  only by the periodic resync, every 15 s (``--pvclaimbinder-sync-period``) from the
+  controller's start. A resync that would change nothing is not run (it would write nothing),
+  so the simulation's clock only moves to one when a PersistentVolume or StorageClass added
+  or changed since lets a waiting claim be bound or provisioned.
+
+Out of scope: bound claims and volumes (``syncBoundClaim``, ``syncVolume``: a claim whose
+volume is gone does not become Lost, a volume whose claim is gone is not released or
+reclaimed), in-tree provisioning plugins, CSI migration annotations, volume expansion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, cast
+
+from ..api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, StorageClass, parse_time
+from ..cluster import Store
+from ..plugins.volumebinding import (
+    ANN_SELECTED_NODE,
+    ANN_STORAGE_CLASS,
+    NOT_SUPPORTED_PROVISIONER,
+    VolumeBinder,
+    allowed_topology_terms,
+    bind_volume_to_claim,
+    bound_claim,
+    check_access_modes,
+    claim_class,
+    claim_with_provisioner,
+    find_matching_volume,
+    is_volume_bound_to_claim,
+    node_topology_terms,
+    provisioned_volume,
+    pv_class,
+)
+from ._context import Context
+
+__all__ = ["RESYNC_PERIOD", "ClaimDecision", "PersistentVolumeController", "decide"]
+
+RESYNC_PERIOD: Final = 15.0
+"""kube-controller-manager's --pvclaimbinder-sync-period default."""
+ANN_DEFAULT_CLASS: Final = ("storageclass.kubernetes.io/is-default-class",
+                            "storageclass.beta.kubernetes.io/is-default-class")
+BIND: Final = "bind"
+PROVISION: Final = "provision"
+ASSIGN_CLASS: Final = "assign-default-class"
+WAIT: Final = "wait"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDecision:
+    """What syncUnboundClaim does with a claim now: bind it to ``volume``, provision it with
+    ``storage_class``, give it the default ``storage_class``, or wait; a wait carries
+    upstream's event (reason, type, message) or, where upstream only logs, a message."""
+
+    action: str
+    volume: PersistentVolume | None = None
+    storage_class: StorageClass | None = None
+    reason: str = ""
+    event_type: str = "Normal"
+    message: str = ""
+
+
+def _wait(message: str, reason: str = "", event_type: str = "Normal") -> ClaimDecision:
+    return ClaimDecision(WAIT, reason=reason, event_type=event_type, message=message)
+
+
+def needs_controller(claim: PersistentVolumeClaim) -> bool:
+    """A claim the controller has work for: not fully bound yet."""
+    return not VolumeBinder.is_pvc_fully_bound(claim) and claim.meta.deletion_timestamp is None
+
+
+def _storage_class(store: Store, name: str) -> StorageClass | None:
+    sc = store.try_get("StorageClass", "", name) if name else None
+    return sc if isinstance(sc, StorageClass) else None
+
+
+def _delay_binding(store: Store, claim: PersistentVolumeClaim) -> bool:
+    """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer."""
+    sc = _storage_class(store, claim_class(claim))
+    return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
+
+
+def _has_class(claim: PersistentVolumeClaim) -> bool:
+    """PersistentVolumeClaimHasClass: the beta annotation or spec.storageClassName is set."""
+    return ANN_STORAGE_CLASS in claim.annotations or claim.storage_class_name is not None
+
+
+def default_class(store: Store) -> StorageClass | None:
+    """GetDefaultClass: of the classes annotated default, the newest, then by name."""
+    defaults = [sc for sc in store.list("StorageClass") if isinstance(sc, StorageClass)
+                and any(sc.meta.annotations.get(a) == "true" for a in ANN_DEFAULT_CLASS)]
+    if not defaults:
+        return None
+
+    def created(sc: StorageClass) -> float:
+        t = parse_time((sc.raw.get("metadata") or {}).get("creationTimestamp"))
+        return t if t is not None else 0.0
+
+    return min(defaults, key=lambda sc: (-created(sc), sc.meta.name))
+
+
+def find_best_match(claim: PersistentVolumeClaim, volumes: Iterable[PersistentVolume],
+                    delay_binding: bool) -> PersistentVolume | None:
+    """findBestMatchForClaim: the access-mode groups that hold every mode asked for, fewest
+    modes first (ties by the modes' names: upstream's order among them is a map's), each
+    searched by FindMatchingVolume without a node; volumes in the store's order (name)."""
+    groups: dict[frozenset[str], list[PersistentVolume]] = {}
+    for volume in volumes:
+        groups.setdefault(frozenset(volume.access_modes), []).append(volume)
+    wanted = set(claim.access_modes)
+    for modes in sorted((m for m in groups if wanted <= m), key=lambda m: (len(m), sorted(m))):
+        pv = find_matching_volume(claim, groups[modes], None, set(), delay_binding)
+        if pv is not None:
+            return pv
+    return None
+
+
+def _satisfy_error(pv: PersistentVolume, claim: PersistentVolumeClaim) -> str:
+    """checkVolumeSatisfyClaim: why the volume the claim names cannot serve it ("" if it can)."""
+    if pv.meta.deletion_timestamp is not None:
+        return f'the volume is marked for deletion "{pv.name}"'
+    if pv.capacity.get("storage", 0) < claim.requests.get("storage", 0):
+        return "requested PV is too small"
+    if pv_class(pv) != claim_class(claim):
+        return "storageClassName does not match"
+    if pv.volume_mode != claim.volume_mode:
+        return "incompatible volumeMode"
+    if not check_access_modes(claim, pv):
+        return "incompatible accessMode"
+    vac = (claim.raw.get("spec") or {}).get("volumeAttributesClassName") or ""
+    if vac != ((pv.raw.get("spec") or {}).get("volumeAttributesClassName") or ""):
+        return "volumeAttributesClassName does not match"
+    return ""
+
+
+def decide(store: Store, claim: PersistentVolumeClaim) -> ClaimDecision:
+    """syncUnboundClaim's decision for ``claim`` against the store as it is (nothing written):
+    the controller acts on it, and ``explain`` reports it for a claim the pod waits for."""
+    if not claim.volume_name:
+        delay = _delay_binding(store, claim)
+        volumes = [pv for pv in store.list("PersistentVolume") if isinstance(pv, PersistentVolume)]
+        pv = find_best_match(claim, volumes, delay)
+        if pv is not None:
+            return ClaimDecision(BIND, volume=pv)
+        if not _has_class(claim) and (sc := default_class(store)) is not None:
+            return ClaimDecision(ASSIGN_CLASS, storage_class=sc)
+        if delay and ANN_SELECTED_NODE not in claim.annotations:
+            return _wait("waiting for first consumer to be created before binding", "WaitForFirstConsumer")
+        name = claim_class(claim)
+        if not name:
+            return _wait("no persistent volumes available for this claim and no storage class is set",
+                         "FailedBinding")
+        sc = _storage_class(store, name)
+        if sc is None:
+            return _wait(f'storageclass.storage.k8s.io "{name}" not found', "ProvisioningFailed", "Warning")
+        if not sc.provisioner or sc.provisioner == NOT_SUPPORTED_PROVISIONER:
+            return _wait(f"no volume plugin matched name: {sc.provisioner}", "ProvisioningFailed", "Warning")
+        return ClaimDecision(PROVISION, storage_class=sc)
+    found = store.try_get("PersistentVolume", "", claim.volume_name)
+    if not isinstance(found, PersistentVolume):
+        return _wait(f'volume "{claim.volume_name}" requested by the claim does not exist')
+    if found.claim_ref is None:
+        err = _satisfy_error(found, claim)
+        if err:
+            return _wait(f'Cannot bind to requested volume "{found.name}": {err}', "VolumeMismatch",
+                         "Warning")
+        return ClaimDecision(BIND, volume=found)
+    if is_volume_bound_to_claim(found, claim):
+        return ClaimDecision(BIND, volume=found)
+    return _wait(f'volume "{found.name}" already bound to a different claim.', "FailedBinding", "Warning")
+
+
+class PersistentVolumeController:
+    """The controller's claim queue, its waiting claims and its resync, on the manager's clock."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.start = ctx.clock.now
+        self._queue: dict[tuple[str, str], None] = {}  # claims to sync, in order
+        self._waiting: dict[tuple[str, str], str] = {}  # claims left Pending -> their reason
+        self._resync_at: float | None = None
+
+    # -- informer events ------------------------------------------------------------------
+    def observe_claim(self, claim: PersistentVolumeClaim | None, key: tuple[str, str]) -> bool:
+        """A claim added, changed or deleted: queue it when it needs the controller. True when
+        a sync is due now."""
+        if claim is None or not needs_controller(claim):
+            self._waiting.pop(key, None)
+            self._queue.pop(key, None)
+            return False
+        self._queue[key] = None
+        return True
+
+    def observe_volumes_or_classes(self) -> None:
+        """A PersistentVolume or StorageClass added or changed: the claims left waiting are
+        looked at again at the next resync, if that would now change anything for one."""
+        if self._resync_at is not None or not self._waiting:
+            return
+        store = self.ctx.store
+        for ns, name in self._waiting:
+            claim = store.try_get("PersistentVolumeClaim", ns, name)
+            if isinstance(claim, PersistentVolumeClaim) and decide(store, claim).action != WAIT:
+                now = self.ctx.clock.now
+                ticks = int((now - self.start) // RESYNC_PERIOD) + 1
+                self._resync_at = self.start + ticks * RESYNC_PERIOD
+                self.ctx.requeue(self._resync_at - now)
+                return
+
+    def queue_all(self, claims: Sequence[PersistentVolumeClaim]) -> None:
+        for claim in claims:
+            self.observe_claim(claim, (claim.meta.namespace, claim.meta.name))
+
+    # -- work -----------------------------------------------------------------------------
+    def sync(self) -> None:
+        """The claim worker: every queued claim, then (when due) the resync of the waiting."""
+        now = self.ctx.clock.now
+        if self._resync_at is not None:
+            if now >= self._resync_at:
+                self._resync_at = None
+                for key in self._waiting:
+                    self._queue[key] = None
+            else:  # another reconcile came first: keep the resync's own on the clock
+                self.ctx.requeue(self._resync_at - now)
+        while self._queue:
+            key = next(iter(self._queue))
+            del self._queue[key]
+            claim = self.ctx.store.try_get("PersistentVolumeClaim", *key)
+            if isinstance(claim, PersistentVolumeClaim) and needs_controller(claim):
+                self.sync_claim(claim)
+
+    def sync_claim(self, claim: PersistentVolumeClaim) -> None:
+        """syncUnboundClaim: act on the decision, or leave the claim waiting."""
+        key = (claim.meta.namespace, claim.meta.name)
+        d = decide(self.ctx.store, claim)
+        if d.action == WAIT:
+            if self._waiting.get(key) != d.message and d.reason:
+                self.ctx.store.record_event(claim, d.reason, d.message, d.event_type)
+            self._waiting[key] = d.message
+            return
+        self._waiting.pop(key, None)
+        store = self.ctx.store
+        if d.action == ASSIGN_CLASS:
+            assert d.storage_class is not None
+            store.update(claim.with_changes({("spec", "storageClassName"): d.storage_class.meta.name}))
+            return  # the update's event syncs the claim again
+        pv = d.volume
+        if d.action == PROVISION:
+            pv = self._provision(claim, d.storage_class)
+            claim = cast(PersistentVolumeClaim, store.get("PersistentVolumeClaim", *key))
+        assert pv is not None
+        self._bind(pv, claim)
+
+    def _provision(self, claim: PersistentVolumeClaim, sc: StorageClass | None) -> PersistentVolume:
+        """provisionClaimOperationExternal, then the external provisioner: annotate the claim,
+        create its volume (pre-bound to it, phase Pending as the API server defaults it)."""
+        assert sc is not None
+        store = self.ctx.store
+        annotated = claim_with_provisioner(claim, sc.provisioner)
+        if annotated is not claim:
+            claim = cast(PersistentVolumeClaim, store.update(annotated))
+        node_name = claim.annotations.get(ANN_SELECTED_NODE, "")
+        if node_name:
+            node = store.try_get("Node", "", node_name)
+            csi_node = store.try_get("CSINode", "", node_name)
+            terms = node_topology_terms(csi_node if isinstance(csi_node, CSINode) else None, sc.provisioner,
+                                        dict(node.labels) if isinstance(node, Node) else {})
+        else:
+            terms = allowed_topology_terms(sc)
+        pv = provisioned_volume(claim, sc, terms, "Pending")
+        existing = store.try_get("PersistentVolume", "", pv.name)
+        if isinstance(existing, PersistentVolume):
+            return existing  # provisioned by an earlier sync: bind it
+        created: PersistentVolume = self.ctx.create(pv)
+        return created
+
+    def _bind(self, pv: PersistentVolume, claim: PersistentVolumeClaim) -> None:
+        """bind: the volume to the claim (claimRef, then phase Bound), then the claim to the
+        volume (volumeName and annotations, then status Bound)."""
+        store = self.ctx.store
+        bound = bind_volume_to_claim(pv, claim)
+        if (pv.raw.get("status") or {}).get("phase") != "Bound":
+            bound = bound.with_changes({("status", "phase"): "Bound"})
+        if bound is not pv:
+            pv = cast(PersistentVolume, store.update(bound))
+        done = bound_claim(claim, pv)
+        if done is not claim:
+            store.update(done)
