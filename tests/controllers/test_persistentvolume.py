@@ -213,3 +213,45 @@ def test_a_volume_created_later_is_bound_at_the_next_resync(tmp_path: Path) -> N
     rep.run()
     assert bound_at == [30.0]
     assert rep.store.get("Pod", "default", "p").node_name == "n1"
+
+
+# -- explain: what the pod's unbound immediate claims wait for -------------------------------------
+def _explain(path: Path, pod_key: str) -> tuple[dict[str, Any], str]:
+    as_json = runner.invoke(app, ["explain", str(path), "--pod", pod_key, "-o", "json"])
+    as_text = runner.invoke(app, ["explain", str(path), "--pod", pod_key], env={"COLUMNS": "250"})
+    assert as_json.exit_code == 0 and as_text.exit_code == 0, as_json.output + as_text.output
+    out: dict[str, Any] = json.loads(as_json.stdout)
+    return out, as_text.stdout
+
+
+def test_explain_says_the_claim_waits_for_the_pv_controller(tmp_path: Path) -> None:
+    docs = [node("n1"), storage_class("manual"), pv("pv-small", "1Gi"), pvc("data", "2Gi"), pod("p", "data")]
+    out, text = _explain(write(tmp_path, docs), "default/p")
+    assert out["nodes"][0]["filters"] == [{"plugin": "VolumeBinding", "code": "UnschedulableAndUnresolvable",
+                                           "reasons": ["pod has unbound immediate PersistentVolumeClaims"]}]
+    message = ("waiting for the PersistentVolume controller, which cannot bind it: no PersistentVolume "
+               "matches it; no volume plugin matched name: kubernetes.io/no-provisioner")
+    assert out["waitingClaims"] == [{"claim": "default/data", "message": message}]
+    assert f"PersistentVolumeClaim default/data: {message}." in text
+
+
+def test_explain_says_what_the_pv_controller_would_do(tmp_path: Path) -> None:
+    docs = [node("n1"), storage_class("manual"), storage_class("fast", "csi.example.com"),
+            pv("pv-a", "4Gi"), pvc("a", "2Gi"), pvc("b", cls="fast"), pvc("c", volumeName="pv-gone"),
+            pod("p", "a", "b", "c")]
+    out, _ = _explain(write(tmp_path, docs), "default/p")
+    wait = "waiting for the PersistentVolume controller"
+    assert out["waitingClaims"] == [
+        {"claim": "default/a", "message": f'{wait} to bind it to PersistentVolume "pv-a"'},
+        {"claim": "default/b", "message": f'{wait} to provision a volume for it (StorageClass "fast", '
+                                          'provisioner "csi.example.com")'},
+        {"claim": "default/c", "message": f'{wait}, which cannot bind it: volume "pv-gone" requested by '
+                                          'the claim does not exist'},
+    ]
+
+
+def test_explain_lists_no_claim_for_bound_or_wait_for_first_consumer_claims(tmp_path: Path) -> None:
+    wffc = storage_class("local", volumeBindingMode="WaitForFirstConsumer")
+    docs = [node("n1"), wffc, pv("pv-a", "4Gi", cls="local"), pvc("data", cls="local"), pod("p", "data")]
+    out, _ = _explain(write(tmp_path, docs), "default/p")
+    assert out["waitingClaims"] == [] and out["selectedNode"] == "n1"

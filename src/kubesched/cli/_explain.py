@@ -14,7 +14,10 @@ from pathlib import Path
 
 import typer
 
-from ..controllers import generate_claims
+from ..api import Pod
+from ..cluster import MemoryStore
+from ..controllers import claims_waiting_for_binding, generate_claims
+from ..scheduler import WaitingClaim
 from ..scheduler import explain as explain_pod
 from ._console import out_console
 from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
@@ -50,11 +53,22 @@ def explain(
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     namespace, name = _split_key(pod)
+    waiting: list[WaitingClaim] = []
+
+    def prepare(store: MemoryStore) -> None:
+        """What controllers would do first: the pod's ResourceClaims generated (the
+        resourceclaim controller); what the PersistentVolume controller would do with its
+        unbound claims is only reported (it runs in simulations, not here)."""
+        generate_claims(store, store.clock, seed)
+        found = store.try_get("Pod", namespace, name)
+        if isinstance(found, Pod):
+            waiting.extend(WaitingClaim(c, m) for c, m in claims_waiting_for_binding(store, found))
+
     with reported_as_bad_input():
         inputs = load_inputs(paths, config, strict=strict)
         e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
-                        now=start_time(inputs.loaded.objects),
-                        prepare=lambda store: generate_claims(store, store.clock, seed))
+                        now=start_time(inputs.loaded.objects), prepare=prepare)
+    e.waiting_claims = waiting
     if output is ExplainOutput.json:
         sys.stdout.write(json.dumps(explanation_to_dict(e), indent=2) + "\n")
     else:

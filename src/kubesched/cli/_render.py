@@ -198,5 +198,7 @@ def render_explanation(console: Console, e: Explanation) -> None:
         else:  # upstream's joined reasons: every PostFilter plugin's, DynamicResources' first
             console.print(Text(f"PostFilter: {pf.message or 'no preemption would help.'}",
                                style="magenta"), highlight=False)
+    for w in e.waiting_claims:
+        console.print(Text(f"PersistentVolumeClaim {w.claim}: {w.message}.", style="yellow"), highlight=False)
     if e.message:
         console.print(Text(e.message, style="red" if not e.selected_node else ""), highlight=False)

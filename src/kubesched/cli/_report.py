@@ -129,6 +129,7 @@ def explanation_to_dict(e: Explanation) -> dict[str, Any]:
             "plugin": pf.plugin, "nominatedNode": pf.nominated_node, "victims": list(pf.victims),
             "message": pf.message},
         "message": e.message,
+        "waitingClaims": [{"claim": w.claim, "message": w.message} for w in e.waiting_claims],
     }
 
 

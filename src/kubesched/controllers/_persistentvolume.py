@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
-from ..api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, StorageClass, parse_time
+from ..api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass, parse_time
 from ..cluster import Store
 from ..plugins.volumebinding import (
     ANN_SELECTED_NODE,
@@ -58,12 +58,14 @@ from ..plugins.volumebinding import (
     find_matching_volume,
     is_volume_bound_to_claim,
     node_topology_terms,
+    pod_claim_refs,
     provisioned_volume,
     pv_class,
 )
 from ._context import Context
 
-__all__ = ["RESYNC_PERIOD", "ClaimDecision", "PersistentVolumeController", "decide"]
+__all__ = ["RESYNC_PERIOD", "ClaimDecision", "PersistentVolumeController", "claims_waiting_for_binding",
+           "decide"]
 
 RESYNC_PERIOD: Final = 15.0
 """kube-controller-manager's --pvclaimbinder-sync-period default."""
@@ -197,6 +199,39 @@ def decide(store: Store, claim: PersistentVolumeClaim) -> ClaimDecision:
     if is_volume_bound_to_claim(found, claim):
         return ClaimDecision(BIND, volume=found)
     return _wait(f'volume "{found.name}" already bound to a different claim.', "FailedBinding", "Warning")
+
+
+def claims_waiting_for_binding(store: Store, pod: Pod) -> list[tuple[str, str]]:
+    """The pod's claims that VolumeBinding leaves to this controller (GetPodVolumeClaims'
+    unbound immediate claims: not bound, and Immediate or naming their volume), each with
+    what the controller would do with it now: ``(namespace/name, sentence)``. ``explain``
+    reports them beside VolumeBinding's "pod has unbound immediate PersistentVolumeClaims"."""
+    out: list[tuple[str, str]] = []
+    for ref in pod_claim_refs(pod):
+        claim = store.try_get("PersistentVolumeClaim", pod.namespace, ref.claim_name)
+        if not isinstance(claim, PersistentVolumeClaim) or not needs_controller(claim):
+            continue
+        if not claim.volume_name and _delay_binding(store, claim):
+            continue  # WaitForFirstConsumer: the scheduler binds it
+        d = decide(store, claim)
+        if d.action == BIND:
+            assert d.volume is not None
+            what = f'to bind it to PersistentVolume "{d.volume.name}"'
+        elif d.action == PROVISION:
+            assert d.storage_class is not None
+            what = (f'to provision a volume for it (StorageClass "{d.storage_class.meta.name}", '
+                    f'provisioner "{d.storage_class.provisioner}")')
+        elif d.action == ASSIGN_CLASS:
+            assert d.storage_class is not None
+            what = f'to give it the default StorageClass "{d.storage_class.meta.name}"'
+        else:
+            why = d.message if claim.volume_name else f"no PersistentVolume matches it; {d.message}"
+            what = f"which cannot bind it: {why}"
+            out.append((f"{claim.namespace}/{claim.name}",
+                        f"waiting for the PersistentVolume controller, {what}"))
+            continue
+        out.append((f"{claim.namespace}/{claim.name}", f"waiting for the PersistentVolume controller {what}"))
+    return out
 
 
 class PersistentVolumeController:

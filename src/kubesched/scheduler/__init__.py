@@ -20,6 +20,7 @@ from ._explain import (
     FilterVerdict,
     NodeExplanation,
     PluginScore,
+    WaitingClaim,
     explain,
     explain_in,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "SchedulerMetrics",
     "SchedulerOptions",
     "Victims",
+    "WaitingClaim",
     "explain",
     "explain_in",
     "fit_error_for_single_node",

@@ -43,6 +43,7 @@ __all__ = [
     "PluginScore",
     "PostFilterExplanation",
     "PreEnqueueExplanation",
+    "WaitingClaim",
     "explain",
     "explain_in",
 ]
@@ -111,6 +112,16 @@ class PreEnqueueExplanation:
     reasons: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class WaitingClaim:
+    """A PersistentVolumeClaim of the pod that VolumeBinding leaves to the PersistentVolume
+    controller (unbound, and Immediate or naming its volume: "pod has unbound immediate
+    PersistentVolumeClaims"), with what that controller would do with it (``message``)."""
+
+    claim: str
+    message: str
+
+
 @dataclass(slots=True)
 class Explanation:
     pod: str
@@ -122,6 +133,9 @@ class Explanation:
     message: str = ""
     pre_enqueue: PreEnqueueExplanation | None = None
     """Set when a PreEnqueue plugin rejects the pod: then no cycle runs (``nodes`` is empty)."""
+    waiting_claims: list[WaitingClaim] = field(default_factory=list)
+    """The pod's claims waiting for the PersistentVolume controller (the caller fills it: no
+    controller runs in the scheduler)."""
 
 
 def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: Any = None,
