@@ -182,8 +182,10 @@ class ControllerManager:
             meta = (ev.new if ev.new is not None else ev.old).meta  # type: ignore[union-attr]
             if self.volumes.observe_claim(claim, (meta.namespace, meta.name)):
                 self._request()
-        elif ev.kind in ("PersistentVolume", "StorageClass") and ev.new is not None:
-            self.volumes.observe_volumes_or_classes()
+        elif ev.kind == "PersistentVolume":
+            self.volumes.observe_volume(ev.old, ev.new)  # type: ignore[arg-type]
+        elif ev.kind == "StorageClass" and ev.new is not None:
+            self.volumes.observe_class()
         elif ev.kind == "ResourceClaimTemplate" and ev.type == "ADDED" and ev.new is not None:
             for pod in self.store.list("Pod", ev.new.meta.namespace):
                 self._observe_claims(pod, gone=False)

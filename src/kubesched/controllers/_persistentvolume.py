@@ -38,7 +38,7 @@ reclaimed), in-tree provisioning plugins, CSI migration annotations, volume expa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
@@ -164,12 +164,17 @@ def _satisfy_error(pv: PersistentVolume, claim: PersistentVolumeClaim) -> str:
     return ""
 
 
-def decide(store: Store, claim: PersistentVolumeClaim) -> ClaimDecision:
+def decide(store: Store, claim: PersistentVolumeClaim,
+           candidates: Callable[[PersistentVolumeClaim], Iterable[PersistentVolume]] | None = None,
+           ) -> ClaimDecision:
     """syncUnboundClaim's decision for ``claim`` against the store as it is (nothing written):
-    the controller acts on it, and ``explain`` reports it for a claim the pod waits for."""
+    the controller acts on it, and ``explain`` reports it for a claim the pod waits for.
+    ``candidates``: the volumes that could match the claim (the controller's index: free ones
+    and those whose claimRef names it; others never match), every volume by default."""
     if not claim.volume_name:
         delay = _delay_binding(store, claim)
-        volumes = [pv for pv in store.list("PersistentVolume") if isinstance(pv, PersistentVolume)]
+        volumes = (candidates(claim) if candidates is not None else
+                   [pv for pv in store.list("PersistentVolume") if isinstance(pv, PersistentVolume)])
         pv = find_best_match(claim, volumes, delay)
         if pv is not None:
             return ClaimDecision(BIND, volume=pv)
@@ -234,6 +239,49 @@ def claims_waiting_for_binding(store: Store, pod: Pod) -> list[tuple[str, str]]:
     return out
 
 
+class _VolumeIndex:
+    """The volumes a claim could be bound to, kept from the store's watch (upstream's
+    persistentVolumeOrderedIndex): free ones (no claimRef) and those whose claimRef names a
+    claim, by claim. A volume bound to another claim never matches, so a claim's candidates
+    cost the free volumes and its own, not every volume in the store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._free: dict[str, PersistentVolume] | None = None
+        self._by_claim: dict[tuple[str, str], dict[str, PersistentVolume]] = {}
+
+    def _build(self) -> dict[str, PersistentVolume]:
+        if self._free is None:
+            self._free = {}
+            for pv in self._store.list("PersistentVolume"):
+                if isinstance(pv, PersistentVolume):
+                    self.observe(None, pv)
+        return self._free
+
+    def observe(self, old: PersistentVolume | None, new: PersistentVolume | None) -> None:
+        if self._free is None:
+            return  # nothing to keep before the index is first needed
+        for pv, add in ((old, False), (new, True)):
+            if pv is None:
+                continue
+            ref = pv.claim_ref
+            if ref is None:
+                bucket = self._free
+            else:
+                key = (str(ref.get("namespace") or ""), str(ref.get("name") or ""))
+                bucket = self._by_claim.setdefault(key, {}) if add else self._by_claim.get(key, {})
+            if add:
+                bucket[pv.name] = pv
+            else:
+                bucket.pop(pv.name, None)
+
+    def candidates(self, claim: PersistentVolumeClaim) -> list[PersistentVolume]:
+        """The free volumes and those naming ``claim``, by name (the store's order)."""
+        free = self._build()
+        own = self._by_claim.get((claim.namespace, claim.name), {})
+        return sorted([*free.values(), *own.values()], key=lambda pv: pv.name)
+
+
 class PersistentVolumeController:
     """The controller's claim queue, its waiting claims and its resync, on the manager's clock."""
 
@@ -241,8 +289,11 @@ class PersistentVolumeController:
         self.ctx = ctx
         self.start = ctx.clock.now
         self._queue: dict[tuple[str, str], None] = {}  # claims to sync, in order
-        self._waiting: dict[tuple[str, str], str] = {}  # claims left Pending -> their reason
+        # claims left Pending -> (their reason, WaitForFirstConsumer without a selected node)
+        self._waiting: dict[tuple[str, str], tuple[str, bool]] = {}
         self._resync_at: float | None = None
+        self._volumes = _VolumeIndex(ctx.store)
+        self._check: dict[tuple[str, str], None] = {}  # waiting claims a change may help
 
     # -- informer events ------------------------------------------------------------------
     def observe_claim(self, claim: PersistentVolumeClaim | None, key: tuple[str, str]) -> bool:
@@ -255,15 +306,42 @@ class PersistentVolumeController:
         self._queue[key] = None
         return True
 
-    def observe_volumes_or_classes(self) -> None:
-        """A PersistentVolume or StorageClass added or changed: the claims left waiting are
-        looked at again at the next resync, if that would now change anything for one."""
-        if self._resync_at is not None or not self._waiting:
+    def observe_volume(self, old: PersistentVolume | None, new: PersistentVolume | None) -> None:
+        """A PersistentVolume added, changed or deleted: the index follows; a volume that
+        could now serve a waiting claim (free, or naming it) brings the next resync."""
+        self._volumes.observe(old, new)
+        if new is None or self._resync_at is not None or not self._waiting:
             return
+        ref = new.claim_ref
+        if ref is not None:
+            keys = [k for k in [(str(ref.get("namespace") or ""), str(ref.get("name") or ""))]
+                    if k in self._waiting]
+        else:  # only claims that may take any free volume (not WaitForFirstConsumer ones)
+            keys = [k for k, (_, delay) in self._waiting.items() if not delay]
+        self._check_later(keys)
+
+    def observe_class(self) -> None:
+        """A StorageClass added or changed: any waiting claim may now be provisioned."""
+        if self._resync_at is None:
+            self._check_later(list(self._waiting))
+
+    def _check_later(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Look at these waiting claims in the next sync of this instant, once the writes under
+        way are done (the scheduler creates a provisioned volume, then binds its claim: that
+        claim is not waiting by then)."""
+        before = len(self._check)
+        self._check.update(dict.fromkeys(keys))
+        if len(self._check) > before:
+            self.ctx.requeue(0.0)
+
+    def _resync_if_helped(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Schedule the next resync (every RESYNC_PERIOD from the start) when it would bind
+        or provision one of these waiting claims; a resync that changes nothing is not run."""
         store = self.ctx.store
-        for ns, name in self._waiting:
+        for ns, name in keys:
             claim = store.try_get("PersistentVolumeClaim", ns, name)
-            if isinstance(claim, PersistentVolumeClaim) and decide(store, claim).action != WAIT:
+            if isinstance(claim, PersistentVolumeClaim) and \
+                    decide(store, claim, self._volumes.candidates).action != WAIT:
                 now = self.ctx.clock.now
                 ticks = int((now - self.start) // RESYNC_PERIOD) + 1
                 self._resync_at = self.start + ticks * RESYNC_PERIOD
@@ -277,6 +355,11 @@ class PersistentVolumeController:
     # -- work -----------------------------------------------------------------------------
     def sync(self) -> None:
         """The claim worker: every queued claim, then (when due) the resync of the waiting."""
+        if self._check:
+            keys = [k for k in self._check if k in self._waiting]
+            self._check.clear()
+            if self._resync_at is None:
+                self._resync_if_helped(keys)
         now = self.ctx.clock.now
         if self._resync_at is not None:
             if now >= self._resync_at:
@@ -295,11 +378,12 @@ class PersistentVolumeController:
     def sync_claim(self, claim: PersistentVolumeClaim) -> None:
         """syncUnboundClaim: act on the decision, or leave the claim waiting."""
         key = (claim.meta.namespace, claim.meta.name)
-        d = decide(self.ctx.store, claim)
+        d = decide(self.ctx.store, claim, self._volumes.candidates)
         if d.action == WAIT:
-            if self._waiting.get(key) != d.message and d.reason:
+            before = self._waiting.get(key)
+            if (before is None or before[0] != d.message) and d.reason:
                 self.ctx.store.record_event(claim, d.reason, d.message, d.event_type)
-            self._waiting[key] = d.message
+            self._waiting[key] = (d.message, d.reason == "WaitForFirstConsumer")
             return
         self._waiting.pop(key, None)
         store = self.ctx.store
