@@ -255,3 +255,12 @@ def test_explain_lists_no_claim_for_bound_or_wait_for_first_consumer_claims(tmp_
     docs = [node("n1"), wffc, pv("pv-a", "4Gi", cls="local"), pvc("data", cls="local"), pod("p", "data")]
     out, _ = _explain(write(tmp_path, docs), "default/p")
     assert out["waitingClaims"] == [] and out["selectedNode"] == "n1"
+
+
+def test_volumes_the_scheduler_provisions_bring_no_resync(tmp_path: Path) -> None:
+    """A WaitForFirstConsumer claim waits for the scheduler, which provisions its volume at
+    PreBind: nothing is left for a resync, so simulated time does not move to one."""
+    wffc = storage_class("wffc", "csi.example.com", volumeBindingMode="WaitForFirstConsumer")
+    report = simulate_json(write(tmp_path, [node("n1"), wffc, pvc("data", cls="wffc"), pod("p", "data")]))
+    assert report["pods"][0]["status"] == "Scheduled"
+    assert report["endTime"] == report["startTime"]
