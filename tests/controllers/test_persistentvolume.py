@@ -111,6 +111,16 @@ def test_cassandra_capacity_add_nodes_is_finite(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["nodesToAdd"] == 1
 
 
+def test_cassandra_capacity_next_replicas_get_their_volumes() -> None:
+    # The next replicas' claims are provisioned as the StatefulSet creates them: memory
+    # (2 x 4Gi, 1Gi each, 3 taken) is what stops them, not their claims.
+    args = ["capacity", str(CASSANDRA), "--workload", "StatefulSet/default/cassandra", "-o", "json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["fits"] == 5 and out["reasons"] == {"Insufficient cpu": 2, "Insufficient memory": 2}
+
+
 # -- matching existing volumes (findBestMatchForClaim) ---------------------------------------------
 def test_smallest_volume_that_fits(tmp_path: Path) -> None:
     docs = [pv("pv-5g", "5Gi"), pv("pv-512m", "512Mi"), pv("pv-2g", "2Gi"), pv("pv-10g", "10Gi"),
