@@ -56,6 +56,7 @@ from ..plugins.volumebinding import (
     claim_class,
     claim_with_provisioner,
     find_matching_volume,
+    is_delay_binding_mode,
     is_volume_bound_to_claim,
     node_topology_terms,
     pod_claim_refs,
@@ -106,9 +107,7 @@ def _storage_class(store: Store, name: str) -> StorageClass | None:
 
 
 def _delay_binding(store: Store, claim: PersistentVolumeClaim) -> bool:
-    """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer."""
-    sc = _storage_class(store, claim_class(claim))
-    return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
+    return is_delay_binding_mode(claim, lambda name: _storage_class(store, name))
 
 
 def _has_class(claim: PersistentVolumeClaim) -> bool:

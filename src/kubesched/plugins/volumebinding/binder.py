@@ -43,6 +43,7 @@ from .storage_helpers import (
     claim_class,
     ephemeral_owner_error,
     find_matching_volume,
+    is_delay_binding_mode,
     is_volume_bound_to_claim,
     match_topology_selector_terms,
     pod_claim_refs,
@@ -117,11 +118,7 @@ class VolumeBinder:
 
     def is_delay_binding_mode(self, pvc: PersistentVolumeClaim) -> bool:
         """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer."""
-        name = claim_class(pvc)
-        if not name:
-            return False
-        sc = self.listers.storage_class(name)
-        return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
+        return is_delay_binding_mode(pvc, self.listers.storage_class)
 
     def _claim(self, pod: Pod, claim_name: str, ephemeral: bool) -> PersistentVolumeClaim:
         pvc = self.pvc_cache.get_pvc(pod.namespace, claim_name)
