@@ -165,6 +165,8 @@ def render_explanation(console: Console, e: Explanation) -> None:
             console.print(Text(f"Devices on {n.name}: {'; '.join(n.devices)}"), highlight=False)
     if skipped:
         console.print(Text(f"Skipped (nothing to check for this pod): {', '.join(skipped)}", style="dim"))
+    for w in e.waiting_claims:  # why VolumeBinding's PreFilter said "unbound immediate"
+        console.print(Text(f"PersistentVolumeClaim {w.claim}: {w.message}.", style="yellow"), highlight=False)
 
     feasible = [n for n in e.nodes if n.feasible]
     if feasible and any(n.scores for n in feasible):
@@ -198,7 +200,5 @@ def render_explanation(console: Console, e: Explanation) -> None:
         else:  # upstream's joined reasons: every PostFilter plugin's, DynamicResources' first
             console.print(Text(f"PostFilter: {pf.message or 'no preemption would help.'}",
                                style="magenta"), highlight=False)
-    for w in e.waiting_claims:
-        console.print(Text(f"PersistentVolumeClaim {w.claim}: {w.message}.", style="yellow"), highlight=False)
     if e.message:
         console.print(Text(e.message, style="red" if not e.selected_node else ""), highlight=False)
