@@ -60,7 +60,12 @@ class ControlPlane:
 @pytest.fixture(scope="session")
 def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
     """etcd + kube-apiserver on loopback for the session; stopped (and its folder removed) after."""
-    script = k8s_dir() / "control-plane"
+    yield from started_control_plane(k8s_dir() / "control-plane", tmp_path_factory)
+
+
+def started_control_plane(script: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
+    """A control plane from ``script`` (``k8s/`` or ``k8s-1.35/``), for a fixture to yield from:
+    skipped (or failed, in CI) when absent, stopped after."""
     if not script.is_file():
         _missing(f"{script} not found")
     for tool in ("curl", "openssl", "xz"):

@@ -17,8 +17,9 @@ from pathlib import Path
 import typer
 
 from ..api import Pod
-from ..controllers import WORKLOAD_KINDS, generate_claims, workload_kind
-from ..scheduler import Explanation, SchedulerOptions
+from ..cluster import MemoryStore
+from ..controllers import WORKLOAD_KINDS, claims_waiting_for_binding, generate_claims, workload_kind
+from ..scheduler import Explanation, SchedulerOptions, WaitingClaim
 from ..scheduler import explain as explain_pod
 from ..simulator import SimulatedExplanation, explain_simulated_pod, explain_workload
 from ._console import out_console
@@ -102,9 +103,20 @@ def _is_loaded_pod(inputs: Inputs, namespace: str, name: str) -> bool:
 
 def _explain_loaded(inputs: Inputs, namespace: str, name: str, seed: int,
                     features: dict[str, bool]) -> Explanation:
-    """A pod of the input, against the loaded state (no controller runs; the pods' claims are
-    generated from their templates first, as the resourceclaim controller would)."""
-    return explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
-                       now=start_time(inputs.loaded.objects),
-                       options=SchedulerOptions(features=features),
-                       prepare=lambda store: generate_claims(store, store.clock, seed))
+    """A pod of the input, against the loaded state. No controller runs: the pod's
+    ResourceClaims are generated from their templates first, as the resourceclaim controller
+    would, and what the PersistentVolume controller would do with its unbound claims is only
+    reported (that controller runs in simulations, not here)."""
+    waiting: list[WaitingClaim] = []
+
+    def prepare(store: MemoryStore) -> None:
+        generate_claims(store, store.clock, seed)
+        found = store.try_get("Pod", namespace, name)
+        if isinstance(found, Pod):
+            waiting.extend(WaitingClaim(c, m) for c, m in claims_waiting_for_binding(store, found))
+
+    e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
+                    now=start_time(inputs.loaded.objects),
+                    options=SchedulerOptions(features=features), prepare=prepare)
+    e.waiting_claims = waiting
+    return e

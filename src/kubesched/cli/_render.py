@@ -176,6 +176,8 @@ def render_explanation(console: Console, e: Explanation, note: str | None = None
             console.print(Text(f"Devices on {n.name}: {'; '.join(n.devices)}"), highlight=False)
     if skipped:
         console.print(Text(f"Skipped (nothing to check for this pod): {', '.join(skipped)}", style="dim"))
+    for w in e.waiting_claims:  # why VolumeBinding's PreFilter said "unbound immediate"
+        console.print(Text(f"PersistentVolumeClaim {w.claim}: {w.message}.", style="yellow"), highlight=False)
 
     feasible = [n for n in e.nodes if n.feasible]
     if feasible and any(n.scores for n in feasible):
@@ -203,7 +205,11 @@ def render_explanation(console: Console, e: Explanation, note: str | None = None
         if pf.nominated_node:
             console.print(Text(f"{pf.plugin} would nominate {pf.nominated_node} and evict: "
                                f"{', '.join(pf.victims) or '(nothing)'}", style="bold magenta"))
-        else:
-            console.print(Text(f"{pf.plugin}: no preemption would help.", style="magenta"))
+        elif pf.code == Code.ERROR:
+            console.print(Text(f"PostFilter: {pf.plugin} failed: {pf.message}", style="magenta"),
+                          highlight=False)
+        else:  # upstream's joined reasons: every PostFilter plugin's, DynamicResources' first
+            console.print(Text(f"PostFilter: {pf.message or 'no preemption would help.'}",
+                               style="magenta"), highlight=False)
     if e.message:
         console.print(Text(e.message, style="red" if not e.selected_node else ""), highlight=False)

@@ -132,6 +132,7 @@ def explanation_to_dict(e: Explanation, simulated: SimulatedExplanation | None =
             "plugin": pf.plugin, "nominatedNode": pf.nominated_node, "victims": list(pf.victims),
             "message": pf.message},
         "message": e.message,
+        "waitingClaims": [{"claim": w.claim, "message": w.message} for w in e.waiting_claims],
         "simulation": None if simulated is None else {
             "createdBy": simulated.created_by, "time": simulated.time, "attempted": simulated.attempted,
             "workload": simulated.workload, "firstAttemptFailed": simulated.first_attempt_failed,

@@ -1,6 +1,7 @@
 """Workload controllers for simulations: what kube-controller-manager's Deployment, ReplicaSet,
-ReplicationController, StatefulSet, DaemonSet and Job controllers do to the store, driven by the
-clock. Used by ``simulate`` (and later modes that run a clock), never by the scheduler itself.
+ReplicationController, StatefulSet, DaemonSet, Job, ResourceClaim and PersistentVolume
+controllers do to the store, driven by the clock. Used by ``simulate`` (and later modes that run
+a clock), never by the scheduler itself.
 """
 
 from ._kubelet import RUN_SECONDS_ANNOTATION, PodRunner, run_seconds
@@ -14,6 +15,7 @@ from ._names import (
     random_string,
     safe_encode_string,
 )
+from ._persistentvolume import RESYNC_PERIOD, claims_waiting_for_binding
 from ._planned import PlannedPods, planned_pods, planned_share
 from ._pods import is_active
 from ._resourceclaim import (
@@ -27,6 +29,7 @@ from ._status import WorkloadStatus, owning_workloads, workload_kind, workload_o
 __all__ = [
     "ALPHANUMS",
     "POD_CLAIM_NAME_ANNOTATION",
+    "RESYNC_PERIOD",
     "RUN_SECONDS_ANNOTATION",
     "WORKLOAD_KINDS",
     "ControllerManager",
@@ -35,6 +38,7 @@ __all__ = [
     "ResourceClaimController",
     "WorkloadStatus",
     "canonical_json",
+    "claims_waiting_for_binding",
     "compute_hash",
     "generate_claim_base",
     "generate_claims",

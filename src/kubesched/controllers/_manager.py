@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from ..api import Pod
+from ..api import PersistentVolumeClaim, Pod
 from ..api.loader import ApiObject
 from ..clock import Clock, Timer
 from ..cluster import Store, WatchEvent
@@ -27,6 +27,7 @@ from ._daemonset import DaemonSetController
 from ._deployment import DeploymentController
 from ._job import JobController
 from ._kubelet import PodRunner
+from ._persistentvolume import PersistentVolumeController
 from ._pods import controller_ref
 from ._replicaset import ReplicaSetController
 from ._resourceclaim import ResourceClaimController
@@ -55,6 +56,7 @@ class ControllerManager:
         self.jobs = JobController(self.ctx)
         self.runner = PodRunner(store, clock)
         self.resource_claims = ResourceClaimController(self.ctx)
+        self.volumes = PersistentVolumeController(self.ctx)
         self._claim_pods: dict[tuple[str, str], None] = {}  # pods whose claims to generate, in order
         self._released: dict[str, None] = {}  # uids of pods gone or finished, whose claims to release
         self._syncs: dict[str, Callable[[Any], None]] = {
@@ -79,6 +81,8 @@ class ControllerManager:
         for pod in self.store.list("Pod"):
             self.runner.observe(pod)
             self._observe_claims(pod, gone=False)
+        self.volumes.queue_all([c for c in self.store.list("PersistentVolumeClaim")
+                                if isinstance(c, PersistentVolumeClaim)])
         self._request()
 
     def close(self) -> None:
@@ -108,6 +112,7 @@ class ControllerManager:
             for obj in self.store.list(kind):
                 sync(obj)
         self._sync_resource_claims()
+        self.volumes.sync()  # after the workloads: a StatefulSet's new claims are bound at once
 
     def _sync_resource_claims(self) -> None:
         """The resourceclaim controller's work queue: pods whose template claims are missing,
@@ -172,6 +177,15 @@ class ControllerManager:
             self._request()
         elif ev.kind == "ResourceClaim":
             self.resource_claims.observe(ev.old, ev.new)  # type: ignore[arg-type]
+        elif ev.kind == "PersistentVolumeClaim":
+            claim = ev.new if isinstance(ev.new, PersistentVolumeClaim) else None
+            meta = (ev.new if ev.new is not None else ev.old).meta  # type: ignore[union-attr]
+            if self.volumes.observe_claim(claim, (meta.namespace, meta.name)):
+                self._request()
+        elif ev.kind == "PersistentVolume":
+            self.volumes.observe_volume(ev.old, ev.new)  # type: ignore[arg-type]
+        elif ev.kind == "StorageClass" and ev.new is not None:
+            self.volumes.observe_class()
         elif ev.kind == "ResourceClaimTemplate" and ev.type == "ADDED" and ev.new is not None:
             for pod in self.store.list("Pod", ev.new.meta.namespace):
                 self._observe_claims(pod, gone=False)

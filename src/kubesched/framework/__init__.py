@@ -4,7 +4,7 @@ Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 """
 
 from ._batch import BatchFilterResult, BatchNames, NodeBatch
-from ._cycle_state import PODS_TO_ACTIVATE_KEY, CycleState, PodsToActivate, StateData
+from ._cycle_state import PODS_TO_ACTIVATE_KEY, CycleState, PodsToActivate, StateData, StateNotFound
 from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
 from ._duration import format_go_duration, parse_go_duration
 from ._events import (
@@ -142,6 +142,7 @@ __all__ = [
     "ScoreResult",
     "SnapshotView",
     "StateData",
+    "StateNotFound",
     "Status",
     "WaitingPod",
     "as_status",

@@ -2,7 +2,8 @@
 
 Mirrors pkg/scheduler/framework/cycle_state.go: keys are strings (by convention the phase plus
 the plugin name, e.g. ``PreFilterNodeResourcesFit``), values implement ``clone()``; preemption
-clones the state before dry runs. A missing key raises :class:`KeyError` with the key named.
+clones the state before dry runs. A missing key raises :class:`StateNotFound`, a KeyError whose
+text is upstream's ``fwk.ErrNotFound``: "not found".
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 if TYPE_CHECKING:
     from ..api import Pod
 
-__all__ = ["PODS_TO_ACTIVATE_KEY", "CycleState", "PodsToActivate", "StateData"]
+__all__ = ["PODS_TO_ACTIVATE_KEY", "CycleState", "PodsToActivate", "StateData", "StateNotFound"]
 
 PODS_TO_ACTIVATE_KEY = "kubernetes.io/pods-to-activate"
 """framework.PodsToActivateKey: plugins put pods here to have them moved to activeQ."""
@@ -27,6 +28,18 @@ class PodsToActivate:
 
     def clone(self) -> PodsToActivate:
         return self
+
+
+class StateNotFound(KeyError):
+    """CycleState.Read of a key nobody wrote: fwk.ErrNotFound, whose text is "not found".
+
+    Upstream's messages carry that text as it is: a pod that VolumeBinding's PreFilter rejects
+    (unbound immediate claims) never reaches DynamicResources' PreFilter, whose PostFilter then
+    fails reading its state, and kube-scheduler reports ``0/N nodes are available: pod has
+    unbound immediate PersistentVolumeClaims. not found``. The key stays in ``args`` (repr)."""
+
+    def __str__(self) -> str:
+        return "not found"
 
 
 class StateData(Protocol):
@@ -51,7 +64,7 @@ class CycleState:
         try:
             return self._data[key]
         except KeyError:
-            raise KeyError(f"reading {key!r} from cycleState: not found") from None
+            raise StateNotFound(key) from None
 
     def read_as(self, key: str, typ: type[T]) -> T:
         """Read and type-check, as upstream's per-plugin getState helpers do."""

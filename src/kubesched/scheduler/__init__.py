@@ -21,6 +21,7 @@ from ._explain import (
     FilterVerdict,
     NodeExplanation,
     PluginScore,
+    WaitingClaim,
     explain,
     explain_in,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "SchedulerMetrics",
     "SchedulerOptions",
     "Victims",
+    "WaitingClaim",
     "explain",
     "explain_in",
     "fit_error_for_single_node",

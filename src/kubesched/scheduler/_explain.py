@@ -43,6 +43,7 @@ __all__ = [
     "PluginScore",
     "PostFilterExplanation",
     "PreEnqueueExplanation",
+    "WaitingClaim",
     "explain",
     "explain_in",
 ]
@@ -90,12 +91,15 @@ class NodeExplanation:
 @dataclass(frozen=True, slots=True)
 class PostFilterExplanation:
     """What PostFilter (preemption) would do: the node it would nominate and the victims it
-    would evict there (``ns/name``, most important first); ``message`` is its status text."""
+    would evict there (``ns/name``, most important first); ``message`` is its status text, as
+    upstream's RunPostFilterPlugins joins the rejecting plugins' reasons (``no new claims to
+    deallocate, preemption: ...``), and ``code`` its code (Error when a plugin failed)."""
 
     plugin: str
     nominated_node: str | None
     victims: tuple[str, ...]
     message: str
+    code: Code = Code.UNSCHEDULABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,16 @@ class PreEnqueueExplanation:
     plugin: str
     code: Code
     reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingClaim:
+    """A PersistentVolumeClaim of the pod that VolumeBinding leaves to the PersistentVolume
+    controller (unbound, and Immediate or naming its volume: "pod has unbound immediate
+    PersistentVolumeClaims"), with what that controller would do with it (``message``)."""
+
+    claim: str
+    message: str
 
 
 @dataclass(slots=True)
@@ -119,6 +133,9 @@ class Explanation:
     message: str = ""
     pre_enqueue: PreEnqueueExplanation | None = None
     """Set when a PreEnqueue plugin rejects the pod: then no cycle runs (``nodes`` is empty)."""
+    waiting_claims: list[WaitingClaim] = field(default_factory=list)
+    """The pod's claims waiting for the PersistentVolume controller (the caller fills it: no
+    controller runs in the scheduler)."""
 
 
 def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: Any = None,
@@ -367,7 +384,7 @@ class _Cycle:
         nominated = result.nominated_node_name if result is not None else ""
         self.out.post_filter = PostFilterExplanation(
             plugin, nominated or None, tuple(f"{v.namespace}/{v.name}" for v in recorder.victims),
-            st.message())
+            st.message(), st.code)
 
 
 class _PreemptionRecorder:

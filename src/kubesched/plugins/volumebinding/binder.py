@@ -28,34 +28,34 @@ CSIStorageCapacity objects:
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, Pod
+from ...api import Node, PersistentVolume, PersistentVolumeClaim, Pod
 from ..helper.volume.listers import VolumeListers, not_found
 from ..helper.volume.storage_helpers import (
     ANN_BIND_COMPLETED,
-    ANN_BOUND_BY_CONTROLLER,
     ANN_SELECTED_NODE,
     check_node_affinity,
     claim_class,
     ephemeral_owner_error,
     find_matching_volume,
+    is_delay_binding_mode,
     is_volume_bound_to_claim,
     match_topology_selector_terms,
     pod_claim_refs,
 )
 from .assume_cache import PVAssumeCache, PVCAssumeCache
+from .volume_writes import bind_volume_to_claim, bound_claim, node_topology_terms, provisioned_volume
 
 __all__ = [
     "ERR_REASON_BIND_CONFLICT",
     "ERR_REASON_NODE_CONFLICT",
     "ERR_REASON_NOT_ENOUGH_SPACE",
     "ERR_REASON_PV_NOT_EXIST",
+    "NOT_SUPPORTED_PROVISIONER",
     "BindingInfo",
     "PodVolumeClaims",
     "PodVolumes",
@@ -104,27 +104,6 @@ class PodVolumeClaims:
     unbound_volumes_delay_binding: dict[str, list[PersistentVolume]] = field(default_factory=dict)
 
 
-def _with(obj: Any, edit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    """A copy of ``obj``'s manifest, edited (the objects are immutable)."""
-    d: dict[str, Any] = obj.to_dict()
-    edit(d)
-    return d
-
-
-def _annotate(key: str, value: str) -> Callable[[dict[str, Any]], None]:
-    def edit(d: dict[str, Any]) -> None:
-        d.setdefault("metadata", {}).setdefault("annotations", {})[key] = value
-
-    return edit
-
-
-def _phase(phase: str) -> Callable[[dict[str, Any]], None]:
-    def edit(d: dict[str, Any]) -> None:
-        d.setdefault("status", {})["phase"] = phase
-
-    return edit
-
-
 class VolumeBinder:
     def __init__(self, listers: VolumeListers) -> None:
         self.listers = listers
@@ -139,11 +118,7 @@ class VolumeBinder:
 
     def is_delay_binding_mode(self, pvc: PersistentVolumeClaim) -> bool:
         """IsDelayBindingMode: the claim's class exists and is WaitForFirstConsumer."""
-        name = claim_class(pvc)
-        if not name:
-            return False
-        sc = self.listers.storage_class(name)
-        return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
+        return is_delay_binding_mode(pvc, self.listers.storage_class)
 
     def _claim(self, pod: Pod, claim_name: str, ephemeral: bool) -> PersistentVolumeClaim:
         pvc = self.pvc_cache.get_pvc(pod.namespace, claim_name)
@@ -279,12 +254,12 @@ class VolumeBinder:
         for b in pod_volumes.static_bindings:
             pv = b.pv
             if not is_volume_bound_to_claim(pv, b.pvc):
-                pv = _bind_volume_to_claim(pv, b.pvc)
+                pv = bind_volume_to_claim(pv, b.pvc)
                 self.pv_cache.assume(pv)
             new_bindings.append(BindingInfo(b.pvc, pv))
         new_claims: list[PersistentVolumeClaim] = []
         for pvc in pod_volumes.dynamic_provisions:
-            clone = PersistentVolumeClaim.from_dict(_with(pvc, _annotate(ANN_SELECTED_NODE, node_name)))
+            clone = pvc.with_changes({("metadata", "annotations", ANN_SELECTED_NODE): node_name})
             self.pvc_cache.assume(clone)
             new_claims.append(clone)
         pod_volumes.static_bindings = new_bindings
@@ -385,47 +360,29 @@ class VolumeBinder:
         return current is None or current.uid != pod.uid
 
     def _bind_simulated(self, pod_volumes: PodVolumes) -> None:
-        """BindPodVolumes with the PV controller and provisioner simulated (module docstring)."""
+        """BindPodVolumes with the PV controller and provisioner simulated (module docstring):
+        what they would write, from volume_writes (the simulations' PV controller writes the
+        same for Immediate claims)."""
         for b in pod_volumes.static_bindings:
-            pv = PersistentVolume.from_dict(_with(b.pv, _phase("Bound")))
+            pv = b.pv.with_changes({("status", "phase"): "Bound"})
             self.listers.update(pv)
-            self.listers.update(_bound_claim(b.pvc, pv))
+            self.listers.update(bound_claim(b.pvc, pv))
             self.pv_cache.restore(pv.name)
         for pvc in pod_volumes.dynamic_provisions:
             pv = self._provision(pvc)
             self.listers.create(pv)
-            self.listers.update(_bound_claim(pvc, pv))
+            self.listers.update(bound_claim(pvc, pv))
             self.pvc_cache.restore(pvc.key)
 
     def _provision(self, pvc: PersistentVolumeClaim) -> PersistentVolume:
+        """The provisioner's volume for the selected node: its CSINode topology."""
         sc = self.listers.storage_class(claim_class(pvc))
         provisioner = sc.provisioner if sc is not None else ""
         node_name = pvc.annotations.get(ANN_SELECTED_NODE, "")
-        spec_req = ((pvc.raw.get("spec") or {}).get("resources") or {}).get("requests") or {}
-        name = f"pvc-{pvc.meta.uid or pvc.namespace + '-' + pvc.name}"
-        spec: dict[str, Any] = {
-            "capacity": {"storage": copy.deepcopy(spec_req.get("storage", 0))},
-            "accessModes": list(pvc.access_modes),
-            "storageClassName": claim_class(pvc),
-            "volumeMode": pvc.volume_mode,
-            "persistentVolumeReclaimPolicy": "Delete",
-            "claimRef": _claim_ref(pvc),
-        }
-        if provisioner and not provisioner.startswith("kubernetes.io/"):
-            spec["csi"] = {"driver": provisioner, "volumeHandle": name}
-        term = _topology_term(self.listers.csi_node(node_name), provisioner,
-                              self._node_labels(node_name))
-        if term:
-            spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": term}]}}
-        return PersistentVolume.from_dict({
-            "apiVersion": "v1", "kind": "PersistentVolume",
-            "metadata": {"name": name, "annotations": {"pv.kubernetes.io/provisioned-by": provisioner}},
-            "spec": spec, "status": {"phase": "Bound"},
-        })
-
-    def _node_labels(self, node_name: str) -> dict[str, str]:
         node = self.listers.node(node_name)
-        return dict(node.labels) if node is not None else {}
+        terms = node_topology_terms(self.listers.csi_node(node_name), provisioner,
+                                    dict(node.labels) if node is not None else {})
+        return provisioned_volume(pvc, sc, terms, "Bound")
 
 
 def _older(api: Any, ours: Any) -> bool:
@@ -434,42 +391,3 @@ def _older(api: Any, ours: Any) -> bool:
         return int(api.meta.resource_version or 0) < int(ours.meta.resource_version or 0)
     except ValueError:
         return False
-
-
-def _claim_ref(pvc: PersistentVolumeClaim) -> dict[str, Any]:
-    ref = {"kind": "PersistentVolumeClaim", "apiVersion": "v1", "namespace": pvc.namespace, "name": pvc.name}
-    if pvc.meta.uid:
-        ref["uid"] = pvc.meta.uid
-    return ref
-
-
-def _bind_volume_to_claim(pv: PersistentVolume, pvc: PersistentVolumeClaim) -> PersistentVolume:
-    """GetBindVolumeToClaim: set claimRef; bound-by-controller when the PV had none."""
-
-    def edit(d: dict[str, Any]) -> None:
-        if pv.claim_ref is None:
-            d["metadata"].setdefault("annotations", {})[ANN_BOUND_BY_CONTROLLER] = "yes"
-        d.setdefault("spec", {})["claimRef"] = _claim_ref(pvc)
-
-    return PersistentVolume.from_dict(_with(pv, edit))
-
-
-def _bound_claim(pvc: PersistentVolumeClaim, pv: PersistentVolume) -> PersistentVolumeClaim:
-    """What the PV controller writes once claim and volume are bound (syncUnboundClaim)."""
-
-    def edit(d: dict[str, Any]) -> None:
-        ann = d["metadata"].setdefault("annotations", {})
-        ann[ANN_BIND_COMPLETED] = "yes"
-        ann[ANN_BOUND_BY_CONTROLLER] = "yes"
-        d.setdefault("spec", {})["volumeName"] = pv.name
-        status = d.setdefault("status", {})
-        status["phase"] = "Bound"
-        status["accessModes"] = list(pv.access_modes)
-        status["capacity"] = copy.deepcopy(((pv.raw.get("spec") or {}).get("capacity")) or {})
-
-    return PersistentVolumeClaim.from_dict(_with(pvc, edit))
-
-
-def _topology_term(csi_node: CSINode | None, driver: str, labels: dict[str, str]) -> list[dict[str, Any]]:
-    keys = csi_node.driver_topology_keys.get(driver, ()) if csi_node is not None else ()
-    return [{"key": k, "operator": "In", "values": [labels[k]]} for k in keys if k in labels]

@@ -9,7 +9,8 @@ time: the controller's own ``sync`` runs on the workload with more replicas (a S
 ``Parallel`` management, so the next ordinals come without waiting; a Job with room for more
 active pods) against a store view that keeps the pods it creates instead of writing them. The
 copies therefore carry the controller's names, labels, owner references and hostnames, and a
-StatefulSet's claims are created for real (the volume binder must see them). Copies are made in
+StatefulSet's claims are created for real (the volume binder must see them), those of an
+Immediate class bound or provisioned at once by the PersistentVolume controller. Copies are made in
 batches that double in size, so a long run calls ``sync`` a logarithmic number of times.
 """
 
@@ -25,6 +26,7 @@ from ...api import (
     ApiObject,
     Deployment,
     Job,
+    PersistentVolumeClaim,
     Pod,
     ReplicaSet,
     ReplicationController,
@@ -131,7 +133,13 @@ def workload_copies(store: MemoryStore, workload: ApiObject, rng: random.Random)
     taken = 0
     while True:
         before = len(capture.pods)
+        made = len(controllers.created)
         _scale_and_sync(controllers, target, batch)
+        # The PersistentVolume controller binds (or provisions) the new claims of Immediate
+        # classes before the scheduler sees their pods, as it would in the cluster.
+        controllers.volumes.queue_all([o for o in controllers.created[made:]
+                                       if isinstance(o, PersistentVolumeClaim)])
+        controllers.volumes.sync()
         if len(capture.pods) == before:
             raise ValueError(f"{kind_of(workload)} {workload.meta.namespace}/{workload.meta.name}: "
                              "its controller creates no pods (paused, suspended or without a template)")

@@ -10,11 +10,11 @@ NodeVolumeLimits call it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kubesched.api import PersistentVolume, PersistentVolumeClaim, Pod
+from kubesched.api import PersistentVolume, PersistentVolumeClaim, Pod, StorageClass
 
 __all__ = [
     "ANN_BIND_COMPLETED",
@@ -28,6 +28,7 @@ __all__ = [
     "claim_class",
     "ephemeral_owner_error",
     "find_matching_volume",
+    "is_delay_binding_mode",
     "is_volume_bound_to_claim",
     "match_topology_selector_terms",
     "pod_claim_refs",
@@ -75,6 +76,17 @@ def claim_class(pvc: PersistentVolumeClaim) -> str:
     if ann is not None:
         return ann
     return pvc.storage_class_name or ""
+
+
+def is_delay_binding_mode(pvc: PersistentVolumeClaim,
+                          storage_class: Callable[[str], StorageClass | None]) -> bool:
+    """IsDelayBindingMode: the claim's class (looked up by ``storage_class``) exists and binds
+    WaitForFirstConsumer; no class, or a class not found, binds Immediate."""
+    name = claim_class(pvc)
+    if not name:
+        return False
+    sc = storage_class(name)
+    return sc is not None and sc.volume_binding_mode == "WaitForFirstConsumer"
 
 
 def pv_class(pv: PersistentVolume) -> str:
