@@ -30,7 +30,7 @@ START = 1_767_225_600.0
 runner = CliRunner()
 
 CONTRACT_KEYS = ["pod", "profile", "preEnqueue", "nodes", "selectedNode", "tiedNodes", "postFilter",
-                 "message", "simulation", "waitingClaims"]
+                 "message", "waitingClaims", "simulation"]
 NODE_KEYS = ["name", "filters", "feasible", "scores", "totalScore", "devices"]
 CODES = {"Success", "Unschedulable", "UnschedulableAndUnresolvable", "Error", "Skip"}
 
