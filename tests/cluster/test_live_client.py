@@ -4,6 +4,7 @@ API errors mapped to the store's, retries on 429/5xx."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -148,6 +149,44 @@ def test_a_write_is_not_retried_after_a_connection_error() -> None:
     with pytest.raises(ApiError, match="POST /api/v1/namespaces/ns/pods/p/binding"):
         client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {})
     assert slept == []
+
+
+@pytest.fixture
+def untrusted_tls_server() -> Iterator[str]:
+    """An HTTPS server whose self-signed certificate no client here trusts."""
+    from kubesched.app import self_signed_context
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.socket = self_signed_context("127.0.0.1").wrap_socket(srv.socket, server_side=True)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"https://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_a_tls_failure_is_logged_as_an_error(untrusted_tls_server: str,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A certificate the client does not trust fails every attempt; each retry is logged at
+    error level (not info), naming the request and the TLS error."""
+    client = RestClient(_cfg(untrusted_tls_server), sleep=lambda _: None)
+    with caplog.at_level(logging.INFO, logger="kubesched"), \
+            pytest.raises(ApiError, match="CERTIFICATE_VERIFY"):
+        client.request("GET", "/api/v1/nodes")
+    retries = [r for r in caplog.records if "retrying in" in r.getMessage()]
+    assert len(retries) == 5
+    assert all(r.levelno == logging.ERROR and "GET /api/v1/nodes" in r.getMessage()
+               and "CERTIFICATE_VERIFY_FAILED" in r.getMessage() for r in retries)
 
 
 @pytest.fixture

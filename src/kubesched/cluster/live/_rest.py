@@ -187,7 +187,9 @@ class RestClient:
             except _FAILED_EXCHANGE as exc:
                 if attempt == attempts or method != "GET":
                     raise ApiError(f"{method} {path}: {exc}") from None
-                log.info("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
+                # refused, reset, a TLS handshake or certificate failure: an error, as
+                # client-go's reflector reports a failed list or watch (HandleError)
+                log.error("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
                 self._sleep(delay)
                 delay = min(delay * 2, _BACKOFF_CAP)
                 continue
