@@ -14,12 +14,16 @@ from typing import Any
 
 import pytest
 
+from kubesched.clock import VirtualClock
 from kubesched.cluster import AlreadyExists, Conflict, Expired, Invalid, NotFound
 from kubesched.cluster.live import (
     ApiError,
+    ClientSettings,
     ConfigError,
+    Fenced,
     RestClient,
     TokenBucket,
+    WriteFence,
     client_settings,
     error_for_status,
     load_rest_config,
@@ -360,3 +364,51 @@ def test_a_request_leaves_in_one_write_with_http_client_s_headers(
     assert json.loads(seen[0][2]) == {"target": {"name": "n"}}
     with pytest.raises(ValueError):
         RestClient(_cfg(url)).request("GET", "/api/v1/nodes?x=a b")
+
+
+def test_a_fenced_client_sends_writes_only_while_the_fence_is_open(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """The write fence of a leader (cluster/live/_fence.py): a write leaves only before the
+    fence's time and never once it is closed; reads always do. A refused write never reaches
+    the server."""
+    url, seen, _ = keepalive_server
+    clock = VirtualClock(1000.0)
+    client = RestClient(_cfg(url), sleep=lambda s: None)
+    client.fence = WriteFence(clock, open_until=1010.0)
+    binding = "/api/v1/namespaces/ns/pods/p/binding"
+    try:
+        assert client.request("POST", binding, {}) == {"ok": True}
+        clock.advance(10.0)
+        with pytest.raises(Fenced, match=f"POST {binding}: not sent: the leader lease is not held"):
+            client.request("POST", binding, {})
+        assert client.request("GET", "/api/v1/nodes") == {"ok": True}
+        client.fence.hold_until(1020.0)  # renewed
+        assert client.request("POST", binding, {}) == {"ok": True}
+        client.fence.close()  # lost
+        client.fence.hold_until(1030.0)  # a renewal under way when the loss was seen: no effect
+        with pytest.raises(Fenced, match="the leader lease was lost"):
+            client.request("PATCH", "/api/v1/namespaces/ns/pods/p/status", {})
+        assert [m for m, _, _ in seen] == ["POST", "GET", "POST"]
+        assert client.clone().fence is None  # a clone is fenced only when told
+    finally:
+        client.close()
+
+
+def test_the_fence_is_checked_after_the_rate_limiter_made_the_write_wait(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """A write that waited for a token past the fence's time is not sent: the fence is checked
+    right before sending, not when the request was made."""
+    url, seen, _ = keepalive_server
+    clock = VirtualClock(1000.0)
+    client = RestClient(_cfg(url), ClientSettings(qps=1.0, burst=1), sleep=clock.advance)
+    client.limiter = TokenBucket(1.0, 1, clock=lambda: clock.now, sleep=clock.advance)
+    client.fence = WriteFence(clock, open_until=1000.5)
+    binding = "/api/v1/namespaces/ns/pods/p/binding"
+    try:
+        assert client.request("POST", binding, {}) == {"ok": True}
+        with pytest.raises(Fenced):
+            client.request("POST", binding, {})  # waits 1 s for its token: past the fence
+        assert clock.now == 1001.0
+        assert [m for m, _, _ in seen] == ["POST"]
+    finally:
+        client.close()
