@@ -179,7 +179,7 @@ class SchedulerRun:
 
     Built first (a bad leaderElection raises ValueError here, before anything starts), then
     :meth:`run` gives the exit code: 0 when stopped (``live.stop()``), 1 when the lease was
-    lost, and then at once: ``exit`` (default: flush the log handlers and ``os._exit``), the
+    lost, and then at once: ``exit_process`` (default: flush the log handlers and ``os._exit``), the
     binding cycles in flight abandoned, as kube-scheduler's klog.FlushAndExit. Leader election
     talks to the API server through a clone of the live store's client (the same kubeconfig
     and settings, its own token bucket, as upstream's separate leader election client). Every
@@ -190,7 +190,7 @@ class SchedulerRun:
 
     def __init__(self, live: LiveScheduler, *, leader_elect: bool, bind_address: str | None,
                  ssl_context: ssl.SSLContext | None = None, identity: str | None = None,
-                 exit: Callable[[int], None] | None = None) -> None:
+                 exit_process: Callable[[int], None] | None = None) -> None:
         self.live = live
         self.bind_address = bind_address
         self.ssl_context = ssl_context
@@ -199,7 +199,7 @@ class SchedulerRun:
         self.le_config: LeaderElectionConfig | None = None
         self.elector: LeaderElector | None = None
         self._lock_rest: RestClient | None = None
-        self._exit = exit if exit is not None else flush_and_exit
+        self._exit = exit_process if exit_process is not None else flush_and_exit
         self.server: SchedulerServer | None = None
         if leader_elect:
             work = WriteFence(live.clock, open_until=-math.inf)  # nothing written before leading
@@ -225,7 +225,7 @@ class SchedulerRun:
             log.error("Leaderelection lost")
             self.lost.set()
             self._exit(1)
-            self.live.stop()  # an ``exit`` that returns (tests): stop as asked to
+            self.live.stop()  # an ``exit_process`` that returns (tests): stop as asked to
             return
         log.info("Requested to terminate, exiting")
 
