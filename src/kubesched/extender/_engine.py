@@ -586,7 +586,10 @@ class ExtenderEngine:
                 with self._lock:
                     self.store.bind(args.pod_namespace, args.pod_name, args.node, uid)
         except StoreError as exc:
-            _log.info("bind %s/%s to %s: %s", args.pod_namespace, args.pod_name, args.node, exc)
+            # an error, as kube-scheduler logs a failed binding (the API refused it or could
+            # not be reached); kube-scheduler gets it in the result too
+            _log.error('Failed to bind pod pod="%s/%s" node="%s" err="%s"', args.pod_namespace, args.pod_name,
+                       args.node, exc)
             return ExtenderBindingResult(error=str(exc))
         return ExtenderBindingResult()
 
