@@ -139,12 +139,15 @@ def test_a_deposed_leader_exits_at_once_and_writes_nothing_after_the_takeover(
                 assert new.leading, new.log()  # took over while the old one was stopped
             finally:
                 os.kill(old.proc.pid, signal.SIGCONT)
-            code = old.proc.wait(10)  # at once, as kube-scheduler's OnStoppedLeading
+            resumed = time.monotonic()
+            code = old.proc.wait(10)
+            exited_after = time.monotonic() - resumed  # at once, as kube-scheduler's OnStoppedLeading
             time.sleep(1.0)  # the new leader goes on with pods still being created
         finally:
             creator.stop.set()
             creator.join(10)
         assert code == 1, old.log()
+        assert exited_after < 5.0, exited_after  # its elector's next wake-up, not a drain
         assert "Leaderelection lost" in old.log()
 
         names = list(creator.names)
