@@ -412,3 +412,25 @@ def test_the_fence_is_checked_after_the_rate_limiter_made_the_write_wait(
         assert [m for m, _, _ in seen] == ["POST"]
     finally:
         client.close()
+
+
+def test_the_fence_holds_on_the_urllib3_path_too(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """A kubeconfig asking for a hostname check the standard library's TLS does not make sends
+    its writes through urllib3, which connects and sends in one call: the fence is checked
+    before it, and a write refused there never reaches the server."""
+    url, seen, _ = keepalive_server
+    clock = VirtualClock(1000.0)
+    cfg = _cfg(url)
+    cfg.assert_hostname = "api.example"
+    client = RestClient(cfg, sleep=lambda s: None)
+    client.fence = WriteFence(clock, open_until=1010.0)
+    binding = "/api/v1/namespaces/ns/pods/p/binding"
+    try:
+        assert client.request("POST", binding, {}) == {"ok": True}
+        client.fence.close()
+        with pytest.raises(Fenced):
+            client.request("POST", binding, {})
+        assert [m for m, _, _ in seen] == ["POST"]
+    finally:
+        client.close()
