@@ -431,18 +431,17 @@ class ScheduleOneMixin:
             self.stats.error_attempts += 1
         err = status.error
         pod = pinfo.pod
+        if isinstance(err, FitError):
+            pinfo.unschedulable_plugins = set(err.diagnosis.unschedulable_plugins)
+            pinfo.pending_plugins = set(err.diagnosis.pending_plugins)
+        elif isinstance(err, PodGroupFitError):
+            pinfo.unschedulable_plugins = set(err.unschedulable_plugins)
         # upstream's log lines: a pod that does not fit waits (V(2)); anything else is an error
         # the pod is retried after, logged at the default level with the pod and the error
         if isinstance(err, NoNodesAvailableError):
             log.debug('Unable to schedule pod; no nodes are registered to the cluster; waiting pod="%s/%s"',
                       pod.namespace, pod.name)
-        elif isinstance(err, FitError):
-            pinfo.unschedulable_plugins = set(err.diagnosis.unschedulable_plugins)
-            pinfo.pending_plugins = set(err.diagnosis.pending_plugins)
-            log.debug('Unable to schedule pod; no fit; waiting pod="%s/%s" err="%s"', pod.namespace, pod.name,
-                      status.message())
-        elif isinstance(err, PodGroupFitError):
-            pinfo.unschedulable_plugins = set(err.unschedulable_plugins)
+        elif status.is_rejected() or isinstance(err, FitError | PodGroupFitError):
             log.debug('Unable to schedule pod; no fit; waiting pod="%s/%s" err="%s"', pod.namespace, pod.name,
                       status.message())
         else:
