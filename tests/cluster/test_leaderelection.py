@@ -8,13 +8,17 @@ carry the version last seen); the real Lease is exercised in tests/live/test_lea
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
 
 from kubesched.clock import VirtualClock
+from kubesched.cluster.live import Fenced, WriteFence
 from kubesched.cluster.live.leaderelection import (
     HealthzAdaptor,
     LeaderCallbacks,
@@ -105,13 +109,16 @@ START = 1_800_000_000.0
 
 def elector(store: Store, ident: str, clock: VirtualClock, rec: Recorder | None = None, *,
             lease: float = 15.0, renew: float = 10.0, retry: float = 2.0, release: bool = False,
-            watchdog: HealthzAdaptor | None = None, sleeps: list[float] | None = None) -> LeaderElector:
+            watchdog: HealthzAdaptor | None = None, sleeps: list[float] | None = None,
+            on_wake: Callable[[], None] | None = None) -> LeaderElector:
     rec = rec if rec is not None else Recorder()
 
     def sleep(stop: threading.Event, seconds: float) -> bool:
         if sleeps is not None:
             sleeps.append(seconds)
         clock.advance(seconds)
+        if on_wake is not None:
+            on_wake()
         return stop.is_set()
 
     cfg = LeaderElectionConfig(lock=MemLock(store, ident), callbacks=rec.callbacks(clock),
@@ -266,11 +273,104 @@ def test_run_acquires_leads_and_loses_the_lease_after_renew_deadline() -> None:
     assert rec.stopped == 1
     assert rec.leaders == ["a"]
     assert isinstance(le.config.lock, MemLock)
-    assert le.config.lock.events == ["became leader", "stopped leading"]
-    # renewals every 2 s; the one due after the failure retries every 2 s for 10 s, then gives up
+    assert le.config.lock.events == ["became leader"]  # lost: nothing more is written
+    # renewals every 2 s, the last good one at 28; the ones after the failure retry every 2 s
+    # until renewDeadline after it started (38), then give up
     assert lost_at == [START + 30.0]
-    assert START + 40.0 <= clock.now <= START + 42.0
+    assert clock.now == START + 38.0
+    assert le.lost
     assert sample(le, "leader_election_master_status") == 0
+
+
+def _fenced(le: LeaderElector, clock: VirtualClock) -> tuple[WriteFence, WriteFence]:
+    """The elector's fences: the scheduler's (shut until the lease is held) and the lock's."""
+    work, lock = WriteFence(clock, open_until=-math.inf), WriteFence(clock)
+    le.config = dataclasses.replace(le.config, fences=(work, lock))
+    return work, lock
+
+
+def test_the_fence_opens_with_each_renewal_until_renew_deadline_after_it_started() -> None:
+    clock, store = VirtualClock(START), Store()
+    le = elector(store, "a", clock)
+    work, lock = _fenced(le, clock)
+    with pytest.raises(Fenced, match="POST /binding: not sent: the leader lease is not held"):
+        work.check("POST", "/binding")  # not leading yet
+    lock.check("PUT", "/lease")  # the lock's own client may try to acquire
+    assert le.try_acquire_or_renew()
+    assert work.until == lock.until == START + 10.0
+    clock.advance(9.9)
+    work.check("POST", "/binding")
+    clock.advance(0.1)
+    with pytest.raises(Fenced):
+        work.check("POST", "/binding")
+    assert le.try_acquire_or_renew()  # nobody took over meanwhile: renewed, open again
+    assert work.until == START + 20.0
+
+
+def test_a_leader_resumed_after_a_stop_longer_than_the_lease_writes_nothing() -> None:
+    """SIGSTOP for 25 s while leading, a successor takes over meanwhile, SIGCONT: the first
+    thing the old leader's renew loop does is notice the deadline has passed, so it sends no
+    request at all (no renewal, no release, no event), and every write of its other threads is
+    refused from the moment the deadline passed, before the elector's thread has run."""
+    clock, store = VirtualClock(START), Store()
+    rec = Recorder()
+    successor = elector(store, "b", clock)
+    checked: list[str] = []
+    calls: list[str] = []
+
+    def sigstop() -> None:  # at 6, while a's elector thread sleeps between renewals
+        if clock.now != START + 6.0:
+            return
+        calls.extend(lock_calls)
+        clock.advance(25.0)  # stopped: nothing of this process runs
+        assert not successor.try_acquire_or_renew()  # first sight of the record
+        clock.advance(15.0)
+        assert successor.try_acquire_or_renew()  # unchanged for leaseDuration: taken over
+        for fence in (work, lock):  # a binding worker resumed first
+            try:
+                fence.check("POST", "/api/v1/namespaces/ns/pods/p/binding")
+            except Fenced:
+                checked.append("refused")
+
+    le = elector(store, "a", clock, rec, release=True, on_wake=sigstop)
+    lock_calls: list[str] = le.config.lock.calls  # type: ignore[attr-defined]
+    work, lock = _fenced(le, clock)
+    le.run(threading.Event())
+    assert checked == ["refused", "refused"]
+    assert lock_calls == calls  # not one request after the stop
+    assert le.lost and rec.stopped == 1
+    assert work.closed and lock.closed
+    assert store.record is not None and store.record.holder_identity == "b"  # not released by a
+    assert le.config.lock.events == ["became leader"]  # type: ignore[attr-defined]
+
+
+def test_another_holder_observed_is_a_loss_at_once() -> None:
+    clock, store = VirtualClock(START), Store()
+    le = elector(store, "a", clock)
+    work, _ = _fenced(le, clock)
+    assert le.try_acquire_or_renew()
+
+    def taken_over() -> None:  # someone else writes the Lease (as a partitioned leader's peer)
+        store.record = LeaderElectionRecord(holder_identity="b", lease_duration_seconds=3600,
+                                            acquire_time=clock.now, renew_time=clock.now)
+        store.version += 1
+
+    clock.schedule(3.0, taken_over)
+    le.run(threading.Event())
+    assert le.lost and work.closed
+    assert clock.now == START + 4.0  # the renewal at 4 read the new holder: no retry until 10
+
+
+def test_a_stop_while_holding_releases_and_leaves_the_fence_to_close_with_time() -> None:
+    clock, store = VirtualClock(START), Store()
+    stop = threading.Event()
+    le = elector(store, "a", clock, release=True)
+    work, _ = _fenced(le, clock)
+    clock.schedule(7.0, stop.set)
+    le.run(stop)
+    assert not le.lost and not work.closed
+    assert store.record is not None and store.record.holder_identity == ""
+    assert le.config.lock.events == ["became leader", "stopped leading"]  # type: ignore[attr-defined]
 
 
 def test_run_waits_with_jitter_while_another_leads_and_stops_on_request() -> None:

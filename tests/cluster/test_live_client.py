@@ -4,6 +4,7 @@ API errors mapped to the store's, retries on 429/5xx."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,12 +14,16 @@ from typing import Any
 
 import pytest
 
+from kubesched.clock import VirtualClock
 from kubesched.cluster import AlreadyExists, Conflict, Expired, Invalid, NotFound
 from kubesched.cluster.live import (
     ApiError,
+    ClientSettings,
     ConfigError,
+    Fenced,
     RestClient,
     TokenBucket,
+    WriteFence,
     client_settings,
     error_for_status,
     load_rest_config,
@@ -148,6 +153,44 @@ def test_a_write_is_not_retried_after_a_connection_error() -> None:
     with pytest.raises(ApiError, match="POST /api/v1/namespaces/ns/pods/p/binding"):
         client.request("POST", "/api/v1/namespaces/ns/pods/p/binding", {})
     assert slept == []
+
+
+@pytest.fixture
+def untrusted_tls_server() -> Iterator[str]:
+    """An HTTPS server whose self-signed certificate no client here trusts."""
+    from kubesched.app import self_signed_context
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.socket = self_signed_context("127.0.0.1").wrap_socket(srv.socket, server_side=True)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"https://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_a_tls_failure_is_logged_as_an_error(untrusted_tls_server: str,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """A certificate the client does not trust fails every attempt; each retry is logged at
+    error level (not info), naming the request and the TLS error."""
+    client = RestClient(_cfg(untrusted_tls_server), sleep=lambda _: None)
+    with caplog.at_level(logging.INFO, logger="kubesched"), \
+            pytest.raises(ApiError, match="CERTIFICATE_VERIFY"):
+        client.request("GET", "/api/v1/nodes")
+    retries = [r for r in caplog.records if "retrying in" in r.getMessage()]
+    assert len(retries) == 5
+    assert all(r.levelno == logging.ERROR and "GET /api/v1/nodes" in r.getMessage()
+               and "CERTIFICATE_VERIFY_FAILED" in r.getMessage() for r in retries)
 
 
 @pytest.fixture
@@ -321,3 +364,73 @@ def test_a_request_leaves_in_one_write_with_http_client_s_headers(
     assert json.loads(seen[0][2]) == {"target": {"name": "n"}}
     with pytest.raises(ValueError):
         RestClient(_cfg(url)).request("GET", "/api/v1/nodes?x=a b")
+
+
+def test_a_fenced_client_sends_writes_only_while_the_fence_is_open(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """The write fence of a leader (cluster/live/_fence.py): a write leaves only before the
+    fence's time and never once it is closed; reads always do. A refused write never reaches
+    the server."""
+    url, seen, _ = keepalive_server
+    clock = VirtualClock(1000.0)
+    client = RestClient(_cfg(url), sleep=lambda s: None)
+    client.fence = WriteFence(clock, open_until=1010.0)
+    binding = "/api/v1/namespaces/ns/pods/p/binding"
+    try:
+        assert client.request("POST", binding, {}) == {"ok": True}
+        clock.advance(10.0)
+        with pytest.raises(Fenced, match=f"POST {binding}: not sent: the leader lease is not held"):
+            client.request("POST", binding, {})
+        assert client.request("GET", "/api/v1/nodes") == {"ok": True}
+        client.fence.hold_until(1020.0)  # renewed
+        assert client.request("POST", binding, {}) == {"ok": True}
+        client.fence.close()  # lost
+        client.fence.hold_until(1030.0)  # a renewal under way when the loss was seen: no effect
+        with pytest.raises(Fenced, match="the leader lease was lost"):
+            client.request("PATCH", "/api/v1/namespaces/ns/pods/p/status", {})
+        assert [m for m, _, _ in seen] == ["POST", "GET", "POST"]
+        assert client.clone().fence is None  # a clone is fenced only when told
+    finally:
+        client.close()
+
+
+def test_the_fence_is_checked_after_the_rate_limiter_made_the_write_wait(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """A write that waited for a token past the fence's time is not sent: the fence is checked
+    right before sending, not when the request was made."""
+    url, seen, _ = keepalive_server
+    clock = VirtualClock(1000.0)
+    client = RestClient(_cfg(url), ClientSettings(qps=1.0, burst=1), sleep=clock.advance)
+    client.limiter = TokenBucket(1.0, 1, clock=lambda: clock.now, sleep=clock.advance)
+    client.fence = WriteFence(clock, open_until=1000.5)
+    binding = "/api/v1/namespaces/ns/pods/p/binding"
+    try:
+        assert client.request("POST", binding, {}) == {"ok": True}
+        with pytest.raises(Fenced):
+            client.request("POST", binding, {})  # waits 1 s for its token: past the fence
+        assert clock.now == 1001.0
+        assert [m for m, _, _ in seen] == ["POST"]
+    finally:
+        client.close()
+
+
+def test_the_fence_holds_on_the_urllib3_path_too(
+        keepalive_server: tuple[str, list[tuple[str, int, bytes]], threading.Event]) -> None:
+    """A kubeconfig asking for a hostname check the standard library's TLS does not make sends
+    its writes through urllib3, which connects and sends in one call: the fence is checked
+    before it, and a write refused there never reaches the server."""
+    url, seen, _ = keepalive_server
+    clock = VirtualClock(1000.0)
+    cfg = _cfg(url)
+    cfg.assert_hostname = "api.example"
+    client = RestClient(cfg, sleep=lambda s: None)
+    client.fence = WriteFence(clock, open_until=1010.0)
+    binding = "/api/v1/namespaces/ns/pods/p/binding"
+    try:
+        assert client.request("POST", binding, {}) == {"ok": True}
+        client.fence.close()
+        with pytest.raises(Fenced):
+            client.request("POST", binding, {})
+        assert [m for m, _, _ in seen] == ["POST"]
+    finally:
+        client.close()

@@ -8,6 +8,7 @@ with a 200, as HTTPExtender.Bind reads them. Before an engine exists (the inform
 
 from __future__ import annotations
 
+import logging
 import urllib.error
 import urllib.request
 from typing import Any
@@ -47,12 +48,16 @@ def test_bind_creates_the_binding_and_the_cache_follows() -> None:
     (_binding("gone", "n0"), 'pods "gone" not found'),
     (_binding("web", "n0", uid="other-uid"), "precondition failed: UID in precondition: other-uid"),
 ])
-def test_bind_refused_by_the_store_is_the_results_error(args: dict[str, str], error: str) -> None:
+def test_bind_refused_by_the_store_is_the_results_error(args: dict[str, str], error: str,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
     store = _store(node("n0"), pod("web"))
-    with serving(store=store, bind=True) as srv:
+    with caplog.at_level(logging.ERROR, logger="kubesched"), serving(store=store, bind=True) as srv:
         code, body = post(srv.url, "bind", args)
     assert code == 200 and error in body["Error"], body
     assert store.get("Pod", "default", "web").node_name == ""
+    [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]  # never silent
+    assert line.startswith(f'Failed to bind pod pod="default/{args["PodName"]}" node="n0" err=')
+    assert error in line
 
 
 def test_bind_twice_says_already_assigned() -> None:

@@ -86,7 +86,8 @@ def test_prioritize_counts_the_store_pods() -> None:
         code, out = post(srv.url, "prioritize", {"Pod": pod("p"), "Nodes": {"items": [node("a"), node("b")]}})
     assert code == 200, out
     scores = {hp["Host"]: hp["Score"] for hp in out}
-    assert scores == {"a": 4, "b": 8}  # LeastAllocated (cpu, memory): a's cpu is taken, b's free
+    # LeastAllocated (cpu, memory): a's cpu is taken, b's free; b, the best, gets 10
+    assert scores == {"a": 5, "b": 10}
 
 
 def test_node_names_only_is_a_client_error() -> None:

@@ -110,8 +110,8 @@ def _check(objects: list[dict[str, Any]], nodes: list[dict[str, Any]], pending: 
             args = {"Pod": pending, "NodeNames": order}
         code, scores = post(srv.url, "prioritize", args)
         assert code == 200, scores
-    want = {ne.name: scale_to_extender(ne.total_score or 0, sum(s.weight for s in ne.scores))
-            for ne in feasible}
+    want = dict(zip([ne.name for ne in feasible],
+                    scale_to_extender([ne.total_score or 0 for ne in feasible]), strict=True))
     assert {hp["Host"]: hp["Score"] for hp in scores} == want
 
 

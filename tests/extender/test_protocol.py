@@ -225,13 +225,16 @@ def test_preempt_keeps_a_victim_the_view_does_not_see() -> None:
     assert 'kubesched_extender_unseen_total{verb="preempt",what="victims"} 1.0' in metrics
 
 
-@pytest.mark.parametrize(("total", "weight_sum", "want"), [
-    pytest.param(1200, 12, 10, id="every-plugin-100"),
-    # 950 * 10 // (100 * 12) = 9500 // 1200 = 7 (7.9 rounded down, as Go's integer division)
-    pytest.param(950, 12, 7, id="rounded-down"),
-    pytest.param(0, 12, 0, id="zero"),
-    pytest.param(55, 1, 5, id="one-plugin"),
-    pytest.param(300, 0, 0, id="no-score-plugin"),
+@pytest.mark.parametrize(("totals", "want"), [
+    # 10 * t // 1200 against the best total (1200), not the best possible one
+    pytest.param([1200, 950, 0], [10, 7, 0], id="best-is-10"),
+    # MostAllocated behind kube-scheduler: 62 and 56 would both be 6 on a 0..100 range;
+    # against the best: 10 and 560 // 62 = 9, so the profile's first choice stays first
+    pytest.param([62, 56, 50, 12], [10, 9, 8, 1], id="first-choice-kept-apart"),
+    pytest.param([1, 0], [10, 0], id="any-gap-below-the-best-is-below-10"),
+    pytest.param([300, 300], [10, 10], id="equal-best"),
+    pytest.param([0, 0], [0, 0], id="no-score-plugin"),
+    pytest.param([], [], id="no-node"),
 ])
-def test_scale_to_extender(total: int, weight_sum: int, want: int) -> None:
-    assert scale_to_extender(total, weight_sum) == want
+def test_scale_to_extender(totals: list[int], want: list[int]) -> None:
+    assert scale_to_extender(totals) == want

@@ -12,7 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
@@ -194,3 +194,50 @@ class KubeschedProcess:
             self.proc.kill()
             self.proc.wait(10)
         self._log.close()
+
+
+def _pid(cp: ControlPlane) -> int:
+    return int((cp.dir / "pids" / "kube-apiserver.pid").read_text())
+
+
+def _ready(cp: ControlPlane) -> bool:
+    ctx = ssl.create_default_context(cafile=str(cp.dir / "ca.crt"))
+    req = urllib.request.Request(f"{cp.api_url}/readyz", headers={"Authorization": f"Bearer {cp.token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=2, context=ctx) as resp:
+            return bool(resp.read() == b"ok")
+    except OSError:
+        return False
+
+
+def _exited(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if "zombie" in Path(f"/proc/{pid}/status").read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def restart_api_server(cp: ControlPlane, while_down: float = 2.0, extra_args: Sequence[str] = ()) -> None:
+    """Stop kube-apiserver (SIGTERM, then SIGKILL after 5 s, as the script does), stay down
+    ``while_down`` seconds, start it again with the same command line and ``extra_args`` (its
+    pid file updated, so ``stop`` still stops it), and wait until it is ready."""
+    pid = _pid(cp)
+    argv = [a.decode() for a in Path(f"/proc/{pid}/cmdline").read_bytes().rstrip(b"\0").split(b"\0")]
+    argv += extra_args
+    os.kill(pid, signal.SIGTERM)
+    if not _exited(pid, 5.0):  # its graceful shutdown can take long: cut it short, as the script does
+        os.kill(pid, signal.SIGKILL)
+        assert _exited(pid, 10.0), "kube-apiserver did not exit"
+    time.sleep(while_down)
+    # started from a shell that exits at once, as the script starts it: not this process's child,
+    # so the script's ``stop`` sees it gone as soon as it exits (no zombie to wait out)
+    started = subprocess.run(["sh", "-c", 'log=$1; shift; "$@" >>"$log" 2>&1 & echo $!', "sh",
+                              str(cp.dir / "logs" / "kube-apiserver.log"), *argv],
+                             capture_output=True, text=True, check=True, timeout=30)
+    (cp.dir / "pids" / "kube-apiserver.pid").write_text(started.stdout)
+    wait_for("kube-apiserver to be ready again", lambda: _ready(cp), timeout=60, every=0.2)

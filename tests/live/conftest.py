@@ -88,3 +88,19 @@ def started_control_plane(script: Path, tmp_path_factory: pytest.TempPathFactory
 def namespace_name() -> str:
     """A fresh namespace name per test, so tests sharing the control plane never collide."""
     return f"t-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def own_control_plane(control_plane: ControlPlane, tmp_path: Path) -> Iterator[ControlPlane]:
+    """A second control plane from the same script (the session's stays untouched)."""
+    d = tmp_path / "cp"
+    started = subprocess.run([str(control_plane.script), "start", str(d)], capture_output=True, text=True,
+                             timeout=300)
+    try:
+        assert started.returncode == 0, started.stderr[-2000:]
+        env = dict(line.split("=", 1) for line in (d / "env").read_text().splitlines() if "=" in line)
+        yield ControlPlane(dir=d, script=control_plane.script, kubeconfig=Path(env["KUBECONFIG"]),
+                           api_url=env["API_URL"], token=env["TOKEN"])
+    finally:
+        subprocess.run([str(control_plane.script), "stop", str(d)], capture_output=True, text=True,
+                       timeout=180)

@@ -117,5 +117,5 @@ def test_a_lost_lease_ends_the_process_with_code_1(control_plane: ControlPlane, 
         else:
             raise AssertionError("the Lease could not be taken over")
         assert ks.proc.wait(15) == 1, ks.log()
-        assert "leaderelection lost" in ks.log()
+        assert "Leaderelection lost" in ks.log()
     assert rest.request("GET", lease_path)["spec"]["holderIdentity"] == "someone-else"

@@ -4,6 +4,7 @@ handleBindingCycleError)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -98,7 +99,7 @@ def test_reserve_failure(code: Code, reason: str) -> None:
     assert env.sched.cache.get_pod(env.pod("p")) is None
 
 
-def test_bind_failure_unreserves_forgets_and_requeues() -> None:
+def test_bind_failure_unreserves_forgets_and_requeues(caplog: pytest.LogCaptureFixture) -> None:
     rec = Recorder()
     attempts: list[float] = []
 
@@ -118,7 +119,13 @@ def test_bind_failure_unreserves_forgets_and_requeues() -> None:
     s = env.sched
     s.run_one_cycle()
     assert s.cache.is_assumed_pod(env.pod("p"))
-    s.clock.step()  # the binding cycle
+    with caplog.at_level(logging.INFO, logger="kubesched"):
+        s.clock.step()  # the binding cycle
+    # finishBinding's line, then the failure handler's error with the pod and the error
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("INFO", 'Failed to bind pod pod="default/p" node="n0"'),
+        ("ERROR", 'Error scheduling pod; retrying pod="default/p" '
+                  'err="running Bind plugin "FlakyBinder": apiserver unavailable"')]
     assert rec.of("unreserve") == [("unreserve", "p", 0)]
     assert s.cache.get_pod(env.pod("p")) is None  # forgotten
     cond = env.scheduled_condition("p")

@@ -4,6 +4,7 @@ gates, failure handling, profiles, determinism (schedule_one.go, scheduler.go, e
 from __future__ import annotations
 
 import itertools
+import logging
 from typing import Any
 
 import pytest
@@ -120,6 +121,24 @@ def test_internal_error_is_scheduler_error_and_retried_with_backoff() -> None:
     # Error backoff doubles per consecutive error (1, 2, 4, 8 s); the backoffQ flush releases
     # a pod at the first whole-second tick after its backoff ends, hence +1 s.
     assert [t - START for t in calls[:5]] == [0, 2, 5, 10, 19]
+
+
+def test_an_internal_error_is_logged_with_the_pod_and_the_error(caplog: pytest.LogCaptureFixture) -> None:
+    """handleSchedulingFailure: an error (not a rejection) is logged at the default level,
+    "Error scheduling pod; retrying" with the pod and the error; a pod that does not fit only
+    at V(2) (debug here)."""
+    boom = plugin("Boom", filter=lambda self, st, pod, ni: (
+        Status.from_error(RuntimeError("kaboom")) if pod.name == "p" else Status.success()))
+    env = Env(profile(plugins=(*BASIC, "Boom")), registry={"Boom": boom})
+    env.add(_node("n0"), _pod("p"), _pod("big", cpu="64"))
+    with caplog.at_level(logging.INFO, logger="kubesched"):
+        env.sched.run_one_cycle()
+        env.sched.run_one_cycle()
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == ['Error scheduling pod; retrying pod="default/p" '
+                      'err="running "Boom" filter plugin: kaboom"']
+    assert env.scheduled_condition("big")["reason"] == "Unschedulable"
+    assert not [r for r in caplog.records if "big" in r.getMessage()]  # no fit: debug only
 
 
 def test_backoff_durations_per_attempt() -> None:

@@ -14,13 +14,20 @@ scheduling begins, ``stop()`` is safe from any thread or a signal handler.
 
 :class:`SchedulerRun` is server.go's ``Run`` around them: the endpoints served from
 the start, then, with leader election, the elector on its own thread (OnStartedLeading runs
-the loop; OnStoppedLeading ends the command: 0 when asked to stop, 1 when the lease was lost).
+the loop; OnStoppedLeading ends the command: 0 when asked to stop; when the lease was lost,
+"Leaderelection lost" and exit 1 at once, as klog.FlushAndExit). With leader election every
+write of the process is fenced by the lease (cluster/live/_fence.py).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import logging
+import math
+import os
 import ssl
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +37,7 @@ from prometheus_client import CollectorRegistry
 
 from ..api import HeapFreezer
 from ..clock import RealClock, Timer
-from ..cluster.live import LiveStore, RestClient, rest_client_for
+from ..cluster.live import LiveStore, RestClient, WriteFence, rest_client_for
 from ..cluster.live.leaderelection import (
     LeaderCallbacks,
     LeaderElectionConfig,
@@ -142,6 +149,17 @@ def run(config_path: str | Path | None = None, kubeconfig: str | None = None, *,
         live.close()
 
 
+def flush_and_exit(code: int) -> None:
+    """klog.FlushAndExit: flush the log handlers, then end the process at once with ``code``
+    (no cleanup: threads under way are not waited for)."""
+    for logger in (logging.getLogger(), logging.getLogger("kubesched")):
+        for handler in logger.handlers:
+            with contextlib.suppress(Exception):  # exiting anyway
+                handler.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 class _SchedulerMetrics:
     """A collector for /metrics that serves the scheduler's registry once it exists (the
     endpoints are served before the caches sync and the scheduler is built)."""
@@ -162,16 +180,20 @@ class SchedulerRun:
 
     Built first (a bad leaderElection raises ValueError here, before anything starts), then
     :meth:`run` gives the exit code: 0 when stopped (``live.stop()``), 1 when the lease was
-    lost. Leader election talks to the API server through a clone of the live store's client
-    (the same kubeconfig and settings, its own token bucket, as upstream's separate leader
-    election client). ``auth`` checks each request to the endpoints (kube-scheduler's delegated
-    authentication and authorization). On stop the loop stops popping and finishes the binding cycles in
-    flight, and only then is the Lease released (ReleaseOnCancel). ``live.close()`` is left to
-    the caller."""
+    lost, and then at once: ``exit_process`` (default: flush the log handlers and ``os._exit``), the
+    binding cycles in flight abandoned, as kube-scheduler's klog.FlushAndExit. Leader election
+    talks to the API server through a clone of the live store's client (the same kubeconfig
+    and settings, its own token bucket, as upstream's separate leader election client). Every
+    write of the live store (and its events) and of the lock's client is fenced by the lease:
+    the store's opens only once the lease is held. ``auth`` checks each request to the
+    endpoints (kube-scheduler's delegated authentication and authorization). On stop the loop
+    stops popping and finishes the binding cycles in flight, and only then is the Lease released
+    (ReleaseOnCancel). ``live.close()`` is left to the caller."""
 
     def __init__(self, live: LiveScheduler, *, leader_elect: bool, bind_address: str | None,
                  ssl_context: ssl.SSLContext | None = None, identity: str | None = None,
-                 auth: RequestAuth | None = None) -> None:
+                 auth: RequestAuth | None = None,
+                 exit_process: Callable[[int], None] | None = None) -> None:
         self.live = live
         self.auth = auth
         self.bind_address = bind_address
@@ -181,26 +203,35 @@ class SchedulerRun:
         self.le_config: LeaderElectionConfig | None = None
         self.elector: LeaderElector | None = None
         self._lock_rest: RestClient | None = None
+        self._exit = exit_process if exit_process is not None else flush_and_exit
         self.server: SchedulerServer | None = None
         if leader_elect:
+            work = WriteFence(live.clock, open_until=-math.inf)  # nothing written before leading
+            live.store.fence_writes(work)
             self._lock_rest = live.rest.clone()
-            self.le_config = new_leader_election_config(
+            self._lock_rest.fence = WriteFence(live.clock)  # open for acquiring
+            cfg = new_leader_election_config(
                 live.config.leader_election, self._lock_rest,
                 LeaderCallbacks(self._on_started_leading, self._on_stopped_leading, self._on_new_leader),
                 identity=identity, scheduler_name=live.profiles[0])
-            self.elector = LeaderElector(self.le_config, metrics=LeaderMetrics(self.leader_registry))
+            self.le_config = dataclasses.replace(cfg, fences=(work, self._lock_rest.fence))
+            self.elector = LeaderElector(self.le_config, clock=live.clock,
+                                         metrics=LeaderMetrics(self.leader_registry))
 
     def _on_started_leading(self, _leading: threading.Event) -> None:
         self.started.set()
         self.live.clock.wake()
 
     def _on_stopped_leading(self) -> None:
-        if self.release.is_set() or self.live.stop_event.is_set():
-            log.info("Requested to terminate, exiting")
+        """OnStoppedLeading: a lost lease ends the process at once (exit 1), whatever else was
+        under way; a stop asked for returns to :meth:`run`."""
+        if self.elector is not None and self.elector.lost:
+            log.error("Leaderelection lost")
+            self.lost.set()
+            self._exit(1)
+            self.live.stop()  # an ``exit_process`` that returns (tests): stop as asked to
             return
-        log.error("leaderelection lost")
-        self.lost.set()
-        self.live.stop()
+        log.info("Requested to terminate, exiting")
 
     @staticmethod
     def _on_new_leader(holder: str) -> None:

@@ -9,7 +9,8 @@ SelectVictimsOnNode), so that the answers agree with ``kubesched explain``:
   ``percentageOfNodesToScore`` cut-off and no nominated-node shortcut: the extender answers
   for each node it is given);
 - **prioritize**: PreFilter (for the cycle state), PreScore, Score, NormalizeScore and the
-  weights, the total scaled to 0..MaxExtenderPriority by :func:`scale_to_extender`;
+  weights, the totals scaled to 0..MaxExtenderPriority by :func:`scale_to_extender` (the
+  best node 10, as DefaultNormalizeScore);
 - **preempt**: ProcessPreemption (:mod:`._preempt`);
 - **bind**: the Binding, written through the store (``pods/binding`` on a live cluster).
 
@@ -54,7 +55,7 @@ from ..api.extenderv1 import (
 )
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, NotFound, Store, StoreError
-from ..framework import MAX_NODE_SCORE, Code, CycleState, Diagnosis, NodeBatch, Status
+from ..framework import Code, CycleState, Diagnosis, NodeBatch, Status
 from ..framework.config import SchedulerConfig, default_config
 from ..scheduler import FeasibleNodes, Scheduler, go_set_list
 
@@ -112,14 +113,24 @@ def _ignore(_: str) -> None:
     pass
 
 
-def scale_to_extender(total: int, weight_sum: int) -> int:
-    """A node's framework total (sum of normalized score x weight, each score 0..MaxNodeScore)
-    as an extender score 0..MaxExtenderPriority: ``total * 10 // (100 * weight_sum)``, rounded
-    down as Go's integer division. kube-scheduler multiplies it back by MaxNodeScore /
-    MaxExtenderPriority (10) and by the extender's ``weight``. No score plugin: 0."""
-    if weight_sum <= 0:
-        return 0
-    return max(0, min(MAX_EXTENDER_PRIORITY, total * MAX_EXTENDER_PRIORITY // (MAX_NODE_SCORE * weight_sum)))
+def scale_to_extender(totals: npt.ArrayLike) -> list[int]:
+    """The nodes' framework totals (sum of normalized score x weight) as extender scores
+    0..MaxExtenderPriority: DefaultNormalizeScore(MaxExtenderPriority, false, scores)
+    (pkg/scheduler/framework/plugins/helper/normalize_score.go), ``total * 10 // max`` over the
+    nodes of the request. The node the profile ranks first gets 10, as a plugin's best node
+    gets MaxNodeScore, so the profile's first choice stays first behind kube-scheduler's own
+    scores; a node scoring below it gets less than 10 however small the gap. (Scaling against
+    the best *possible* total instead gave nodes within a tenth of the range the same score,
+    and kube-scheduler's own LeastAllocated then broke the tie: a MostAllocated profile's pods
+    spread.) All totals 0 (no score plugin): all 0. kube-scheduler multiplies each score back
+    by MaxNodeScore / MaxExtenderPriority (10) and by the extender's ``weight``."""
+    arr = np.asarray(totals, dtype=np.int64)
+    best = int(arr.max()) if arr.size else 0
+    if best <= 0:
+        return [0] * int(arr.size)
+    # non-negative totals: // is Go's /
+    out: list[int] = (np.clip(arr, 0, None) * MAX_EXTENDER_PRIORITY // best).tolist()
+    return out
 
 
 def _every_node(cfg: SchedulerConfig) -> SchedulerConfig:
@@ -149,7 +160,6 @@ class _Ahead:
     names: list[str]
     cluster: tuple[int, int]
     totals: npt.NDArray[np.int64]
-    weight_sum: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -493,11 +503,11 @@ class ExtenderEngine:
                     infos = FeasibleNodes(self.sched.snapshot.infos_array(), done.rows)
                 else:
                     names, infos = self._nodes_of(ExtenderArgs(args.pod, None, names), "prioritize")
-                totals, weight_sum = self._scores(args.pod, infos)
+                totals = self._scores(args.pod, infos)
             except (RequestError, EngineError) as exc:  # /prioritize will say so, if it comes
                 _log.debug("scoring ahead for %s: %s", args.pod.key, exc)
                 return
-            self._warm = _Ahead(args.pod, names, key, totals, weight_sum)
+            self._warm = _Ahead(args.pod, names, key, totals)
 
     def prioritize_scores(self, args: ExtenderArgs) -> tuple[list[str], list[int]]:
         """:meth:`prioritize` as (node names, scores): what the server encodes, without an
@@ -516,30 +526,24 @@ class ExtenderEngine:
             else:
                 self.ahead("hit")
             if warm is not None:
-                names, totals, weight_sum = warm.names, warm.totals, warm.weight_sum
+                names, totals = warm.names, warm.totals
             else:
                 names, infos = self._nodes_of(args, "prioritize")
-                totals, weight_sum = self._scores(args.pod, infos)
-        if weight_sum <= 0:
-            return names, [0] * len(names)
-        # scale_to_extender over the whole array at once (non-negative totals: // is Go's /)
-        scaled = np.clip(totals * MAX_EXTENDER_PRIORITY // (MAX_NODE_SCORE * weight_sum),
-                         0, MAX_EXTENDER_PRIORITY)
-        return names, scaled.tolist()
+                totals = self._scores(args.pod, infos)
+        return names, scale_to_extender(totals)
 
-    def _scores(self, pod: Pod, infos: FeasibleNodes) -> tuple[npt.NDArray[np.int64], int]:
-        """(framework totals aligned with ``infos``, the sum of the weights of the plugins that
-        scored): prioritizeNodes without extenders."""
+    def _scores(self, pod: Pod, infos: FeasibleNodes) -> npt.NDArray[np.int64]:
+        """The framework totals aligned with ``infos``: prioritizeNodes without extenders."""
         fwk, state = self.fwk, CycleState()
         if not infos or not fwk.has_score_plugins():
-            return np.zeros(len(infos), dtype=np.int64), 0
+            return np.zeros(len(infos), dtype=np.int64)
         _, st, _ = fwk.run_pre_filter_plugins(state, pod)
         if st is not None and not st.is_success():
             if not st.is_rejected():
                 raise EngineError(st.message())
             _log.info("prioritize %s: PreFilter rejects the pod (%s); every node scores 0",
                       pod.key, st.message())
-            return np.zeros(len(infos), dtype=np.int64), 0
+            return np.zeros(len(infos), dtype=np.int64)
         try:
             st = fwk.run_pre_score_plugins(state, pod, infos)
             if st is not None and not st.is_success():
@@ -551,7 +555,7 @@ class ExtenderEngine:
             raise EngineError(str(err)) from err
         if result is None or (st is not None and not st.is_success()):
             raise EngineError(st.message() if st is not None else "scoring failed")
-        return np.asarray(result.totals, dtype=np.int64), int(sum(int(w) for w in result.weights))
+        return np.asarray(result.totals, dtype=np.int64)
 
     # -- preempt --------------------------------------------------------------------------------
     def preempt(self, args: ExtenderPreemptionArgs) -> ExtenderPreemptionResult:
@@ -582,7 +586,10 @@ class ExtenderEngine:
                 with self._lock:
                     self.store.bind(args.pod_namespace, args.pod_name, args.node, uid)
         except StoreError as exc:
-            _log.info("bind %s/%s to %s: %s", args.pod_namespace, args.pod_name, args.node, exc)
+            # an error, as kube-scheduler logs a failed binding (the API refused it or could
+            # not be reached); kube-scheduler gets it in the result too
+            _log.error('Failed to bind pod pod="%s/%s" node="%s" err="%s"', args.pod_namespace, args.pod_name,
+                       args.node, exc)
             return ExtenderBindingResult(error=str(exc))
         return ExtenderBindingResult()
 

@@ -13,6 +13,7 @@ polling for device binding conditions, see the framework's ``run_pre_bind_plugin
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
 
 __all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsToActivate",
            "ScheduleOneMixin"]
+
+log = logging.getLogger(__name__)
 
 NOMINATED_NODE_NAME_FOR_EXPECTATION = "NominatedNodeNameForExpectation"
 """Feature gate (KEP-5278, beta and on by default since 1.35): the binding cycle records the
@@ -385,9 +388,12 @@ class ScheduleOneMixin:
         except Exception as err:
             status = Status.from_error(err)
         self.cache.finish_binding(pod)
-        if status.is_success():
-            self._record_event(pod, "Normal", "Scheduled", "Binding",
-                               f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
+        if not status.is_success():
+            # finishBinding: V(1); the error itself is logged by the failure handler
+            log.info('Failed to bind pod pod="%s/%s" node="%s"', pod.namespace, pod.name, host)
+            return status
+        self._record_event(pod, "Normal", "Scheduled", "Binding",
+                           f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
         return status
 
     def _extenders_binding(self, pod: Pod, host: str) -> tuple[bool, Exception | None]:
@@ -447,15 +453,31 @@ class ScheduleOneMixin:
         if self.attempt_hook is not None:
             self.attempt_hook.attempt_failed(pinfo, status)
         err = status.error
+        pod = pinfo.pod
         if isinstance(err, FitError):
             pinfo.unschedulable_plugins = set(err.diagnosis.unschedulable_plugins)
             pinfo.pending_plugins = set(err.diagnosis.pending_plugins)
         elif isinstance(err, PodGroupFitError):
             pinfo.unschedulable_plugins = set(err.unschedulable_plugins)
-        pod = pinfo.pod
+        # upstream's log lines: a pod that does not fit waits (V(2)); anything else is an error
+        # the pod is retried after, logged at the default level with the pod and the error
+        if isinstance(err, NoNodesAvailableError):
+            log.debug('Unable to schedule pod; no nodes are registered to the cluster; waiting pod="%s/%s"',
+                      pod.namespace, pod.name)
+        elif status.is_rejected() or isinstance(err, FitError | PodGroupFitError):
+            log.debug('Unable to schedule pod; no fit; waiting pod="%s/%s" err="%s"', pod.namespace, pod.name,
+                      status.message())
+        else:
+            log.error('Error scheduling pod; retrying pod="%s/%s" err="%s"', pod.namespace, pod.name,
+                      status.message() or status.code.name)
         cached = self._store_get_pod(pod.namespace, pod.name)
         requeued = False
-        if cached is not None and not cached.node_name:
+        if cached is None:
+            log.info('Pod doesn\'t exist in informer cache pod="%s/%s"', pod.namespace, pod.name)
+        elif cached.node_name:
+            log.info('Pod has been assigned to node. Abort adding it back to queue. pod="%s/%s" node="%s"',
+                     pod.namespace, pod.name, cached.node_name)
+        else:
             pinfo.pod = cached
             self.queue.add_unschedulable_if_not_present(pinfo, self.queue.scheduling_cycle)
             requeued = True

@@ -292,8 +292,8 @@ class Scheduler(SchedulePodGroupMixin):
             nnn = nominating.nominated_node_name
         try:
             self.store.patch_pod_status(pod.namespace, pod.name, [condition] if condition else [], nnn)
-        except Exception:  # the pod may be gone; upstream logs and moves on
-            return
+        except Exception as err:  # the pod may be gone; upstream logs and moves on
+            log.error('Error updating pod pod="%s/%s" err="%s"', pod.namespace, pod.name, err)
 
     def _store_extender_binding(self, pod: Pod, node_name: str) -> None:
         """The Binding a binder extender created through the API server, as the store sees it:

@@ -2,6 +2,7 @@
 
 from ._config import ClientSettings, ConfigError, client_settings, load_rest_config, resolve_kubeconfig
 from ._connect import ClientConnection, rest_client_for
+from ._fence import Fenced, WriteFence
 from ._informer import Informer
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
@@ -15,10 +16,12 @@ __all__ = [
     "ClientConnection",
     "ClientSettings",
     "ConfigError",
+    "Fenced",
     "Informer",
     "LiveStore",
     "RestClient",
     "TokenBucket",
+    "WriteFence",
     "client_settings",
     "error_for_status",
     "load_rest_config",

@@ -24,6 +24,7 @@ import select
 import socket
 import ssl
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import Message
 from typing import Any
@@ -104,16 +105,22 @@ class ConnectionPool:
         self._lock = threading.Lock()
 
     def request(self, method: str, target: str, body: bytes | None, headers: dict[str, str],
-                connect_timeout: float, read_timeout: float) -> Answer:
-        """One exchange on an idle connection (or a new one); raises a CONNECTION_ERRORS error."""
+                connect_timeout: float, read_timeout: float,
+                before_send: Callable[[], None] | None = None) -> Answer:
+        """One exchange on an idle connection (or a new one); raises a CONNECTION_ERRORS error.
+        ``before_send`` runs once the connection is ready, right before the request is written
+        (the write fence: it raises to keep the request from leaving)."""
         head = self._head(method, target, body, headers)
+        data = head + body if body else head
         conn = self._take(connect_timeout)
         try:
             if conn.sock is None:
                 conn.connect()
             sock = conn.sock
             sock.settimeout(read_timeout)
-            sock.sendall(head + body if body else head)
+            if before_send is not None:
+                before_send()
+            sock.sendall(data)
             resp = http.client.HTTPResponse(sock, method=method)
             resp.begin()
             data = resp.read()

@@ -115,10 +115,11 @@ class Informer:
                 delay = self._retry_later(exc, delay)
 
     def _retry_later(self, exc: Exception, delay: float) -> float:
-        """Log, wait ``delay`` (unless stopping) and return the next, doubled, delay."""
+        """Log (an error: the reflector's "Failed to watch" / "failed to list" go through
+        HandleError), wait ``delay`` (unless stopping) and return the next, doubled, delay."""
         if self._stop.is_set():
             return delay
-        log.warning("%s informer: %s; retrying in %.1fs", self.kind, exc, delay)
+        log.error("%s informer: %s; retrying in %.1fs", self.kind, exc, delay)
         self._stop.wait(delay)
         return min(delay * 2, _BACKOFF_CAP)
 

@@ -21,6 +21,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -30,6 +31,7 @@ from ...api import dumps_json, loads_json
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
 from ._config import JSON, ClientSettings
+from ._fence import WriteFence
 from ._http import CONNECTION_ERRORS, ConnectionPool, tls_context
 from ._ratelimit import TokenBucket
 
@@ -90,6 +92,9 @@ class RestClient:
                  sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings or ClientSettings()
+        self.fence: WriteFence | None = None
+        """Checked right before each write (any method but GET) is sent (see :mod:`._fence`);
+        None: writes always leave."""
         self.host = str(cfg.host).rstrip("/")
         self._cfg = cfg
         self._sleep = sleep
@@ -120,7 +125,8 @@ class RestClient:
 
     def clone(self) -> RestClient:
         """The same server and settings with its own token bucket and connections (upstream's
-        separate event client: events never use up the scheduler's request budget)."""
+        separate event client: events never use up the scheduler's request budget), and no
+        write fence."""
         return RestClient(self._cfg, self.settings, self._sleep, self._monotonic)
 
     def _credentials(self) -> dict[str, str]:
@@ -174,20 +180,29 @@ class RestClient:
         target = url[len(self.host):]
         delay = _BACKOFF_START
         connect = 10.0 if attempts > 1 else min(10.0, timeout)
+        fence = self.fence if method != "GET" else None
+        before_send = partial(fence.check, method, path) if fence is not None else None
         resp: Any
         for attempt in range(1, attempts + 1):
             self.limiter.accept()
             try:
                 if plain is not None:
-                    resp = plain.request(method, target, data, self._headers(content_type), connect, timeout)
+                    resp = plain.request(method, target, data, self._headers(content_type), connect, timeout,
+                                         before_send)
                 else:
+                    conn_timeout = connect
+                    if fence is not None:  # urllib3 connects and sends in one call: check before,
+                        fence.check(method, path)  # and never connect past the fence's limit
+                        conn_timeout = max(0.001, min(connect, fence.remaining()))
                     resp = self._pool.request(method, url, body=data, headers=self._headers(content_type),
-                                              timeout=urllib3.Timeout(connect=connect, read=timeout),
+                                              timeout=urllib3.Timeout(connect=conn_timeout, read=timeout),
                                               retries=False, preload_content=not stream, redirect=False)
             except _FAILED_EXCHANGE as exc:
                 if attempt == attempts or method != "GET":
                     raise ApiError(f"{method} {path}: {exc}") from None
-                log.info("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
+                # refused, reset, a TLS handshake or certificate failure: an error, as
+                # client-go's reflector reports a failed list or watch (HandleError)
+                log.error("%s %s: %s; retrying in %.1fs", method, path, exc, delay)
                 self._sleep(delay)
                 delay = min(delay * 2, _BACKOFF_CAP)
                 continue

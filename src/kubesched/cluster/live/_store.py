@@ -31,6 +31,7 @@ from ...clock import Clock
 from .._conditions import update_pod_conditions
 from .._store import Event, NotFound, WatchEvent
 from ._events import EventSink
+from ._fence import WriteFence
 from ._informer import Informer
 from ._resources import PLURALS, collection_path, object_path
 from ._rest import RestClient
@@ -91,6 +92,12 @@ class LiveStore:
                         optional=k in OPTIONAL_KINDS)
             for k in kinds}
         self.sink = EventSink(rest.clone())  # createClients: a separate event client
+
+    def fence_writes(self, fence: WriteFence) -> None:
+        """Every write of the store, bindings, status patches, deletes, creates and updates and
+        the events, checked against ``fence`` right before it is sent (see :mod:`._fence`)."""
+        self.rest.fence = fence
+        self.sink.rest.fence = fence
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:

@@ -13,8 +13,13 @@ As upstream, a candidate acts only on times it measured itself: it notes when it
 record change* (observed time) and takes over once ``leaseDurationSeconds`` pass without a
 change, whatever clocks the other candidates have. Writes are optimistic: an update carries the
 Lease's ``resourceVersion``, so of two candidates racing for an expired Lease one gets a
-conflict and backs off. This does not fence: a leader that stalls longer than the lease while
-holding it may overlap its successor (upstream's package comment says the same).
+conflict and backs off. Upstream does not fence: a leader that stalls longer than the lease
+while holding it may overlap its successor (its package comment says so). Here the leader's
+writes are fenced (:mod:`._fence`): each acquire or renewal, made at time ``t``, holds the
+config's :class:`WriteFence` objects open until ``t + renewDeadline``, and the lease counts as
+lost, without another request, once that time has passed (a process resumed after a stop
+notices it before sending anything), or as soon as a read shows another holder. Once lost,
+the fences are closed and nothing more is written: no release, no "stopped leading" event.
 
 Time comes from an injected clock (``now``) and every wait goes through an injected ``sleep``,
 so unit tests drive the whole state machine on a :class:`~kubesched.clock.VirtualClock`.
@@ -23,6 +28,7 @@ so unit tests drive the whole state machine on a :class:`~kubesched.clock.Virtua
 from __future__ import annotations
 
 import logging
+import math
 import random
 import socket
 import threading
@@ -38,6 +44,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge
 from ...clock import Clock, RealClock
 from .._memory import Expired
 from .._store import AlreadyExists, Conflict, Invalid, NotFound, StoreError
+from ._fence import WriteFence
 from ._rest import ApiError, RestClient
 
 __all__ = [
@@ -382,6 +389,9 @@ class LeaderElectionConfig:
     release_on_cancel: bool = False
     name: str = ""
     watchdog: HealthzAdaptor | None = None
+    fences: tuple[WriteFence, ...] = ()
+    """Held open until ``renewTime + renewDeadline`` of each acquire or renewal, closed when
+    the lease is lost (see the module doc)."""
 
 
 class LeaderElector:
@@ -406,6 +416,8 @@ class LeaderElector:
         self._observed_raw: tuple[Any, ...] | None = None
         self._observed_time = 0.0
         self._reported_leader = ""
+        self._held_until = -math.inf
+        self._lost = False
         self.metrics.leader_off(config.name)
         if config.watchdog is not None:  # RunOrDie's WatchDog.SetLeaderElection
             config.watchdog.set_leader_election(self)
@@ -427,6 +439,11 @@ class LeaderElector:
                 leading.set()
         finally:
             self.config.callbacks.on_stopped_leading()
+
+    @property
+    def lost(self) -> bool:
+        """Whether this elector led and lost the lease (rather than being asked to stop)."""
+        return self._lost
 
     def get_leader(self) -> str:
         """The identity of the last observed leader ('' when none was seen yet)."""
@@ -470,35 +487,65 @@ class LeaderElector:
     def _renew(self, stop: threading.Event, leading: threading.Event) -> None:
         """renew: every retryPeriod (wait.Until), retry tryAcquireOrRenew every retryPeriod
         (PollImmediateUntil) for at most renewDeadline; give up the first time that fails.
-        Then, with ReleaseOnCancel, release. ``leading`` is set before the release, so the
-        guarded work stops before another candidate can take over."""
+        Stricter than upstream, so that the write fence holds: no attempt once renewDeadline
+        has passed since the last successful one started (no request leaves a process resumed
+        after a stop), and the lease is lost at once when a read shows another holder. Then,
+        when asked to stop while still holding the lease, ReleaseOnCancel releases it; a lost
+        lease is left alone (see the module doc). ``leading`` is set before the release, so
+        the guarded work stops before another candidate can take over."""
         cfg = self.config
         desc = cfg.lock.describe()
+        lost = False
         while not stop.is_set():
             deadline = self._clock.now + cfg.renew_deadline
             renewed = False
-            while not stop.is_set():
+            while not stop.is_set() and self._holds():
                 if self.try_acquire_or_renew():
                     renewed = True
                     break
-                remaining = deadline - self._clock.now
+                if not self.is_leader():
+                    break  # another holder: lost now, not at the deadline
+                remaining = min(deadline, self._held_until) - self._clock.now
                 if remaining <= 0 or self._sleep(stop, min(cfg.retry_period, remaining)):
-                    break
-                if self._clock.now >= deadline:
                     break
             self._maybe_report_transition()
             if not renewed:
-                self.metrics.leader_off(cfg.name)
-                if not stop.is_set():
-                    _log.info("failed to renew lease %s: timed out waiting for the condition", desc)
+                lost = not stop.is_set()
                 break
             _log.debug("successfully renewed lease %s", desc)
             if self._sleep(stop, cfg.retry_period):
                 break
+        if lost or not self._holds():
+            self._lose()
+            _log.info("failed to renew lease %s: %s", desc,
+                      "held by " + (self.get_leader() or "nobody") if not self.is_leader()
+                      else "timed out waiting for the condition")
+            leading.set()
+            return
+        self.metrics.leader_off(cfg.name)
         leading.set()
         if cfg.release_on_cancel:
             self.release()
         cfg.lock.record_event("stopped leading")
+
+    def _holds(self) -> bool:
+        """Whether the last acquire or renewal was started less than renewDeadline ago."""
+        return not self._lost and self._clock.now < self._held_until
+
+    def _hold(self, started: float) -> None:
+        """An acquire or renewal started at ``started`` succeeded: open the fences until
+        ``started + renewDeadline``."""
+        self._held_until = started + self.config.renew_deadline
+        for fence in self.config.fences:
+            fence.hold_until(self._held_until)
+
+    def _lose(self) -> None:
+        """The lease is lost: close the fences first, then say so."""
+        self._lost = True
+        self._held_until = -math.inf
+        for fence in self.config.fences:
+            fence.close()
+        self.metrics.leader_off(self.config.name)
 
     # -- one attempt ----------------------------------------------------------------------
     def try_acquire_or_renew(self) -> bool:
@@ -520,6 +567,7 @@ class LeaderElector:
                 _log.error("Failed to update lock optimistically: %s, falling back to slow path", exc)
             else:
                 self._set_observed_record(fast)
+                self._hold(now)
                 return True
 
         # 2. obtain or create the record
@@ -535,6 +583,7 @@ class LeaderElector:
                 _log.error("error initially creating leader election record: %s", create_exc)
                 return False
             self._set_observed_record(record)
+            self._hold(now)
             return True
 
         # 3. record obtained: note the time it last changed, respect a live holder
@@ -557,6 +606,7 @@ class LeaderElector:
             _log.error("Failed to update lock: %s", exc)
             return False
         self._set_observed_record(record)
+        self._hold(now)
         return True
 
     def release(self) -> bool:
@@ -564,6 +614,9 @@ class LeaderElector:
         successor need not wait out the full duration."""
         if not self.is_leader():
             return True
+        if not self._holds():
+            _log.info("not releasing lease %s: it is no longer held", self.config.lock.describe())
+            return False
         now = self._clock.now
         record = LeaderElectionRecord(leader_transitions=self._get_observed_record().leader_transitions,
                                       lease_duration_seconds=1, renew_time=now, acquire_time=now)
