@@ -4,7 +4,8 @@ For a metric recorder that samples a store (nodes and the pods bound to them) no
 ``gpu_state(nodes, pods)`` derives every node's GPUs from its pods (``node_gpu_left``: recorded
 ``gpu-index`` annotations, else where the simulator would pack them) and ``gpu_metrics`` computes
 allocation and fragmentation over it. ``GpuMetrics`` (``_driver.py``) keeps the same numbers up to
-date pod by pod instead.
+date pod by pod instead. ``GpuAllocation`` is the ``gpuAllocation`` column a replay of an openb
+trace records (the reader attaches it), right under the sharing policies and the default plugins.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ...api import Node, Pod
+from ...cluster import Store, WatchEvent
+from .._metrics import GPU_ALLOCATION, GPU_RESOURCE, MetricProvider
 from ._frag import FragModel, TypicalPod, gpu_allocation
-from ._gpu import GPU_INDEX, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
+from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
 
-__all__ = ["GpuState", "gpu_metrics", "gpu_state", "request_of"]
+__all__ = ["GpuAllocation", "GpuState", "gpu_metrics", "gpu_state", "held_gpu_milli", "request_of"]
 
 
 def request_of(pod: Pod) -> PodGpu:
@@ -65,3 +68,58 @@ def gpu_metrics(state: GpuState, typical: Sequence[TypicalPod]) -> dict[str, flo
     capacity = float(np.count_nonzero(state.left >= 0) * 1000)
     return {"allocation": gpu_allocation(state.left), "frag_amount": frag,
             "frag_ratio": frag / idle if idle else 0.0, "capacity": capacity}
+
+
+def held_gpu_milli(pod: Pod) -> int:
+    """The GPU milli a bound pod holds. GpuShare records the GPUs it chose (``gpu-index``): the
+    pod holds its share of each, as the simulator counts it. A pod any other scheduler placed
+    got whole devices from the device plugin (the ``nvidia.com/gpu`` it requests): a share holds
+    a whole GPU there, and nobody else can use the rest of it."""
+    req = request_of(pod)
+    if pod.meta.annotations.get(GPU_INDEX):
+        return req.total
+    whole = int(pod.requests.get(GPU_RESOURCE, 0))
+    return whole * MILLI if whole else req.total
+
+
+class GpuAllocation(MetricProvider):
+    """``gpuAllocation`` of a replay of an openb trace: the GPU milli the running pods hold over
+    the cluster's (``held_gpu_milli``), kept as a running sum per watch event. With the sharing
+    policies it is the simulator's allocation rate; under the default plugins, which see whole
+    GPUs only, the share of GPUs taken."""
+
+    columns = (GPU_ALLOCATION,)
+
+    def __init__(self) -> None:
+        self._held: dict[str, int] = {}
+        self._capacity: dict[str, int] = {}
+        self.held = 0
+        self.capacity = 0
+
+    def start(self, store: Store) -> None:
+        for node in store.list("Node"):
+            self._node(node.name, node)
+        for pod in store.list("Pod"):
+            self._pod(pod.key, pod)
+
+    def on_event(self, ev: WatchEvent) -> None:
+        obj = ev.new if ev.new is not None else ev.old
+        if isinstance(obj, Pod):
+            self._pod(obj.key, ev.new if isinstance(ev.new, Pod) else None)
+        elif isinstance(obj, Node):
+            self._node(obj.name, ev.new if isinstance(ev.new, Node) else None)
+
+    def _pod(self, key: str, pod: Pod | None) -> None:
+        held = held_gpu_milli(pod) if pod is not None and pod.node_name and not pod.is_terminal else 0
+        self.held += held - self._held.pop(key, 0)
+        if held:
+            self._held[key] = held
+
+    def _node(self, name: str, node: Node | None) -> None:
+        cap = node_gpu_count(node.capacity) * MILLI if node is not None else 0
+        self.capacity += cap - self._capacity.pop(name, 0)
+        if cap:
+            self._capacity[name] = cap
+
+    def sample(self) -> Sequence[float]:
+        return (self.held / self.capacity if self.capacity else 0.0,)
