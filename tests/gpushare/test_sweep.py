@@ -90,6 +90,7 @@ def test_gpu_allocation_under_the_default_plugins_and_a_sharing_policy(tmp_path:
     args = _one_gpu_two_shares(tmp_path)
     default = json.loads(CliRunner().invoke(app, args).stdout)
     assert (default["scheduled"], default["pending"], default["gpuAllocation"]) == (1, 1, 1.0)
+    assert (default["demand"], default["arrivedDemand"]) == ("gpu-milli", 1.0)  # 2 x 500 of 1000
     res = CliRunner().invoke(app, [*args, "--config", str(CONFIGS / "bestfit.yaml")])
     assert res.exit_code == 0, res.output
     shared = json.loads(res.stdout)

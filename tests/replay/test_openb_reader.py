@@ -196,3 +196,15 @@ def test_gpus_are_also_the_device_plugins_whole_gpus() -> None:
     limits = rows["openb-pod-0128"].manifest["spec"]["containers"][0]["resources"]["limits"]
     assert limits[GPU_RESOURCE] == "8"
     assert GPU_RESOURCE not in pods["openb-pod-0005"].requests
+
+
+def test_arrived_demand_is_gpu_milli_unless_demand_is_given() -> None:
+    trace = read_openb(NODES, PODS)
+    assert trace.demand is not None and trace.demand.name == "gpu-milli"
+    nodes = [parse_object(n) for n in trace.cluster]
+    assert trace.demand.capacity(nodes) == 1000 * sum(n.capacity[GPU_COUNT] for n in nodes)
+    share = next(parse_object(e.obj) for e in trace.events
+                 if e.obj and e.obj["metadata"]["name"] == "openb-pod-0001")
+    assert trace.demand.of_pod(share) == 460
+    cpu = read_format("openb", [str(NODES), str(PODS)], ReaderOptions(demand="cpu"))
+    assert cpu.demand is not None and cpu.demand.name == "cpu"

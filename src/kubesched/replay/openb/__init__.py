@@ -9,7 +9,7 @@
 The scheduling policies themselves are out-of-tree plugins: ``examples/gpushare``.
 """
 
-from ._cluster import GpuAllocation, GpuState, gpu_metrics, gpu_state, held_gpu_milli, request_of
+from ._cluster import GpuAllocation, GpuDemand, GpuState, gpu_metrics, gpu_state, held_gpu_milli, request_of
 from ._driver import CURVE_COLUMNS, FgdCurve, GpuMetrics, curve_summary, run_fgd, run_fgd_csv
 from ._frag import FragModel, TypicalPod, arrived_gpu_demand, gpu_allocation, typical_pods
 from ._gpu import (
@@ -42,6 +42,7 @@ __all__ = [
     "FgdCurve",
     "FragModel",
     "GpuAllocation",
+    "GpuDemand",
     "GpuMetrics",
     "GpuState",
     "OpenbFormatError",

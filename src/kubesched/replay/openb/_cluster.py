@@ -5,7 +5,8 @@ For a metric recorder that samples a store (nodes and the pods bound to them) no
 ``gpu-index`` annotations, else where the simulator would pack them) and ``gpu_metrics`` computes
 allocation and fragmentation over it. ``GpuMetrics`` (``_driver.py``) keeps the same numbers up to
 date pod by pod instead. ``GpuAllocation`` is the ``gpuAllocation`` column a replay of an openb
-trace records (the reader attaches it), right under the sharing policies and the default plugins.
+trace records (the reader attaches it, and ``GpuDemand`` as its arrived demand), right under the
+sharing policies and the default plugins.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from .._metrics import GPU_ALLOCATION, GPU_RESOURCE, MetricProvider
 from ._frag import FragModel, TypicalPod, gpu_allocation
 from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
 
-__all__ = ["GpuAllocation", "GpuState", "gpu_metrics", "gpu_state", "held_gpu_milli", "request_of"]
+__all__ = ["GpuAllocation", "GpuDemand", "GpuState", "gpu_metrics", "gpu_state", "held_gpu_milli",
+           "request_of"]
 
 
 def request_of(pod: Pod) -> PodGpu:
@@ -123,3 +125,17 @@ class GpuAllocation(MetricProvider):
 
     def sample(self) -> Sequence[float]:
         return (self.held / self.capacity if self.capacity else 0.0,)
+
+
+class GpuDemand:
+    """openb's arrived demand (:class:`~kubesched.replay.Demand`): the GPU milli pods ask for
+    (``alibabacloud.com/gpu-milli`` x ``gpu-count``) over the cluster's, as the FGD simulator's
+    ``-tune`` and the paper's x axis count it; what ``run_fgd`` logs as arrived demand."""
+
+    name = "gpu-milli"
+
+    def of_pod(self, pod: Pod) -> float:
+        return float(request_of(pod).total)
+
+    def capacity(self, nodes: Iterable[Node]) -> float:
+        return float(sum(node_gpu_count(n.capacity) for n in nodes) * MILLI)

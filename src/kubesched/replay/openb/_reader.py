@@ -52,7 +52,7 @@ import numpy as np
 
 from .._metrics import GPU_RESOURCE
 from .._trace import ObjectRef, Trace, TraceEvent
-from ._cluster import GpuAllocation
+from ._cluster import GpuAllocation, GpuDemand
 from ._gpu import GPU_COUNT, GPU_MILLI, GPU_MODEL, MILLI, PodGpu
 
 __all__ = ["OpenbFormatError", "OpenbPod", "read_openb", "read_openb_nodes", "read_openb_pods"]
@@ -271,6 +271,12 @@ def _ranked(nodes: list[dict[str, Any]], rng: np.random.Generator) -> list[dict[
     return out
 
 
+def _trace(nodes: list[dict[str, Any]], events: list[TraceEvent], name: str) -> Trace:
+    """The trace, measured in GPUs: arrived GPU milli as its demand, ``gpuAllocation`` as the
+    GPU milli held (``_cluster.py``)."""
+    return Trace(cluster=list(nodes), events=events, name=name, demand=GpuDemand(), metrics=[GpuAllocation()])
+
+
 def read_openb(
     nodes_csv: str | Path,
     pods_csv: str | Path,
@@ -298,7 +304,7 @@ def read_openb(
                 ref = ObjectRef("Pod", p.name, NAMESPACE)
                 events.append(TraceEvent(p.deletion, "delete", ref=ref, source=p.source))
         events.sort(key=lambda e: e.time)  # stable: a pod's deletion stays after its creation
-        return Trace(cluster=list(nodes), events=events, name=name, metrics=[GpuAllocation()])
+        return _trace(nodes, events, name)
     rng = np.random.default_rng(seed)
     pods.sort(key=lambda p: p.name)
     workload = list(pods)
@@ -308,5 +314,5 @@ def read_openb(
         pods = _tuned(pods, workload, capacity, tune, rng)
     nodes = _ranked(nodes, rng)
     events = [TraceEvent(float(i), "create", obj=p.manifest, source=p.source) for i, p in enumerate(pods)]
-    return Trace(cluster=list(nodes), events=events, name=name, metrics=[GpuAllocation()])
+    return _trace(nodes, events, name)
 
