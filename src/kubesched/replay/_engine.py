@@ -74,7 +74,8 @@ class Replay:
     that many seconds; ``sample_every``: a row every that many virtual seconds (None: a row
     after each trace event and what it set off at its instant, and one at every later instant
     the state changed, before the clock leaves it: a pod bound on a retry, finishing, or done
-    terminating; so a curve has every step, not only those at trace events); ``sink``
+    terminating, any change in the store; so a curve has every step, not only those at trace
+    events); ``sink``
     receives the rows."""
 
     def __init__(self, trace: Trace, *, cluster: Sequence[ApiObject] = (), config: Any = None,

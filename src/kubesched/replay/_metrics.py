@@ -204,7 +204,6 @@ class Recorder:
         self.rows = 0
         self.last_row: list[float] = []
         self._dirty = True  # nothing sampled yet
-        self._attempts_sampled = 0
         self._milestones = list(MILESTONES)
         self.at_demand: dict[str, dict[str, float | None]] = {}
         for node in store.list("Node"):
@@ -296,9 +295,10 @@ class Recorder:
         self._dirty = True
 
     def changed(self) -> bool:
-        """Whether a row now could differ from the last one: a change in the store or a trace
-        event since, or a scheduling attempt (a failed retry may change nothing in the store)."""
-        return self._dirty or self.attempts() != self._attempts_sampled
+        """Whether the state changed since the last row: a change in the store or a trace event
+        (``attempts`` alone does not count: a retry that fails again changes nothing; a row
+        reads the count at its own instant)."""
+        return self._dirty
 
     # -- sampling -------------------------------------------------------------------------
     def row(self, now: float) -> list[float]:
@@ -326,7 +326,6 @@ class Recorder:
         self.rows += 1
         self.last_row = row
         self._dirty = False
-        self._attempts_sampled = int(row[9])  # BASE_COLUMNS: attempts
         while self._milestones and row[2] >= self._milestones[0] - 1e-12:
             level = self._milestones.pop(0)
             self.at_demand[f"{round(level * 100)}%"] = {
