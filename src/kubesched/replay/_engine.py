@@ -75,8 +75,7 @@ class Replay:
     after each trace event and what it set off at its instant, and one at every later instant
     the state changed, before the clock leaves it: a pod bound on a retry, finishing, or done
     terminating, any change in the store; so a curve has every step, not only those at trace
-    events); ``sink``
-    receives the rows."""
+    events); ``sink`` receives the rows."""
 
     def __init__(self, trace: Trace, *, cluster: Sequence[ApiObject] = (), config: Any = None,
                  seed: int = 0, until: float | None = None, sample_every: float | None = None,
