@@ -95,3 +95,11 @@ def test_gpu_allocation_under_the_default_plugins_and_a_sharing_policy(tmp_path:
     assert res.exit_code == 0, res.output
     shared = json.loads(res.stdout)
     assert (shared["scheduled"], shared["pending"], shared["gpuAllocation"]) == (2, 0, 1.0)
+    # The paper's loop counts the same: a share the default plugins placed holds a whole GPU.
+    fgd = [*args, "--arrival", "shuffled", "--drop-unschedulable"]
+    default = json.loads(CliRunner().invoke(app, fgd).stdout)
+    assert (default["scheduled"], default["unschedulable"], default["gpuAllocation"]) == (1, 1, 1.0)
+    res = CliRunner().invoke(app, [*fgd, "--config", str(CONFIGS / "bestfit.yaml")])
+    assert res.exit_code == 0, res.output
+    shared = json.loads(res.stdout)
+    assert (shared["scheduled"], shared["unschedulable"], shared["gpuAllocation"]) == (2, 0, 1.0)

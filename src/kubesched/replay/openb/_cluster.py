@@ -24,7 +24,7 @@ from ._frag import FragModel, TypicalPod, gpu_allocation
 from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
 
 __all__ = ["GpuAllocation", "GpuDemand", "GpuState", "gpu_metrics", "gpu_state", "held_gpu_milli",
-           "request_of"]
+           "held_request", "request_of"]
 
 
 def request_of(pod: Pod) -> PodGpu:
@@ -72,16 +72,21 @@ def gpu_metrics(state: GpuState, typical: Sequence[TypicalPod]) -> dict[str, flo
             "frag_ratio": frag / idle if idle else 0.0, "capacity": capacity}
 
 
-def held_gpu_milli(pod: Pod) -> int:
-    """The GPU milli a bound pod holds. GpuShare records the GPUs it chose (``gpu-index``): the
-    pod holds its share of each, as the simulator counts it. A pod any other scheduler placed
-    got whole devices from the device plugin (the ``nvidia.com/gpu`` it requests): a share holds
-    a whole GPU there, and nobody else can use the rest of it."""
+def held_request(pod: Pod) -> PodGpu:
+    """What a bound pod holds of its node's GPUs. GpuShare records the GPUs it chose
+    (``gpu-index``): the pod holds its share of each, as the simulator counts it. A pod placed
+    by other plugins got whole devices from the device plugin (the ``nvidia.com/gpu`` it
+    requests): a share holds a whole GPU there, and nobody else can use the rest of it."""
     req = request_of(pod)
-    if pod.meta.annotations.get(GPU_INDEX):
-        return req.total
     whole = int(pod.requests.get(GPU_RESOURCE, 0))
-    return whole * MILLI if whole else req.total
+    if pod.meta.annotations.get(GPU_INDEX) or not whole:
+        return req
+    return PodGpu(req.cpu, MILLI, whole, req.spec)
+
+
+def held_gpu_milli(pod: Pod) -> int:
+    """The GPU milli a bound pod holds (``held_request``)."""
+    return held_request(pod).total
 
 
 class GpuAllocation(MetricProvider):

@@ -27,9 +27,18 @@ from ...cluster import MemoryStore
 from ...framework.config import SchedulerConfig
 from ...scheduler import Scheduler
 from .._trace import Trace
-from ._cluster import request_of
+from ._cluster import held_request, request_of
 from ._frag import FragModel, TypicalPod, typical_pods
-from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_model, parse_gpu_ids
+from ._gpu import (
+    GPU_INDEX,
+    MILLI,
+    NO_GPU,
+    PodGpu,
+    exclusive_gpu_ids,
+    node_gpu_count,
+    node_gpu_model,
+    parse_gpu_ids,
+)
 from ._reader import read_openb, read_openb_pods
 
 __all__ = ["CURVE_COLUMNS", "FgdCurve", "GpuMetrics", "curve_summary", "run_fgd", "run_fgd_csv"]
@@ -174,7 +183,10 @@ def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[Typi
             if bound.node_name:
                 ids = parse_gpu_ids(bound.meta.annotations.get(GPU_INDEX, "")) or []
                 cpu = int(bound.requests.get("cpu", 0))
-                metrics.bind(bound.node_name, req, ids if req.wants_gpu else [], cpu)
+                held = held_request(bound)
+                if held.wants_gpu and not ids:  # placed by other plugins: whole devices, the first free
+                    ids = exclusive_gpu_ids(metrics.left[metrics.row[bound.node_name]], held.count)
+                metrics.bind(bound.node_name, held, ids if held.wants_gpu else [], cpu)
                 curve.scheduled += 1
             else:
                 store.delete("Pod", pod.namespace, pod.name)
