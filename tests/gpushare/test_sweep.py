@@ -85,20 +85,23 @@ def _one_gpu_two_shares(tmp_path: Path) -> list[str]:
 
 def test_gpu_allocation_under_the_default_plugins_and_a_sharing_policy(tmp_path: Path) -> None:
     # The default plugins see whole GPUs (nvidia.com/gpu): the first share takes the GPU, the
-    # second waits, and the GPU counts as allocated. GpuShare puts both on it; NodeResourcesFit
-    # ignores the whole-GPU resource there, as the simulator, whose pods carry none.
+    # second waits; allocated is what the first asks, half the GPU (the other half is wasted).
+    # GpuShare puts both on it; NodeResourcesFit ignores the whole-GPU resource there, as the
+    # simulator, whose pods carry none.
     args = _one_gpu_two_shares(tmp_path)
     default = json.loads(CliRunner().invoke(app, args).stdout)
-    assert (default["scheduled"], default["pending"], default["gpuAllocation"]) == (1, 1, 1.0)
+    assert (default["scheduled"], default["pending"], default["gpuAllocation"]) == (1, 1, 0.5)
     assert (default["demand"], default["arrivedDemand"]) == ("gpu-milli", 1.0)  # 2 x 500 of 1000
     res = CliRunner().invoke(app, [*args, "--config", str(CONFIGS / "bestfit.yaml")])
     assert res.exit_code == 0, res.output
     shared = json.loads(res.stdout)
     assert (shared["scheduled"], shared["pending"], shared["gpuAllocation"]) == (2, 0, 1.0)
-    # The paper's loop counts the same: a share the default plugins placed holds a whole GPU.
+    # The paper's loop counts the same; the GPU the first share holds whole has nothing idle
+    # left for fragmentation.
     fgd = [*args, "--arrival", "shuffled", "--drop-unschedulable"]
     default = json.loads(CliRunner().invoke(app, fgd).stdout)
-    assert (default["scheduled"], default["unschedulable"], default["gpuAllocation"]) == (1, 1, 1.0)
+    assert (default["scheduled"], default["unschedulable"], default["gpuAllocation"]) == (1, 1, 0.5)
+    assert default["gpuFragAmount"] == 0.0
     res = CliRunner().invoke(app, [*fgd, "--config", str(CONFIGS / "bestfit.yaml")])
     assert res.exit_code == 0, res.output
     shared = json.loads(res.stdout)

@@ -15,7 +15,6 @@ from ._cluster import (
     GpuState,
     gpu_metrics,
     gpu_state,
-    held_gpu_milli,
     held_request,
     request_of,
 )
@@ -66,7 +65,6 @@ __all__ = [
     "gpu_allocation",
     "gpu_metrics",
     "gpu_state",
-    "held_gpu_milli",
     "held_request",
     "node_gpu_count",
     "node_gpu_left",

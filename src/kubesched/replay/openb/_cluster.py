@@ -23,8 +23,8 @@ from .._metrics import GPU_ALLOCATION, GPU_RESOURCE, MetricProvider
 from ._frag import FragModel, TypicalPod, gpu_allocation
 from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
 
-__all__ = ["GpuAllocation", "GpuDemand", "GpuState", "gpu_metrics", "gpu_state", "held_gpu_milli",
-           "held_request", "request_of"]
+__all__ = ["GpuAllocation", "GpuDemand", "GpuState", "gpu_metrics", "gpu_state", "held_request",
+           "request_of"]
 
 
 def request_of(pod: Pod) -> PodGpu:
@@ -84,16 +84,11 @@ def held_request(pod: Pod) -> PodGpu:
     return PodGpu(req.cpu, MILLI, whole, req.spec)
 
 
-def held_gpu_milli(pod: Pod) -> int:
-    """The GPU milli a bound pod holds (``held_request``)."""
-    return held_request(pod).total
-
-
 class GpuAllocation(MetricProvider):
-    """``gpuAllocation`` of a replay of an openb trace: the GPU milli the running pods hold over
-    the cluster's (``held_gpu_milli``), kept as a running sum per watch event. With the sharing
-    policies it is the simulator's allocation rate; under the default plugins, which see whole
-    GPUs only, the share of GPUs taken."""
+    """``gpuAllocation`` of a replay of an openb trace: the GPU milli the running pods ask for
+    over the cluster's, the simulator's allocation rate, whatever placed them; kept as a running
+    sum per watch event. Under the default plugins a share holds a whole GPU (``held_request``):
+    the rest of that GPU is neither allocated nor free, and the lower rate shows that waste."""
 
     columns = (GPU_ALLOCATION,)
 
@@ -117,7 +112,7 @@ class GpuAllocation(MetricProvider):
             self._node(obj.name, ev.new if isinstance(ev.new, Node) else None)
 
     def _pod(self, key: str, pod: Pod | None) -> None:
-        held = held_gpu_milli(pod) if pod is not None and pod.node_name and not pod.is_terminal else 0
+        held = request_of(pod).total if pod is not None and pod.node_name and not pod.is_terminal else 0
         self.held += held - self._held.pop(key, 0)
         if held:
             self._held[key] = held
