@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 from kubesched.api import Node
 from kubesched.api.loader import LoadedObjects, parse_object
 from kubesched.cli import app
-from kubesched.simulator import SCHEDULED, Simulator
+from kubesched.simulator import PREEMPTED, SCHEDULED, SCHEDULER_ERROR, UNSCHEDULABLE, Simulator
 from kubesched.simulator.capacity import node_copies, nodes_to_add
 
-from .test_capacity import node, pod, write
+from .test_capacity import EXAMPLES, node, pod, write
 
 runner = CliRunner()
 
@@ -178,3 +178,67 @@ def test_workloads_against_brute_force(objs: list[dict[str, Any]], expected: int
 
     brute = next((n for n in range(found.upper + 1) if ok(n)), None)
     assert brute == expected
+
+
+def _job(parallelism: int, completions: int, cpu: str, seconds: int) -> dict[str, Any]:
+    spec = {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "i", "resources": {"requests": {"cpu": cpu}}}]}
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "batch", "namespace": "default"},
+            "spec": {"parallelism": parallelism, "completions": completions, "template": {
+                "metadata": {"annotations": {"kubesched.io/run-seconds": str(seconds)}}, "spec": spec}}}
+
+
+def _suffices(loaded: LoadedObjects, tmpl: Node, n: int) -> bool:
+    """The simulation's own success: no pod left failing, none preempted."""
+    sim = Simulator(LoadedObjects(objects=[*loaded.objects, *node_copies(tmpl, n)])).run()
+    return not [p for p in sim.pods if p.status in (UNSCHEDULABLE, SCHEDULER_ERROR, PREEMPTED)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nodes=st.lists(st.sampled_from(["2", "4"]), min_size=1, max_size=2),
+       replicas=st.integers(0, 4), web_cpu=st.sampled_from(["500m", "1", "1500m"]),
+       job=st.tuples(st.integers(1, 4), st.integers(0, 3), st.sampled_from(["700m", "1", "2"]),
+                     st.sampled_from([60, 600])),
+       agent_cpu=st.sampled_from([None, "100m", "500m"]), tmpl_cpu=st.sampled_from(["2", "3", "4"]))
+def test_workloads_with_jobs_agree_with_brute_force(
+        nodes: list[str], replicas: int, web_cpu: str, job: tuple[int, int, str, int],
+        agent_cpu: str | None, tmpl_cpu: str) -> None:
+    # Jobs whose pods finish (so they may run one after another), Deployments whose pods stay
+    # and a DaemonSet whose pods land on the new nodes too: the answer is the first count of
+    # new nodes that suffices, counting 0, 1, 2, ...
+    parallelism, more, job_cpu, seconds = job
+    objs = [node(f"n{i}", cpu) for i, cpu in enumerate(nodes)]
+    objs += [_deployment("web", replicas, web_cpu), _job(parallelism, parallelism + more, job_cpu, seconds)]
+    if agent_cpu is not None:
+        objs.append(_daemonset(agent_cpu))
+    loaded = LoadedObjects(objects=[parse_object(o) for o in objs])
+    tmpl = parse_object(template("t", tmpl_cpu))
+    assert isinstance(tmpl, Node)
+    found = nodes_to_add(loaded, tmpl)
+    # Every pod on its own new node is more than enough when any count is.
+    brute = next((n for n in range(replicas + parallelism + 2) if _suffices(loaded, tmpl, n)), None)
+    assert found.nodes_to_add == brute, found.tried
+    if brute:
+        assert found.lower <= brute <= found.upper, (found.lower, found.upper)
+
+
+def test_job_pods_that_run_one_after_another_need_no_room_at_once() -> None:
+    # One full 2-cpu node; a Job of four 2-cpu pods, all wanted at once, each running a minute.
+    # One 2-cpu node runs them one after another: the lower bound must not ask for four.
+    objs = [node("n0", "2"), pod("busy", "2", "n0"), _job(4, 4, "2", 60)]
+    loaded = LoadedObjects(objects=[parse_object(o) for o in objs])
+    tmpl = parse_object(template("t", "2"))
+    assert isinstance(tmpl, Node)
+    found = nodes_to_add(loaded, tmpl)
+    assert found.nodes_to_add == 1, found.tried
+    assert found.lower == 1
+
+
+def test_readme_example_needs_two_nodes() -> None:
+    # The README's example: two new nodes suffice (the report Job's shards run in turn), one does not.
+    result = add_nodes(str(EXAMPLES), str(EXAMPLES.parent / "capacity" / "api.yaml"),
+                       "--add-nodes", str(EXAMPLES.parent / "capacity" / "worker-template.yaml"))
+    assert result.exit_code == 0, result.output
+    assert "Add 2 nodes like worker-c (worker-c-1, worker-c-2) so that every pending pod schedules." \
+        in result.stdout
+    assert "1 not enough" in result.stdout

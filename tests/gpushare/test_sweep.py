@@ -72,3 +72,37 @@ def test_drop_unschedulable_needs_the_shuffled_openb_arrival() -> None:
                                    "--jobs", "1"])
     assert res.exit_code == 2
     assert "--drop-unschedulable: only with --format openb --arrival shuffled" in res.output
+
+
+def _one_gpu_two_shares(tmp_path: Path) -> list[str]:
+    """One node with one GPU; two pods asking half a GPU each, arriving a second apart."""
+    nodes, pods = tmp_path / "nodes.csv", tmp_path / "pods.csv"
+    nodes.write_text("sn,cpu_milli,memory_mib,gpu,model\nn0,8000,32768,1,T4\n")
+    pods.write_text("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,creation_time,deletion_time\n"
+                    "a,1000,1024,1,500,,0,\nb,1000,1024,1,500,,1,\n")
+    return ["replay", "--format", "openb", str(nodes), str(pods), "--no-plots", "-o", "json"]
+
+
+def test_gpu_allocation_under_the_default_plugins_and_a_sharing_policy(tmp_path: Path) -> None:
+    # The default plugins see whole GPUs (nvidia.com/gpu): the first share takes the GPU, the
+    # second waits; allocated is what the first asks, half the GPU (the other half is wasted).
+    # GpuShare puts both on it; NodeResourcesFit ignores the whole-GPU resource there, as the
+    # simulator, whose pods carry none.
+    args = _one_gpu_two_shares(tmp_path)
+    default = json.loads(CliRunner().invoke(app, args).stdout)
+    assert (default["scheduled"], default["pending"], default["gpuAllocation"]) == (1, 1, 0.5)
+    assert (default["demand"], default["arrivedDemand"]) == ("gpu-milli", 1.0)  # 2 x 500 of 1000
+    res = CliRunner().invoke(app, [*args, "--config", str(CONFIGS / "bestfit.yaml")])
+    assert res.exit_code == 0, res.output
+    shared = json.loads(res.stdout)
+    assert (shared["scheduled"], shared["pending"], shared["gpuAllocation"]) == (2, 0, 1.0)
+    # The paper's loop counts the same; the GPU the first share holds whole has nothing idle
+    # left for fragmentation.
+    fgd = [*args, "--arrival", "shuffled", "--drop-unschedulable"]
+    default = json.loads(CliRunner().invoke(app, fgd).stdout)
+    assert (default["scheduled"], default["unschedulable"], default["gpuAllocation"]) == (1, 1, 0.5)
+    assert default["gpuFragAmount"] == 0.0
+    res = CliRunner().invoke(app, [*fgd, "--config", str(CONFIGS / "bestfit.yaml")])
+    assert res.exit_code == 0, res.output
+    shared = json.loads(res.stdout)
+    assert (shared["scheduled"], shared["unschedulable"], shared["gpuAllocation"]) == (2, 0, 1.0)

@@ -52,6 +52,7 @@ def test_metrics_after_each_event(tmp_path: Path) -> None:
         (3, 3, 1, 1, 2, 2, 0),
         (50, 3, 1, 1, 2, 2, 1),
         (60, 3, 1, 1, 2, 2, 1),
+        (80, 3, 0, 0, 2, 3, 1),  # no event here: a row because the state changed
         (101, 3, 0, 0, 2, 3, 1),
     ]
     assert rows[4]["requested:cpu"] == 6000 and rows[4]["allocatable:cpu"] == 8000
@@ -61,6 +62,16 @@ def test_metrics_after_each_event(tmp_path: Path) -> None:
     assert summary["evictions"] == 1 and summary["events"] == 7 and summary["virtualSeconds"] == 101
     assert summary["latencySeconds"]["max"] == 77
     assert summary["gpuAllocation"] == 0.0
+
+
+def test_a_row_at_every_change_after_the_last_event(tmp_path: Path) -> None:
+    # Six pods arrive at once and finish at 60, 120, ..., 360 s: without a sample interval the
+    # running curve steps down at each finish, not in one drop at the end.
+    events = [create(0, node("n1", "8")),
+              *(create(1, pod(f"p{i}", "1"), runSeconds=60 * (i + 1)) for i in range(6))]
+    _, rows, _ = _run(tmp_path, events)
+    after = [(r["time"], r["running"]) for r in rows if r["events"] == 7]
+    assert after == [(1, 6), (61, 5), (121, 4), (181, 3), (241, 2), (301, 1), (361, 0)]
 
 
 def test_fixed_interval_rows(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kubesched.api.loader import parse_object
-from kubesched.replay import ReaderOptions, Trace, read_format
+from kubesched.replay import GPU_RESOURCE, ReaderOptions, Trace, read_format
 from kubesched.replay.openb import (
     GPU_COUNT,
     GPU_MILLI,
@@ -180,3 +180,31 @@ def test_format_openb_gets_seed_arrival_and_tune() -> None:
     assert [(e.time, e.obj) for e in got.events] == [(e.time, e.obj) for e in want.events]
     default, plain = read_format("openb", paths, ReaderOptions()), read_openb(NODES, PODS)
     assert [(e.time, e.obj) for e in default.events] == [(e.time, e.obj) for e in plain.events]
+
+
+def test_gpus_are_also_the_device_plugins_whole_gpus() -> None:
+    # So that the default plugins (NodeResourcesFit) see GPUs: a node advertises its GPU count,
+    # a GPU pod requests (and is limited to) whole GPUs, a share one; a CPU pod none.
+    trace = read_openb(NODES, PODS)
+    node = parse_object(trace.cluster[0])
+    assert node.capacity[GPU_RESOURCE] == node.allocatable[GPU_RESOURCE] == 2
+    rows = {p.name: p for p in read_openb_pods(PODS)}
+    pods = {name: parse_object(p.manifest) for name, p in rows.items()}
+    assert pods["openb-pod-0001"].meta.annotations[GPU_MILLI] == "460"  # a share of one GPU
+    assert pods["openb-pod-0001"].requests[GPU_RESOURCE] == 1
+    assert pods["openb-pod-0128"].requests[GPU_RESOURCE] == 8
+    limits = rows["openb-pod-0128"].manifest["spec"]["containers"][0]["resources"]["limits"]
+    assert limits[GPU_RESOURCE] == "8"
+    assert GPU_RESOURCE not in pods["openb-pod-0005"].requests
+
+
+def test_arrived_demand_is_gpu_milli_unless_demand_is_given() -> None:
+    trace = read_openb(NODES, PODS)
+    assert trace.demand is not None and trace.demand.name == "gpu-milli"
+    nodes = [parse_object(n) for n in trace.cluster]
+    assert trace.demand.capacity(nodes) == 1000 * sum(n.capacity[GPU_COUNT] for n in nodes)
+    share = next(parse_object(e.obj) for e in trace.events
+                 if e.obj and e.obj["metadata"]["name"] == "openb-pod-0001")
+    assert trace.demand.of_pod(share) == 460
+    cpu = read_format("openb", [str(NODES), str(PODS)], ReaderOptions(demand="cpu"))
+    assert cpu.demand is not None and cpu.demand.name == "cpu"

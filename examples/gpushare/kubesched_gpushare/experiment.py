@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kubesched.framework.config import from_dict
+from kubesched.replay import GPU_RESOURCE
 from kubesched.replay.openb import (
     FgdCurve,
     TypicalPod,
@@ -58,7 +59,13 @@ def policy_config(policy: str, typical: Sequence[TypicalPod] = ()) -> dict[str, 
     }
     if score == "RandomScore":
         plugins["preScore"]["enabled"] = [{"name": plugin}]
-    config: list[dict[str, Any]] = [{"name": "GpuShare", "args": {"gpuSelMethod": sel}}]
+    config: list[dict[str, Any]] = [
+        {"name": "GpuShare", "args": {"gpuSelMethod": sel}},
+        # The openb reader also gives GPU pods whole nvidia.com/gpu for the default plugins;
+        # here GPUs are GpuShare's (a share takes part of one), as in the simulator, whose
+        # pods carry no such resource.
+        {"name": "NodeResourcesFit", "args": {"ignoredResources": [GPU_RESOURCE]}},
+    ]
     if score == "FGDScore":
         config.append({"name": "FGDScore", "args": {"typicalPods": [
             {"cpuMilli": t.cpu, "gpuMilli": t.milli, "gpuCount": t.count, "gpuModel": t.spec,

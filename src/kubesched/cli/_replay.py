@@ -70,7 +70,7 @@ _tune = typer.Option(None, "--tune",
 _interval = typer.Option(None, "--interval", help="Seconds between arrivals (format 3; default 0).")
 _demand = typer.Option(None, "--demand", help="Resource counted as demand (default: the reader's, else cpu).")
 _sample = typer.Option(None, "--sample-every",
-                       help="A metrics row every N virtual seconds (default: after each trace event).")
+                       help="A metrics row every N virtual seconds (default: a row at every change).")
 _drop = typer.Option(
     False, "--drop-unschedulable",
     help="The FGD simulator's loop (openb, --arrival shuffled): one pod at a time, one that fits "

@@ -72,9 +72,11 @@ class Replay:
     :class:`TraceError` (or the store's error for the cluster) on bad input; ``run`` does not.
 
     ``cluster``: objects admitted before time 0 besides the trace's own; ``until``: stop at
-    that many seconds; ``sample_every``: a row every that many virtual seconds (None: one row
-    after each trace event and what it set off at its instant, plus the last); ``sink``
-    receives the rows."""
+    that many seconds; ``sample_every``: a row every that many virtual seconds (None: a row
+    after each trace event and what it set off at its instant, and one at every later instant
+    the state changed, before the clock leaves it: a pod bound on a retry, finishing, or done
+    terminating, any change in the store; so a curve has every step, not only those at trace
+    events); ``sink`` receives the rows."""
 
     def __init__(self, trace: Trace, *, cluster: Sequence[ApiObject] = (), config: Any = None,
                  seed: int = 0, until: float | None = None, sample_every: float | None = None,
@@ -233,9 +235,15 @@ class Replay:
             sched.run_until_idle(until=end, before_step=self._samples_before)
 
     def _samples_before(self, t: float) -> None:
-        """Fixed-interval rows for the instants before ``t`` (the state is constant between
-        two timers, so a row at any instant in between is exact)."""
+        """Called before the clock moves to ``t``. Fixed-interval rows for the instants before
+        ``t`` (the state is constant between two timers, so a row at any instant in between is
+        exact); without an interval, a row for the instant the clock leaves when the state
+        changed there (the last row of that instant: what it ends with)."""
         rec, every = self.recorder, self.sample_every
+        if every is None:
+            if t > self.clock.now and rec.changed():
+                rec.sample(self.clock.now)
+            return
         while self._next_sample < t:
             rec.sample(self._next_sample)
             assert every is not None

@@ -51,7 +51,8 @@ def _snapshot(paths: Sequence[str], opts: ReaderOptions) -> Trace:
 
 def _openb(paths: Sequence[str], opts: ReaderOptions) -> Trace:
     """``kubesched.replay.openb.read_openb(nodes_csv, pods_csv, ...)`` with the options it takes
-    (seed, arrival, tune; an unset one keeps the reader's default)."""
+    (seed, arrival, tune; an unset one keeps the reader's default); ``--demand`` replaces the
+    reader's GPU demand for the arrived-demand axis."""
     if len(paths) != 2:
         raise ValueError(f"--format openb takes two files, NODES.csv and PODS.csv, got {len(paths)}")
     kwargs: dict[str, Any] = {"seed": opts.seed}
@@ -59,7 +60,10 @@ def _openb(paths: Sequence[str], opts: ReaderOptions) -> Trace:
         kwargs["arrival"] = opts.arrival
     if opts.tune is not None:
         kwargs["tune"] = opts.tune
-    return read_openb(paths[0], paths[1], **kwargs)
+    trace = read_openb(paths[0], paths[1], **kwargs)
+    if opts.demand:
+        trace.demand = ResourceDemand(opts.demand)
+    return trace
 
 
 FORMATS: Final[Mapping[str, Reader]] = {

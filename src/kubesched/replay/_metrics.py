@@ -203,6 +203,7 @@ class Recorder:
         self.capacity = 0.0
         self.rows = 0
         self.last_row: list[float] = []
+        self._dirty = True  # nothing sampled yet
         self._milestones = list(MILESTONES)
         self.at_demand: dict[str, dict[str, float | None]] = {}
         for node in store.list("Node"):
@@ -218,6 +219,7 @@ class Recorder:
 
     # -- the watch ------------------------------------------------------------------------
     def on_event(self, ev: WatchEvent) -> None:
+        self._dirty = True
         kind = ev.kind
         if kind == "Pod":
             old, new = ev.old, ev.new
@@ -286,9 +288,17 @@ class Recorder:
     # -- trace-side counts ----------------------------------------------------------------
     def note_event(self) -> None:
         self.events += 1
+        self._dirty = True
 
     def note_evictions(self, n: int) -> None:
         self.evictions += n
+        self._dirty = True
+
+    def changed(self) -> bool:
+        """Whether the state changed since the last row: a change in the store or a trace event
+        (``attempts`` alone does not count: a retry that fails again changes nothing; a row
+        reads the count at its own instant)."""
+        return self._dirty
 
     # -- sampling -------------------------------------------------------------------------
     def row(self, now: float) -> list[float]:
@@ -315,6 +325,7 @@ class Recorder:
         row = self.row(now)
         self.rows += 1
         self.last_row = row
+        self._dirty = False
         while self._milestones and row[2] >= self._milestones[0] - 1e-12:
             level = self._milestones.pop(0)
             self.at_demand[f"{round(level * 100)}%"] = {

@@ -9,7 +9,15 @@
 The scheduling policies themselves are out-of-tree plugins: ``examples/gpushare``.
 """
 
-from ._cluster import GpuState, gpu_metrics, gpu_state, request_of
+from ._cluster import (
+    GpuAllocation,
+    GpuDemand,
+    GpuState,
+    gpu_metrics,
+    gpu_state,
+    held_request,
+    request_of,
+)
 from ._driver import CURVE_COLUMNS, FgdCurve, GpuMetrics, curve_summary, run_fgd, run_fgd_csv
 from ._frag import FragModel, TypicalPod, arrived_gpu_demand, gpu_allocation, typical_pods
 from ._gpu import (
@@ -41,6 +49,8 @@ __all__ = [
     "NO_GPU",
     "FgdCurve",
     "FragModel",
+    "GpuAllocation",
+    "GpuDemand",
     "GpuMetrics",
     "GpuState",
     "OpenbFormatError",
@@ -55,6 +65,7 @@ __all__ = [
     "gpu_allocation",
     "gpu_metrics",
     "gpu_state",
+    "held_request",
     "node_gpu_count",
     "node_gpu_left",
     "node_gpu_model",

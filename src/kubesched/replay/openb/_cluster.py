@@ -4,7 +4,9 @@ For a metric recorder that samples a store (nodes and the pods bound to them) no
 ``gpu_state(nodes, pods)`` derives every node's GPUs from its pods (``node_gpu_left``: recorded
 ``gpu-index`` annotations, else where the simulator would pack them) and ``gpu_metrics`` computes
 allocation and fragmentation over it. ``GpuMetrics`` (``_driver.py``) keeps the same numbers up to
-date pod by pod instead.
+date pod by pod instead. ``GpuAllocation`` is the ``gpuAllocation`` column a replay of an openb
+trace records (the reader attaches it, and ``GpuDemand`` as its arrived demand), right under the
+sharing policies and the default plugins.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ...api import Node, Pod
+from ...cluster import Store, WatchEvent
+from .._metrics import GPU_ALLOCATION, GPU_RESOURCE, MetricProvider
 from ._frag import FragModel, TypicalPod, gpu_allocation
-from ._gpu import GPU_INDEX, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
+from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_left, node_gpu_model, pod_gpu
 
-__all__ = ["GpuState", "gpu_metrics", "gpu_state", "request_of"]
+__all__ = ["GpuAllocation", "GpuDemand", "GpuState", "gpu_metrics", "gpu_state", "held_request",
+           "request_of"]
 
 
 def request_of(pod: Pod) -> PodGpu:
@@ -65,3 +70,72 @@ def gpu_metrics(state: GpuState, typical: Sequence[TypicalPod]) -> dict[str, flo
     capacity = float(np.count_nonzero(state.left >= 0) * 1000)
     return {"allocation": gpu_allocation(state.left), "frag_amount": frag,
             "frag_ratio": frag / idle if idle else 0.0, "capacity": capacity}
+
+
+def held_request(pod: Pod) -> PodGpu:
+    """What a bound pod holds of its node's GPUs. GpuShare records the GPUs it chose
+    (``gpu-index``): the pod holds its share of each, as the simulator counts it. A pod placed
+    by other plugins got whole devices from the device plugin (the ``nvidia.com/gpu`` it
+    requests): a share holds a whole GPU there, and nobody else can use the rest of it."""
+    req = request_of(pod)
+    whole = int(pod.requests.get(GPU_RESOURCE, 0))
+    if pod.meta.annotations.get(GPU_INDEX) or not whole:
+        return req
+    return PodGpu(req.cpu, MILLI, whole, req.spec)
+
+
+class GpuAllocation(MetricProvider):
+    """``gpuAllocation`` of a replay of an openb trace: the GPU milli the running pods ask for
+    over the cluster's, the simulator's allocation rate, whatever placed them; kept as a running
+    sum per watch event. Under the default plugins a share holds a whole GPU (``held_request``):
+    the rest of that GPU is neither allocated nor free, and the lower rate shows that waste."""
+
+    columns = (GPU_ALLOCATION,)
+
+    def __init__(self) -> None:
+        self._held: dict[str, int] = {}
+        self._capacity: dict[str, int] = {}
+        self.held = 0
+        self.capacity = 0
+
+    def start(self, store: Store) -> None:
+        for node in store.list("Node"):
+            self._node(node.name, node)
+        for pod in store.list("Pod"):
+            self._pod(pod.key, pod)
+
+    def on_event(self, ev: WatchEvent) -> None:
+        obj = ev.new if ev.new is not None else ev.old
+        if isinstance(obj, Pod):
+            self._pod(obj.key, ev.new if isinstance(ev.new, Pod) else None)
+        elif isinstance(obj, Node):
+            self._node(obj.name, ev.new if isinstance(ev.new, Node) else None)
+
+    def _pod(self, key: str, pod: Pod | None) -> None:
+        held = request_of(pod).total if pod is not None and pod.node_name and not pod.is_terminal else 0
+        self.held += held - self._held.pop(key, 0)
+        if held:
+            self._held[key] = held
+
+    def _node(self, name: str, node: Node | None) -> None:
+        cap = node_gpu_count(node.capacity) * MILLI if node is not None else 0
+        self.capacity += cap - self._capacity.pop(name, 0)
+        if cap:
+            self._capacity[name] = cap
+
+    def sample(self) -> Sequence[float]:
+        return (self.held / self.capacity if self.capacity else 0.0,)
+
+
+class GpuDemand:
+    """openb's arrived demand (:class:`~kubesched.replay.Demand`): the GPU milli pods ask for
+    (``alibabacloud.com/gpu-milli`` x ``gpu-count``) over the cluster's, as the FGD simulator's
+    ``-tune`` and the paper's x axis count it; what ``run_fgd`` logs as arrived demand."""
+
+    name = "gpu-milli"
+
+    def of_pod(self, pod: Pod) -> float:
+        return float(request_of(pod).total)
+
+    def capacity(self, nodes: Iterable[Node]) -> float:
+        return float(sum(node_gpu_count(n.capacity) for n in nodes) * MILLI)

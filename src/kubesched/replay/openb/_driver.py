@@ -27,9 +27,18 @@ from ...cluster import MemoryStore
 from ...framework.config import SchedulerConfig
 from ...scheduler import Scheduler
 from .._trace import Trace
-from ._cluster import request_of
+from ._cluster import held_request, request_of
 from ._frag import FragModel, TypicalPod, typical_pods
-from ._gpu import GPU_INDEX, MILLI, NO_GPU, PodGpu, node_gpu_count, node_gpu_model, parse_gpu_ids
+from ._gpu import (
+    GPU_INDEX,
+    MILLI,
+    NO_GPU,
+    PodGpu,
+    exclusive_gpu_ids,
+    node_gpu_count,
+    node_gpu_model,
+    parse_gpu_ids,
+)
 from ._reader import read_openb, read_openb_pods
 
 __all__ = ["CURVE_COLUMNS", "FgdCurve", "GpuMetrics", "curve_summary", "run_fgd", "run_fgd_csv"]
@@ -58,24 +67,30 @@ class GpuMetrics:
         self.access = self.model.access([node_gpu_model(n.labels) for n in nodes])
         self.frag = self.model.fragment(self.cpu_left, self.left, self.access)
         self.idle = self.capacity
+        self.allocated = 0
         self.arrived = 0
 
     def arrive(self, req: PodGpu) -> None:
         self.arrived += req.total
 
-    def bind(self, node: str, req: PodGpu, gpu_ids: Sequence[int], cpu: int) -> None:
-        """A pod asking ``cpu`` (requested, not defaulted) and ``req`` went to ``node``."""
+    def bind(self, node: str, req: PodGpu, gpu_ids: Sequence[int], cpu: int, *,
+             held: PodGpu | None = None) -> None:
+        """A pod asking ``cpu`` (requested, not defaulted) and ``req`` went to ``node``, on GPUs
+        ``gpu_ids``. ``held``: what it takes of them when more than it asks (a share the default
+        plugins placed holds a whole device); the allocation counts what it asks."""
         r = self.row[node]
+        take = held if held is not None else req
         self.cpu_left[r] -= cpu
         for i in gpu_ids:
-            self.left[r, i] -= req.milli
-        self.idle -= req.milli * len(gpu_ids)
+            self.left[r, i] -= take.milli
+        self.idle -= take.milli * len(gpu_ids)
+        self.allocated += req.milli * len(gpu_ids)
         one = slice(r, r + 1)
         self.frag[r] = self.model.fragment(self.cpu_left[one], self.left[one], self.access[one])[0]
 
     @property
     def allocation(self) -> float:
-        return (self.capacity - self.idle) / self.capacity if self.capacity else 0.0
+        return self.allocated / self.capacity if self.capacity else 0.0
 
     @property
     def frag_amount(self) -> float:
@@ -174,7 +189,10 @@ def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[Typi
             if bound.node_name:
                 ids = parse_gpu_ids(bound.meta.annotations.get(GPU_INDEX, "")) or []
                 cpu = int(bound.requests.get("cpu", 0))
-                metrics.bind(bound.node_name, req, ids if req.wants_gpu else [], cpu)
+                held = held_request(bound)
+                if held.wants_gpu and not ids:  # placed by other plugins: whole devices, the first free
+                    ids = exclusive_gpu_ids(metrics.left[metrics.row[bound.node_name]], held.count)
+                metrics.bind(bound.node_name, req, ids if req.wants_gpu else [], cpu, held=held)
                 curve.scheduled += 1
             else:
                 store.delete("Pod", pod.namespace, pod.name)

@@ -11,6 +11,16 @@ map them (the GPU model in ``_gpu.py``):
   container requesting (and limited to) the cpu and memory, and, for a GPU pod, the annotations
   ``alibabacloud.com/gpu-count``, ``gpu-milli`` and ``gpu-card-model`` (``gpu_spec``).
 
+The annotations are the FGD simulator's GPU-share model, which only its plugins read
+(``examples/gpushare``). So that the default plugins see GPUs too, and the default
+configuration is a real baseline beside the sharing policies, a GPU node also advertises its
+GPUs as the extended resource a device plugin registers (``nvidia.com/gpu: <gpu>``) and a GPU pod
+requests (and is limited to) whole ones: ``num_gpu`` of them, one for a sharing pod (a device
+plugin hands out whole devices: under the default scheduler a fractional share takes a whole
+GPU). The sharing configurations have NodeResourcesFit ignore that resource
+(``ignoredResources``), as the simulator, whose pods carry none, so their decisions are the
+annotations' alone.
+
 Arrival, ``arrival=``:
 
 - ``"trace"``: each pod is created at its ``creation_time`` and deleted at its ``deletion_time``
@@ -40,7 +50,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .._metrics import GPU_RESOURCE
 from .._trace import ObjectRef, Trace, TraceEvent
+from ._cluster import GpuAllocation, GpuDemand
 from ._gpu import GPU_COUNT, GPU_MILLI, GPU_MODEL, MILLI, PodGpu
 
 __all__ = ["OpenbFormatError", "OpenbPod", "read_openb", "read_openb_nodes", "read_openb_pods"]
@@ -135,6 +147,7 @@ def read_openb_nodes(path: str | Path) -> list[dict[str, Any]]:
         if gpu > 0:
             res[GPU_COUNT] = str(gpu)
             res[GPU_MILLI] = str(gpu * MILLI)
+            res[GPU_RESOURCE] = str(gpu)
             labels[GPU_MODEL] = model
         out.append({
             "apiVersion": "v1", "kind": "Node",
@@ -164,6 +177,7 @@ def pod_manifest(name: str, cpu: int, mem: int, req: PodGpu) -> dict[str, Any]:
     res = {"cpu": f"{cpu}m", "memory": f"{mem}Mi"}
     meta: dict[str, Any] = {"name": name, "namespace": NAMESPACE}
     if req.count > 0:
+        res[GPU_RESOURCE] = str(req.count)  # whole GPUs: a share takes one (the count is 1)
         ann = {GPU_MILLI: str(req.milli), GPU_COUNT: str(req.count)}
         if req.spec:
             ann[GPU_MODEL] = req.spec
@@ -257,6 +271,12 @@ def _ranked(nodes: list[dict[str, Any]], rng: np.random.Generator) -> list[dict[
     return out
 
 
+def _trace(nodes: list[dict[str, Any]], events: list[TraceEvent], name: str) -> Trace:
+    """The trace, measured in GPUs: arrived GPU milli as its demand, ``gpuAllocation`` as the
+    GPU milli held (``_cluster.py``)."""
+    return Trace(cluster=list(nodes), events=events, name=name, demand=GpuDemand(), metrics=[GpuAllocation()])
+
+
 def read_openb(
     nodes_csv: str | Path,
     pods_csv: str | Path,
@@ -284,7 +304,7 @@ def read_openb(
                 ref = ObjectRef("Pod", p.name, NAMESPACE)
                 events.append(TraceEvent(p.deletion, "delete", ref=ref, source=p.source))
         events.sort(key=lambda e: e.time)  # stable: a pod's deletion stays after its creation
-        return Trace(cluster=list(nodes), events=events, name=name)
+        return _trace(nodes, events, name)
     rng = np.random.default_rng(seed)
     pods.sort(key=lambda p: p.name)
     workload = list(pods)
@@ -294,5 +314,5 @@ def read_openb(
         pods = _tuned(pods, workload, capacity, tune, rng)
     nodes = _ranked(nodes, rng)
     events = [TraceEvent(float(i), "create", obj=p.manifest, source=p.source) for i, p in enumerate(pods)]
-    return Trace(cluster=list(nodes), events=events, name=name)
+    return _trace(nodes, events, name)
 

@@ -7,13 +7,17 @@ no pod was preempted; pods still gated by ``schedulingGates`` and pods of other 
 count (no node helps them).
 
 The search, as cluster-autoscaler's estimator is bounded by resources:
-- **lower bound** ``L``: the requests of every pod that must be on a node at the end (bound,
-  and pending ones the profiles serve, with the controllers' pods) minus what the existing
-  nodes offer, divided by what one new node offers, per resource (pods included), rounded up:
-  fewer nodes cannot hold them, whatever the scheduler does;
-- **upper bound** ``U``: one new node per pod the run had to place. With that many, every pod
-  still finds a new node with nothing but DaemonSet pods on it when its turn comes, so if that
-  does not suffice, the obstacle is not capacity and no number of such nodes is enough;
+- **lower bound** ``L``: the requests of every pod that must be on a node at the end and
+  never finishes (bound, and pending ones the profiles serve, with the controllers' pods; not
+  a pod with a run time, ``kubesched.io/run-seconds``, since a Job's pods may run one after
+  another in the same room) minus what the existing nodes offer, divided by what one new node
+  offers, per resource (pods included), rounded up: those pods are all on nodes together when
+  a count suffices, so fewer nodes cannot hold them, whatever the scheduler does;
+- **upper bound** ``U``: one new node per pod the run had to place, plus one per pod a workload
+  still owes (a StatefulSet creates its next pod only once the previous one runs). With that
+  many, every pod still finds a new node with nothing but DaemonSet pods on it when its turn
+  comes, so if that does not suffice, the obstacle is not capacity and no number of such
+  nodes is enough;
 - **a first guess** ``E`` between them: cluster-autoscaler's binpacking estimate of the pods
   left failing without new nodes (requests only, first fit, biggest first);
 - **exponential then binary search** from ``E``: when ``E`` suffices, try ``E-1``, ``E-2``,
@@ -21,10 +25,12 @@ The search, as cluster-autoscaler's estimator is bounded by resources:
   (capped at ``U``) until one does; then bisect between the last count that did not suffice and
   the smallest that did. With a good guess that is three simulations (0, ``E``, ``E-1``).
 
-The search assumes that more nodes never hurt, which holds for resources, ports, affinity to
-existing pods and spreading over hostnames; a template that opens a new topology domain can
-break it (a DoNotSchedule zone spread with the new zone counted), and the answer is then a
-count that suffices, not necessarily the fewest.
+The answer ``N`` always suffices, and ``N - 1`` was either simulated and did not suffice or is
+below ``L``. That it is the fewest, the first count that suffices counting 0, 1, 2, ..., rests
+on the search's one assumption: more nodes never hurt. That holds for resources, ports,
+affinity to existing pods and spreading over hostnames; a template that opens a new topology
+domain can break it (a DoNotSchedule zone spread with the new zone counted), and a smaller
+count the search skipped may then suffice too.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from typing import Any, Final
 
 from ...api import Node, Pod
 from ...api.loader import LoadedObjects, load_paths
+from ...controllers import run_seconds
 from .._simulation import (
     PREEMPTED,
     SCHEDULED,
@@ -210,8 +217,8 @@ def _bounds(sim: Simulation, template: Node) -> tuple[int, int]:
                   if p.scheduler_name in sim.profiles and p.status in (*_FAILED, SCHEDULED, PREEMPTED)}
     demand: dict[str, int] = {}
     for pod in sim.store.list("Pod"):
-        if pod.is_terminal or not (pod.node_name or pod.key in must_place):
-            continue
+        if pod.is_terminal or not (pod.node_name or pod.key in must_place) or run_seconds(pod) is not None:
+            continue  # a pod that finishes need not be on a node at the same time as the others
         _add(demand, pod)
     supply: dict[str, int] = {}
     for node in sim.store.list("Node"):
@@ -223,7 +230,9 @@ def _bounds(sim: Simulation, template: Node) -> tuple[int, int]:
         short = need - supply.get(r, 0)
         if short > 0 and per_node > 0:
             lower = max(lower, math.ceil(short / per_node))
-    return lower, max(lower, len(must_place))
+    # Pods a workload still owes (a StatefulSet creates db-1 only once db-0 runs) need a node too.
+    owed = sum(max(0, w.wanted - len(w.pods)) for w in sim.workloads)
+    return lower, max(lower, len(must_place) + owed)
 
 
 def _add(demand: dict[str, int], pod: Pod) -> None:
