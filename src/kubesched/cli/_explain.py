@@ -17,7 +17,18 @@ import typer
 from ..controllers import generate_claims
 from ..scheduler import explain as explain_pod
 from ._console import out_console
-from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
+from ._inputs import (
+    CONTEXT_OPTION,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
+    PATHS_ARGUMENT,
+    STRICT_HELP,
+    bad_input,
+    cluster_source,
+    load_inputs,
+    reported_as_bad_input,
+    start_time,
+)
 from ._main import app
 from ._render import render_explanation
 from ._report import explanation_to_dict
@@ -41,17 +52,21 @@ def _split_key(key: str) -> tuple[str, str]:
 
 @app.command("explain")
 def explain(
-    paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
+    paths: list[str] | None = PATHS_ARGUMENT,
     pod: str = typer.Option(..., "--pod", help="The pending pod, as NAMESPACE/NAME."),
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     namespace, name = _split_key(pod)
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config, strict=strict)
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+        inputs = load_inputs(paths, config, strict=strict, cluster=cluster)
         e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
                         now=start_time(inputs.loaded.objects),
                         prepare=lambda store: generate_claims(store, store.clock, seed))

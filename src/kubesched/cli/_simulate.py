@@ -20,7 +20,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..simulator import Simulation, Simulator
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
-from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
+from ._inputs import (
+    CONTEXT_OPTION,
+    EXIT_UNSCHEDULABLE,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
+    PATHS_ARGUMENT,
+    STRICT_HELP,
+    cluster_source,
+    load_inputs,
+    reported_as_bad_input,
+)
 from ._main import app
 from ._render import render_simulation
 from ._report import dump_yaml, simulation_report, state_manifests
@@ -37,7 +47,7 @@ class SimulateOutput(StrEnum):
 
 @app.command("simulate")
 def simulate(
-    paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
+    paths: list[str] | None = PATHS_ARGUMENT,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice (ties, preemption offset)."),
@@ -45,11 +55,15 @@ def simulate(
     fail_on_unschedulable: bool = typer.Option(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
         features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features)
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+        inputs = load_inputs(paths, config, strict=strict, features=features, cluster=cluster)
         simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:
