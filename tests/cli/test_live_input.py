@@ -57,6 +57,27 @@ def _write(path: Path, docs: list[Any]) -> Path:
     return path
 
 
+def test_a_snapshot_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["snapshot", str(QUICKSTART), "-o", str(tmp_path / "no" / "dump.yaml")])
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'no' / 'dump.yaml'}: cannot write: No such file or directory" in result.stderr
+    dump = tmp_path / "dump.yaml"
+    dump.write_text("kept")
+    result = runner.invoke(app, ["snapshot", str(tmp_path / "missing.yaml"), "-o", str(dump)])
+    assert result.exit_code == 2
+    assert dump.read_text() == "kept"
+    assert list(tmp_path.iterdir()) == [dump]
+
+
+def test_replay_reads_a_cluster_only_for_snapshots(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["replay", "--kubeconfig", str(_kubeconfig(tmp_path))])
+    assert result.exit_code == 2
+    assert "read a cluster for --format snapshot, not --format kubesched" in result.stderr
+    result = runner.invoke(app, ["replay"])
+    assert result.exit_code == 2
+    assert "no trace: give trace files" in result.stderr
+
+
 def test_no_input_is_bad_input() -> None:
     for command in (["simulate"], ["explain", "--pod", "a/b"], ["capacity", "--pod", "x.yaml"], ["snapshot"]):
         result = runner.invoke(app, command)

@@ -188,6 +188,17 @@ def test_capacity_as_offline(cluster: Cluster, no_write: None, tmp_path: Path) -
     assert live == _ok("capacity", str(dump), "--pod", str(template), "-o", "json")
 
 
+def test_replay_of_a_snapshot_as_offline(cluster: Cluster, no_write: None, tmp_path: Path) -> None:
+    kc = str(cluster.kubeconfig)
+    dump = tmp_path / "cluster.yaml"
+    _ok("snapshot", "--kubeconfig", kc, "-o", str(dump))
+    live = json.loads(_ok("replay", "--format", "snapshot", "--kubeconfig", kc, "-o", "json"))
+    offline = json.loads(_ok("replay", "--format", "snapshot", str(dump), "-o", "json"))
+    assert live["unschedulable"] >= 1
+    assert {k: v for k, v in live.items() if k != "wallSeconds"} == \
+        {k: v for k, v in offline.items() if k != "wallSeconds"}
+
+
 def test_extra_manifests_go_on_top(cluster: Cluster, no_write: None, tmp_path: Path) -> None:
     """What if a bigger node were added: the big pod would go there. A manifest naming an
     object the cluster has is an error naming both."""

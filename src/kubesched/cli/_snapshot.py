@@ -17,7 +17,7 @@ from pathlib import Path
 
 import typer
 
-from ..api.loader import KINDS, kind_of
+from ..api.loader import KINDS, LoadedObjects, kind_of
 from ._inputs import (
     CONTEXT_OPTION,
     FROM_CLUSTER_OPTION,
@@ -32,7 +32,7 @@ from ._inputs import (
 from ._main import app
 from ._report import dump_yaml
 
-__all__ = ["snapshot"]
+__all__ = ["snapshot", "snapshot_text", "write_whole"]
 
 
 @app.command("snapshot")
@@ -48,27 +48,40 @@ def snapshot(
     with reported_as_bad_input():
         cluster = cluster_source(kubeconfig, from_cluster, context)
         inputs = load_inputs(paths, None, strict=strict, cluster=cluster)
-        order = {k: i for i, k in enumerate(KINDS)}
-        objects = sorted(inputs.loaded.objects, key=lambda o: order[kind_of(o)])  # stable: input order
-        text = dump_yaml(o.to_dict() for o in objects)
+        text = snapshot_text(inputs.loaded)
         if output == "-":
             sys.stdout.write(text)
         else:
-            _write_whole(Path(output), text)
-    if output != "-":
-        counts = ", ".join(f"{k} {n}" for k, n in inputs.loaded.counts().items())
-        typer.echo(f"wrote {len(objects)} objects to {output} ({counts})", err=True)
-    elif not objects:
-        warn("nothing to write: no object of a kind kubesched reads")
+            write_whole(Path(output), text)
+    n = len(inputs.loaded.objects)
+    if not n:
+        warn("nothing written: no object of a kind kubesched reads")
+    elif output != "-":
+        counts = ", ".join(f"{k} {c}" for k, c in inputs.loaded.counts().items())
+        typer.echo(f"wrote {n} objects to {output} ({counts})", err=True)
 
 
-def _write_whole(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path`` and rename it over: never a half-written dump."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
+def snapshot_text(loaded: LoadedObjects) -> str:
+    """The objects as one multi-document YAML stream, in dependency order (kinds in KINDS
+    order, each kind in input order), as the loader reads it back."""
+    order = {k: i for i, k in enumerate(KINDS)}
+    objects = sorted(loaded.objects, key=lambda o: order[kind_of(o)])  # stable: input order
+    return dump_yaml(o.to_dict() for o in objects)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path`` and rename it over: never a half-written
+    dump. An OSError names ``path``."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise OSError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OSError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
