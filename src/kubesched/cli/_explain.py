@@ -1,4 +1,5 @@
-"""``kubesched explain PATH... --pod NAMESPACE/NAME [--config FILE] [-o text|json]``.
+"""``kubesched explain [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME]
+--pod NAMESPACE/NAME [--config FILE] [-o text|json]``.
 
 One scheduling cycle for a pending pod against the loaded state, changing nothing, reported
 per node and per plugin (see :func:`kubesched.scheduler.explain`). Exit codes: 0 when it ran

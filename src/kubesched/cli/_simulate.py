@@ -1,4 +1,5 @@
-"""``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
+"""``kubesched simulate [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME]
+[--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
 can happen, and reports each pod's node (or upstream's failure message), the preemptions and
