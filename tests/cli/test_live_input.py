@@ -229,3 +229,12 @@ def test_the_readonly_role_grants_reading_exactly_the_kinds_listed() -> None:
         for verb in ("get", "list", "watch"):
             want.add((av.rpartition("/")[0], PLURALS[kind], verb))
     assert granted == want
+
+
+def test_an_object_kubesched_cannot_read_is_skipped_and_told(caplog: pytest.LogCaptureFixture) -> None:
+    """As the informers of ``kubesched run`` do: one warning, the rest read."""
+    bad = {"metadata": {"name": "bad"}, "status": {"allocatable": {"cpu": "lots"}}}
+    api = FakeApi({"Node": [_node("good"), bad]})
+    loaded = list_cluster(api)  # type: ignore[arg-type]
+    assert [n.name for n in loaded.nodes] == ["good"]
+    assert any("skipping Node bad from the API server" in r.getMessage() for r in caplog.records)
