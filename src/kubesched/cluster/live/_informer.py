@@ -188,7 +188,7 @@ class Informer:
         prev_seen = None
         if typ == "MODIFIED":
             md = raw.get("metadata") if isinstance(raw, Mapping) else None
-            if isinstance(md, Mapping):  # (read without the lock: only a hint, see _parse)
+            if isinstance(md, Mapping):  # (read without the lock: only a hint, see parse_listed)
                 prev_seen = self.items.get((md.get("namespace") or "", md.get("name") or ""))
         obj = parse_listed(self.kind, raw, prev_seen)
         with self.lock:
