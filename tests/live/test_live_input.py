@@ -249,3 +249,13 @@ def test_listing_reports_progress(cluster: Cluster, no_write: None) -> None:
         "statefulsets", "deviceclasses", "resourceslices", "resourceclaims", "pods")}
     assert ("listing nodes", len(loaded.nodes), 0) in seen
     assert set(loaded.counts()) <= set(KINDS)
+
+
+def test_a_terminal_shows_the_listing_progress(cluster: Cluster, no_write: None) -> None:
+    """On a terminal (FORCE_COLOR makes rich treat stderr as one), a transient progress bar
+    on stderr names the kind being listed; pods come last."""
+    got = subprocess.run([str(Path(sys.executable).parent / "kubesched"), "snapshot", "--kubeconfig",
+                          str(cluster.kubeconfig), "-o", os.devnull], env={**os.environ, "FORCE_COLOR": "1"},
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    assert "listing pods" in got.stderr
