@@ -283,11 +283,12 @@ class LoadedObjects:
         for obj in other.objects:
             key = (kind_of(obj), obj.meta.namespace, obj.meta.name)
             where = other.origins.get(key, "")
-            self._add(obj, where)
+            self.add(obj, where)
         for kind, n in other.skipped.items():
             self.skipped[kind] = self.skipped.get(kind, 0) + n
 
-    def _add(self, obj: ApiObject, where: str) -> None:
+    def add(self, obj: ApiObject, where: str) -> None:
+        """Add one object loaded from ``where``; a duplicate raises LoadError naming both places."""
         key = (kind_of(obj), obj.meta.namespace, obj.meta.name)
         if key in self.origins:
             raise LoadError(
@@ -464,7 +465,7 @@ def _load_documents(text: str, source: str, json_only: bool, strict: bool,
                 # mapping or a list belongs): say so rather than quoting Python's message alone.
                 why = str(exc) if isinstance(exc, ValueError) else f"a field has the wrong type ({exc})"
                 raise LoadError(f"{where} ({desc}): {why}") from exc
-            out._add(obj, where)
+            out.add(obj, where)
     if empty:
         raise LoadError(f"{source}: no manifest in it (the input is empty)")
     if progress is not None:

@@ -1,5 +1,7 @@
-"""The ``kubesched`` command line (typer). Commands live in their own modules."""
+"""The ``kubesched`` command line (typer). Commands live in their own modules; ``kubectl_main``
+is the ``kubectl-kubesched`` plugin over the same commands."""
 
+from ._kubectl import kubectl_main
 from ._main import app, main
 
-__all__ = ["app", "main"]
+__all__ = ["app", "kubectl_main", "main"]

@@ -38,7 +38,18 @@ from ..simulator.capacity import (
     workload_copies,
 )
 from ._console import add_column, out_console, print_table
-from ._inputs import DEFAULT_MAX_PODS, MAX_PODS_HELP, STRICT_HELP, load_inputs, reported_as_bad_input
+from ._inputs import (
+    CONTEXT_OPTION,
+    DEFAULT_MAX_PODS,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
+    MAX_PODS_HELP,
+    PATHS_ARGUMENT,
+    STRICT_HELP,
+    cluster_source,
+    load_inputs,
+    reported_as_bad_input,
+)
 from ._main import app
 
 __all__ = ["CapacityOutput", "capacity", "load_pod_template"]
@@ -61,7 +72,7 @@ def load_pod_template(path: str) -> Pod:
 
 @app.command("capacity")
 def capacity(
-    paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
+    paths: list[str] | None = PATHS_ARGUMENT,
     pod: str | None = typer.Option(None, "--pod", metavar="FILE", help="A file with the pod to copy."),
     workload: str | None = typer.Option(None, "--workload", metavar="KIND/NAMESPACE/NAME",
                                         help="Count the next replicas of this workload instead."),
@@ -74,6 +85,9 @@ def capacity(
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
     output: CapacityOutput = typer.Option(CapacityOutput.table, "-o", "--output", help="Output format."),
     max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
 ) -> None:
     """How many more copies of a pod (or replicas of a workload) fit, or how many nodes to add."""
     with reported_as_bad_input():
@@ -84,7 +98,8 @@ def capacity(
                              f"--add-nodes NODE_TEMPLATE (got {', '.join(chosen) or 'none'})")
         if limit is not None and add_nodes is not None:
             raise ValueError("--max counts copies; it does not go with --add-nodes")
-        inputs = load_inputs(paths, config, strict=strict, max_pods=max_pods)
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+        inputs = load_inputs(paths, config, strict=strict, cluster=cluster, max_pods=max_pods)
         if add_nodes is not None:
             # Every simulation of the search admits the same input: bad input fails the first.
             template = load_node_template(add_nodes)

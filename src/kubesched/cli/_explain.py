@@ -1,4 +1,5 @@
-"""``kubesched explain PATH... --pod NAMESPACE/NAME|KIND/NAMESPACE/NAME [--config FILE] [-o text|json]``.
+"""``kubesched explain [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME]
+--pod NAMESPACE/NAME|KIND/NAMESPACE/NAME [--config FILE] [-o text|json]``.
 
 One scheduling cycle for a pending pod, changing nothing, reported per node and per plugin (see
 :func:`kubesched.scheduler.explain`). A pod of the input is explained against the loaded state;
@@ -25,11 +26,16 @@ from ..simulator import SimulatedExplanation, explain_simulated_pod, explain_wor
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
 from ._inputs import (
+    CONTEXT_OPTION,
     DEFAULT_MAX_PODS,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
     MAX_PODS_HELP,
+    PATHS_ARGUMENT,
     STRICT_HELP,
     Inputs,
     bad_input,
+    cluster_source,
     load_inputs,
     reported_as_bad_input,
     start_time,
@@ -65,7 +71,7 @@ def _split_key(key: str) -> tuple[str | None, str, str]:
 
 @app.command("explain")
 def explain(
-    paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
+    paths: list[str] | None = PATHS_ARGUMENT,
     pod: str = typer.Option(..., "--pod", help=(
         "The pending pod, as NAMESPACE/NAME (a pod a controller creates: its name as simulate "
         "prints it), or a workload as KIND/NAMESPACE/NAME, e.g. Deployment/default/web.")),
@@ -75,13 +81,18 @@ def explain(
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
     max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     kind, namespace, name = _split_key(pod)
     simulated: SimulatedExplanation | None = None
     with reported_as_bad_input():
         features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods)
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods,
+                             cluster=cluster)
         if kind is not None:
             simulated = explain_workload(inputs.loaded, kind, namespace, name, config=inputs.config,
                                          seed=seed, features=features)

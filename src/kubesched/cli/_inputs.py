@@ -1,5 +1,10 @@
 """What every command starts with: manifests and an optional scheduler configuration.
 
+The input is manifest files, a live cluster (``--kubeconfig PATH``, ``--from-cluster``,
+``--context NAME``: one LIST per kind through the client ``kubesched run`` uses, read-only,
+see :func:`kubesched.cluster.live.list_cluster`), or both: the files' objects are added on top
+of the cluster's ("what if these pods or nodes were added"), a duplicate being an error.
+
 Bad input (an unreadable or invalid manifest, an object admission refuses, an invalid
 configuration) is reported once, naming the file and object, on stderr, with exit code 2.
 What the loader skipped and what admission accepted with a warning (a pod keeping the priority
@@ -9,7 +14,7 @@ of a PriorityClass the input lacks) is told once each, as ``warning: ...`` lines
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,14 +26,35 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
 from ..api import AdmissionWarning
-from ..api.loader import LoadedObjects, kind_of, load_paths, manifest_files
+from ..api.loader import LoadedObjects, LoadError, ProgressFn, kind_of, load_paths, manifest_files
 from ..api.start import DEFAULT_START, start_time
 from ..cluster import StoreError
 from ..controllers import planned_pods
 
-__all__ = ["DEFAULT_MAX_PODS", "DEFAULT_START", "EXIT_BAD_INPUT", "EXIT_UNSCHEDULABLE", "LARGE_INPUT_BYTES",
-           "MAX_PODS_HELP", "STRICT_HELP", "Inputs", "bad_input", "check_max_pods", "live_extra_missing",
-           "load_inputs", "one_line", "reported_as_bad_input", "start_time", "warn"]
+__all__ = [
+    "CONTEXT_OPTION",
+    "DEFAULT_MAX_PODS",
+    "DEFAULT_START",
+    "EXIT_BAD_INPUT",
+    "EXIT_UNSCHEDULABLE",
+    "FROM_CLUSTER_OPTION",
+    "KUBECONFIG_OPTION",
+    "LARGE_INPUT_BYTES",
+    "MAX_PODS_HELP",
+    "PATHS_ARGUMENT",
+    "STRICT_HELP",
+    "ClusterSource",
+    "Inputs",
+    "bad_input",
+    "check_max_pods",
+    "cluster_source",
+    "live_extra_missing",
+    "load_inputs",
+    "one_line",
+    "reported_as_bad_input",
+    "start_time",
+    "warn",
+]
 
 EXIT_BAD_INPUT = 2
 EXIT_UNSCHEDULABLE = 1
@@ -47,24 +73,58 @@ STRICT_HELP: Final = ("Refuse objects of kinds the scheduler does not read (Conf
                       "instead of skipping them.")
 
 
+PATHS_ARGUMENT: Final = typer.Argument(
+    None, help="Manifest files or directories; '-' reads stdin. With a cluster: added on top of it.")
+KUBECONFIG_OPTION: Final = typer.Option(
+    None, "--kubeconfig", metavar="PATH", help="Read the live cluster this kubeconfig points at (read-only).")
+FROM_CLUSTER_OPTION: Final = typer.Option(
+    False, "--from-cluster",
+    help="Read the live cluster (read-only); kubeconfig found as `kubesched run` finds it.")
+CONTEXT_OPTION: Final = typer.Option(
+    None, "--context", metavar="NAME", help="The kubeconfig context to read (implies --from-cluster).")
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSource:
+    """A live cluster to read: ``kubeconfig`` (None: resolved as ``kubesched run`` does: the
+    configuration's clientConnection.kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster)
+    and its ``context`` (None: the current one)."""
+
+    kubeconfig: str | None = None
+    context: str | None = None
+
+
+def cluster_source(kubeconfig: str | None, from_cluster: bool, context: str | None) -> ClusterSource | None:
+    """The cluster the flags name, or None when none does."""
+    if kubeconfig is None and not from_cluster and context is None:
+        return None
+    return ClusterSource(kubeconfig, context)
+
+
 @dataclass(frozen=True, slots=True)
 class Inputs:
     loaded: LoadedObjects
     config: Any  # SchedulerConfig, or None for kube-scheduler's defaults
 
 
-def load_inputs(paths: Sequence[str], config: Path | None, *, strict: bool = False,
-                features: Mapping[str, bool] | None = None, max_pods: int | None = None) -> Inputs:
-    """Load manifests and the configuration; raises one of BAD_INPUT_ERRORS. The skipped
-    objects (kinds the scheduler does not read) are told in one warning. ``features``: the
-    feature gates the configuration's defaults depend on (the default plugin set);
-    ``max_pods``: see :func:`check_max_pods`."""
+def load_inputs(paths: Sequence[str] | None, config: Path | None, *, strict: bool = False,
+                features: Mapping[str, bool] | None = None, max_pods: int | None = None,
+                cluster: ClusterSource | None = None) -> Inputs:
+    """Load the cluster's objects (if any), the manifests on top, and the configuration;
+    raises one of BAD_INPUT_ERRORS. The skipped objects (kinds the scheduler does not read)
+    are told in one warning. ``features``: the feature gates the configuration's defaults
+    depend on (the default plugin set); ``max_pods``: see :func:`check_max_pods`."""
     cfg = None
     if config is not None:
         from ..framework.config import load_config
 
         cfg = load_config(config, features=features)
-    loaded = _load(manifest_files(paths), strict)
+    if not paths and cluster is None:
+        raise LoadError("no input: give manifest files or directories, or a cluster "
+                        "(--kubeconfig PATH, --from-cluster, --context NAME)")
+    loaded = _list(cluster, cfg) if cluster is not None else LoadedObjects()
+    if paths:
+        loaded.extend(_load(manifest_files(paths), strict))
     if max_pods is not None:
         check_max_pods(loaded, max_pods)
     for message in loaded.warnings():
@@ -87,11 +147,31 @@ def check_max_pods(loaded: LoadedObjects, max_pods: int) -> None:
                      f"{total:,} pods, more than --max-pods {max_pods:,} (raise --max-pods to run it)")
 
 
-def _load(files: Sequence[str | Path], strict: bool) -> LoadedObjects:
-    """load_paths, with a progress bar on stderr for a large input when stderr is a terminal."""
+def _list(cluster: ClusterSource, cfg: Any) -> LoadedObjects:
+    """The cluster's objects through the client ``kubesched run`` builds from the same flags
+    and the configuration's clientConnection, with progress on a terminal."""
+    try:
+        from ..cluster.live import list_cluster, rest_client_for
+    except ImportError as exc:
+        live_extra_missing("--kubeconfig", exc)
+    from ..framework.config import default_config
+
+    cc = (cfg if cfg is not None else default_config()).client_connection
+    rest, _ = rest_client_for(cc, cluster.kubeconfig, cluster.context)
+    try:
+        with _progress(lambda: True) as progress:
+            return list_cluster(rest, progress=progress)
+    finally:
+        rest.close()
+
+
+@contextmanager
+def _progress(large: Callable[[], bool]) -> Iterator[ProgressFn | None]:
+    """A progress bar on stderr (transient) when stderr is a terminal and ``large()``."""
     err = Console(stderr=True)
-    if not err.is_terminal or sum(Path(f).stat().st_size for f in files if f != "-") < LARGE_INPUT_BYTES:
-        return load_paths(files, strict=strict)
+    if not err.is_terminal or not large():
+        yield None
+        return
     with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("loading", total=None)
@@ -99,6 +179,13 @@ def _load(files: Sequence[str | Path], strict: bool) -> LoadedObjects:
         def progress(what: str, done: int, total: int) -> None:
             bar.update(task, description=what, completed=done, total=total or None)
 
+        yield progress
+
+
+def _load(files: Sequence[str | Path], strict: bool) -> LoadedObjects:
+    """load_paths, with a progress bar on stderr for a large input when stderr is a terminal."""
+    with _progress(lambda: sum(Path(f).stat().st_size for f in files if f != "-") >= LARGE_INPUT_BYTES
+                   ) as progress:
         return load_paths(files, strict=strict, progress=progress)
 
 

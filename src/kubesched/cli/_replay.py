@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -35,9 +36,22 @@ from ..replay import (
     run_spec,
 )
 from ._console import add_column, out_console, print_table
-from ._inputs import DEFAULT_MAX_PODS, MAX_PODS_HELP, reported_as_bad_input, warn
+from ._inputs import (
+    CONTEXT_OPTION,
+    DEFAULT_MAX_PODS,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
+    MAX_PODS_HELP,
+    ClusterSource,
+    bad_input,
+    cluster_source,
+    load_inputs,
+    reported_as_bad_input,
+    warn,
+)
 from ._main import app
 from ._progress import PlainProgress, virtual_time
+from ._snapshot import snapshot_text, write_whole
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
 
@@ -89,9 +103,12 @@ def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: f
 
 @app.command("replay")
 def replay(
-    traces: list[str] = typer.Argument(
-        ..., help="Trace files (openb: NODES.csv PODS.csv; snapshot: manifests)."),
+    traces: list[str] | None = typer.Argument(
+        None, help="Trace files (openb: NODES.csv PODS.csv; snapshot: manifests, on top of a cluster read)."),
     fmt: str = _format,
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
     cluster: list[str] | None = _cluster,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     seed: int = typer.Option(0, "--seed", help="Seed of the scheduler and of a shuffled arrival."),
@@ -108,6 +125,34 @@ def replay(
     max_pods: int = _max_pods,
 ) -> None:
     """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
+    with tempfile.TemporaryDirectory(prefix="kubesched-replay-") as tmp:
+        paths = _snapshot_of_cluster(cluster_source(kubeconfig, from_cluster, context), traces or [], fmt,
+                                     Path(tmp))
+        _replay(paths, fmt, cluster, config, seed, until, out, arrival, tune, interval, demand, sample_every,
+                drop, no_plots, output, max_pods)
+
+
+def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: str, tmp: Path) -> list[str]:
+    """The trace files; with a cluster (``--format snapshot`` only), one snapshot file in
+    ``tmp`` holding the cluster's objects with the files' on top (``kubesched snapshot``'s),
+    so that the replay is the one of that snapshot."""
+    if source is None:
+        if not traces:
+            bad_input(ValueError("no trace: give trace files (or, with --format snapshot, a cluster)"))
+        return traces
+    with reported_as_bad_input():
+        if fmt != "snapshot":
+            raise ValueError(f"--kubeconfig/--from-cluster/--context read a cluster for --format snapshot, "
+                             f"not --format {fmt}")
+        dump = tmp / "cluster.yaml"
+        write_whole(dump, snapshot_text(load_inputs(traces, None, cluster=source).loaded))
+    return [str(dump)]
+
+
+def _replay(traces: list[str], fmt: str, cluster: list[str] | None, config: Path | None, seed: int,
+            until: float | None, out: Path | None, arrival: Arrival | None, tune: float | None,
+            interval: float | None, demand: str | None, sample_every: float | None, drop: bool,
+            no_plots: bool, output: Output, max_pods: int) -> None:
     spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
                    cluster=tuple(cluster or ()), config=str(config) if config else None,
                    label=config.stem if config else "default", seed=seed, until=until,

@@ -1,4 +1,5 @@
-"""``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
+"""``kubesched simulate [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME]
+[--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
 can happen (telling its progress on stderr while it runs long), and reports each pod's node
@@ -24,10 +25,15 @@ from ..simulator import Simulation, Simulator
 from ._console import out_console
 from ._features import FEATURE_GATES_HELP, parse_feature_gates
 from ._inputs import (
+    CONTEXT_OPTION,
     DEFAULT_MAX_PODS,
     EXIT_UNSCHEDULABLE,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
     MAX_PODS_HELP,
+    PATHS_ARGUMENT,
     STRICT_HELP,
+    cluster_source,
     load_inputs,
     reported_as_bad_input,
 )
@@ -48,7 +54,7 @@ class SimulateOutput(StrEnum):
 
 @app.command("simulate")
 def simulate(
-    paths: list[str] = typer.Argument(..., help="Manifest files or directories; '-' reads stdin."),
+    paths: list[str] | None = PATHS_ARGUMENT,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice (ties, preemption offset)."),
@@ -57,11 +63,16 @@ def simulate(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
     max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
         features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods)
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods,
+                             cluster=cluster)
         simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:

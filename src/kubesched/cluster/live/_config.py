@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ClientSettings", "ConfigError", "client_settings", "load_rest_config", "resolve_kubeconfig"]
+__all__ = ["ClientSettings", "ConfigError", "client_settings", "context_namespace", "load_rest_config",
+           "resolve_kubeconfig"]
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +85,9 @@ def resolve_kubeconfig(flag: str | None, configured: str = "", env: Mapping[str,
     return None
 
 
-def load_rest_config(kubeconfig: Path | None) -> Any:
-    """A ``kubernetes.client.Configuration`` for ``kubeconfig`` (None: in-cluster)."""
+def load_rest_config(kubeconfig: Path | None, context: str | None = None) -> Any:
+    """A ``kubernetes.client.Configuration`` for ``kubeconfig`` (None: in-cluster), from its
+    ``context`` (None: its current context; kubectl's ``--context``)."""
     try:
         from kubernetes import client, config
         from kubernetes.config.config_exception import ConfigException
@@ -96,8 +98,10 @@ def load_rest_config(kubeconfig: Path | None) -> Any:
     cfg = client.Configuration()
     try:
         if kubeconfig is not None:
-            config.load_kube_config(config_file=str(kubeconfig), client_configuration=cfg,
-                                    persist_config=False)
+            config.load_kube_config(config_file=str(kubeconfig), context=context or None,
+                                    client_configuration=cfg, persist_config=False)
+        elif context:
+            raise ConfigError(f"--context {context}: no kubeconfig to find it in")
         else:
             config.load_incluster_config(client_configuration=cfg)
     except ConfigException as exc:
@@ -108,3 +112,31 @@ def load_rest_config(kubeconfig: Path | None) -> Any:
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{kubeconfig}: {exc}") from None
     return cfg
+
+
+_SA_NAMESPACE = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
+
+
+def context_namespace(kubeconfig: Path | None, context: str | None = None) -> str:
+    """The namespace kubectl works in without ``-n``: the kubeconfig context's ``namespace``
+    (``context``, else the current one), in a pod the service account's namespace, else
+    ``default`` (clientcmd's DirectClientConfig.Namespace)."""
+    if kubeconfig is None:
+        try:
+            return _SA_NAMESPACE.read_text().strip() or "default"
+        except OSError:
+            return "default"
+    try:
+        from kubernetes import config
+        from kubernetes.config.config_exception import ConfigException
+    except ImportError:
+        raise ConfigError("reading a cluster needs the kubernetes client: "
+                          "pip install 'kubesched[live]'") from None
+    try:
+        contexts, current = config.list_kube_config_contexts(config_file=str(kubeconfig))
+    except (ConfigException, OSError, ValueError) as exc:
+        raise ConfigError(f"{kubeconfig}: {exc}") from None
+    chosen = current if not context else next((c for c in contexts or () if c.get("name") == context), None)
+    if chosen is None:
+        raise ConfigError(f"{kubeconfig}: no context {context!r}")
+    return str((chosen.get("context") or {}).get("namespace") or "default")

@@ -30,9 +30,11 @@ class ClientConnection(Protocol):
     def accept_content_types(self) -> str: ...
 
 
-def rest_client_for(cc: ClientConnection, kubeconfig: str | None) -> tuple[RestClient, Path | None]:
-    """The client, and the kubeconfig file it was read from (None: in-cluster). Raises
-    ConfigError when nothing usable is found."""
+def rest_client_for(cc: ClientConnection, kubeconfig: str | None,
+                    context: str | None = None) -> tuple[RestClient, Path | None]:
+    """The client, and the kubeconfig file it was read from (None: in-cluster); ``context``:
+    the kubeconfig's context to use (None: its current one). Raises ConfigError when nothing
+    usable is found."""
     settings = client_settings(cc.kubeconfig, cc.qps, cc.burst, cc.content_type, cc.accept_content_types)
     path = resolve_kubeconfig(kubeconfig, settings.kubeconfig)
-    return RestClient(load_rest_config(path), settings), path
+    return RestClient(load_rest_config(path, context), settings), path

@@ -15,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...api import loads_json
-from ...api.loader import KINDS, ApiObject, parse_object, parse_update
+from ...api.loader import KINDS, ApiObject
 from .._memory import Expired
 from .._store import Invalid, NotFound, WatchEvent, WatchEventType
+from ._pager import list_kind, parse_listed
 from ._resources import collection_path
 from ._rest import RestClient, iter_lines
 
@@ -33,7 +34,6 @@ _Key = tuple[str, str]
 _BACKOFF_START = 0.8
 _BACKOFF_CAP = 30.0
 _WATCH_TIMEOUT = 300  # seconds; client-go picks 5-10 min at random
-_PAGE = 500
 
 
 def _rv(s: Any) -> int:
@@ -125,28 +125,17 @@ class Informer:
 
     # -- list ------------------------------------------------------------------------------
     def _list(self) -> None:
-        """A paginated list, reconciled with the cache (Replace). For an optional kind, API
-        discovery first: a version the server does not serve is not listed at all."""
-        if self.optional:
-            try:
-                self.rest.request("GET", f"/apis/{self._info.api_version}")
-            except NotFound:
-                raise NotFound(f"{self._info.api_version} is not served by the API server") from None
+        """A paginated list (:func:`list_kind`), reconciled with the cache (Replace)."""
         fresh: dict[_Key, ApiObject] = {}
-        cont: str | None = None
-        rv = ""
-        while True:
-            body = self.rest.request("GET", collection_path(self.kind), query={
-                "limit": _PAGE, "continue": cont, "fieldSelector": self.field_selector})
-            for item in body.get("items") or ():
-                obj = self._parse(item)
+
+        def page(items: Sequence[Any], remaining: int) -> None:
+            for item in items:
+                obj = parse_listed(self.kind, item)
                 if obj is not None:
                     fresh[(obj.meta.namespace, obj.meta.name)] = obj
-            md = body.get("metadata") or {}
-            rv = str(md.get("resourceVersion") or rv)
-            cont = md.get("continue") or None
-            if not cont:
-                break
+
+        rv = list_kind(self.rest, self.kind, page, field_selector=self.field_selector,
+                       optional=self.optional)
         with self.lock:
             old = self.items
             self.items = fresh
@@ -200,9 +189,9 @@ class Informer:
         prev_seen = None
         if typ == "MODIFIED":
             md = raw.get("metadata") if isinstance(raw, Mapping) else None
-            if isinstance(md, Mapping):  # (read without the lock: only a hint, see _parse)
+            if isinstance(md, Mapping):  # (read without the lock: only a hint, see parse_listed)
                 prev_seen = self.items.get((md.get("namespace") or "", md.get("name") or ""))
-        obj = self._parse(raw, prev_seen)
+        obj = parse_listed(self.kind, raw, prev_seen)
         with self.lock:
             if rv:
                 self.resource_version = rv
@@ -223,18 +212,3 @@ class Informer:
         ref = new if new is not None else (deleted if deleted is not None else old)
         rv = _rv(ref.meta.resource_version) if ref is not None else 0
         self.on_event(WatchEvent(typ, self.kind, deleted if deleted is not None else old, new, rv))
-
-    def _parse(self, raw: Any, prev: ApiObject | None = None) -> ApiObject | None:
-        """The api object, or None (logged) for one kubesched cannot read. ``prev``: a cached
-        earlier version of it, whose unchanged parts need not be parsed again (the same
-        object results from any earlier version, so a stale one is fine)."""
-        try:
-            doc = dict(raw)
-            doc.setdefault("kind", self.kind)
-            doc.setdefault("apiVersion", self._info.api_version)
-            return parse_object(doc) if prev is None else parse_update(prev, doc)
-        except Exception as exc:
-            md = (raw or {}).get("metadata") if isinstance(raw, Mapping) else None
-            name = f"{md.get('namespace', '')}/{md.get('name', '')}" if isinstance(md, Mapping) else "?"
-            log.warning("skipping %s %s from the API server: %s", self.kind, name.lstrip("/"), exc)
-            return None

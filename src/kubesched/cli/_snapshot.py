@@ -1,0 +1,87 @@
+"""``kubesched snapshot [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME] [-o FILE]``.
+
+Writes the input every other command would read (the live cluster's objects, one list per
+kind, and the manifests on top) as one multi-document YAML file that the loader reads back:
+``kubesched simulate FILE`` then gives the answers ``simulate --kubeconfig`` gave, offline,
+and the file can be shared. Objects are written whole, as the API server sent them
+(``metadata.resourceVersion`` and ``managedFields`` included: the loader reads them, and a
+store that admits them sets its own versions). The file is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import typer
+
+from ..api.loader import KINDS, LoadedObjects, kind_of
+from ._inputs import (
+    CONTEXT_OPTION,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
+    PATHS_ARGUMENT,
+    STRICT_HELP,
+    cluster_source,
+    load_inputs,
+    reported_as_bad_input,
+    warn,
+)
+from ._main import app
+from ._report import dump_yaml
+
+__all__ = ["snapshot", "snapshot_text", "write_whole"]
+
+
+@app.command("snapshot")
+def snapshot(
+    paths: list[str] | None = PATHS_ARGUMENT,
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
+    output: str = typer.Option("-", "-o", "--output", metavar="FILE", help="Where to write ('-': stdout)."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
+) -> None:
+    """Write the cluster's (and the manifests') objects as one YAML file the other commands read."""
+    with reported_as_bad_input():
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+        inputs = load_inputs(paths, None, strict=strict, cluster=cluster)
+        text = snapshot_text(inputs.loaded)
+        if output == "-":
+            sys.stdout.write(text)
+        else:
+            write_whole(Path(output), text)
+    n = len(inputs.loaded.objects)
+    if not n:
+        warn("nothing written: no object of a kind kubesched reads")
+    elif output != "-":
+        counts = ", ".join(f"{k} {c}" for k, c in inputs.loaded.counts().items())
+        typer.echo(f"wrote {n} objects to {output} ({counts})", err=True)
+
+
+def snapshot_text(loaded: LoadedObjects) -> str:
+    """The objects as one multi-document YAML stream, in dependency order (kinds in KINDS
+    order, each kind in input order), as the loader reads it back."""
+    order = {k: i for i, k in enumerate(KINDS)}
+    objects = sorted(loaded.objects, key=lambda o: order[kind_of(o)])  # stable: input order
+    return dump_yaml(o.to_dict() for o in objects)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path`` and rename it over: never a half-written
+    dump. An OSError names ``path``."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise OSError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OSError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise

@@ -1,0 +1,65 @@
+"""One LIST per kind: the reflector's paginated list, shared by the informers (``run``) and by
+the read-only cluster input (:mod:`._snapshot`).
+
+A paginated list is one consistent snapshot of its kind: the first page fixes the
+resourceVersion and every ``continue`` token reads at that version (upstream's
+``ListPager``, k8s.io/client-go/tools/pager).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from ...api.loader import KINDS, ApiObject, parse_object, parse_update
+from .._store import NotFound
+from ._resources import collection_path
+from ._rest import RestClient
+
+__all__ = ["PAGE", "list_kind", "parse_listed"]
+
+log = logging.getLogger(__name__)
+
+PAGE: Final = 500
+"""Items per page (the reflector's default page size)."""
+
+def parse_listed(kind: str, raw: Any, prev: ApiObject | None = None) -> ApiObject | None:
+    """The api object for an item the server sent, or None (logged) for one kubesched cannot
+    read. ``prev``: a cached earlier version of it, whose unchanged parts need not be parsed
+    again (the same object results from any earlier version, so a stale one is fine)."""
+    try:
+        doc = dict(raw)
+        doc.setdefault("kind", kind)
+        doc.setdefault("apiVersion", KINDS[kind].api_version)
+        return parse_object(doc) if prev is None else parse_update(prev, doc)
+    except Exception as exc:
+        md = (raw or {}).get("metadata") if isinstance(raw, Mapping) else None
+        name = f"{md.get('namespace', '')}/{md.get('name', '')}" if isinstance(md, Mapping) else "?"
+        log.warning("skipping %s %s from the API server: %s", kind, name.lstrip("/"), exc)
+        return None
+
+
+def list_kind(rest: RestClient, kind: str, on_page: Callable[[Sequence[Any], int], None], *,
+              field_selector: str | None = None, optional: bool = False) -> str:
+    """List every ``kind`` object, page by page: ``on_page(items, remaining)`` for each page
+    (``remaining``: the server's ``remainingItemCount``, 0 when it does not say). Returns the
+    list's resourceVersion. For an optional kind, API discovery first: a version the server
+    does not serve raises NotFound without listing."""
+    info = KINDS[kind]
+    if optional and info.api_version != "v1":
+        try:
+            rest.request("GET", f"/apis/{info.api_version}")
+        except NotFound:
+            raise NotFound(f"{info.api_version} is not served by the API server") from None
+    cont: str | None = None
+    rv = ""
+    while True:
+        body = rest.request("GET", collection_path(kind), query={
+            "limit": PAGE, "continue": cont, "fieldSelector": field_selector})
+        md = body.get("metadata") or {}
+        on_page(body.get("items") or (), int(md.get("remainingItemCount") or 0))
+        rv = str(md.get("resourceVersion") or rv)
+        cont = md.get("continue") or None
+        if not cont:
+            return rv

@@ -1,0 +1,70 @@
+"""The live cluster as a simulation's input, read-only: one consistent LIST per kind
+(:func:`list_kind`), never a watch, never a write.
+
+``simulate``, ``explain``, ``capacity`` and ``snapshot`` answer about the cluster as it is:
+the objects are decoded exactly as the informers of ``kubesched run`` decode them
+(:func:`parse_listed`) into the loader's :class:`~kubesched.api.loader.LoadedObjects`, so
+what follows (admission into the embedded store, the simulation) is the same as for files.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ...api.loader import KINDS, LoadedObjects, ProgressFn
+from .._store import Invalid, NotFound
+from ._pager import list_kind, parse_listed
+from ._resources import PLURALS
+from ._rest import RestClient
+from ._store import LIVE_KINDS, OPTIONAL_KINDS, POD_FIELD_SELECTOR
+
+__all__ = ["READ_KINDS", "list_cluster"]
+
+log = logging.getLogger(__name__)
+
+READ_KINDS: Final[tuple[str, ...]] = tuple(k for k in KINDS if k in LIVE_KINDS or k == "PriorityClass")
+"""What the cluster input lists: the kinds ``run`` watches, and PriorityClasses, which a
+simulation's admission resolves ``priorityClassName`` against (the scheduler itself reads only
+``spec.priority``, so ``run`` has no informer for them). In dependency order."""
+
+_OPTIONAL_READ: Final = OPTIONAL_KINDS | {"PriorityClass"}
+"""Kinds listed as empty when the server does not serve them or the token may not list them:
+the DRA kinds (see OPTIONAL_KINDS) and PriorityClasses (``system:kube-scheduler`` grants none,
+so a scheduler's token still reads a cluster; pods keep their admitted priority)."""
+
+
+def list_cluster(rest: RestClient, kinds: Sequence[str] = READ_KINDS,
+                 progress: ProgressFn | None = None) -> LoadedObjects:
+    """Every object of ``kinds`` on the server, one list per kind, as loaded objects (origin:
+    ``<server>: <plural>``): what the scheduler's informers would hold once synced (pods that
+    finished are left out, as ``newPodInformer`` does). Reads only. An optional kind the
+    server does not serve or grant is empty (logged); any other API error is raised."""
+    out = LoadedObjects()
+    for kind in kinds:
+        where = f"{rest.host}: {PLURALS[kind]}"
+        done = 0
+
+        def page(items: Sequence[Any], remaining: int, kind: str = kind, where: str = where) -> None:
+            nonlocal done
+            for item in items:
+                obj = parse_listed(kind, item)
+                if obj is not None:
+                    out.add(obj, where)
+            done += len(items)
+            if progress is not None:
+                progress(f"listing {PLURALS[kind]}", done, done + remaining if remaining else 0)
+
+        if progress is not None:
+            progress(f"listing {PLURALS[kind]}", 0, 0)
+        try:
+            list_kind(rest, kind, page, field_selector=POD_FIELD_SELECTOR if kind == "Pod" else None,
+                      optional=kind in _OPTIONAL_READ)
+        except (NotFound, Invalid) as exc:
+            if kind not in _OPTIONAL_READ:
+                raise
+            # Not served (404: nothing of it can exist) is no news; not granted (403) is.
+            (log.info if isinstance(exc, NotFound) else log.warning)(
+                "%s: %s cannot be listed (%s); treating it as empty", kind, KINDS[kind].api_version, exc)
+    return out
