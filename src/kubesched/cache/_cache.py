@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..api import Node, Pod
 from ..clock import Clock, Timer
 from ._images import ImageRegistry
-from ._node_info import NodeInfo
+from ._node_info import NodeInfo, PodInfo
 from ._node_tree import NodeTree
 from ._pod_groups import PodGroupStates
 from ._snapshot import Snapshot
@@ -227,11 +227,12 @@ class Cache:
             raise CacheError(f"pod {key}({pod.key}) is not assumed, so it cannot be removed or forgotten")
 
     def _add_pod(self, pod: Pod, assume: bool) -> None:
+        pi = PodInfo(pod)  # first: what it derives from the pod can fail; nothing changed yet
         name = pod.node_name
         ni = self._nodes.get(name)
         if ni is None:
             ni = self._nodes[name] = NodeInfo()
-        ni.add_pod(pod)
+        ni.add_pod_info(pi)
         self._nodes.move_to_end(name)
         self._pod_states[pod.uid] = _PodState(pod)
         if assume:
@@ -416,65 +417,79 @@ class Cache:
         snapshot's map, so a node whose zone changed, or that was deleted and re-added between
         two cycles, keeps its old position until the next add/remove; we re-list on any tree
         change so the order always equals the tree's.
+
+        All or nothing: an update that fails half-way (an error copying a node or writing its
+        column row) resets the snapshot before the error goes up, so the next update rebuilds
+        it whole from the cache instead of building on rows that no longer match the node list
+        (which failed every later cycle with an index error).
         """
         with self._lock:
-            snap_gen = snapshot.generation
-            smap = snapshot._map
-            update_all = snapshot.tree_version != self._tree_version
-            flipped: list[tuple[NodeInfo, tuple[bool, bool, bool]]] = []
-            changed: list[NodeInfo] = []
-            nodes = self._nodes
-            for name in reversed(nodes):
-                ni = nodes[name]
-                if ni.generation <= snap_gen:
-                    break
-                if ni.node is None:
-                    continue
-                existing = smap.get(name)
-                if existing is None:
-                    update_all = True
-                    existing = smap[name] = NodeInfo.__new__(NodeInfo)
-                    had = (False, False, False)
-                else:
-                    had = (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
-                           bool(existing.pods_with_required_non_host_scoped_anti_affinity))
-                    if existing.pvc_ref_counts:
-                        snapshot.add_pvc_counts(existing.pvc_ref_counts, -1)
-                if self._images.version != self._image_version.get(name):
-                    self._refresh_images(name, ni)
-                ni.update_into(existing)
-                if existing.pvc_ref_counts:
-                    snapshot.add_pvc_counts(existing.pvc_ref_counts, 1)
-                if had != (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
-                           bool(existing.pods_with_required_non_host_scoped_anti_affinity)):
-                    flipped.append((existing, had))
-                changed.append(existing)
-            if nodes:
-                snapshot.generation = nodes[next(reversed(nodes))].generation
-            snapshot.last_update = (snap_gen, changed)
+            try:
+                self._update_snapshot(snapshot)
+            except CacheError:
+                raise  # the inconsistency check: the snapshot was re-listed already
+            except Exception:
+                snapshot.reset()
+                raise
 
-            if len(smap) > self._tree.num_nodes:
-                self._remove_deleted_nodes_from_snapshot(snapshot)
+    def _update_snapshot(self, snapshot: Snapshot) -> None:
+        snap_gen = snapshot.generation
+        smap = snapshot._map
+        update_all = snapshot.tree_version != self._tree_version
+        flipped: list[tuple[NodeInfo, tuple[bool, bool, bool]]] = []
+        changed: list[NodeInfo] = []
+        nodes = self._nodes
+        for name in reversed(nodes):
+            ni = nodes[name]
+            if ni.generation <= snap_gen:
+                break
+            if ni.node is None:
+                continue
+            existing = smap.get(name)
+            if existing is None:
                 update_all = True
-
-            if update_all:
-                self._relist(snapshot, {id(ni) for ni in changed})
+                existing = smap[name] = NodeInfo.__new__(NodeInfo)
+                had = (False, False, False)
             else:
-                for ni, had in flipped:
-                    snapshot.update_affinity_membership(ni, had)
-                if changed:
-                    index = snapshot.node_index
-                    fill = snapshot.columns.fill_row
-                    for ni in changed:
-                        fill(index[ni.name], ni)
+                had = (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
+                       bool(existing.pods_with_required_non_host_scoped_anti_affinity))
+                if existing.pvc_ref_counts:
+                    snapshot.add_pvc_counts(existing.pvc_ref_counts, -1)
+            if self._images.version != self._image_version.get(name):
+                self._refresh_images(name, ni)
+            ni.update_into(existing)
+            if existing.pvc_ref_counts:
+                snapshot.add_pvc_counts(existing.pvc_ref_counts, 1)
+            if had != (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
+                       bool(existing.pods_with_required_non_host_scoped_anti_affinity)):
+                flipped.append((existing, had))
+            changed.append(existing)
+        if nodes:
+            snapshot.generation = nodes[next(reversed(nodes))].generation
+        snapshot.last_update = (snap_gen, changed)
 
-            if len(snapshot.node_info_list) != self._tree.num_nodes:
-                msg = ("snapshot state is not consistent, length of NodeInfoList="
-                       f"{len(snapshot.node_info_list)} "
-                       f"not equal to length of nodes in tree={self._tree.num_nodes}, length of NodeInfoMap="
-                       f"{len(smap)}, length of nodes in cache={len(nodes)}, trying to recover")
-                self._relist(snapshot, {id(ni) for ni in smap.values()})
-                raise CacheError(msg)
+        if len(smap) > self._tree.num_nodes:
+            self._remove_deleted_nodes_from_snapshot(snapshot)
+            update_all = True
+
+        if update_all:
+            self._relist(snapshot, {id(ni) for ni in changed})
+        else:
+            for ni, had in flipped:
+                snapshot.update_affinity_membership(ni, had)
+            if changed:
+                index = snapshot.node_index
+                fill = snapshot.columns.fill_row
+                for ni in changed:
+                    fill(index[ni.name], ni)
+
+        if len(snapshot.node_info_list) != self._tree.num_nodes:
+            msg = ("snapshot state is not consistent, length of NodeInfoList="
+                   f"{len(snapshot.node_info_list)} "
+                   f"not equal to length of nodes in tree={self._tree.num_nodes}, length of NodeInfoMap="
+                   f"{len(smap)}, length of nodes in cache={len(nodes)}, trying to recover")
+            self._relist(snapshot, {id(ni) for ni in smap.values()})
+            raise CacheError(msg)
 
     def _relist(self, snapshot: Snapshot, dirty: set[int]) -> None:
         smap = snapshot._map
