@@ -43,7 +43,8 @@ LABEL_MAPS = frozenset({"labels", "matchLabels", "nodeSelector", "annotations"})
 
 # Amounts the API server accepts, most beyond int64 (they must schedule) ...
 ACCEPTED_QUANTITIES = ["1E", "10E", "16Ei", "8Ei", "99999999999999999999", "9223372036854775807",
-                       "9223372036854775808", "9223372036854775807m", "1e30", "0", "1Ki", "2e9", 2**63, 10**30]
+                       "9223372036854775808", "9223372036854775807m", "1e30", "0", "1Ki", "2e9",
+                       2**63, 10**30]
 # ... and some it does not, or only for some resources (a fraction of an extended resource).
 OTHER_QUANTITIES = ["1e-30", "0.0000000001", "0.5", "1.5", "-1", "-0.001", "-1E", "1.000000000000000000001"]
 NUMBERS = [0, -1, 1, 2**31 - 1, 2**31, -(2**31), 2**63 - 1, 2**63, -(2**63), 2**64, 10**30,
@@ -55,7 +56,8 @@ LABELS = ["", "x" * 64, "a" * 63, "-bad", "ok", "bad value", "1E", 2**63, -1, 0.
 
 accepted = st.sampled_from(ACCEPTED_QUANTITIES)
 quantity_values = st.one_of(accepted, accepted, accepted, st.sampled_from(OTHER_QUANTITIES),
-                            st.sampled_from(NUMBERS), st.sampled_from(WRONG_TYPES), st.integers(), st.floats())
+                            st.sampled_from(NUMBERS), st.sampled_from(WRONG_TYPES), st.integers(),
+                            st.floats())
 number_values = st.one_of(st.sampled_from(NUMBERS), st.sampled_from(WRONG_TYPES), st.integers())
 time_values = st.one_of(st.sampled_from(TIMES), st.sampled_from(WRONG_TYPES))
 label_values = st.sampled_from(LABELS)
@@ -91,7 +93,8 @@ TARGETS: list[tuple[int, tuple[Any, ...], str]] = [
 QUANTITY_TARGETS = [t for t in TARGETS if t[2] == "quantity"]
 NODE_TARGETS = [t for t in QUANTITY_TARGETS if DOCS[t[0]]["kind"] == "Node"]
 # A third each: the node's allocatable/capacity, any resource amount, any field at all.
-targets = st.one_of(st.sampled_from(NODE_TARGETS), st.sampled_from(QUANTITY_TARGETS), st.sampled_from(TARGETS))
+targets = st.one_of(st.sampled_from(NODE_TARGETS), st.sampled_from(QUANTITY_TARGETS),
+                    st.sampled_from(TARGETS))
 VALUES = {"quantity": quantity_values, "number": number_values, "time": time_values, "label": label_values}
 
 
