@@ -98,7 +98,7 @@ def test_simulate_schedules_every_pod_around_huge_amounts(tmp_path: Path) -> Non
     huge = next(n for n in report["nodes"] if n["name"] == "huge")["resources"]
     assert huge["cpu"]["allocatable"] == INT64_MAX and huge["pods"]["allocatable"] == INT64_MAX
     # three containers of 8Ei each: the node's requested memory saturates instead of overflowing
-    assert huge["memory"]["allocatable"] == INT64_MAX
+    assert huge["memory"] == {"requested": INT64_MAX, "allocatable": INT64_MAX}
 
 
 def test_explain_and_capacity_answer(tmp_path: Path) -> None:
