@@ -111,3 +111,47 @@ def test_explain_and_capacity_answer(tmp_path: Path) -> None:
     report = json.loads(_ok(["capacity", path, "--pod", str(pod), "--max", "3", "-o", "json"]).stdout)
     # huge's cpu is all taken by greedy: the copies go to small
     assert report["fits"] == 3 and report["placements"] == {"small": 3}
+
+
+PREEMPTION = """\
+apiVersion: v1
+kind: Node
+metadata: {name: huge, labels: {kubernetes.io/hostname: huge}}
+status: {allocatable: {cpu: 1E, memory: 16Ei, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low-a, namespace: default}
+spec:
+  nodeName: huge
+  priority: 1
+  containers: [{name: c, image: x, resources: {requests: {cpu: 1E}}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low-b, namespace: default}
+spec:
+  nodeName: huge
+  priority: 1
+  containers: [{name: c, image: x, resources: {requests: {cpu: 1E}}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: high, namespace: default}
+spec:
+  priority: 1000
+  containers: [{name: c, image: x, resources: {requests: {cpu: 1E}}}]
+"""
+
+
+def test_preemption_takes_victims_off_the_exact_sum(tmp_path: Path) -> None:
+    """The node's requested cpu is 2 x the int64 maximum (saturated in its column): evicting
+    both lower-priority pods frees all of it, as upstream's int64 arithmetic (which wraps, and
+    so comes back exactly) finds."""
+    path = tmp_path / "cluster.yaml"
+    path.write_text(PREEMPTION)
+    report = json.loads(_ok(["simulate", str(path), "-o", "json"]).stdout)
+    assert sorted(e["victim"] for e in report["preemptions"]) == ["default/low-a", "default/low-b"]
+    assert {p["pod"]: p["node"] for p in report["pods"]}["default/high"] == "huge"
