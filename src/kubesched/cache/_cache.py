@@ -433,63 +433,64 @@ class Cache:
                 raise
 
     def _update_snapshot(self, snapshot: Snapshot) -> None:
-        snap_gen = snapshot.generation
-        smap = snapshot._map
-        update_all = snapshot.tree_version != self._tree_version
-        flipped: list[tuple[NodeInfo, tuple[bool, bool, bool]]] = []
-        changed: list[NodeInfo] = []
-        nodes = self._nodes
-        for name in reversed(nodes):
-            ni = nodes[name]
-            if ni.generation <= snap_gen:
-                break
-            if ni.node is None:
-                continue
-            existing = smap.get(name)
-            if existing is None:
-                update_all = True
-                existing = smap[name] = NodeInfo.__new__(NodeInfo)
-                had = (False, False, False)
-            else:
-                had = (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
-                       bool(existing.pods_with_required_non_host_scoped_anti_affinity))
+        with self._lock:  # (held already: re-entrant)
+            snap_gen = snapshot.generation
+            smap = snapshot._map
+            update_all = snapshot.tree_version != self._tree_version
+            flipped: list[tuple[NodeInfo, tuple[bool, bool, bool]]] = []
+            changed: list[NodeInfo] = []
+            nodes = self._nodes
+            for name in reversed(nodes):
+                ni = nodes[name]
+                if ni.generation <= snap_gen:
+                    break
+                if ni.node is None:
+                    continue
+                existing = smap.get(name)
+                if existing is None:
+                    update_all = True
+                    existing = smap[name] = NodeInfo.__new__(NodeInfo)
+                    had = (False, False, False)
+                else:
+                    had = (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
+                           bool(existing.pods_with_required_non_host_scoped_anti_affinity))
+                    if existing.pvc_ref_counts:
+                        snapshot.add_pvc_counts(existing.pvc_ref_counts, -1)
+                if self._images.version != self._image_version.get(name):
+                    self._refresh_images(name, ni)
+                ni.update_into(existing)
                 if existing.pvc_ref_counts:
-                    snapshot.add_pvc_counts(existing.pvc_ref_counts, -1)
-            if self._images.version != self._image_version.get(name):
-                self._refresh_images(name, ni)
-            ni.update_into(existing)
-            if existing.pvc_ref_counts:
-                snapshot.add_pvc_counts(existing.pvc_ref_counts, 1)
-            if had != (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
-                       bool(existing.pods_with_required_non_host_scoped_anti_affinity)):
-                flipped.append((existing, had))
-            changed.append(existing)
-        if nodes:
-            snapshot.generation = nodes[next(reversed(nodes))].generation
-        snapshot.last_update = (snap_gen, changed)
+                    snapshot.add_pvc_counts(existing.pvc_ref_counts, 1)
+                if had != (bool(existing.pods_with_affinity), bool(existing.pods_with_required_anti_affinity),
+                           bool(existing.pods_with_required_non_host_scoped_anti_affinity)):
+                    flipped.append((existing, had))
+                changed.append(existing)
+            if nodes:
+                snapshot.generation = nodes[next(reversed(nodes))].generation
+            snapshot.last_update = (snap_gen, changed)
 
-        if len(smap) > self._tree.num_nodes:
-            self._remove_deleted_nodes_from_snapshot(snapshot)
-            update_all = True
+            if len(smap) > self._tree.num_nodes:
+                self._remove_deleted_nodes_from_snapshot(snapshot)
+                update_all = True
 
-        if update_all:
-            self._relist(snapshot, {id(ni) for ni in changed})
-        else:
-            for ni, had in flipped:
-                snapshot.update_affinity_membership(ni, had)
-            if changed:
-                index = snapshot.node_index
-                fill = snapshot.columns.fill_row
-                for ni in changed:
-                    fill(index[ni.name], ni)
+            if update_all:
+                self._relist(snapshot, {id(ni) for ni in changed})
+            else:
+                for ni, had in flipped:
+                    snapshot.update_affinity_membership(ni, had)
+                if changed:
+                    index = snapshot.node_index
+                    fill = snapshot.columns.fill_row
+                    for ni in changed:
+                        fill(index[ni.name], ni)
 
-        if len(snapshot.node_info_list) != self._tree.num_nodes:
-            msg = ("snapshot state is not consistent, length of NodeInfoList="
-                   f"{len(snapshot.node_info_list)} "
-                   f"not equal to length of nodes in tree={self._tree.num_nodes}, length of NodeInfoMap="
-                   f"{len(smap)}, length of nodes in cache={len(nodes)}, trying to recover")
-            self._relist(snapshot, {id(ni) for ni in smap.values()})
-            raise CacheError(msg)
+            if len(snapshot.node_info_list) != self._tree.num_nodes:
+                msg = ("snapshot state is not consistent, length of NodeInfoList="
+                       f"{len(snapshot.node_info_list)} "
+                       f"not equal to length of nodes in tree={self._tree.num_nodes}, length of NodeInfoMap="
+                       f"{len(smap)}, length of nodes in cache={len(nodes)}, trying to recover")
+                self._relist(snapshot, {id(ni) for ni in smap.values()})
+                raise CacheError(msg)
 
     def _relist(self, snapshot: Snapshot, dirty: set[int]) -> None:
         smap = snapshot._map
