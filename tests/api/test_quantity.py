@@ -57,6 +57,31 @@ def test_resource_value(name: str, text: str, expected: int) -> None:
     assert resource_value(name, text) == expected
 
 
+INT64_MAX = 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        # AsScaledInt64 (apimachinery amount.go): an int64Amount whose value at the scale asked
+        # for does not fit saturates to the rail of its sign.
+        pytest.param("cpu", "1E", INT64_MAX, id="exa-cpu-millis"),
+        pytest.param("example.com/foo", "10E", INT64_MAX, id="ten-exa-count"),
+        pytest.param("cpu", "1e30", INT64_MAX, id="exponent-beyond-int64"),
+        pytest.param("cpu", "-1E", -(2**63), id="negative-saturates-to-min"),
+        # ParseQuantity caps a decimal/binary SI magnitude at the int64 maximum.
+        pytest.param("memory", "16Ei", INT64_MAX, id="sixteen-exbibytes"),
+        pytest.param("pods", "99999999999999999999", INT64_MAX, id="twenty-digit-count"),
+        pytest.param("memory", "9223372036854775807", INT64_MAX, id="int64-max-exactly"),
+        pytest.param("cpu", "9223372036854775807m", INT64_MAX, id="int64-max-millis-exactly"),
+        pytest.param("cpu", "9223372036854775.808", INT64_MAX, id="one-milli-beyond"),
+        pytest.param("memory", 2**64, INT64_MAX, id="yaml-int-beyond"),
+    ],
+)
+def test_resource_value_saturates_to_int64(name: str, text: str | int, expected: int) -> None:
+    assert resource_value(name, text) == expected
+
+
 @pytest.mark.parametrize(
     ("name", "amount", "text"),
     [
@@ -90,11 +115,11 @@ def generated_quantities(n: int, seed: int = 20260301) -> list[str]:
 
 def test_parse_quantity_matches_official_client() -> None:
     """Several hundred generated quantities agree with kubernetes.utils.parse_quantity, and
-    Value()/MilliValue() are its ceilings."""
+    Value()/MilliValue() are its ceilings (saturated to int64, as upstream's are)."""
     for text in generated_quantities(600):
         with localcontext() as ctx:
             ctx.prec = 100  # the client computes in Decimal; its default 28 digits would round
             expected = Fraction(Decimal(k8s_parse_quantity(text)))
         assert parse_quantity(text) == expected, text
-        assert value(text) == math.ceil(expected), text
-        assert milli_value(text) == math.ceil(expected * 1000), text
+        assert value(text) == min(math.ceil(expected), INT64_MAX), text
+        assert milli_value(text) == min(math.ceil(expected * 1000), INT64_MAX), text

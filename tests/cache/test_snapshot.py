@@ -311,6 +311,60 @@ def test_inconsistent_snapshot_recovers_with_error() -> None:
     assert [ni.name for ni in snap.node_info_list] == ["n0"]
 
 
+def test_requested_beyond_int64_saturates_and_comes_back_exactly() -> None:
+    """Three pods of 4Ei memory on one node: the NodeInfo keeps the exact sum (2^63 + 2^62), the
+    column the int64 maximum; removing two pods brings the exact sum back (2^62)."""
+    cache = _cache(_node("n0", memory="16Ei"))
+    pods = [make_pod().name(f"p{i}").uid(f"p{i}").node("n0").req({"memory": "4Ei"}).obj()
+            for i in range(3)]
+    for p in pods:
+        cache.add_pod(p)
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    mem = snap.columns.resource_index["memory"]
+    assert snap.columns.allocatable[0, mem] == 2**63 - 1  # 16Ei saturates (Value())
+    assert snap.columns.requested[0, mem] == 2**63 - 1
+    assert snap.node_info_list[0].requested["memory"] == 3 * 2**62
+    cache.remove_pod(pods[0])
+    cache.update_snapshot(snap)
+    assert snap.columns.requested[0, mem] == 2**63 - 1  # 2^63: still beyond
+    cache.remove_pod(pods[1])
+    cache.update_snapshot(snap)
+    assert snap.columns.requested[0, mem] == 2**62
+    _assert_same(snap, _fresh(cache))
+
+
+def test_a_failed_update_leaves_a_snapshot_the_next_update_rebuilds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever fails half-way through update_snapshot (here a column row), the next update
+    leaves the snapshot equal to a fresh one: the scheduler keeps scheduling."""
+    cache = _cache(*[_node(f"n{i}", zone=f"z{i % 2}") for i in range(4)])
+    snap = Snapshot()
+    cache.update_snapshot(snap)
+    orig = NodeColumns.fill_row
+    calls = {"n": 0}
+
+    def failing(cols: NodeColumns, i: int, ni: NodeInfo, *a: Any) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("boom")
+        orig(cols, i, ni, *a)
+
+    monkeypatch.setattr(NodeColumns, "fill_row", failing)
+    cache.add_pod(_pod("p", "n1"))
+    cache.add_node(_node("n4", zone="z0"))  # a relist: new rows and a refilled one
+    with pytest.raises(RuntimeError, match="boom"):
+        cache.update_snapshot(snap)
+    cache.update_snapshot(snap)
+    _assert_same(snap, _fresh(cache))
+    calls["n"] = 0
+    cache.assume_pod(_pod("q", "n2"))  # an in-place row write fails the same way
+    with pytest.raises(RuntimeError, match="boom"):
+        cache.add_pod(_pod("r", "n3"))
+        cache.update_snapshot(snap)
+    cache.update_snapshot(snap)
+    _assert_same(snap, _fresh(cache))
+
+
 # -- incremental == fresh, for any sequence of operations -----------------------------------
 
 

@@ -118,6 +118,25 @@ def _run(tmp_path: Path, text: str, command: str = "validate") -> tuple[int, str
         pytest.param(_pod(meta=", creationTimestamp: [1]"),
                      "(Pod p): metadata.creationTimestamp: Invalid value: [1]: must be an RFC 3339 time",
                      id="time-a-list"),
+        pytest.param(_pod(spec="containers: [{name: c, resources: {requests: {example.com/foo: '0.5'}, "
+                               "limits: {example.com/foo: '0.5'}}}]"),
+                     '(Pod p): spec.containers[0].resources.requests.example.com/foo: Invalid value: "0.5": '
+                     "must be an integer", id="extended-resource-fraction"),
+        pytest.param(_named("Node", "v1", "n", "status: {allocatable: {cpu: '1', pods: 1.5}}\n"),
+                     "(Node n): status.allocatable.pods: Invalid value: 1.5: must be an integer",
+                     id="node-pods-fraction"),
+        pytest.param(_pod(spec="containers: [{name: c, resources: {requests: {cpu: '2'}, "
+                               "limits: {cpu: '1'}}}]"),
+                     '(Pod p): spec.containers[0].resources.requests: Invalid value: "2": '
+                     "must be less than or equal to cpu limit of 1", id="request-above-limit"),
+        pytest.param(_pod(spec="containers: [{name: c, resources: {requests: {cpu: 2E}, "
+                               "limits: {cpu: 1E}}}]"),
+                     '(Pod p): spec.containers[0].resources.requests: Invalid value: "2E": '
+                     "must be less than or equal to cpu limit of 1E", id="request-above-limit-beyond-int64"),
+        pytest.param(_pod(spec="containers: [{name: c, resources: {requests: {example.com/foo: 1}, "
+                               "limits: {example.com/foo: 2}}}]"),
+                     "(Pod p): spec.containers[0].resources.requests: Invalid value: 1: "
+                     "must be equal to example.com/foo limit of 2", id="extended-request-below-limit"),
     ],
 )
 @pytest.mark.parametrize("command", ["validate", "simulate"])

@@ -96,3 +96,23 @@ def test_simulation_progress_counts_the_pods_controllers_create() -> None:
     sim = run_simulation(loaded, progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 0) and seen[-1] == (3, 3)
     assert sim.count("Scheduled") == 3 and len(sim.generated) == 4
+
+
+def test_a_refused_create_skips_that_workload_not_the_others() -> None:
+    """A pod named db-0 that the StatefulSet does not select: creating its own db-0 fails with
+    AlreadyExists, as on an API server; the error is the StatefulSet's alone (upstream logs it
+    and syncs again later) and the Deployment's ReplicaSet still gets its pods."""
+    stray = {"apiVersion": "v1", "kind": "Pod",
+             "metadata": {"name": "db-0", "namespace": "default", "labels": {"app": "other"}},
+             "spec": template("other")["spec"]}
+    sts = workload("StatefulSet", "db",
+                   {"replicas": 1, "selector": selector("db"), "template": template("db")})
+    web = workload("Deployment", "web",
+                   {"replicas": 2, "selector": selector("web"), "template": template("web")})
+    store, clock = _store(node("n1"), stray, sts, web)
+    manager = ControllerManager(store, clock, seed=3)
+    manager.start()
+    clock.run()
+    labels = sorted(p.meta.labels["app"] for p in store.list("Pod"))
+    assert labels == ["other", "web", "web"]
+    manager.close()

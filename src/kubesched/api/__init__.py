@@ -51,7 +51,17 @@ from ._priority import (
     system_priority_classes,
     validate_priority_class,
 )
-from ._quantity import QuantityError, format_quantity, milli_value, parse_quantity, resource_value, value
+from ._quantity import (
+    INT64_MAX,
+    INT64_MIN,
+    QuantityError,
+    format_quantity,
+    milli_value,
+    parse_quantity,
+    resource_value,
+    saturate,
+    value,
+)
 from ._raw import DELETE, Path, with_paths
 from ._resource import (
     ALLOCATION_RESULTS_MAX_SIZE,
@@ -119,6 +129,8 @@ __all__ = [
     "DELETE",
     "HIGHEST_USER_DEFINABLE_PRIORITY",
     "INDEXED",
+    "INT64_MAX",
+    "INT64_MIN",
     "NON_INDEXED",
     "ORDERED_READY",
     "PARALLEL",
@@ -219,6 +231,7 @@ __all__ = [
     "parse_time",
     "pod_requests",
     "resource_value",
+    "saturate",
     "system_priority_classes",
     "tolerations_tolerate_taint",
     "validate_priority_class",

@@ -19,7 +19,7 @@ from ._raw import Path, with_paths
 from ._resources import ResourceList, is_supported_pod_level_resource, pod_requests
 from ._scheduling_group import pod_group_name_of
 from ._selectors import LabelSelector, NodeSelector, NodeSelectorTerm, Toleration
-from ._util_validation import FieldErrors, is_dns1123_label, is_dns1123_subdomain
+from ._util_validation import FieldErrors, is_dns1123_label, is_dns1123_subdomain, is_extended_resource_name
 
 __all__ = [
     "Affinity",
@@ -37,11 +37,25 @@ __all__ = [
 ]
 
 
+_INTEGER_RESOURCES = frozenset({
+    "pods", "services", "replicationcontrollers", "resourcequotas", "secrets", "configmaps",
+    "persistentvolumeclaims", "services.nodeports", "services.loadbalancers",
+})
+"""helper.IsIntegerResourceName's standard names (pkg/apis/core/helper); extended resources
+(``domain/name``) are integer resources too."""
+
+
+def _is_integer_resource(name: str) -> bool:
+    return name in _INTEGER_RESOURCES or ("/" in name and is_extended_resource_name(name))
+
+
 def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
     """A v1.ResourceList to integers (see :func:`resource_value`); errors name ``path``.
 
     Negative amounts are refused, as the API server's validation does for every resource list
-    (ValidateNonnegativeQuantity, pkg/apis/core/validation/validation.go)."""
+    (ValidateNonnegativeQuantity, pkg/apis/core/validation/validation.go), and so is a fraction
+    of an integer resource (pods, an extended resource: ValidateResourceQuantityValue's "must be
+    an integer"). Amounts beyond int64 are accepted and saturate (:func:`resource_value`)."""
     out: ResourceList = {}
     for name, q in f.mapping(d, path).items():
         try:
@@ -51,8 +65,40 @@ def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
         # A small negative amount rounds up to 0: look at the exact value only in that case.
         if v < 0 or (v == 0 and str(q).lstrip().startswith("-") and parse_quantity(q) != 0):
             raise ValueError(f"{path}.{name}: must be greater than or equal to 0, got {q!r}")
+        if _is_integer_resource(str(name)) and parse_quantity(q).denominator != 1:
+            raise f.FieldValueError.invalid(f"{path}.{name}", q, "must be an integer")
         out[str(name)] = v
     return out
+
+
+def _overcommit_allowed(name: str) -> bool:
+    """helper.IsOvercommitAllowed: native resources (no domain, or ``kubernetes.io/``) other
+    than hugepages may request less than their limit."""
+    return ("/" not in name or "kubernetes.io/" in name) and not name.startswith("hugepages-")
+
+
+def _check_requests_against_limits(res: Mapping[str, Any], requests: ResourceList, limits: ResourceList,
+                                   path: str) -> None:
+    """ValidateResourceRequirements' request/limit rules, on the amounts as written (exact, not
+    the saturated integers): a request is at most its limit, and for a resource that cannot be
+    overcommitted (extended, hugepages) equal to it.
+
+    Deviation: upstream also requires such a resource's limit to be set ("Limit must be set for
+    non overcommitable resources"); kubesched still accepts a request without one."""
+    if not limits:
+        return
+    raw_req = f.mapping(res.get("requests"), f"{path}.requests")
+    raw_lim = f.mapping(res.get("limits"), f"{path}.limits")
+    for name, q in raw_req.items():
+        lim = raw_lim.get(name)
+        if lim is None:
+            continue
+        want, cap = parse_quantity(q), parse_quantity(lim)
+        if want != cap and not _overcommit_allowed(str(name)):
+            raise f.FieldValueError.invalid(f"{path}.requests", q, f"must be equal to {name} limit of {lim}")
+        if want > cap:
+            raise f.FieldValueError.invalid(f"{path}.requests", q,
+                                            f"must be less than or equal to {name} limit of {lim}")
 
 
 def _requests_and_limits(res: Any, path: str) -> tuple[ResourceList, ResourceList]:
@@ -62,6 +108,7 @@ def _requests_and_limits(res: Any, path: str) -> tuple[ResourceList, ResourceLis
     res = f.mapping(res, path)
     requests = parse_resource_list(res.get("requests"), f"{path}.requests")
     limits = parse_resource_list(res.get("limits"), f"{path}.limits")
+    _check_requests_against_limits(res, requests, limits, path)
     for name, q in limits.items():
         requests.setdefault(name, q)
     return requests, limits

@@ -5,6 +5,14 @@ SI number (``100m``, ``1.5Gi``, ``2G``, ``1e3``). The scheduler reads quantities
 ``Value()`` (rounded up to an integer, away from zero) and ``MilliValue()`` (cpu, rounded up),
 so we keep the exact value as a :class:`fractions.Fraction` and round only at those two doors.
 
+Both doors return an int64, as upstream's do: a value beyond it saturates to the int64 rail of
+its sign (``cpu: 1E`` is 10^21 millicores: MilliValue() is 2^63-1). Newest upstream saturates
+there (``int64Amount.AsScaledInt64`` / ``positiveScaleInt64``, apimachinery amount.go and math.go)
+and ParseQuantity caps binary-SI magnitudes at 2^63-1; where a quantity falls back to upstream's
+``inf.Dec`` form (more than 19 digits) ``scaledValue`` may wrap around instead, and there we
+saturate too (a wrapped amount is nobody's intent). Sums of such amounts are the caller's: see
+:func:`saturate`.
+
 Parsing is memoised on the input (the same few strings, ``"4"``, ``"32Gi"``, ``"100m"``, recur in
 every node and pod of a cluster): results are immutable, so sharing them is safe.
 """
@@ -16,7 +24,20 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
-__all__ = ["QuantityError", "format_quantity", "milli_value", "parse_quantity", "resource_value", "value"]
+__all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
+    "QuantityError",
+    "format_quantity",
+    "milli_value",
+    "parse_quantity",
+    "resource_value",
+    "saturate",
+    "value",
+]
+
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
 
 
 class QuantityError(ValueError):
@@ -83,17 +104,25 @@ def _parse(text: str | int | float) -> Fraction:
 _parse_cached = lru_cache(maxsize=_CACHE_SIZE, typed=True)(_parse)
 
 
+def saturate(n: int) -> int:
+    """``n`` clamped to the int64 range: what an int64 holds of an amount too large for it
+    (mostPositive / mostNegative, apimachinery math.go)."""
+    return INT64_MAX if n > INT64_MAX else INT64_MIN if n < INT64_MIN else n
+
+
 def _ceil_away_from_zero(x: Fraction) -> int:
-    return math.ceil(x) if x >= 0 else math.floor(x)
+    return saturate(math.ceil(x) if x >= 0 else math.floor(x))
 
 
 def value(text: str | int | float) -> int:
-    """``Quantity.Value()``: the value rounded up (away from zero) to an integer."""
+    """``Quantity.Value()``: the value rounded up (away from zero) to an integer, saturated to
+    int64."""
     return _scaled(text, 1)
 
 
 def milli_value(text: str | int | float) -> int:
-    """``Quantity.MilliValue()``: the value in thousandths, rounded up (away from zero)."""
+    """``Quantity.MilliValue()``: the value in thousandths, rounded up (away from zero),
+    saturated to int64."""
     return _scaled(text, 1000)
 
 

@@ -7,11 +7,17 @@ pod-level ``spec.resources.requests`` (cpu, memory, hugepages) replace the conta
 where set; ``spec.overhead`` is added last. The "non-zero" variant used by scoring fills a
 container's *missing* cpu/memory request with 100m / 200Mi
 (pkg/scheduler/util/pod_resources.go DefaultMilliCPURequest / DefaultMemoryRequest).
+
+Each amount is an int64, saturated: upstream sums ``resource.Quantity`` values exactly and
+reads the total through Value()/MilliValue(), so a pod whose containers together ask for more
+than an int64 holds needs the int64 maximum (see :func:`~kubesched.api.saturate`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+
+from ._quantity import INT64_MAX, saturate
 
 __all__ = [
     "DEFAULT_MEMORY_REQUEST",
@@ -86,4 +92,7 @@ def pod_requests(
                 reqs[name] = q
     if overhead:
         add_resources(reqs, overhead)
+    for name, q in reqs.items():
+        if q > INT64_MAX:  # (only a sum can be: every amount added is an int64)
+            reqs[name] = saturate(q)
     return reqs

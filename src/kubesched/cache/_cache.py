@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..api import Node, Pod
 from ..clock import Clock, Timer
 from ._images import ImageRegistry
-from ._node_info import NodeInfo
+from ._node_info import NodeInfo, PodInfo
 from ._node_tree import NodeTree
 from ._pod_groups import PodGroupStates
 from ._snapshot import Snapshot
@@ -227,11 +227,12 @@ class Cache:
             raise CacheError(f"pod {key}({pod.key}) is not assumed, so it cannot be removed or forgotten")
 
     def _add_pod(self, pod: Pod, assume: bool) -> None:
+        pi = PodInfo(pod)  # first: what it derives from the pod can fail; nothing changed yet
         name = pod.node_name
         ni = self._nodes.get(name)
         if ni is None:
             ni = self._nodes[name] = NodeInfo()
-        ni.add_pod(pod)
+        ni.add_pod_info(pi)
         self._nodes.move_to_end(name)
         self._pod_states[pod.uid] = _PodState(pod)
         if assume:
@@ -416,8 +417,23 @@ class Cache:
         snapshot's map, so a node whose zone changed, or that was deleted and re-added between
         two cycles, keeps its old position until the next add/remove; we re-list on any tree
         change so the order always equals the tree's.
+
+        All or nothing: an update that fails half-way (an error copying a node or writing its
+        column row) resets the snapshot before the error goes up, so the next update rebuilds
+        it whole from the cache instead of building on rows that no longer match the node list
+        (which failed every later cycle with an index error).
         """
         with self._lock:
+            try:
+                self._update_snapshot(snapshot)
+            except CacheError:
+                raise  # the inconsistency check: the snapshot was re-listed already
+            except Exception:
+                snapshot.reset()
+                raise
+
+    def _update_snapshot(self, snapshot: Snapshot) -> None:
+        with self._lock:  # (held already: re-entrant)
             snap_gen = snapshot.generation
             smap = snapshot._map
             update_all = snapshot.tree_version != self._tree_version

@@ -8,7 +8,8 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
   attachable volumes) follow in first-seen order. Only names upstream's ``Resource`` tracks
   appear (see :func:`~kubesched.cache.tracked_resources`).
 - ``allocatable[N, R]``, ``requested[N, R]`` (int64): sum of pods' requests; the ``pods`` column
-  of ``requested`` holds the pod count.
+  of ``requested`` holds the pod count. A sum beyond int64 is stored as the int64 maximum (the
+  NodeInfo keeps the exact sum, so removing the pod again restores the exact row).
 - ``non_zero_requested[N, R]``: like ``requested`` but cpu/memory with the scoring defaults.
 - ``pod_count[N]``, ``unschedulable[N]`` (bool), ``has_node[N]`` (bool: the NodeInfo has its
   Node object; false only for node-less infos, which batch filters hand to the per-node rule).
@@ -44,7 +45,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..api import Node, Taint
+from ..api import Node, Taint, saturate
 from ._images import NodeImages
 
 if TYPE_CHECKING:
@@ -119,9 +120,17 @@ class NodeColumns:
         nzr = ni.non_zero_requested
         nz[0] = nzr.get("cpu", 0)
         nz[1] = nzr.get("memory", 0)
-        self.allocatable[i] = alloc
-        self.requested[i] = req
-        self.non_zero_requested[i] = nz
+        try:
+            self.allocatable[i] = alloc
+            self.requested[i] = req
+            self.non_zero_requested[i] = nz
+        except OverflowError:
+            # A sum beyond int64 (many pods each asking for a huge amount): the row holds the
+            # int64 maximum, as every amount does (api.saturate). Rewritten whole, so a row is
+            # never left half-filled.
+            self.allocatable[i] = [saturate(v) for v in alloc]
+            self.requested[i] = [saturate(v) for v in req]
+            self.non_zero_requested[i] = [saturate(v) for v in nz]
         self.pod_count[i] = npods
         self.generation[i] = ni.generation
         log = self._row_log

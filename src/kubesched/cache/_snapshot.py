@@ -161,7 +161,12 @@ class Snapshot:
         of new nodes are refilled). ``names`` are the infos' node names when the caller has them."""
         if names is None:
             names = [ni.name for ni in infos]
-        old_index = self.node_index
+        get = self.node_index.get
+        src = [get(name, -1) for name in names]
+        rows = [i for i, ni in enumerate(infos) if id(ni) in dirty] if dirty else []
+        # The new columns first: if building them fails, the node list and its columns still
+        # describe the same rows.
+        columns = self.columns.regather(infos, src, rows)
         self.node_info_list = infos
         self.node_names = list(names)
         self._names_array = None
@@ -169,7 +174,9 @@ class Snapshot:
         self.row_of_id = {id(ni): i for i, ni in enumerate(infos)}
         self.node_index = dict(zip(names, range(len(names)), strict=True))
         self.refresh_affinity_lists()
-        get = old_index.get
-        src = [get(name, -1) for name in names]
-        rows = [i for i, ni in enumerate(infos) if id(ni) in dirty] if dirty else []
-        self.columns = self.columns.regather(infos, src, rows)
+        self.columns = columns
+
+    def reset(self) -> None:
+        """Forget every node: the next ``Cache.update_snapshot`` rebuilds the snapshot whole.
+        What an update that failed half-way leaves behind (see Cache.update_snapshot)."""
+        Snapshot.__init__(self)

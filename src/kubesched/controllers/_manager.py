@@ -13,6 +13,7 @@ The scheduler never calls this; ``simulate`` (and later modes that run a clock) 
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 from collections.abc import Callable, Mapping
@@ -21,7 +22,7 @@ from typing import Any, Final
 from ..api import PersistentVolumeClaim, Pod
 from ..api.loader import ApiObject
 from ..clock import Clock, Timer
-from ..cluster import Store, WatchEvent
+from ..cluster import Store, StoreError, WatchEvent
 from ._context import Context
 from ._daemonset import DaemonSetController
 from ._deployment import DeploymentController
@@ -32,6 +33,8 @@ from ._pods import controller_ref
 from ._replicaset import ReplicaSetController
 from ._resourceclaim import ResourceClaimController
 from ._statefulset import StatefulSetController
+
+log = logging.getLogger(__name__)
 
 __all__ = ["WORKLOAD_KINDS", "ControllerManager"]
 
@@ -110,7 +113,14 @@ class ControllerManager:
         for kind in WORKLOAD_KINDS:
             sync = self._syncs[kind]
             for obj in self.store.list(kind):
-                sync(obj)
+                try:
+                    sync(obj)
+                except (StoreError, ValueError) as exc:
+                    # The API server refused a write (a pod name an unowned pod already has, a
+                    # template admission rejects): upstream's sync handler returns the error,
+                    # processNextWorkItem logs it and the object is synced again later; the
+                    # other workloads go on (pkg/controller/*, HandleError).
+                    log.warning("syncing %s %s: %s", kind, obj.meta.key, exc)
         self._sync_resource_claims()
         self.volumes.sync()  # after the workloads: a StatefulSet's new claims are bound at once
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..api import Pod
+from ..api import Pod, saturate
 from ..api.loader import LoadedObjects, kind_of
 from ..api.start import start_time
 from ..clock import VirtualClock
@@ -377,7 +377,8 @@ def _message(pod: Pod) -> str:
 
 
 def allocations(store: Any) -> list[NodeAllocation]:
-    """Per node: the summed requests of its non-terminal pods, and its allocatable."""
+    """Per node: the summed requests of its non-terminal pods (saturated to int64, as the
+    scheduler's node columns hold them), and its allocatable."""
     requested: dict[str, dict[str, int]] = {}
     for p in store.list("Pod"):
         if not p.node_name or p.is_terminal:
@@ -391,7 +392,7 @@ def allocations(store: Any) -> list[NodeAllocation]:
         req = requested.get(n.name, {})
         alloc = dict(n.allocatable)
         names = sorted(set(alloc) | set(req), key=_resource_order)
-        out.append(NodeAllocation(n.name, {k: req.get(k, 0) for k in names},
+        out.append(NodeAllocation(n.name, {k: saturate(req.get(k, 0)) for k in names},
                                   {k: alloc.get(k, 0) for k in names}))
     return out
 

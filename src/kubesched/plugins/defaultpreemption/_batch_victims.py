@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from kubesched.api import INT64_MAX
 from kubesched.framework import NodeBatch, SnapshotView, Status, columns_view, requests_row
 from kubesched.framework.preemption import DecidedNodes, VictimsSummary, importance_columns
 
@@ -401,6 +402,10 @@ class BatchVictimSelector:
         ok = nvict > 0
         for k in np.flatnonzero(~ok).tolist():
             fails.append((take[k], no_victims))
+        # A saturated amount (the pods' sum is beyond int64, see NodeColumns) is not the sum
+        # the victims come off: such a node goes to the per-node path, which reads the
+        # NodeInfo's exact sums.
+        ok &= ~(cols.requested[rows_a] == INT64_MAX).any(axis=1)
         ge = one.ge_nominated
         if ge is not None:
             hit, adds, undecided = ge.additions(rows_a, ridx)
