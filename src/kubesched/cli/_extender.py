@@ -1,5 +1,6 @@
 """``kubesched extender [--config FILE] [--profile NAME] [--kubeconfig PATH | --no-cache]
-[--bind-address HOST:PORT] [--tls-cert F --tls-key F] [--max-request-bytes N] [--bind]
+[--bind-address IP|HOST:PORT] [--secure-port PORT]
+[--tls-cert-file F --tls-private-key-file F] [--max-request-bytes N] [--bind]
 [--authentication-kubeconfig F] [--authorization-kubeconfig F] [--authorization-always-allow-paths P,...]
 [-v N]``.
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 import gc
 import logging
 import signal
-import ssl
 import sys
 import threading
 from pathlib import Path
@@ -40,7 +40,6 @@ from ..extender import (
     DEFAULT_MAX_REQUEST_BYTES,
     ExtenderEngine,
     ExtenderServer,
-    parse_bind_address,
     profile_name,
 )
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
@@ -48,6 +47,11 @@ from ._errors import record_verbosity
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 from ._run import _configure_logging
+from ._serving_flags import ServingFlags, tls_files, tls_from_files
+from ._serving_flags import bind_address as flag_bind_address
+
+DEFAULT_PORT = 8888
+DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
 
 SERVING_GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds while serving: the young generation every 10,000
@@ -72,20 +76,6 @@ _log = logging.getLogger("kubesched.extender")
 SYNC_LOG_INTERVAL = 10.0
 
 
-def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
-    if cert is None and key is None:
-        return None
-    if cert is None or key is None:
-        bad_input(ValueError("--tls-cert and --tls-key go together"))
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    try:
-        ctx.load_cert_chain(str(cert), str(key))
-    except (OSError, ssl.SSLError) as exc:
-        bad_input(ValueError(f"--tls-cert {cert} / --tls-key {key}: {exc}"))
-    return ctx
-
-
 @app.command("extender", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 def extender(
     ctx: typer.Context,
@@ -101,9 +91,13 @@ def extender(
                                        "informers with --kubeconfig, else are not seen."),
     bind: bool = typer.Option(False, "--bind", help="Serve POST /bind: create the Binding through "
                                                     "the API server (kube-scheduler's bindVerb)."),
-    bind_address: str = typer.Option("127.0.0.1:8888", "--bind-address", help="HOST:PORT to listen on."),
-    tls_cert: Path | None = typer.Option(None, "--tls-cert", help="Serve HTTPS with this certificate (PEM)."),
-    tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's private key (PEM)."),
+    bind_address: str = typer.Option(DEFAULT_BIND_ADDRESS, "--bind-address",
+                                     help="The IP (with --secure-port) or HOST:PORT to listen on."),
+    secure_port: int | None = ServingFlags.secure_port,
+    tls_cert_file: str | None = ServingFlags.tls_cert_file,
+    tls_private_key_file: str | None = ServingFlags.tls_private_key_file,
+    tls_cert: str | None = ServingFlags.tls_cert,
+    tls_key: str | None = ServingFlags.tls_key,
     max_request_bytes: int = typer.Option(DEFAULT_MAX_REQUEST_BYTES, "--max-request-bytes",
                                           help="Refuse larger request bodies (413)."),
     authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
@@ -135,7 +129,8 @@ def extender(
             authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
             client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
             allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
-        host, port = parse_bind_address(bind_address)
+        host, port = flag_bind_address(bind_address, secure_port, DEFAULT_PORT)
+        tls_pair = tls_files(tls_cert_file, tls_private_key_file, tls_cert, tls_key)
         if max_request_bytes <= 0:
             raise ValueError("--max-request-bytes: want a positive number")
         cfg = None
@@ -162,7 +157,8 @@ def extender(
             live_extra_missing("extender", exc)
     if verbosity > 0:
         _configure_logging(verbosity)
-    tls = _tls(tls_cert, tls_key)
+    with reported_as_bad_input():
+        tls = tls_from_files(tls_pair) if tls_pair is not None else None
     try:
         server = ExtenderServer(engine, host, port, tls=tls, max_request_bytes=max_request_bytes, bind=bind,
                                 ready=None if view is None else lambda: view.synced, auth=auth)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, profile_name, scale_to_extender
 from ._metrics import ExtenderMetrics
-from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer, parse_bind_address
+from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer
 
 if TYPE_CHECKING:
     from ._live import InformerView
@@ -31,7 +31,6 @@ __all__ = [
     "InformerView",
     "NodeView",
     "RequestError",
-    "parse_bind_address",
     "profile_name",
     "scale_to_extender",
 ]
