@@ -88,6 +88,8 @@ class RequestAuth(Protocol):
 
     def configure_tls(self, ctx: ssl.SSLContext) -> None: ...
 
+    def close(self) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class NamedCheck:

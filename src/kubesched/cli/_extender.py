@@ -26,12 +26,8 @@ from __future__ import annotations
 
 import gc
 import logging
-import signal
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -41,6 +37,7 @@ from ..extender import (
     ExtenderEngine,
     ExtenderServer,
     profile_name,
+    serve_until_stopped,
 )
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
@@ -66,14 +63,10 @@ def _settle(engine: ExtenderEngine) -> None:
     engine.settle()
     gc.set_threshold(*SERVING_GC_THRESHOLD)
 
-if TYPE_CHECKING:
-    from ..extender import InformerView
 
 __all__ = ["extender"]
 
 _log = logging.getLogger("kubesched.extender")
-
-SYNC_LOG_INTERVAL = 10.0
 
 
 @app.command("extender", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -169,51 +162,19 @@ def extender(
             view.close()
         auth.close()
         bad_input(ValueError(f"--bind-address {bind_address}: {exc.strerror or exc}"))
-    stopped = threading.Event()
+    if engine is not None:
+        profile_served = engine.profile_name
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        stopped.set()
-        threading.Thread(target=server.close, daemon=True).start()
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    server.start()
-    try:
-        if engine is not None:
-            _settle(engine)
+        def on_serving(url: str) -> None:
             _log.warning("--no-cache: node state comes from each request's Node objects; pods on nodes "
                          "are not visible (inter-pod affinity, topology spread, resource fit count none)")
-            print(f"serving profile {engine.profile_name!r} on {server.url}", file=sys.stderr, flush=True)
-        elif view is not None:
-            print(f"serving profile {serve!r} on {server.url} (informers of {view.host})",
+            print(f"serving profile {profile_served!r} on {url}", file=sys.stderr, flush=True)
+    else:
+        assert view is not None
+        profile_served, host = serve, view.host
+
+        def on_serving(url: str) -> None:
+            print(f"serving profile {profile_served!r} on {url} (informers of {host})",
                   file=sys.stderr, flush=True)
-            _sync(view, server, stopped, serve, nodes_from_request=no_cache)
-        while server.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        server.close()
-        if view is not None:
-            view.close()
-        auth.close()
-
-
-def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, profile: str,
-          nodes_from_request: bool = False) -> None:
-    """Start the informers, wait for their first list (logging every SYNC_LOG_INTERVAL), then
-    answer with an engine over the synced caches (nodes from each request when
-    ``nodes_from_request``)."""
-    view.start()
-    waited = 0.0
-    while not view.wait_for_sync(SYNC_LOG_INTERVAL):
-        if stopped.is_set():
-            return
-        waited += SYNC_LOG_INTERVAL
-        _log.warning("waiting for the informers to sync with %s (%.0fs)", view.host, waited)
-    if stopped.is_set():
-        return
-    engine = view.engine(profile, nodes_from_request=nodes_from_request)
-    _settle(engine)
-    server.set_engine(engine)
-    _log.info("caches synced: answering for profile %r", profile)
+    serve_until_stopped(server, view, profile_served, nodes_from_request=no_cache, settle=_settle,
+                        on_serving=on_serving)

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import signal
 import sys
 from pathlib import Path
-from types import FrameType
 
 import typer
 
@@ -146,17 +144,6 @@ def run(
                               bind_address=join_host_port(host, port) if serve else None,
                               ssl_context=ssl_context, auth=auth)
     _configure_logging(verbosity)
-
-    def on_signal(_sig: int, _frame: FrameType | None) -> None:
-        live.stop()
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, on_signal)
-    try:
-        code = runner.run()
-    finally:
-        live.close()
-        if auth is not None:
-            auth.close()
+    code = runner.run_until_stopped()
     if code:
         raise typer.Exit(code)

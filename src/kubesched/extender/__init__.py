@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, profile_name, scale_to_extender
 from ._metrics import ExtenderMetrics
+from ._run import serve_until_stopped
 from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ __all__ = [
     "RequestError",
     "profile_name",
     "scale_to_extender",
+    "serve_until_stopped",
 ]
 
 
