@@ -12,6 +12,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -87,3 +88,40 @@ def test_the_extender_serves_on_an_ip_and_secure_port_with_upstreams_tls_flags(t
             proc.wait(timeout=10)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+class _FakeRun:
+    """SchedulerRun's stand-in: records where the command would serve, runs nothing."""
+
+    seen: ClassVar[list[str | None]] = []
+
+    def __init__(self, live: object, *, leader_elect: bool, bind_address: str | None,
+                 ssl_context: ssl.SSLContext | None = None, auth: object = None) -> None:
+        self.seen.append(bind_address)
+        self.auth = auth
+
+    def run_until_stopped(self) -> int:
+        if self.auth is not None:
+            self.auth.close()  # type: ignore[attr-defined]
+        return 0
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    ([], "127.0.0.1:10259"),
+    (["--bind-address", "0.0.0.0"], "0.0.0.0:10259"),
+    (["--bind-address", "::1", "--secure-port", "10300"], "[::1]:10300"),
+    (["--bind-address", ":8888"], "0.0.0.0:8888"),
+    (["--bind-address", "0.0.0.0:10259"], "0.0.0.0:10259"),
+    (["--secure-port", "0"], None),  # SecureServingOptions: port 0 serves nothing
+    (["--bind-address", ""], None),
+])
+def test_run_serves_where_the_flags_say(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                        want: str | None) -> None:
+    from kubesched.app import server
+
+    monkeypatch.setattr(server, "SchedulerRun", _FakeRun)
+    _FakeRun.seen = []
+    result = CliRunner().invoke(app, ["run", "--kubeconfig", _kubeconfig(tmp_path), "--leader-elect=false",
+                                      "--authentication-skip-lookup", *args])
+    assert result.exit_code == 0, result.output
+    assert _FakeRun.seen == [want]

@@ -19,10 +19,9 @@ the checks Run sets up) with the apiserver's health handlers
 Every request goes through the given :class:`RequestAuth` first (``kubesched run`` passes
 the delegated authentication and authorization kube-scheduler uses, see
 :class:`~kubesched.cluster.DelegatedAuth`: only ``/healthz``, ``/readyz`` and ``/livez``
-are served to anyone); without one every request is served. A client that fails the TLS
-handshake (plain HTTP on the HTTPS port, an old TLS version) is one log line, as Go's
-``http: TLS handshake error from ADDR: REASON``, never a traceback (a plain HTTP client gets
-Go's ``400 Bad Request``).
+are served to anyone); without one every request is served. The routes are mounted on the
+one server every serving command uses (:class:`~kubesched.serving.HTTPServer`: keep-alive, a
+failed TLS handshake one log line as Go's, a plain HTTP client Go's ``400 Bad Request``).
 
 Differences from upstream, on purpose: plain HTTP unless an ``ssl.SSLContext`` is given (the
 command always gives one: upstream always serves HTTPS, with a self-signed certificate when none

@@ -24,7 +24,7 @@ import socketserver
 import ssl
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
@@ -41,18 +41,21 @@ _REASONS = {code.value: code.phrase for code in HTTPStatus}
 TEXT = "text/plain; charset=utf-8"
 
 
-@dataclass(slots=True)
 class Request:
     """One request: ``path`` as sent (with its query), ``headers`` by lower-cased name, ``read``
     the body's reader (read ``Content-Length`` bytes at most); ``after`` takes work to run once
-    the answer is sent."""
+    the answer is sent. (A plain slotted class: one is made per request.)"""
 
-    method: str
-    path: str
-    headers: dict[str, str]
-    read: Callable[[int], bytes]
-    connection: Any = None
-    after: list[Callable[[], None]] = field(default_factory=list)
+    __slots__ = ("after", "connection", "headers", "method", "path", "read")
+
+    def __init__(self, method: str, path: str, headers: dict[str, str], read: Callable[[int], bytes],
+                 connection: Any = None) -> None:
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.read = read
+        self.connection = connection
+        self.after: list[Callable[[], None]] = []
 
     @property
     def peer_cert(self) -> dict[str, Any] | None:
@@ -157,7 +160,7 @@ def _handler(routes: Routes, read_timeout: float) -> type[socketserver.StreamReq
         def _reply(self, code: int, body: bytes, ctype: str = TEXT, keep: bool = False,
                    more: Sequence[tuple[str, str]] = (), head: bool = False) -> bool:
             close = "" if keep else "Connection: close\r\n"
-            extra = "".join(f"{k}: {v}\r\n" for k, v in more)
+            extra = "".join(f"{k}: {v}\r\n" for k, v in more) if more else ""
             text = (f"HTTP/1.1 {code} {_REASONS.get(code, '')}\r\nContent-Type: {ctype}\r\n"
                     f"Content-Length: {len(body)}\r\n{extra}{close}\r\n")
             self.wfile.write(text.encode("latin-1") + (b"" if head else body))
