@@ -158,7 +158,7 @@ def test_a_write_is_not_retried_after_a_connection_error() -> None:
 @pytest.fixture
 def untrusted_tls_server() -> Iterator[str]:
     """An HTTPS server whose self-signed certificate no client here trusts."""
-    from kubesched.app import self_signed_context
+    from kubesched.serving import self_signed_context
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:

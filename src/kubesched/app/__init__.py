@@ -2,27 +2,24 @@
 
 The live scheduler is imported on first use (PEP 562): it needs the ``live`` extra (the API
 client stack), which ``simulate`` and the other offline commands never load, so ``pip install
-kubesched`` alone runs them; the serving and certificate helpers exported here import without it.
+kubesched`` alone runs them; the serving constants exported here import without it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._certs import self_signed_context, tls_context_from_files
-from ._serving import DEFAULT_BIND_ADDRESS, parse_bind_address
+from ._serving import DEFAULT_BIND_ADDRESS, DEFAULT_PORT
 
 if TYPE_CHECKING:
     from .server import LiveScheduler, SchedulerRun, run
 
 __all__ = [
     "DEFAULT_BIND_ADDRESS",
+    "DEFAULT_PORT",
     "LiveScheduler",
     "SchedulerRun",
-    "parse_bind_address",
     "run",
-    "self_signed_context",
-    "tls_context_from_files",
 ]
 
 

@@ -19,10 +19,9 @@ the checks Run sets up) with the apiserver's health handlers
 Every request goes through the given :class:`RequestAuth` first (``kubesched run`` passes
 the delegated authentication and authorization kube-scheduler uses, see
 :class:`~kubesched.cluster.DelegatedAuth`: only ``/healthz``, ``/readyz`` and ``/livez``
-are served to anyone); without one every request is served. A client that fails the TLS
-handshake (plain HTTP on the HTTPS port, an old TLS version) is one log line, as Go's
-``http: TLS handshake error from ADDR: REASON``, never a traceback (a plain HTTP client gets
-Go's ``400 Bad Request``).
+are served to anyone); without one every request is served. The routes are mounted on the
+one server every serving command uses (:class:`~kubesched.serving.HTTPServer`: keep-alive, a
+failed TLS handshake one log line as Go's, a plain HTTP client Go's ``400 Bad Request``).
 
 Differences from upstream, on purpose: plain HTTP unless an ``ssl.SSLContext`` is given (the
 command always gives one: upstream always serves HTTPS, with a self-signed certificate when none
@@ -33,12 +32,8 @@ upstream; ``0.0.0.0:10259`` in a pod, for the kubelet's probes). No ``/configz``
 
 from __future__ import annotations
 
-import http.server
-import ipaddress
 import logging
-import socket
 import ssl
-import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,8 +42,8 @@ from urllib.parse import parse_qs, urlsplit
 
 from prometheus_client import CollectorRegistry
 
-from ..cluster import refuse_failed_handshake
 from ..metrics import CONTENT_TYPE, exposition
+from ..serving import HTTPServer, Request, Response, parse_bind_address
 
 __all__ = [
     "DEFAULT_BIND_ADDRESS",
@@ -92,6 +87,8 @@ class RequestAuth(Protocol):
 
     def configure_tls(self, ctx: ssl.SSLContext) -> None: ...
 
+    def close(self) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class NamedCheck:
@@ -123,24 +120,6 @@ def handler_sync_check(synced: Callable[[], bool]) -> NamedCheck:
     the informers have synced and their initial items reached the event handlers."""
     return NamedCheck("sched-handler-sync",
                       lambda: None if synced() else "handlers are not fully synchronized")
-
-
-def parse_bind_address(address: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[v6]:PORT`` for IPv6; port 0 for any free port) to (host, port).
-    Raises ValueError naming what is wrong."""
-    host, sep, port_text = address.rpartition(":")
-    if not sep or not host:
-        raise ValueError(f"bind address {address!r}: expected HOST:PORT")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        if host != "localhost":
-            raise ValueError(f"bind address {address!r}: {host!r} is not an IP address") from None
-    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
-        raise ValueError(f"bind address {address!r}: port must be a number in [0, 65535]")
-    return host, int(port_text)
 
 
 class _Endpoints:
@@ -198,69 +177,36 @@ class _Endpoints:
         return 200, _TEXT, f"{''.join(out)}{endpoint} check passed\n".encode()
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    server_version = "kubesched"
-    timeout = 60  # a client that connects and sends nothing does not hold a thread forever
-    endpoints: _Endpoints  # set on the subclass each server makes
-    auth: RequestAuth | None = None
+def _routes(endpoints: _Endpoints, auth: RequestAuth | None) -> Callable[[Request], Response]:
+    """GET and HEAD of the endpoints, each request checked by ``auth`` first; another method is
+    a 501 (net/http's mux serves these paths to GET alone)."""
 
-    def do_GET(self) -> None:
-        self._respond(head=False)
-
-    def do_HEAD(self) -> None:
-        self._respond(head=True)
-
-    def _respond(self, head: bool) -> None:
-        url = urlsplit(self.path)
+    def route(request: Request) -> Response:
+        if request.method not in ("GET", "HEAD"):
+            return Response(501, _TEXT, f"Unsupported method ({request.method!r})\n".encode())
+        url = urlsplit(request.path)
         try:
-            answer = self._refused(url.path) if self.auth is not None else None
+            answer = None
+            if auth is not None:
+                answer = auth.check(request.method, url.path, request.headers.get("authorization"),
+                                    request.peer_cert)
             if answer is None:
-                answer = self.endpoints.serve(url.path, parse_qs(url.query, keep_blank_values=True))
+                answer = endpoints.serve(url.path, parse_qs(url.query, keep_blank_values=True))
             status, ctype, body = answer
         except Exception:  # a failing check or collector must not kill the server
             _log.exception("serving %s", url.path)
             status, ctype, body = 500, _TEXT, b"internal server error\n"
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Cache-Control", "no-cache, private")
-        self.end_headers()
-        if not head:
-            self.wfile.write(body)
+        return Response(status, ctype, body, _HEADERS)
 
-    def _refused(self, path: str) -> tuple[int, str, bytes] | None:
-        """The auth's answer refusing this request, None to serve it."""
-        assert self.auth is not None
-        conn = self.connection
-        peer = conn.getpeercert() if isinstance(conn, ssl.SSLSocket) else None
-        return self.auth.check(self.command, path, self.headers.get("Authorization"), peer)
-
-    def log_message(self, format: str, *args: object) -> None:
-        _log.debug("%s - %s", self.address_string(), format % args)
+    return route
 
 
-class _HTTPServer(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], handler: type[_Handler], ipv6: bool) -> None:
-        self.address_family = socket.AF_INET6 if ipv6 else socket.AF_INET
-        super().__init__(address, handler)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A failed TLS handshake or a connection the client dropped is one line; anything else
-        is logged with its traceback (socketserver would print it on stderr)."""
-        exc = sys.exc_info()[1]
-        if isinstance(exc, ssl.SSLError):
-            refuse_failed_handshake(request, client_address, exc)
-        elif isinstance(exc, (ConnectionError, TimeoutError)):
-            _log.debug("connection from %s: %s", client_address, exc)
-        else:
-            _log.error("serving a request from %s", client_address, exc_info=exc)
+_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-cache, private"))
 
 
 class SchedulerServer:
-    """The endpoints served on one address from a background thread.
+    """The endpoints served on one address from a background thread, through the one
+    :class:`~kubesched.serving.HTTPServer`.
 
     ``start()`` binds (raising OSError when the address is taken) and serves; ``shutdown()``
     stops accepting, waits for the thread and closes the socket. Usable as a context manager."""
@@ -276,22 +222,14 @@ class SchedulerServer:
         self._endpoints = _Endpoints({"/healthz": list(healthz), "/livez": list(livez),
                                       "/readyz": list(readyz)}, registries)
         self._ssl = ssl_context
-        self._server: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._server: HTTPServer | None = None
 
     def start(self) -> SchedulerServer:
         if self._server is not None:
             return self
-        handler = type("Handler", (_Handler,), {"endpoints": self._endpoints, "auth": self._auth})
-        server = _HTTPServer((self._host, self._port), handler, ipv6=":" in self._host)
-        if self._ssl is not None:
-            # the handshake happens on the request's thread, not in the accepting loop
-            server.socket = self._ssl.wrap_socket(server.socket, server_side=True,
-                                                  do_handshake_on_connect=False)
-        self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name="kubesched-serving", daemon=True)
-        self._thread.start()
+        # a client that connects and sends nothing does not hold a thread forever
+        self._server = HTTPServer(_routes(self._endpoints, self._auth), self._host, self._port,
+                                  tls=self._ssl, read_timeout=60, name="kubesched-serving").start()
         _log.info("Serving %s on %s", "securely" if self._ssl else "insecurely", self.url)
         return self
 
@@ -300,7 +238,7 @@ class SchedulerServer:
         """The port bound (the one the OS chose when the address asked for port 0)."""
         if self._server is None:
             return self._port
-        return int(self._server.server_address[1])
+        return self._server.port
 
     @property
     def url(self) -> str:
@@ -308,14 +246,11 @@ class SchedulerServer:
         return f"{'https' if self._ssl else 'http'}://{host}:{self.port}"
 
     def shutdown(self) -> None:
-        server, thread = self._server, self._thread
+        server = self._server
         if server is None:
             return
-        server.shutdown()
-        server.server_close()
-        if thread is not None:
-            thread.join()
-        self._server = self._thread = None
+        server.close()
+        self._server = None
 
     def __enter__(self) -> SchedulerServer:
         return self.start()

@@ -48,13 +48,12 @@ from ..cluster.live.leaderelection import (
 from ..framework.config import SchedulerConfig, default_config, load_config
 from ..metrics import process_registry
 from ..scheduler import IDLE_WAIT, Scheduler, SchedulerOptions, run_realtime
+from ..serving import stop_on_signals, wait_for_informers
 from ._serving import RequestAuth, SchedulerServer, new_endpoints_server
 
 __all__ = ["LiveScheduler", "SchedulerRun", "run"]
 
 log = logging.getLogger(__name__)
-
-SYNC_LOG_INTERVAL = 10.0
 
 GC_FREEZE_INTERVAL = 5.0
 """Seconds between the heap freezer's ticks (see api/_gc.py): each walks what was allocated
@@ -85,12 +84,8 @@ class LiveScheduler:
         """Start the informers, wait for their first list (WaitForCacheSync; until stopped),
         and build the scheduler on the synced caches. False when stopped before that."""
         self.store.start()
-        waited = 0.0
-        while not self.store.wait_for_sync(SYNC_LOG_INTERVAL):
-            if self.stop_event.is_set():
-                return False
-            waited += SYNC_LOG_INTERVAL
-            log.warning("waiting for the informers to sync with %s (%.0fs)", self.rest.host, waited)
+        if not wait_for_informers(self.store.wait_for_sync, self.stop_event, self.rest.host):
+            return False
         with self.store.paused():
             self.scheduler = Scheduler(self.store, self.clock, self.config, self.seed,
                                        options=SchedulerOptions(binding="thread"))
@@ -236,6 +231,18 @@ class SchedulerRun:
     @staticmethod
     def _on_new_leader(holder: str) -> None:
         log.info("new leader elected: %s", holder or "(none)")
+
+    def run_until_stopped(self) -> int:
+        """The command's lifetime around :meth:`run`: SIGTERM and SIGINT stop the loop (the
+        binding cycles in flight finish, then the Lease is released), and on the way out the
+        live scheduler and the auth's clients are closed. The exit code, as :meth:`run`."""
+        try:
+            with stop_on_signals(self.live.stop):
+                return self.run()
+        finally:
+            self.live.close()
+            if self.auth is not None:
+                self.auth.close()
 
     def run(self) -> int:
         live = self.live

@@ -1,5 +1,6 @@
 """``kubesched extender [--config FILE] [--profile NAME] [--kubeconfig PATH | --no-cache]
-[--bind-address HOST:PORT] [--tls-cert F --tls-key F] [--max-request-bytes N] [--bind]
+[--bind-address IP|HOST:PORT] [--secure-port PORT]
+[--tls-cert-file F --tls-private-key-file F] [--max-request-bytes N] [--bind]
 [--authentication-kubeconfig F] [--authorization-kubeconfig F] [--authorization-always-allow-paths P,...]
 [-v N]``.
 
@@ -25,13 +26,8 @@ from __future__ import annotations
 
 import gc
 import logging
-import signal
-import ssl
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -40,14 +36,19 @@ from ..extender import (
     DEFAULT_MAX_REQUEST_BYTES,
     ExtenderEngine,
     ExtenderServer,
-    parse_bind_address,
     profile_name,
+    serve_until_stopped,
 )
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 from ._run import _configure_logging
+from ._serving_flags import ServingFlags, tls_files, tls_from_files
+from ._serving_flags import bind_address as flag_bind_address
+
+DEFAULT_PORT = 8888
+DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
 
 SERVING_GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds while serving: the young generation every 10,000
@@ -62,28 +63,10 @@ def _settle(engine: ExtenderEngine) -> None:
     engine.settle()
     gc.set_threshold(*SERVING_GC_THRESHOLD)
 
-if TYPE_CHECKING:
-    from ..extender import InformerView
 
 __all__ = ["extender"]
 
 _log = logging.getLogger("kubesched.extender")
-
-SYNC_LOG_INTERVAL = 10.0
-
-
-def _tls(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
-    if cert is None and key is None:
-        return None
-    if cert is None or key is None:
-        bad_input(ValueError("--tls-cert and --tls-key go together"))
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    try:
-        ctx.load_cert_chain(str(cert), str(key))
-    except (OSError, ssl.SSLError) as exc:
-        bad_input(ValueError(f"--tls-cert {cert} / --tls-key {key}: {exc}"))
-    return ctx
 
 
 @app.command("extender", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -101,9 +84,13 @@ def extender(
                                        "informers with --kubeconfig, else are not seen."),
     bind: bool = typer.Option(False, "--bind", help="Serve POST /bind: create the Binding through "
                                                     "the API server (kube-scheduler's bindVerb)."),
-    bind_address: str = typer.Option("127.0.0.1:8888", "--bind-address", help="HOST:PORT to listen on."),
-    tls_cert: Path | None = typer.Option(None, "--tls-cert", help="Serve HTTPS with this certificate (PEM)."),
-    tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's private key (PEM)."),
+    bind_address: str = typer.Option(DEFAULT_BIND_ADDRESS, "--bind-address",
+                                     help="The IP (with --secure-port) or HOST:PORT to listen on."),
+    secure_port: int | None = ServingFlags.secure_port,
+    tls_cert_file: str | None = ServingFlags.tls_cert_file,
+    tls_private_key_file: str | None = ServingFlags.tls_private_key_file,
+    tls_cert: str | None = ServingFlags.tls_cert,
+    tls_key: str | None = ServingFlags.tls_key,
     max_request_bytes: int = typer.Option(DEFAULT_MAX_REQUEST_BYTES, "--max-request-bytes",
                                           help="Refuse larger request bodies (413)."),
     authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
@@ -135,7 +122,8 @@ def extender(
             authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
             client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
             allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
-        host, port = parse_bind_address(bind_address)
+        host, port = flag_bind_address(bind_address, secure_port, DEFAULT_PORT)
+        tls_pair = tls_files(tls_cert_file, tls_private_key_file, tls_cert, tls_key)
         if max_request_bytes <= 0:
             raise ValueError("--max-request-bytes: want a positive number")
         cfg = None
@@ -162,7 +150,8 @@ def extender(
             live_extra_missing("extender", exc)
     if verbosity > 0:
         _configure_logging(verbosity)
-    tls = _tls(tls_cert, tls_key)
+    with reported_as_bad_input():
+        tls = tls_from_files(tls_pair) if tls_pair is not None else None
     try:
         server = ExtenderServer(engine, host, port, tls=tls, max_request_bytes=max_request_bytes, bind=bind,
                                 ready=None if view is None else lambda: view.synced, auth=auth)
@@ -173,51 +162,19 @@ def extender(
             view.close()
         auth.close()
         bad_input(ValueError(f"--bind-address {bind_address}: {exc.strerror or exc}"))
-    stopped = threading.Event()
+    if engine is not None:
+        profile_served = engine.profile_name
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        stopped.set()
-        threading.Thread(target=server.close, daemon=True).start()
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    server.start()
-    try:
-        if engine is not None:
-            _settle(engine)
+        def on_serving(url: str) -> None:
             _log.warning("--no-cache: node state comes from each request's Node objects; pods on nodes "
                          "are not visible (inter-pod affinity, topology spread, resource fit count none)")
-            print(f"serving profile {engine.profile_name!r} on {server.url}", file=sys.stderr, flush=True)
-        elif view is not None:
-            print(f"serving profile {serve!r} on {server.url} (informers of {view.host})",
+            print(f"serving profile {profile_served!r} on {url}", file=sys.stderr, flush=True)
+    else:
+        assert view is not None
+        profile_served, host = serve, view.host
+
+        def on_serving(url: str) -> None:
+            print(f"serving profile {profile_served!r} on {url} (informers of {host})",
                   file=sys.stderr, flush=True)
-            _sync(view, server, stopped, serve, nodes_from_request=no_cache)
-        while server.wait(0.5):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        server.close()
-        if view is not None:
-            view.close()
-        auth.close()
-
-
-def _sync(view: InformerView, server: ExtenderServer, stopped: threading.Event, profile: str,
-          nodes_from_request: bool = False) -> None:
-    """Start the informers, wait for their first list (logging every SYNC_LOG_INTERVAL), then
-    answer with an engine over the synced caches (nodes from each request when
-    ``nodes_from_request``)."""
-    view.start()
-    waited = 0.0
-    while not view.wait_for_sync(SYNC_LOG_INTERVAL):
-        if stopped.is_set():
-            return
-        waited += SYNC_LOG_INTERVAL
-        _log.warning("waiting for the informers to sync with %s (%.0fs)", view.host, waited)
-    if stopped.is_set():
-        return
-    engine = view.engine(profile, nodes_from_request=nodes_from_request)
-    _settle(engine)
-    server.set_engine(engine)
-    _log.info("caches synced: answering for profile %r", profile)
+    serve_until_stopped(server, view, profile_served, nodes_from_request=no_cache, settle=_settle,
+                        on_serving=on_serving)

@@ -1,5 +1,6 @@
 """``kubesched run [--config FILE] [--kubeconfig PATH] [--leader-elect[=BOOL]]
-[--bind-address HOST:PORT] [-v N]``: schedule a real cluster.
+[--bind-address IP|HOST:PORT] [--secure-port PORT] [--tls-cert-file F --tls-private-key-file F]
+[-v N]``: schedule a real cluster.
 
 Bad input (an unreadable or invalid configuration, no usable kubeconfig, a bad flag) exits
 with code 2 before anything starts; SIGTERM and SIGINT stop popping pods, finish the binding
@@ -15,20 +16,21 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import signal
 import sys
 from pathlib import Path
-from types import FrameType
 
 import typer
 
-from ..app import DEFAULT_BIND_ADDRESS, parse_bind_address, self_signed_context, tls_context_from_files
+from ..app import DEFAULT_BIND_ADDRESS, DEFAULT_PORT
 from ..cluster import DelegatedAuth
 from ..framework.config import default_config, load_config
+from ..serving import join_host_port, self_signed_context
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._serving_flags import ServingFlags, tls_files, tls_from_files
+from ._serving_flags import bind_address as flag_bind_address
 
 __all__ = ["run"]
 
@@ -82,7 +84,9 @@ def run(
         help="kubeconfig file (else clientConnection.kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster)."),
     bind_address: str = typer.Option(
         DEFAULT_BIND_ADDRESS, "--bind-address",
-        help="HOST:PORT to serve /healthz, /livez, /readyz and /metrics on (HTTPS); empty: do not serve."),
+        help="The IP (with --secure-port) or HOST:PORT to serve /healthz, /livez, /readyz and /metrics "
+             "on (HTTPS); empty: do not serve."),
+    secure_port: int | None = ServingFlags.secure_port,
     authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
     authorization_kubeconfig: str = AuthFlags.authorization_kubeconfig,
     always_allow_paths: str = AuthFlags.always_allow_paths,
@@ -90,10 +94,8 @@ def run(
     token_cache_ttl: str = AuthFlags.token_cache_ttl,
     allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
     deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
-    tls_cert_file: str | None = typer.Option(
-        None, "--tls-cert-file", help="Serving certificate (PEM); default: a self-signed one made at start."),
-    tls_private_key_file: str | None = typer.Option(
-        None, "--tls-private-key-file", help="The serving certificate's key (PEM)."),
+    tls_cert_file: str | None = ServingFlags.tls_cert_file,
+    tls_private_key_file: str | None = ServingFlags.tls_private_key_file,
     verbosity: int = typer.Option(0, "-v", "--v", callback=record_verbosity,
                                   help="Log verbosity (klog's -v); above 0, an internal error's "
                                        "traceback too."),
@@ -121,10 +123,10 @@ def run(
                 authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
                 client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
                 allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
-            if bind_address:
-                host, _ = parse_bind_address(bind_address)
-            if bool(tls_cert_file) != bool(tls_private_key_file):
-                raise ValueError("--tls-cert-file and --tls-private-key-file go together")
+            serve = bool(bind_address) and secure_port != 0  # SecureServingOptions: port 0, none
+            if serve:
+                host, port = flag_bind_address(bind_address, secure_port, DEFAULT_PORT)
+            tls = tls_files(tls_cert_file, tls_private_key_file)
         except ValueError as exc:
             bad_input(exc)
         cfg = load_config(config) if config is not None else default_config()
@@ -134,25 +136,14 @@ def run(
         live = LiveScheduler(cfg, kubeconfig)
         ssl_context = None
         auth: DelegatedAuth | None = None
-        if bind_address:
-            ssl_context = (tls_context_from_files(tls_cert_file, tls_private_key_file)
-                           if tls_cert_file and tls_private_key_file else self_signed_context(host))
+        if serve:
+            ssl_context = tls_from_files(tls) if tls is not None else self_signed_context(host)
             _configure_logging(verbosity)  # the lookup's warnings
             auth = DelegatedAuth.from_options(auth_opts)
         runner = SchedulerRun(live, leader_elect=cfg.leader_election.leader_elect,
-                              bind_address=bind_address or None, ssl_context=ssl_context, auth=auth)
+                              bind_address=join_host_port(host, port) if serve else None,
+                              ssl_context=ssl_context, auth=auth)
     _configure_logging(verbosity)
-
-    def on_signal(_sig: int, _frame: FrameType | None) -> None:
-        live.stop()
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, on_signal)
-    try:
-        code = runner.run()
-    finally:
-        live.close()
-        if auth is not None:
-            auth.close()
+    code = runner.run_until_stopped()
     if code:
         raise typer.Exit(code)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._engine import EngineError, ExtenderEngine, NodeView, RequestError, profile_name, scale_to_extender
 from ._metrics import ExtenderMetrics
-from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer, parse_bind_address
+from ._run import serve_until_stopped
+from ._server import DEFAULT_MAX_REQUEST_BYTES, ExtenderServer
 
 if TYPE_CHECKING:
     from ._live import InformerView
@@ -31,9 +32,9 @@ __all__ = [
     "InformerView",
     "NodeView",
     "RequestError",
-    "parse_bind_address",
     "profile_name",
     "scale_to_extender",
+    "serve_until_stopped",
 ]
 
 

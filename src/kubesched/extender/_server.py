@@ -1,4 +1,5 @@
-"""The extender's HTTP server: extender/v1 JSON over HTTP(S), one thread per connection.
+"""The extender's routes: extender/v1 JSON over HTTP(S), mounted on the one serving server
+(:class:`~kubesched.serving.HTTPServer`: HTTP/1.1 keep-alive, one thread per connection).
 
 kube-scheduler's HTTPExtender (pkg/scheduler/extender.go) POSTs JSON to ``<urlPrefix>/<verb>``
 and treats any status but 200 as the call's error. Routes (the last path segment decides, so
@@ -27,13 +28,10 @@ from __future__ import annotations
 
 import json
 import logging
-import socketserver
 import ssl
 import threading
 import time
 from collections.abc import Callable
-from http import HTTPStatus
-from http.server import ThreadingHTTPServer
 from typing import Any
 
 from ..api import dumps_json, loads_json
@@ -45,12 +43,13 @@ from ..api.extenderv1 import (
     WireError,
     host_priority_list_text,
 )
-from ..cluster import DelegatedAuth, refuse_failed_handshake
+from ..cluster import DelegatedAuth
 from ..metrics import CONTENT_TYPE
+from ..serving import HTTPServer, Request, Response, run_after
 from ._engine import EngineError, ExtenderEngine, RequestError
 from ._metrics import ExtenderMetrics
 
-__all__ = ["DEFAULT_MAX_REQUEST_BYTES", "ExtenderServer", "parse_bind_address"]
+__all__ = ["DEFAULT_MAX_REQUEST_BYTES", "ExtenderServer"]
 
 _log = logging.getLogger(__name__)
 
@@ -58,14 +57,6 @@ DEFAULT_MAX_REQUEST_BYTES = 64 << 20
 """64 MiB: 5000 full Node objects with long image lists fit; anything larger is refused."""
 
 VERBS = ("filter", "prioritize", "preempt", "bind")
-
-
-def parse_bind_address(value: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) -> (host, port); ValueError otherwise."""
-    host, sep, port = value.rpartition(":")
-    if not sep or not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"--bind-address {value!r}: want HOST:PORT")
-    return host.strip("[]") or "0.0.0.0", int(port)
 
 
 def _answer(engine: ExtenderEngine, verb: str, doc: Any, after: list[Callable[[], None]]) -> bytes:
@@ -87,16 +78,6 @@ def _answer(engine: ExtenderEngine, verb: str, doc: Any, after: list[Callable[[]
     return dumps_json(out)
 
 
-def _run_after(work: list[Callable[[], None]]) -> None:
-    """Run what a request left for after its answer; a failure there is logged, never raised
-    (the answer is already sent)."""
-    for fn in work:
-        try:
-            fn()
-        except Exception:
-            _log.exception("after an answer")
-
-
 def _error_body(verb: str, message: str) -> bytes:
     body: Any = {"Error": message}
     if verb == "filter":
@@ -113,8 +94,8 @@ class ExtenderServer:
     have synced); until then the verbs answer 503. ``ready``: more that readiness waits for.
     ``bind``: serve ``/bind`` (kube-scheduler's ``bindVerb``). ``tls``: a server-side
     SSLContext (HTTPS). ``auth``: who may be served what is not a verb. :meth:`start` serves
-    from a daemon thread, :meth:`serve_forever` from the caller's; :meth:`close` stops either,
-    frees the port and closes the engine."""
+    from a daemon thread (:class:`~kubesched.serving.HTTPServer`, the one server every command
+    serves through); :meth:`close` stops it, frees the port and closes the engine."""
 
     def __init__(self, engine: ExtenderEngine | None, host: str = "127.0.0.1", port: int = 0, *,
                  tls: ssl.SSLContext | None = None, max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
@@ -128,28 +109,26 @@ class ExtenderServer:
         self._ready = ready
         if engine is not None:
             self.set_engine(engine)
-        self._httpd = ThreadingHTTPServer((host, port), _handler(self, read_timeout))
-        self._httpd.daemon_threads = True
-        if tls is not None:
-            if auth is not None:
-                auth.configure_tls(tls)
-            # the handshake happens on the connection's thread, not in the accepting loop
-            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True,
-                                                 do_handshake_on_connect=False)
-        self.scheme = "https" if tls is not None else "http"
-        self._thread: threading.Thread | None = None
+        if tls is not None and auth is not None:
+            auth.configure_tls(tls)
+        self._http = HTTPServer(self._route, host, port, tls=tls, read_timeout=read_timeout,
+                                name="kubesched-extender")
+        self.scheme = self._http.scheme
         self._close_lock = threading.Lock()
         self._closed = False
 
     @property
     def address(self) -> tuple[str, int]:
-        host, port = self._httpd.server_address[:2]
-        return str(host), int(port)
+        return self._http.address
 
     @property
     def url(self) -> str:
-        host, port = self.address
-        return f"{self.scheme}://{host}:{port}"
+        return self._http.url
+
+    @property
+    def _httpd(self) -> Any:
+        """The one server's socketserver (its handler class's settings, for tests)."""
+        return self._http._httpd
 
     def set_engine(self, engine: ExtenderEngine) -> None:
         """Start answering the verbs with ``engine`` (closed with the server)."""
@@ -169,32 +148,20 @@ class ExtenderServer:
         _log.debug("%s: answered without seeing %s (%s)", verb, what, detail)
 
     def start(self) -> ExtenderServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name="kubesched-extender", daemon=True)
-        self._thread.start()
+        self._http.start()
         return self
-
-    def serve_forever(self) -> None:
-        self._httpd.serve_forever(poll_interval=0.2)
 
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the serving thread to end; True while it serves."""
-        t = self._thread
-        if t is None:
-            return False
-        t.join(timeout)
-        return t.is_alive()
+        return self._http.wait(timeout)
 
     def close(self) -> None:
-        """Stop serving and free the port (idempotent, from any thread)."""
+        """Stop serving, free the port and close the engine (idempotent, from any thread)."""
         with self._close_lock:
             if self._closed:
                 return
             self._closed = True
-            if self._thread is not None:
-                self._httpd.shutdown()
-                self._thread.join(timeout=10)
-            self._httpd.server_close()
+            self._http.close()
             if self.engine is not None:
                 self.engine.close()
 
@@ -205,6 +172,14 @@ class ExtenderServer:
         self.close()
 
     # -- one request --------------------------------------------------------------------------
+    def _route(self, request: Request) -> Response:
+        """The one server's route: every request is :meth:`handle`'s."""
+        peer = request.peer_cert if self.auth is not None else None
+        headers = request.headers
+        code, ctype, body = self.handle(request.method, request.path, headers.get("content-length"),
+                                        request.read, request.after, headers.get("authorization"), peer)
+        return Response(code, ctype, body)
+
     def handle(self, method: str, path: str, length: str | None, read: Callable[[int], bytes],
                after: list[Callable[[], None]] | None = None, authorization: str | None = None,
                peer_cert: Any = None) -> tuple[int, str, bytes]:
@@ -242,7 +217,7 @@ class ExtenderServer:
         code, body = self._verb(engine, verb, length, read, later)
         self.metrics.answered(verb, code, time.perf_counter() - start)
         if after is None:
-            _run_after(later)
+            run_after(later)
         else:
             after.extend(later)
         return code, "application/json", body
@@ -281,84 +256,3 @@ class ExtenderServer:
     def _refuse(self, verb: str, code: int, kind: str, message: str) -> tuple[int, str, bytes]:
         self.metrics.errors.labels(verb, kind).inc()
         return code, "application/json", json.dumps({"Error": message}).encode()
-
-
-_MAX_LINE = 65536
-"""Longest request line or header line read (http.server's limit)."""
-_MAX_HEADERS = 100
-_REASONS = {code.value: code.phrase for code in HTTPStatus}
-
-
-def _handler(server: ExtenderServer, read_timeout: float) -> type[socketserver.StreamRequestHandler]:
-    """A minimal HTTP/1.1 keep-alive handler: the request line, the headers as a dict (only
-    Content-Length, Connection and Expect are read), one write per answer.
-
-    Why not ``http.server.BaseHTTPRequestHandler``: it parses headers with the ``email``
-    package and formats a Date header per answer, about a tenth of the extender's time per
-    request with kube-scheduler calling twice per pod (filter, prioritize), each call on the
-    pod's critical path. Limits are http.server's: 64 KiB per line, 100 headers."""
-
-    class Handler(socketserver.StreamRequestHandler):
-        timeout = read_timeout
-        # The answer is one write; no Nagle stall on the client's delayed ACK either way.
-        disable_nagle_algorithm = True
-
-        def handle(self) -> None:
-            try:
-                while self._one():
-                    pass
-            except ssl.SSLError as exc:  # a failed handshake (plain HTTP, an old TLS version)
-                refuse_failed_handshake(self.connection, self.client_address, exc)
-            except OSError:  # a reset, a timeout between requests: the connection is done
-                pass
-
-        def _one(self) -> bool:
-            """Serve one request; True when the connection stays open."""
-            line = self.rfile.readline(_MAX_LINE + 1)
-            if not line:
-                return False
-            if len(line) > _MAX_LINE:
-                return self._reply(414, b"request line too long")
-            parts = line.split()
-            if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
-                return self._reply(400, b"bad request line")
-            method, path, version = (p.decode("latin-1") for p in parts)
-            headers: dict[str, str] = {}
-            for _ in range(_MAX_HEADERS + 1):
-                h = self.rfile.readline(_MAX_LINE + 1)
-                if len(h) > _MAX_LINE:
-                    return self._reply(431, b"header line too long")
-                if h in (b"\r\n", b"\n", b""):
-                    break
-                name, sep, value = h.partition(b":")
-                if not sep:
-                    return self._reply(400, b"bad header line")
-                headers[name.strip().lower().decode("latin-1")] = value.strip().decode("latin-1")
-            else:
-                return self._reply(431, b"too many headers")
-            conn = headers.get("connection", "").lower()
-            keep = conn != "close" if version == "HTTP/1.1" else conn == "keep-alive"
-            if headers.get("expect", "").lower() == "100-continue":
-                self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-            after: list[Callable[[], None]] = []
-            peer = None
-            if server.auth is not None and isinstance(self.connection, ssl.SSLSocket):
-                peer = self.connection.getpeercert()
-            code, ctype, body = server.handle(method, path, headers.get("content-length"), self.rfile.read,
-                                              after, headers.get("authorization"), peer)
-            _log.debug("%s %s %s %d", self.client_address[0], method, path, code)
-            # After an error the body may be unread or half-read: it must not be taken for the
-            # next request.
-            keep = self._reply(code, body, ctype, keep and code < 400)
-            _run_after(after)  # while the client reads the answer and works on it
-            return keep
-
-        def _reply(self, code: int, body: bytes, ctype: str = "text/plain; charset=utf-8",
-                   keep: bool = False) -> bool:
-            close = "" if keep else "Connection: close\r\n"
-            head = (f"HTTP/1.1 {code} {_REASONS.get(code, '')}\r\nContent-Type: {ctype}\r\n"
-                    f"Content-Length: {len(body)}\r\n{close}\r\n")
-            self.wfile.write(head.encode("latin-1") + body)
-            return keep
-
-    return Handler
