@@ -20,7 +20,6 @@ a second run (``check_decisions``) can replay them at the same steps and stay co
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 import resource
@@ -34,6 +33,7 @@ from ..api.loader import KINDS, kind_of
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, WatchEvent
 from ..controllers import ControllerManager
+from ..process import HeapFreezer
 from ..scheduler import Scheduler, SchedulerOptions
 from ._binding_ops import check_pods_scheduled, update_device_conditions
 from ._collect import Summary, ThroughputCollector, TimingCollector
@@ -171,6 +171,10 @@ class _Run:
                                                         features=dict(wl.feature_gates)))
         self.throughput = ThroughputCollector(now=self.pacer.harness_time)
         self.timing = TimingCollector()
+        self.freezer = HeapFreezer()
+        """Settled before each measured op (the setup ops' cluster out of the collector's
+        walks, outside the window), released when the run ends: a measured figure about
+        scheduling, not about traversals of the heap (see kubesched.process)."""
         self._hook_metrics()
         self.measured: set[str] = set()
         self.placements: dict[str, str] = {}
@@ -227,7 +231,6 @@ class _Run:
 
     # -- ops ------------------------------------------------------------------------------
     def run(self) -> WorkloadResult:
-        gc_threshold = gc.get_threshold()
         try:
             for op in self.wl.ops:
                 getattr(self, "_op_" + op.opcode)(op)
@@ -236,8 +239,7 @@ class _Run:
             if self.controllers is not None:
                 self.controllers.close()
             self.sched.close()
-            gc.unfreeze()
-            gc.set_threshold(*gc_threshold)
+            self.freezer.release()
         tp = self.throughput
         return WorkloadResult(
             name=self.wl.full_name, nodes=self.nodes, measured_pods=self.measured_pods,
@@ -345,11 +347,11 @@ class _Run:
             self.clock.step()
 
     def _start_measuring(self) -> tuple[int, dict[str, float]]:
-        """Open a measured op's window: the heap frozen, plugin timing, the wall-time pacer and
-        the throughput sampler on; returns what ``_stop_measuring`` subtracts (unschedulable
-        attempts and seconds per extension point so far)."""
+        """Open a measured op's window: the heap frozen (``freezer.settle``), plugin timing,
+        the wall-time pacer and the throughput sampler on; returns what ``_stop_measuring``
+        subtracts (unschedulable attempts and seconds per extension point so far)."""
         before = self.sched.stats.unschedulable_attempts
-        _freeze_heap()
+        self.freezer.settle()
         self.timing.active = True
         points_before = self._extension_point_sums()
         self.pacer.start()
@@ -508,26 +510,6 @@ class _Run:
                 break
             pacer.skip_to(nxt)
             clock.step()
-
-
-# Young-generation size during measured ops: CPython's default (700 allocations) runs a
-# collection every few scheduling cycles, and every tenth of those walks all pods bound since.
-_MEASURED_GC_THRESHOLD = (10_000, 10, 10)
-
-
-def _freeze_heap() -> None:
-    """Move everything alive now (the cluster the setup ops built) out of the cyclic garbage
-    collector's reach before a measured op (``gc.freeze``), and collect the young generation
-    less often while it runs (``gc.set_threshold``); ``run`` undoes both at the end.
-
-    CPython's full collections walk every tracked object: with 5000 nodes and tens of thousands
-    of pods each one takes ~100 ms, and they recur as the measured pods allocate. Go's collector
-    runs concurrently with kube-scheduler (and is tuned with GOGC); this keeps a measured figure
-    about scheduling rather than about traversals of the heap. It changes no decision: the
-    collector frees only cyclic garbage, and nothing the scheduler decides reads it."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*_MEASURED_GC_THRESHOLD)
 
 
 def _duration_seconds(v: Any) -> float:

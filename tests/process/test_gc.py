@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kubesched.api._gc import YOUNG_THRESHOLD, HeapFreezer
+from kubesched.process import YOUNG_THRESHOLD, HeapFreezer
 
 
 class _Node:
