@@ -20,7 +20,6 @@ a second run (``check_decisions``) can replay them at the same steps and stay co
 
 from __future__ import annotations
 
-import math
 import random
 import resource
 import time
@@ -34,7 +33,7 @@ from ..clock import VirtualClock
 from ..cluster import MemoryStore, WatchEvent
 from ..controllers import ControllerManager
 from ..process import HeapFreezer
-from ..scheduler import Scheduler, SchedulerOptions
+from ..scheduler import Scheduler, SchedulerOptions, run
 from ._binding_ops import check_pods_scheduled, update_device_conditions
 from ._collect import Summary, ThroughputCollector, TimingCollector
 from ._config import ConfigError, Op, Workload
@@ -43,11 +42,6 @@ from ._objects import ObjectFactory
 from ._pacer import WallPacer
 
 __all__ = ["DecisionMismatch", "WorkloadResult", "check_decisions", "peak_rss_bytes", "run_workload"]
-
-_IDLE_HORIZON = 330.0
-"""Virtual seconds without any cluster change after which a waiting op gives up: the 5-minute
-unschedulable flush plus one 30 s flush period (as Scheduler.run_until_idle)."""
-
 
 _HISTORY_LIMIT = 4096
 """Watch events the store keeps (see ``_Run.__init__``)."""
@@ -343,8 +337,7 @@ class _Run:
 
     def _settle(self) -> None:
         """Run what is due now (controller reconciles), as setup ops finish before the next."""
-        while self.clock.peek() <= self.clock.now:
-            self.clock.step()
+        self.clock.run_due()
 
     def _start_measuring(self) -> tuple[int, dict[str, float]]:
         """Open a measured op's window: the heap frozen (``freezer.settle``), plugin timing,
@@ -490,26 +483,25 @@ class _Run:
     # -- the loop ---------------------------------------------------------------------------
     def _schedule_until(self, done: Callable[[], bool]) -> None:
         """Run scheduling cycles and the clock's tasks until ``done()``, or until nothing can
-        change any more (no task left, or none within the idle horizon)."""
-        sched, clock, pacer = self.sched, self.clock, self.pacer
-        while not done():
-            self.step += 1
-            for i, churn in enumerate(self.churns):
-                if churn.due(self.step):
-                    self.churn_steps[i].append(self.step)
-                    churn.tick()
-            pacer.catch_up(self.step)
-            if sched.schedule_one():
-                while clock.peek() <= clock.now:  # the binding cycle, and anything else due now
-                    clock.step()
-                continue
-            nxt = clock.peek()
-            if nxt == math.inf:
-                break
-            if sched.bindings_in_flight == 0 and nxt - sched.last_progress > _IDLE_HORIZON:
-                break
-            pacer.skip_to(nxt)
-            clock.step()
+        change any more: the scheduler's one loop (:func:`kubesched.scheduler.run`) to its
+        fixed point, the same as ``simulate``'s (no task left, or none within
+        podMaxInUnschedulablePodsDuration and one flush period of the last change, binding
+        cycles in flight given the longest Permit wait on top). Upstream's scheduler_perf has
+        no such horizon: its ops wait for their pods until the test's timeout; a pod the
+        scheduler can no longer place is known here as soon as that fixed point is reached.
+        Each loop step: churn ticks and the paced clock first; a scheduling cycle's binding
+        runs right after it, as kube-scheduler's concurrent binding goroutines."""
+        run(self.sched, stop=done, before_cycle=self._loop_step, before_step=self.pacer.skip_to,
+            due_after_cycle=True)
+
+    def _loop_step(self) -> None:
+        """Before each turn of the loop: churn ticks due at this step, the paced clock."""
+        self.step += 1
+        for i, churn in enumerate(self.churns):
+            if churn.due(self.step):
+                self.churn_steps[i].append(self.step)
+                churn.tick()
+        self.pacer.catch_up(self.step)
 
 
 def _duration_seconds(v: Any) -> float:
