@@ -62,9 +62,8 @@ def run(sched: Scheduler, until: float | None = None, *,
 
     On a closed (virtual) clock the run also ends when no timer is left, when the next timer is
     after ``until`` (the clock stays at the last timer fired: a caller moves it on to ``until``
-    as it needs), or, with ``fixed_point``, once the
-    next timer is more than :data:`FIXED_POINT_HORIZON` after the last change in the cluster
-    (``sched.last_progress``: a watch event, which includes every binding, but not the
+    as it needs), or, with ``fixed_point``, once the next timer is more than
+    :data:`FIXED_POINT_HORIZON` after the last change in the cluster (``sched.last_progress``: a watch event, which includes every binding, but not the
     scheduler's own status writes on pending pods), plus the longest Permit wait while a binding
     cycle is in flight (a gang that can never be placed whole keeps one in flight, its pods
     waiting, timing out and retrying without changing anything); such cycles are then run to
