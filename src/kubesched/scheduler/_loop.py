@@ -63,14 +63,15 @@ def run(sched: Scheduler, until: float | None = None, *,
     On a closed (virtual) clock the run also ends when no timer is left, when the next timer is
     after ``until`` (the clock stays at the last timer fired: a caller moves it on to ``until``
     as it needs), or, with ``fixed_point``, once the next timer is more than
-    :data:`FIXED_POINT_HORIZON` after the last change in the cluster (``sched.last_progress``: a watch event, which includes every binding, but not the
-    scheduler's own status writes on pending pods), plus the longest Permit wait while a binding
-    cycle is in flight (a gang that can never be placed whole keeps one in flight, its pods
-    waiting, timing out and retrying without changing anything); such cycles are then run to
-    their end without starting new ones. ``wake`` then says when something outside the fixed
-    point acts next (a controller's reconcile, the simulated kubelet finishing a pod long after
-    the scheduler went idle): the clock is moved there and the run goes on. When the attempt
-    hook stops the run (``sched.stopped_before``), it ends at once, the clock where that attempt
+    :data:`FIXED_POINT_HORIZON` after the last change in the cluster (``sched.last_progress``: a
+    watch event, which includes every binding, but not the scheduler's own status writes on
+    pending pods), plus the longest Permit wait while a binding cycle is in flight (a gang that
+    can never be placed whole keeps one in flight, its pods waiting, timing out and retrying
+    without changing anything); such cycles are then run to their end without starting new ones.
+    ``wake`` then says when something outside the fixed point acts next (a controller's
+    reconcile, the simulated kubelet finishing a pod long after the scheduler went idle): the
+    clock is moved there and the run goes on. When the attempt hook stops the run
+    (``sched.stopped_before``), it ends at once, the clock where that attempt
     was about to run. ``max_cycles`` bounds the scheduling cycles (a safety net). ``gauge``
     False leaves the pending-pods gauge alone (a replay runs the loop twice per trace event: a
     Prometheus write each time for a gauge nobody scrapes meanwhile; it brings it up to date at
