@@ -77,6 +77,19 @@ class VirtualClock:
         t.callback()
         return True
 
+    def run_due(self) -> int:
+        """Fire every timer due by now, in order; how many ran (as :meth:`RealClock.run_due`)."""
+        n = 0
+        while self.peek() <= self._now:
+            self.step()
+            n += 1
+        return n
+
+    def wait_next(self, max_seconds: float) -> None:
+        """Time passes until the next timer, which fires (the scheduler's loop, idle): the
+        virtual clock jumps there at once (``max_seconds`` is a real clock's bound)."""
+        self.step()
+
     def advance(self, seconds: float) -> None:
         """Run every timer due within ``seconds`` and leave ``now`` at now+seconds."""
         self.run(until=self._now + seconds)
@@ -159,3 +172,9 @@ class RealClock:
     def wake(self) -> None:
         """Make a ``wait`` in progress return now (e.g. to stop)."""
         self._wakeup.set()
+
+    def wait_next(self, max_seconds: float) -> None:
+        """Time passes until the next timer, which fires with any other then due (the
+        scheduler's loop, idle): ``wait`` (at most ``max_seconds``), then ``run_due``."""
+        self.wait(max_seconds)
+        self.run_due()

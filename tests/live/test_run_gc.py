@@ -1,5 +1,5 @@
 """``kubesched run`` keeps the cluster it holds out of the cyclic garbage collector's walks
-(api/_gc.py's HeapFreezer): frozen once the informers have synced, the pods watched since
+(kubesched.process's HeapFreezer): frozen once the informers have synced, the pods watched since
 frozen by the ticks, everything restored when the scheduler is closed."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubesched.api._gc import YOUNG_THRESHOLD
 from kubesched.app import LiveScheduler
 from kubesched.app import server as server_mod
 from kubesched.framework.config import load_config
+from kubesched.process import YOUNG_THRESHOLD
 
 from ._kube import cleanup, create, get_pod, node_manifest, pod_manifest, rest_for, wait_for
 from .conftest import ControlPlane

@@ -10,7 +10,6 @@ DefaultTolerationSeconds defaults the API server applies on create, and the mani
 from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._fields import FieldValueError
-from ._gc import HeapFreezer, gc_paused
 from ._json import dumps as dumps_json
 from ._json import loads as loads_json
 from ._meta import ObjectMeta, format_time, parse_time
@@ -167,7 +166,6 @@ __all__ = [
     "ExactDeviceRequest",
     "FieldErrors",
     "FieldValueError",
-    "HeapFreezer",
     "Job",
     "LabelSelector",
     "LabelSelectorRequirement",
@@ -218,7 +216,6 @@ __all__ = [
     "find_untolerated_taint",
     "format_quantity",
     "format_time",
-    "gc_paused",
     "is_extended_resource_name",
     "kind_of",
     "load_documents",

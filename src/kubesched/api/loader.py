@@ -27,8 +27,8 @@ from typing import Any, Final, TypeAlias
 
 import yaml
 
+from ..process import gc_paused
 from . import _fields
-from ._gc import gc_paused
 from ._node import Node
 from ._objects import (
     CSINode,

@@ -35,7 +35,6 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry
 
-from ..api import HeapFreezer
 from ..clock import RealClock, Timer
 from ..cluster.live import LiveStore, RestClient, WriteFence, rest_client_for
 from ..cluster.live.leaderelection import (
@@ -47,6 +46,7 @@ from ..cluster.live.leaderelection import (
 )
 from ..framework.config import SchedulerConfig, default_config, load_config
 from ..metrics import process_registry
+from ..process import HeapFreezer
 from ..scheduler import IDLE_WAIT, Scheduler, SchedulerOptions, run_realtime
 from ..serving import stop_on_signals, wait_for_informers
 from ._serving import RequestAuth, SchedulerServer, new_endpoints_server
@@ -56,7 +56,7 @@ __all__ = ["LiveScheduler", "SchedulerRun", "run"]
 log = logging.getLogger(__name__)
 
 GC_FREEZE_INTERVAL = 5.0
-"""Seconds between the heap freezer's ticks (see api/_gc.py): each walks what was allocated
+"""Seconds between the heap freezer's ticks (see kubesched.process): each walks what was allocated
 since the last one."""
 
 

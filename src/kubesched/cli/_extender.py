@@ -24,7 +24,6 @@ Two modes:
 
 from __future__ import annotations
 
-import gc
 import logging
 import sys
 from pathlib import Path
@@ -50,18 +49,10 @@ from ._serving_flags import bind_address as flag_bind_address
 DEFAULT_PORT = 8888
 DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
 
-SERVING_GC_THRESHOLD = (10_000, 10, 10)
-"""The cyclic collector's thresholds while serving: the young generation every 10,000
-allocations instead of CPython's 700. Each request and each watch event allocates hundreds
-of containers (a pod's manifest and its parse, the names of a request), so with the default
-a young collection ran several times per pod scheduled, inside its requests."""
-
 
 def _settle(engine: ExtenderEngine) -> None:
-    """The engine's first snapshot and frozen heap (ExtenderEngine.settle), and the serving
-    thresholds of the collector."""
+    """The engine's first snapshot and the process's collector policy (ExtenderEngine.settle)."""
     engine.settle()
-    gc.set_threshold(*SERVING_GC_THRESHOLD)
 
 
 __all__ = ["extender"]

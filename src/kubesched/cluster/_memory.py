@@ -48,13 +48,13 @@ from ..api import (
     add_default_tolerations,
     admit_pod,
     format_time,
-    gc_paused,
     system_priority_classes,
     validate_priority_class,
 )
 from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ..dra import selector_errors
+from ..process import gc_paused
 from ._conditions import apply_scheduling_gated_condition, update_pod_conditions
 from ._disruption import pdb_selects, pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent

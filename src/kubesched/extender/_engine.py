@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gc
 import logging
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -57,6 +56,7 @@ from ..clock import VirtualClock
 from ..cluster import MemoryStore, NotFound, Store, StoreError
 from ..framework import Code, CycleState, Diagnosis, NodeBatch, Status
 from ..framework.config import SchedulerConfig, default_config
+from ..process import HeapFreezer
 from ..scheduler import FeasibleNodes, Scheduler, go_set_list
 
 if TYPE_CHECKING:
@@ -193,6 +193,7 @@ class ExtenderEngine:
         self.sched = Scheduler(self.store, config=cfg, seed=seed)
         self.fwk: Framework = self.sched.profiles[name]
         self.profile_name = name
+        self.freezer = HeapFreezer()
         self._lock = threading.Lock()
         self._seen: dict[str, Any] = {}  # request view: node name -> the manifest last synced
         self._request_only: set[str] = set()  # hybrid view: nodes the informers did not know
@@ -216,18 +217,20 @@ class ExtenderEngine:
 
     def close(self) -> None:
         self.sched.close()
+        self.freezer.release()
 
     def settle(self) -> None:
         """Take the first snapshot and move everything built so far (the cluster as listed or
-        loaded) out of the cyclic garbage collector's reach (``gc.freeze``). Those objects live
-        as long as the server; left in the collector's view, every full collection walks all of
-        them (hundreds of milliseconds at 5000 nodes), inside whichever request triggers it.
-        Objects built later (the informers' updates) are collected as usual. Call once, when
-        the engine is ready to serve."""
+        loaded) out of the cyclic garbage collector's reach, the young generation collected
+        less often (the process's policy: :class:`~kubesched.process.HeapFreezer`'s
+        ``settle``; ``close`` releases it). Those objects live as long as the server; left in
+        the collector's view, every full collection walks all of them (hundreds of
+        milliseconds at 5000 nodes), inside whichever request triggers it. Objects built later
+        (the informers' updates) are collected as usual. Call once, when the engine is ready
+        to serve."""
         with self._lock:
             self.sched.cache.update_snapshot(self.sched.snapshot)
-        gc.collect()
-        gc.freeze()
+        self.freezer.settle()
 
     def deliver(self) -> int:
         """Apply the store's changes received so far to the cache (:attr:`catch_up`, under the

@@ -20,8 +20,6 @@ a second run (``check_decisions``) can replay them at the same steps and stay co
 
 from __future__ import annotations
 
-import gc
-import math
 import random
 import resource
 import time
@@ -34,7 +32,8 @@ from ..api.loader import KINDS, kind_of
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, WatchEvent
 from ..controllers import ControllerManager
-from ..scheduler import Scheduler, SchedulerOptions
+from ..process import HeapFreezer
+from ..scheduler import Scheduler, SchedulerOptions, run
 from ._binding_ops import check_pods_scheduled, update_device_conditions
 from ._collect import Summary, ThroughputCollector, TimingCollector
 from ._config import ConfigError, Op, Workload
@@ -43,11 +42,6 @@ from ._objects import ObjectFactory
 from ._pacer import WallPacer
 
 __all__ = ["DecisionMismatch", "WorkloadResult", "check_decisions", "peak_rss_bytes", "run_workload"]
-
-_IDLE_HORIZON = 330.0
-"""Virtual seconds without any cluster change after which a waiting op gives up: the 5-minute
-unschedulable flush plus one 30 s flush period (as Scheduler.run_until_idle)."""
-
 
 _HISTORY_LIMIT = 4096
 """Watch events the store keeps (see ``_Run.__init__``)."""
@@ -171,6 +165,10 @@ class _Run:
                                                         features=dict(wl.feature_gates)))
         self.throughput = ThroughputCollector(now=self.pacer.harness_time)
         self.timing = TimingCollector()
+        self.freezer = HeapFreezer()
+        """Settled before each measured op (the setup ops' cluster out of the collector's
+        walks, outside the window), released when the run ends: a measured figure about
+        scheduling, not about traversals of the heap (see kubesched.process)."""
         self._hook_metrics()
         self.measured: set[str] = set()
         self.placements: dict[str, str] = {}
@@ -227,7 +225,6 @@ class _Run:
 
     # -- ops ------------------------------------------------------------------------------
     def run(self) -> WorkloadResult:
-        gc_threshold = gc.get_threshold()
         try:
             for op in self.wl.ops:
                 getattr(self, "_op_" + op.opcode)(op)
@@ -236,8 +233,7 @@ class _Run:
             if self.controllers is not None:
                 self.controllers.close()
             self.sched.close()
-            gc.unfreeze()
-            gc.set_threshold(*gc_threshold)
+            self.freezer.release()
         tp = self.throughput
         return WorkloadResult(
             name=self.wl.full_name, nodes=self.nodes, measured_pods=self.measured_pods,
@@ -341,15 +337,14 @@ class _Run:
 
     def _settle(self) -> None:
         """Run what is due now (controller reconciles), as setup ops finish before the next."""
-        while self.clock.peek() <= self.clock.now:
-            self.clock.step()
+        self.clock.run_due()
 
     def _start_measuring(self) -> tuple[int, dict[str, float]]:
-        """Open a measured op's window: the heap frozen, plugin timing, the wall-time pacer and
-        the throughput sampler on; returns what ``_stop_measuring`` subtracts (unschedulable
-        attempts and seconds per extension point so far)."""
+        """Open a measured op's window: the heap frozen (``freezer.settle``), plugin timing,
+        the wall-time pacer and the throughput sampler on; returns what ``_stop_measuring``
+        subtracts (unschedulable attempts and seconds per extension point so far)."""
         before = self.sched.stats.unschedulable_attempts
-        _freeze_heap()
+        self.freezer.settle()
         self.timing.active = True
         points_before = self._extension_point_sums()
         self.pacer.start()
@@ -488,46 +483,25 @@ class _Run:
     # -- the loop ---------------------------------------------------------------------------
     def _schedule_until(self, done: Callable[[], bool]) -> None:
         """Run scheduling cycles and the clock's tasks until ``done()``, or until nothing can
-        change any more (no task left, or none within the idle horizon)."""
-        sched, clock, pacer = self.sched, self.clock, self.pacer
-        while not done():
-            self.step += 1
-            for i, churn in enumerate(self.churns):
-                if churn.due(self.step):
-                    self.churn_steps[i].append(self.step)
-                    churn.tick()
-            pacer.catch_up(self.step)
-            if sched.schedule_one():
-                while clock.peek() <= clock.now:  # the binding cycle, and anything else due now
-                    clock.step()
-                continue
-            nxt = clock.peek()
-            if nxt == math.inf:
-                break
-            if sched.bindings_in_flight == 0 and nxt - sched.last_progress > _IDLE_HORIZON:
-                break
-            pacer.skip_to(nxt)
-            clock.step()
+        change any more: the scheduler's one loop (:func:`kubesched.scheduler.run`) to its
+        fixed point, the same as ``simulate``'s (no task left, or none within
+        podMaxInUnschedulablePodsDuration and one flush period of the last change, binding
+        cycles in flight given the longest Permit wait on top). Upstream's scheduler_perf has
+        no such horizon: its ops wait for their pods until the test's timeout; a pod the
+        scheduler can no longer place is known here as soon as that fixed point is reached.
+        Each loop step: churn ticks and the paced clock first; a scheduling cycle's binding
+        runs right after it, as kube-scheduler's concurrent binding goroutines."""
+        run(self.sched, stop=done, before_cycle=self._loop_step, before_step=self.pacer.skip_to,
+            due_after_cycle=True)
 
-
-# Young-generation size during measured ops: CPython's default (700 allocations) runs a
-# collection every few scheduling cycles, and every tenth of those walks all pods bound since.
-_MEASURED_GC_THRESHOLD = (10_000, 10, 10)
-
-
-def _freeze_heap() -> None:
-    """Move everything alive now (the cluster the setup ops built) out of the cyclic garbage
-    collector's reach before a measured op (``gc.freeze``), and collect the young generation
-    less often while it runs (``gc.set_threshold``); ``run`` undoes both at the end.
-
-    CPython's full collections walk every tracked object: with 5000 nodes and tens of thousands
-    of pods each one takes ~100 ms, and they recur as the measured pods allocate. Go's collector
-    runs concurrently with kube-scheduler (and is tuned with GOGC); this keeps a measured figure
-    about scheduling rather than about traversals of the heap. It changes no decision: the
-    collector frees only cyclic garbage, and nothing the scheduler decides reads it."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*_MEASURED_GC_THRESHOLD)
+    def _loop_step(self) -> None:
+        """Before each turn of the loop: churn ticks due at this step, the paced clock."""
+        self.step += 1
+        for i, churn in enumerate(self.churns):
+            if churn.due(self.step):
+                self.churn_steps[i].append(self.step)
+                churn.tick()
+        self.pacer.catch_up(self.step)
 
 
 def _duration_seconds(v: Any) -> float:

@@ -35,7 +35,7 @@ from ..api.start import start_time
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, StoreError, pdb_selects
 from ..controllers import ControllerManager
-from ..scheduler import Scheduler
+from ..scheduler import Scheduler, run
 from ._budget import PodBudget
 from ._metrics import Recorder
 from ._reader import TraceError
@@ -210,29 +210,23 @@ class Replay:
             yield ev, (parse_object(ev.obj) if ev.obj is not None else None)
 
     def _advance(self, t: float) -> None:
-        """Run the scheduler and every timer due up to ``t``; the clock ends at ``t``."""
-        clock, sched = self.clock, self.sched
-        while True:
-            _schedule_all(sched)
-            nxt = clock.peek()
-            if nxt > t:
-                break
-            self._samples_before(nxt)
-            clock.step()
+        """Run the scheduler and every timer due up to ``t`` (the scheduler's one loop, with no
+        fixed point: the trace goes on); the clock ends at ``t``."""
+        run(self.sched, t, before_step=self._samples_before, fixed_point=False, gauge=False)
         self._samples_before(t)
-        clock.run(until=t)
+        self.clock.run(until=t)
 
     def _finish(self, end: float | None) -> None:
-        """After the last event: as ``simulate`` does, ``run_until_idle`` (to its fixed point,
-        or ``end``), then, while the controllers or the kubelet have something due (a pod
-        finishing), move the clock there and schedule again; rows sampled on the way."""
-        clock, sched = self.clock, self.sched
-        sched.run_until_idle(until=end, before_step=self._samples_before)
-        while (due := self.controllers.next_due()) < math.inf and (end is None or due <= end):
-            due = max(due, clock.now)
-            self._samples_before(due)
-            clock.run(until=due)
-            sched.run_until_idle(until=end, before_step=self._samples_before)
+        """After the last event: as ``simulate`` does, the scheduler's one loop to its fixed
+        point (or ``end``), woken again while the controllers or the kubelet have something due
+        (a pod finishing); rows sampled on the way."""
+        run(self.sched, end, before_step=self._samples_before, wake=self.controllers.next_due,
+            max_cycles=1_000_000)
+        clock = self.clock
+        if end is not None and clock.now < end < clock.peek():
+            # On to ``end`` with no row for the instant the clock leaves: the end row stands
+            # for that state (``run`` writes it).
+            clock.run(until=end)
 
     def _samples_before(self, t: float) -> None:
         """Called before the clock moves to ``t``. Fixed-interval rows for the instants before
@@ -376,14 +370,6 @@ class Replay:
         for k, v in rec.extra_summary().items():
             out.setdefault(k, v)  # a provider's columns; never replacing the fields above
         return out
-
-
-def _schedule_all(sched: Scheduler) -> None:
-    """Scheduling cycles while activeQ has pods: ``schedule_pending`` without its pending-pods
-    gauge update (a Prometheus write per call, twice per trace event, for a gauge nobody scrapes
-    during a replay; ``run`` leaves it current at the end)."""
-    while sched.schedule_one():
-        pass
 
 
 def replay(trace: Trace, **kwargs: Any) -> ReplayResult:

@@ -26,11 +26,13 @@ from ._explain import (
     explain_in,
 )
 from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
+from ._loop import FIXED_POINT_HORIZON, IDLE_WAIT, run
 from ._metrics import SchedulerMetrics
-from ._realtime import IDLE_WAIT, run_realtime
+from ._realtime import run_realtime
 from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
+    "FIXED_POINT_HORIZON",
     "IDLE_WAIT",
     "AttemptHook",
     "Diagnosis",
@@ -60,5 +62,6 @@ __all__ = [
     "go_set_list",
     "node_scheduling_properties_change",
     "num_feasible_nodes_to_find",
+    "run",
     "run_realtime",
 ]

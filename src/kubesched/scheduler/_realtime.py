@@ -1,6 +1,7 @@
 """The real-time run loop: ``sched.Run`` of pkg/scheduler/scheduler.go with wall-clock time.
 
-One thread (the caller's) owns the scheduler's state. Each turn it fires what is due on the
+The loop is the one every front end runs (:func:`~._loop.run`), with the real clock as its
+clock. One thread (the caller's) owns the scheduler's state. Each turn it fires what is due on the
 :class:`~kubesched.clock.RealClock` (watch events delivered by the live store, binding-cycle
 failures handed back by the binding workers, queue flushes, backoff expiry, permit timeouts),
 then runs one scheduling cycle (ScheduleOne). When activeQ is empty it blocks until the next
@@ -18,27 +19,21 @@ import time
 from collections.abc import Callable
 
 from ..clock import RealClock
+from ._loop import IDLE_WAIT, run
 from ._scheduler import Scheduler
 
 __all__ = ["IDLE_WAIT", "run_realtime"]
 
-IDLE_WAIT = 1.0
-"""The longest a blocked loop sleeps before checking ``stop`` again (a wake-up ends it sooner)."""
-
 
 def run_realtime(sched: Scheduler, clock: RealClock, stop: threading.Event, *,
                  on_ready: Callable[[], None] | None = None, drain_timeout: float = 30.0) -> None:
-    """Schedule until ``stop`` is set (call ``clock.wake()`` after setting it to stop at once)."""
+    """Schedule until ``stop`` is set (call ``clock.wake()`` after setting it to stop at once):
+    :func:`~._loop.run` on the real clock, each binding failure handed back run right after
+    its cycle; then the binding cycles in flight are drained."""
     if on_ready is not None:
         on_ready()
-    while not stop.is_set():
-        clock.run_due()
-        if stop.is_set():
-            break
-        if sched.schedule_one():
-            continue
-        sched._update_pending_metric()
-        clock.wait(IDLE_WAIT)
+    clock.run_due()
+    run(sched, stop=stop.is_set, due_after_cycle=True)
     deadline = time.monotonic() + drain_timeout
     while sched.bindings_in_flight > 0 and time.monotonic() < deadline:
         clock.run_due()

@@ -13,7 +13,6 @@ candidate offset), so the same inputs and seed give the same placements.
 from __future__ import annotations
 
 import logging
-import math
 import random
 import threading
 from collections.abc import Callable, Mapping
@@ -41,8 +40,6 @@ from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ..plugins.queuesort import PrioritySort
 from ..plugins.registry import in_tree_registry
 from ..queue import (
-    DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION,
-    UNSCHEDULABLE_PODS_FLUSH_INTERVAL,
     PriorityQueue,
     build_queueing_hint_map,
 )
@@ -50,6 +47,7 @@ from ._algorithm import ScheduleAlgorithm
 from ._attempt_hook import AttemptHook
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
+from ._loop import run
 from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
 from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION
@@ -377,47 +375,18 @@ class Scheduler(SchedulePodGroupMixin):
 
     def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000,
                        before_step: Callable[[float], None] | None = None) -> RunSummary:
-        """Schedule until nothing more can happen (VirtualClock only).
-
-        Loop: run scheduling cycles while activeQ has pods; then advance the clock to the next
-        timer (binding tasks, backoff expiry, permit timeouts, graceful termination, flushes).
-        Stop when no timer is left, when the next timer is after ``until``, or at a fixed point:
-        the next timer is more than ``podMaxInUnschedulablePodsDuration`` + one 30 s flush
-        period after the last change in the cluster (a watch event, which includes every
-        binding, but not the scheduler's own status writes on pending pods), plus the longest
-        Permit wait (15 min) while a binding cycle is in flight; such cycles are then run to
-        their end without starting new ones. By then every parked pod has
-        been retried by the 5-minute flush, and every pod in backoff (10 s at most) retried,
-        with nothing changed since: further flushes and retries would fail forever.
-        ``max_cycles`` bounds the number of scheduling cycles as a safety net; ``before_step``
-        is told the time of each timer before the clock moves there (a replay samples its
-        metrics on the way). When the attempt hook stops the run (``stopped_before``), the loop
-        returns at once, the clock where that attempt was about to run."""
-        clock = self.clock
-        if not isinstance(clock, VirtualClock):
+        """Schedule until nothing more can happen (VirtualClock only): :func:`~._loop.run` to
+        its fixed point, or to ``until`` (the clock then moved there). ``max_cycles`` bounds
+        the number of scheduling cycles as a safety net; ``before_step`` is told the time of
+        each timer before the clock moves there (a replay samples its metrics on the way).
+        When the attempt hook stops the run (``stopped_before``), the loop returns at once,
+        the clock where that attempt was about to run."""
+        if not isinstance(self.clock, VirtualClock):
             raise TypeError("run_until_idle needs a VirtualClock")
-        horizon = DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION + UNSCHEDULABLE_PODS_FLUSH_INTERVAL
-        cycles = 0
-        while cycles < max_cycles:
-            cycles += self.schedule_pending(max_cycles - cycles)
-            if self.stopped_before is not None:
-                return self.summary()
-            nxt = clock.peek()
-            if nxt == math.inf or (until is not None and nxt > until):
-                break
-            # A binding cycle in flight (waiting on Permit, in PreBind) is given the longest
-            # Permit wait on top: a gang that can never be placed whole keeps one in flight
-            # (its pods wait, time out, retry) without changing anything.
-            limit = horizon if self.bindings_in_flight == 0 else horizon + MAX_PERMIT_TIMEOUT
-            if nxt - self.last_progress > limit:
-                self._drain_bindings(until)
-                break
-            if before_step is not None:
-                before_step(nxt)
-            clock.step()
-        if until is not None and clock.now < until and clock.peek() > until:
+        run(self, until, before_step=before_step, max_cycles=max_cycles)
+        clock = self.clock
+        if until is not None and self.stopped_before is None and clock.now < until < clock.peek():
             clock.run(until=until)
-        self._update_pending_metric()
         return self.summary()
 
     def _drain_bindings(self, until: float | None) -> None:

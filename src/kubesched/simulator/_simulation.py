@@ -9,7 +9,6 @@ on victims, whose message names the preemptor as upstream's does
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from ..cluster import SCHEDULING_GATED, MemoryStore, WatchEvent
 from ..controllers import ControllerManager, WorkloadStatus, owning_workloads, workload_statuses
 from ..framework import QueuedPodInfo
 from ..plugins.schedulinggates import gates_message
-from ..scheduler import AttemptHook, RunSummary, Scheduler, SchedulerOptions
+from ..scheduler import AttemptHook, RunSummary, Scheduler, SchedulerOptions, run
 
 __all__ = [
     "BOUND",
@@ -183,16 +182,16 @@ class Simulator:
         self.controllers = ControllerManager(self.store, self.clock, seed, features=dict(features or {}))
 
     def settle(self, before_step: Callable[[float], None] | None = None) -> RunSummary:
-        """Start the controllers and schedule until nothing more can happen, leaving the
-        scheduler and the controllers open (``capacity`` goes on from this state). A
-        scheduler whose attempt hook stopped it (``run_to_attempt``) ends the run there.
+        """Start the controllers and schedule until nothing more can happen (the scheduler's
+        one loop, :func:`kubesched.scheduler.run`, to its fixed point, woken again by the
+        controllers and the simulated kubelet, a Job's pod finishing possibly long after the
+        scheduler went idle), leaving the scheduler and the controllers open (``capacity``
+        goes on from this state). A scheduler whose attempt hook stopped it
+        (``run_to_attempt``) ends the run there.
         ``before_step``: told each timer's time before the clock moves there."""
         self.controllers.start()
-        summary = self.sched.run_until_idle(before_step=before_step)
-        while self.sched.stopped_before is None and (due := self.controllers.next_due()) < math.inf:
-            self.clock.run(until=max(due, self.clock.now))
-            summary = self.sched.run_until_idle(before_step=before_step)
-        return summary
+        run(self.sched, before_step=before_step, wake=self.controllers.next_due, max_cycles=1_000_000)
+        return self.sched.summary()
 
     def run_to_attempt(self, hook: AttemptHook) -> QueuedPodInfo | None:
         """Run as ``settle`` does, with ``hook`` told of every scheduling attempt, until it

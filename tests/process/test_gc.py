@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kubesched.api._gc import YOUNG_THRESHOLD, HeapFreezer
+from kubesched.process import YOUNG_THRESHOLD, HeapFreezer
 
 
 class _Node:
@@ -90,3 +90,25 @@ def test_nested_freezers_restore_the_thresholds_after_the_last() -> None:
     assert gc.get_threshold()[0] == max(YOUNG_THRESHOLD, before[0])
     b.release()
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_the_extender_and_the_bench_use_the_policy_and_restore_the_process() -> None:
+    """The extender freezes its heap and raises the young threshold once it serves, until it is
+    closed; a bench run does the same around its measured ops, until it ends."""
+    from kubesched.extender import ExtenderEngine
+    from kubesched.perf import load_config, run_workload, select_workloads
+
+    before = gc.get_threshold()
+    engine = ExtenderEngine()
+    try:
+        engine.settle()
+        assert gc.get_freeze_count() > 0 and gc.get_threshold()[0] == max(YOUNG_THRESHOLD, before[0])
+    finally:
+        engine.close()
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+
+    wl = next(w for w in select_workloads(load_config(), labels=["integration-test"])
+              if w.full_name == "SchedulingBasic/5Nodes")
+    result = run_workload(wl, seed=1, pace=False)
+    assert result.scheduled == result.measured_pods > 0
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
