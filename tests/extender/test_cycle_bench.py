@@ -21,6 +21,7 @@ def test_the_cycle_benchmark_schedules_pods_through_filter_and_prioritize(
     for _ in range(6):
         cycle.one()
     bound = [p for p in cycle.store.list("Pod", "bench") if p.node_name]
+    cycle.close()
     assert len(bound) == 6
     mod.main(["--nodes", "20", "--pods", "3", "--warmup", "1"])
     assert "20 nodes, 20 names per /filter:" in capsys.readouterr().out
