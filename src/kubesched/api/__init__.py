@@ -95,6 +95,7 @@ from ._selectors import (
     tolerations_tolerate_taint,
 )
 from ._util_validation import FieldErrors, is_extended_resource_name
+from ._version import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
 from ._workloads import (
     INDEXED,
     NON_INDEXED,
@@ -119,7 +120,9 @@ __all__ = [
     "DELETE",
     "HIGHEST_USER_DEFINABLE_PRIORITY",
     "INDEXED",
+    "NEWEST_KUBE_VERSION",
     "NON_INDEXED",
+    "OLDEST_KUBE_VERSION",
     "ORDERED_READY",
     "PARALLEL",
     "SCHEDULING_API_VERSIONS",
@@ -157,6 +160,7 @@ __all__ = [
     "FieldValueError",
     "HeapFreezer",
     "Job",
+    "KubeVersion",
     "LabelSelector",
     "LabelSelectorRequirement",
     "LoadError",

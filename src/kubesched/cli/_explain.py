@@ -17,6 +17,7 @@ import typer
 from ..controllers import generate_claims
 from ..scheduler import explain as explain_pod
 from ._console import out_console
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import STRICT_HELP, bad_input, load_inputs, reported_as_bad_input, start_time
 from ._main import app
 from ._render import render_explanation
@@ -46,12 +47,16 @@ def explain(
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     namespace, name = _split_key(pod)
     with reported_as_bad_input():
-        inputs = load_inputs(paths, config, strict=strict)
+        release = parse_release(kube_version, feature_gates)
+        inputs = load_inputs(paths, config, strict=strict, features=release.features,
+                             kube_version=release.kube_version)
         e = explain_pod(inputs.loaded.objects, namespace, name, config=inputs.config, seed=seed,
                         now=start_time(inputs.loaded.objects),
                         prepare=lambda store: generate_claims(store, store.clock, seed))

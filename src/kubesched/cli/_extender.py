@@ -40,8 +40,10 @@ from ..extender import (
     parse_bind_address,
     profile_name,
 )
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._release import release_config
 
 SERVING_GC_THRESHOLD = (10_000, 10, 10)
 """The cyclic collector's thresholds while serving: the young generation every 10,000
@@ -99,6 +101,10 @@ def extender(
     tls_key: Path | None = typer.Option(None, "--tls-key", help="The certificate's private key (PEM)."),
     max_request_bytes: int = typer.Option(DEFAULT_MAX_REQUEST_BYTES, "--max-request-bytes",
                                           help="Refuse larger request bodies (413)."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(
+        None, "--kube-version",
+        help=KUBE_VERSION_HELP + " Default with informers: the API server's version."),
 ) -> None:
     """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind)."""
     if no_cache and bind and kubeconfig is None:
@@ -107,12 +113,10 @@ def extender(
         host, port = parse_bind_address(bind_address)
         if max_request_bytes <= 0:
             raise ValueError("--max-request-bytes: want a positive number")
-        cfg = None
-        if config is not None:
-            from ..framework.config import load_config
-
-            cfg = load_config(config)
-        if no_cache and kubeconfig is None:
+        release = parse_release(kube_version, feature_gates)
+        live = not (no_cache and kubeconfig is None)
+        cfg = release_config(config, release, kubeconfig=kubeconfig, live=live)
+        if not live:
             engine: ExtenderEngine | None = ExtenderEngine(cfg, profile)
             view = None
         else:
@@ -120,9 +124,7 @@ def extender(
                 from ..extender import InformerView
             except ImportError as exc:
                 live_extra_missing("extender", exc)
-            from ..framework.config import default_config
-
-            serve = profile_name(cfg if cfg is not None else default_config(), profile)
+            serve = profile_name(cfg, profile)
             engine = None
             view = InformerView(cfg, kubeconfig)
     ctx = _tls(tls_cert, tls_key)

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
-from ..api import AdmissionWarning
+from ..api import AdmissionWarning, KubeVersion
 from ..api.loader import LoadedObjects, load_paths, manifest_files
 from ..api.start import DEFAULT_START, start_time
 from ..cluster import StoreError
@@ -49,15 +49,21 @@ class Inputs:
 
 
 def load_inputs(paths: Sequence[str], config: Path | None, *, strict: bool = False,
-                features: Mapping[str, bool] | None = None) -> Inputs:
+                features: Mapping[str, bool] | None = None,
+                kube_version: KubeVersion | None = None) -> Inputs:
     """Load manifests and the configuration; raises one of BAD_INPUT_ERRORS. The skipped
     objects (kinds the scheduler does not read) are told in one warning. ``features``: the
-    feature gates the configuration's defaults depend on (the default plugin set)."""
+    feature gates the configuration's defaults depend on (the default plugin set);
+    ``kube_version``: the release whose defaults apply (without a file too)."""
     cfg = None
     if config is not None:
         from ..framework.config import load_config
 
-        cfg = load_config(config, features=features)
+        cfg = load_config(config, features=features, kube_version=kube_version)
+    elif kube_version is not None or features:
+        from ..framework.config import default_config
+
+        cfg = default_config(features, kube_version)
     loaded = _load(manifest_files(paths), strict)
     for message in loaded.warnings():
         warn(message)

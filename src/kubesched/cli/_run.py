@@ -23,9 +23,10 @@ from types import FrameType
 import typer
 
 from ..app import DEFAULT_BIND_ADDRESS, parse_bind_address, self_signed_context, tls_context_from_files
-from ..framework.config import default_config, load_config
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._release import release_config
 
 __all__ = ["run"]
 
@@ -85,6 +86,9 @@ def run(
     tls_private_key_file: str | None = typer.Option(
         None, "--tls-private-key-file", help="The serving certificate's key (PEM)."),
     verbosity: int = typer.Option(0, "-v", "--v", help="Log verbosity (klog's -v)."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(
+        None, "--kube-version", help=KUBE_VERSION_HELP + " Default here: the API server's version."),
 ) -> None:
     """Schedule the pods of a real cluster whose schedulerName is one of the profiles.
 
@@ -102,9 +106,10 @@ def run(
                 host, _ = parse_bind_address(bind_address)
             if bool(tls_cert_file) != bool(tls_private_key_file):
                 raise ValueError("--tls-cert-file and --tls-private-key-file go together")
+            release = parse_release(kube_version, feature_gates)
         except ValueError as exc:
             bad_input(exc)
-        cfg = load_config(config) if config is not None else default_config()
+        cfg = release_config(config, release, kubeconfig=kubeconfig, live=True)
         if leader_elect is not None:
             cfg = dataclasses.replace(cfg, leader_election=dataclasses.replace(
                 cfg.leader_election, leader_elect=leader_elect))

@@ -1,4 +1,5 @@
-"""``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
+"""``kubesched simulate PATH... [--config FILE] [--seed N] [--feature-gates ...] [--kube-version X.Y]
+[-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
 can happen, and reports each pod's node (or upstream's failure message), the preemptions and
@@ -19,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..simulator import Simulation, Simulator
 from ._console import out_console
-from ._features import FEATURE_GATES_HELP, parse_feature_gates
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import EXIT_UNSCHEDULABLE, STRICT_HELP, load_inputs, reported_as_bad_input
 from ._main import app
 from ._render import render_simulation
@@ -45,11 +46,14 @@ def simulate(
     fail_on_unschedulable: bool = typer.Option(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
-        features = parse_feature_gates(feature_gates)
-        inputs = load_inputs(paths, config, strict=strict, features=features)
+        release = parse_release(kube_version, feature_gates)
+        features = release.features
+        inputs = load_inputs(paths, config, strict=strict, features=features,
+                             kube_version=release.kube_version)
         simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:
