@@ -37,7 +37,8 @@ COMMANDS = [
     (["--kube-version", "one"], 'error: --kube-version: invalid Kubernetes version "one"'),
     (["--kube-version", "1.32", "--feature-gates", "GenericWorkload=true"],
      "error: --feature-gates: GenericWorkload is not available in Kubernetes 1.32 (it was added in 1.35)"),
-    (["--feature-gates", "GenericWorkload=maybe"], "error: --feature-gates: invalid value of GenericWorkload"),
+    (["--feature-gates", "GenericWorkload=maybe"],
+     "error: --feature-gates: invalid value of GenericWorkload"),
 ])
 def test_every_scheduling_command_checks_the_release(args: list[str], flags: list[str], message: str) -> None:
     result = runner.invoke(app, [*args, *flags])

@@ -73,6 +73,7 @@ from ._registry import (
     Registry,
     load_plugin,
 )
+from ._release_switch import ReleaseSwitch
 from ._results import FilterOutcome, ScoreResult, filter_plugin_error
 from ._runtime import ExtensionPointObserver, Framework, PluginObserver, PodNominator
 from ._runtime_build import FrameworkBuildError
@@ -145,6 +146,7 @@ __all__ = [
     "QueueingHint",
     "QueueingHintFn",
     "Registry",
+    "ReleaseSwitch",
     "ReservePlugin",
     "ScoreExtensions",
     "ScorePlugin",
