@@ -50,3 +50,14 @@ def test_simulate_as_an_older_release_runs(tmp_path: Path) -> None:
     result = runner.invoke(app, ["simulate", QUICKSTART, "--kube-version", "v1.32.4", "-o", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["pods"]
+
+
+@pytest.mark.parametrize(("release", "nominated"), [("1.32", "node-b2"), ("1.34", "node-b2"), ("1.35", None)])
+def test_a_bound_preemptor_keeps_its_nomination_before_1_35(release: str, nominated: str | None) -> None:
+    """The quickstart's db-0 preempts on node-b2 and is bound there. The API server clears a
+    bound pod's nominatedNodeName from 1.35 on (ClearingNominatedNodeNameAfterBinding, KEP-5278,
+    kubernetes PR #132443); a 1.32 to 1.34 cluster keeps it."""
+    result = runner.invoke(app, ["simulate", QUICKSTART, "--kube-version", release, "-o", "json"])
+    assert result.exit_code == 0, result.output
+    db = next(p for p in json.loads(result.output)["pods"] if p["pod"] == "default/db-0")
+    assert (db["node"], db["nominatedNode"]) == ("node-b2", nominated)
