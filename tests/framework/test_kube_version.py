@@ -4,11 +4,16 @@ known gate at that release's default."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from pathlib import Path
+
 import pytest
 
+import kubesched
 from kubesched.api import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
 from kubesched.cluster import MemoryStore
-from kubesched.framework import VERSIONED_FEATURE_GATES, feature_gates_for, gate_default
+from kubesched.framework import VERSIONED_FEATURE_GATES, ReleaseSwitch, feature_gates_for, gate_default
 from kubesched.framework.config import default_config
 from kubesched.plugins.names import DYNAMIC_RESOURCES
 from kubesched.scheduler import Scheduler
@@ -102,3 +107,29 @@ def test_the_release_and_its_gates_reach_the_handle() -> None:
         assert sched.nominated_node_name_for_expectation is True
     finally:
         sched.close()
+
+
+def _all_switches() -> list[ReleaseSwitch]:
+    """Every module-level ReleaseSwitch in the package."""
+    found: dict[str, ReleaseSwitch] = {}
+    for info in pkgutil.walk_packages(kubesched.__path__, "kubesched."):
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional extra (ray, live) that is not installed
+            continue
+        for value in vars(module).values():
+            if isinstance(value, ReleaseSwitch):
+                found[value.name] = value
+    return list(found.values())
+
+
+def test_the_readme_lists_every_release_switch() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    switches = _all_switches()
+    assert {s.name for s in switches} >= {"BalancedAllocationScoresTheChange",
+                                          "BalancedAllocationSkipsBestEffortPods"}
+    rows = [line for line in readme.splitlines() if line.startswith("  | `")]
+    for s in switches:
+        row = next((r for r in rows if r.startswith(f"  | `{s.name}` |")), None)
+        assert row is not None, f"README: no row for the switch {s.name}"
+        assert f"| {s.since} |" in row and f"[#{s.pr}]({s.url})" in row, row
