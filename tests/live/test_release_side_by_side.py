@@ -28,7 +28,7 @@ from kubesched.cluster.live import RestClient
 from kubesched.framework.config import default_config
 from kubesched.scheduler import explain
 
-from ._kube import create, get_pod, node_manifest, rest_for, wait_for
+from ._kube import condition, create, get_pod, node_manifest, rest_for, wait_for
 from .conftest import REPO, ControlPlane, _missing
 
 RELEASES = [pytest.param(("k8s", "1.32"), id="v1.32"), pytest.param(("k8s-1.35", "1.35"), id="v1.35")]
@@ -122,3 +122,33 @@ def _compare(rest: RestClient, release: KubeVersion, rng: random.Random, seed: i
         bound.append({**manifest, "spec": {**manifest["spec"], "nodeName": theirs}})
     assert compared >= PODS_PER_SCENARIO // 2
     assert not mismatches, "\n".join(mismatches)
+
+
+def test_failed_scheduling_message_matches_the_real_scheduler_of_the_release(
+        release_plane: tuple[ControlPlane, KubeVersion]) -> None:
+    """The PodScheduled=False message of a pod no node fits: which plugins the release's
+    default profile has shows in it (DynamicResources' PostFilter, in the default plugins from
+    1.34 on, adds "no new claims to deallocate")."""
+    cp, release = release_plane
+    rest = rest_for(cp)
+    namespace = "too-big"
+    rest.request("POST", "/api/v1/namespaces",
+                 {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}})
+    nodes = [node_manifest("big-n0", "2", "4Gi"), node_manifest("big-n1", "4", "8Gi")]
+    manifest = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "huge", "namespace": namespace},
+                "spec": {"containers": [{"name": "c", "image": "registry.invalid/pause",
+                                         "resources": {"requests": {"cpu": "64"}}}]}}
+    try:
+        for n in nodes:
+            create(rest, n)
+        ours = explain([parse_object(o) for o in (*nodes, manifest)], namespace, "huge",
+                       config=default_config(kube_version=release))
+        create(rest, manifest)
+        theirs = wait_for("the real scheduler's PodScheduled=False", lambda: (
+            condition(get_pod(rest, namespace, "huge"), "PodScheduled") or {}).get("message"), timeout=30)
+    finally:
+        for n in nodes:
+            with suppress(NotFound):
+                rest.request("DELETE", f"/api/v1/nodes/{n['metadata']['name']}")
+    assert ours.selected_node is None
+    assert ours.message == theirs
