@@ -1,13 +1,15 @@
 """kubesched as a given release, side by side with that release's real kube-scheduler.
 
 For each control plane beside the repository (``../shared/k8s``: kube-scheduler v1.32;
-``../shared/k8s-1.35``: v1.35.4), generated scenarios: nodes of assorted sizes, then pods
-created one at a time, each bound by the real kube-scheduler (default configuration: every
-default plugin on) before the next. Before each pod is created, kubesched explains it on the
-same state with ``kube_version`` set to that release; the real scheduler's node must be the
-one kubesched picked, or tie with it for the highest total score (a tie is broken at random).
-Best-effort and single-resource pods are in the mix: they are where the releases' formulas of
-NodeResourcesBalancedAllocation differ (kubernetes PRs #130260 and #135573).
+``../shared/k8s-1.35``: v1.35.4), generated scenarios: nodes of assorted sizes in three zones
+(some with a PreferNoSchedule taint), then pods (assorted requests; topology spread, preferred
+pod (anti-)affinity or node affinity, tolerations) created one at a time, each bound by the
+real kube-scheduler (default configuration: every default plugin on) before the next. Before
+each pod is created, kubesched explains it on the same state with ``kube_version`` set to that
+release; the real scheduler's node must be the one kubesched picked, or tie with it for the
+highest total score (a tie is broken at random). Best-effort and single-resource pods are in
+the mix: they are where the releases' formulas of NodeResourcesBalancedAllocation differ
+(kubernetes PRs #130260 and #135573).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from ._kube import condition, create, get_pod, node_manifest, rest_for, wait_for
 from .conftest import REPO, ControlPlane, _missing
 
 RELEASES = [pytest.param(("k8s", "1.32"), id="v1.32"), pytest.param(("k8s-1.35", "1.35"), id="v1.35")]
-SEEDS = (1, 2, 3)
+SEEDS = (1, 2, 3, 4)
 PODS_PER_SCENARIO = 24
 
 
@@ -61,8 +63,15 @@ def release_plane(request: pytest.FixtureRequest,
         subprocess.run([str(script), "stop", str(d)], capture_output=True, text=True, timeout=180)
 
 
+ZONE = "topology.kubernetes.io/zone"
+
+
 def _nodes(rng: random.Random, seed: int) -> list[dict[str, Any]]:
-    return [node_manifest(f"s{seed}-n{i}", f"{rng.choice([2, 4, 8])}", f"{rng.choice([4, 8, 16, 32])}Gi")
+    """3 to 6 nodes of assorted sizes in three zones, a quarter with a PreferNoSchedule taint."""
+    return [node_manifest(f"s{seed}-n{i}", f"{rng.choice([2, 4, 8])}", f"{rng.choice([4, 8, 16, 32])}Gi",
+                          labels={ZONE: f"z{rng.randint(0, 2)}"},
+                          taints=[{"key": "t", "value": "x", "effect": "PreferNoSchedule"}]
+                          if rng.random() < 0.25 else [])
             for i in range(rng.randint(3, 6))]
 
 
@@ -75,8 +84,31 @@ def _pod(rng: random.Random, name: str, namespace: str) -> dict[str, Any]:
         if kind >= 0.3:  # 0.15..0.3: cpu only; 0.3..0.45: memory only
             requests["memory"] = f"{rng.randint(1, 24) * 128}Mi"
     container = {"name": "c", "image": "registry.invalid/pause", "resources": {"requests": requests}}
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace},
-            "spec": {"terminationGracePeriodSeconds": 0, "containers": [container]}}
+    app = rng.choice(["a", "b", "c"])
+    spec: dict[str, Any] = {"terminationGracePeriodSeconds": 0, "containers": [container]}
+    same_app = {"matchLabels": {"app": app}}
+    r = rng.random()
+    if r < 0.25:
+        spec["topologySpreadConstraints"] = [{
+            "maxSkew": 1, "topologyKey": ZONE, "labelSelector": same_app,
+            "whenUnsatisfiable": rng.choice(["ScheduleAnyway", "DoNotSchedule"])}]
+    elif r < 0.45:
+        spec["affinity"] = {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
+            "weight": rng.randint(1, 100),
+            "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname", "labelSelector": same_app}}]}}
+    elif r < 0.6:
+        spec["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
+            "weight": rng.randint(1, 100),
+            "preference": {"matchExpressions": [
+                {"key": ZONE, "operator": "In", "values": [f"z{rng.randint(0, 2)}"]}]}}]}}
+    elif r < 0.7:
+        spec["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{
+            "weight": rng.randint(1, 100),
+            "podAffinityTerm": {"topologyKey": ZONE, "labelSelector": same_app}}]}}
+    if rng.random() < 0.2:
+        spec["tolerations"] = [{"key": "t", "operator": "Exists"}]
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": namespace, "labels": {"app": app}}, "spec": spec}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
