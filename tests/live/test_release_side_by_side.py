@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 
 from kubesched.api import KubeVersion, parse_object
+from kubesched.cli._features import Release
+from kubesched.cli._release import release_config
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient
 from kubesched.framework.config import default_config
@@ -184,3 +186,17 @@ def test_failed_scheduling_message_matches_the_real_scheduler_of_the_release(
                 rest.request("DELETE", f"/api/v1/nodes/{n['metadata']['name']}")
     assert ours.selected_node is None
     assert ours.message == theirs
+
+
+def test_against_a_cluster_the_default_release_is_the_api_servers(
+        release_plane: tuple[ControlPlane, KubeVersion], capsys: pytest.CaptureFixture[str]) -> None:
+    """``run`` and ``extender`` without ``--kube-version``: the API server's ``/version`` minor
+    (the v1.35.4 scheduler's plane has a v1.36 API server), told in one line."""
+    cp, release = release_plane
+    server = {"1.32": KubeVersion(1, 32), "1.35": KubeVersion(1, 36)}[str(release)]
+    cfg = release_config(None, Release(), kubeconfig=str(cp.kubeconfig), live=True)
+    assert cfg.kube_version == server
+    assert capsys.readouterr().err == (f"kubesched: behaving as Kubernetes {server} (the API server's "
+                                       "version; --kube-version chooses another)\n")
+    chosen = release_config(None, Release(KubeVersion(1, 33)), kubeconfig=str(cp.kubeconfig), live=True)
+    assert chosen.kube_version == KubeVersion(1, 33) and capsys.readouterr().err == ""
