@@ -61,3 +61,12 @@ def test_a_bound_preemptor_keeps_its_nomination_before_1_35(release: str, nomina
     assert result.exit_code == 0, result.output
     db = next(p for p in json.loads(result.output)["pods"] if p["pod"] == "default/db-0")
     assert (db["node"], db["nominatedNode"]) == ("node-b2", nominated)
+
+
+def test_bench_skips_a_workload_whose_gates_the_release_lacks() -> None:
+    result = runner.invoke(app, ["bench", "-w", "SchedulingWithExtendedResource/fast",
+                                 "--kube-version", "1.32", "-o", "json"])
+    assert result.exit_code == 0, result.output
+    assert ("skipping SchedulingWithExtendedResource/fast: its featureGates: DRAExtendedResource is not "
+            "available in Kubernetes 1.32 (it was added in 1.34)") in result.output
+    assert '"results": []' in result.output

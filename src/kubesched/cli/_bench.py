@@ -106,11 +106,14 @@ def bench(
         raise typer.Exit(2) from exc
     results = []
     for wl in workloads:
-        err.print(f"running {wl.full_name} ...")
-        with reported_as_bad_input():
+        try:
             # The release's defaults, with the gates of the flag and then the workload's.
             cfg = (default_config({**release.features, **wl.feature_gates}, release.kube_version)
                    if release.kube_version is not None or release.features else None)
+        except ValueError as exc:  # the workload needs a gate this release does not have
+            err.print(f"skipping {wl.full_name}: its featureGates: {exc}", soft_wrap=True)
+            continue
+        err.print(f"running {wl.full_name} ...")
         try:
             result = (check_decisions(wl, seed, config=cfg) if check
                       else run_workload(wl, seed, config=cfg))

@@ -81,5 +81,8 @@ def parse_release(kube_version: str | None, feature_gates: str | None) -> Releas
     """Both flags, the gates checked against the release; raises ValueError."""
     version = parse_kube_version(kube_version)
     features = parse_feature_gates(feature_gates)
-    feature_gates_for(version or NEWEST_KUBE_VERSION, features)  # a gate the release lacks
+    try:
+        feature_gates_for(version or NEWEST_KUBE_VERSION, features)  # a gate the release lacks
+    except ValueError as exc:
+        raise ValueError(f"--feature-gates: {exc}") from None
     return Release(version, features)

@@ -88,8 +88,7 @@ def feature_gates_for(version: KubeVersion, overrides: Mapping[str, bool] | None
     for name, value in (overrides or {}).items():
         first = _introduced(name)
         if value and first is not None and version < first:
-            raise ValueError(f"--feature-gates: {name} is not available in Kubernetes {version} "
-                             f"(it was added in {first})")
+            raise ValueError(f"{name} is not available in Kubernetes {version} (it was added in {first})")
         gates[name] = bool(value)
     return gates
 
