@@ -185,6 +185,8 @@ def test_the_command_serves_node_names_from_the_informers(control_plane: Control
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
+        if line.startswith("kubesched: behaving as Kubernetes "):  # the API server's release
+            line = proc.stderr.readline()
         m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+) \(informers", line)
         assert m, line
         url = m.group(1)
