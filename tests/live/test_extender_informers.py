@@ -238,8 +238,8 @@ def test_the_command_serves_node_names_from_the_informers(control_plane: Control
     try:
         assert proc.stderr is not None
         line = ""
-        for _ in range(20):  # warnings may come first (no delegated authentication outside a pod)
-            line = proc.stderr.readline()
+        for _ in range(20):  # warnings may come first (no delegated authentication outside a pod),
+            line = proc.stderr.readline()  # and the release line (the API server's version)
             if "serving" in line or not line:
                 break
         m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+) \(informers", line)

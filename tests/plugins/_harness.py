@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from kubesched.api import Pod
+from kubesched.api import NEWEST_KUBE_VERSION, KubeVersion, Pod
 from kubesched.cache import Snapshot
 from kubesched.framework import Code, CycleState, NodeBatch, PreFilterResult, Status
 
@@ -23,11 +23,13 @@ __all__ = ["FakeHandle", "FilterRun", "filter_all", "score_all", "simple"]
 
 @dataclass
 class FakeHandle:
-    """The part of the framework handle the plugins read: the cycle snapshot, the store, features."""
+    """The part of the framework handle the plugins read: the cycle snapshot, the store,
+    features, the release."""
 
     snap: Snapshot = field(default_factory=Snapshot)
     store: Any = None
     features: Mapping[str, bool] = field(default_factory=dict)
+    kube_version: KubeVersion = NEWEST_KUBE_VERSION
 
     def snapshot(self) -> Snapshot:
         return self.snap

@@ -104,6 +104,7 @@ from ._selectors import (
     tolerations_tolerate_taint,
 )
 from ._util_validation import FieldErrors, is_extended_resource_name
+from ._version import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
 from ._workloads import (
     INDEXED,
     NON_INDEXED,
@@ -130,7 +131,9 @@ __all__ = [
     "INDEXED",
     "INT64_MAX",
     "INT64_MIN",
+    "NEWEST_KUBE_VERSION",
     "NON_INDEXED",
+    "OLDEST_KUBE_VERSION",
     "ORDERED_READY",
     "PARALLEL",
     "SCHEDULING_API_VERSIONS",
@@ -167,6 +170,7 @@ __all__ = [
     "FieldErrors",
     "FieldValueError",
     "Job",
+    "KubeVersion",
     "LabelSelector",
     "LabelSelectorRequirement",
     "LoadError",

@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..framework.config import default_config
 from ..perf import (
     ConfigError,
     DecisionMismatch,
@@ -32,6 +33,8 @@ from ..perf import (
     select_workloads,
 )
 from ._console import add_column, out_console, print_table
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
+from ._inputs import reported_as_bad_input
 from ._main import app
 
 __all__ = ["BenchOutput", "bench", "bench_report", "render_bench"]
@@ -87,11 +90,15 @@ def bench(
     label: list[str] = typer.Option([], "--label", "-l", help="Only workloads with this label (repeatable)."),
     output: BenchOutput = typer.Option(BenchOutput.table, "-o", "--output", help="Output format."),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
     check: bool = typer.Option(False, "--check-decisions",
                                help="Run again on the per-node path; fail unless placements are identical."),
 ) -> None:
     """Run scheduler_perf-style workloads and report throughput, latency and memory."""
     err = Console(stderr=True)
+    with reported_as_bad_input():
+        release = parse_release(kube_version, feature_gates)
     try:
         workloads = select_workloads(load_config(config), workload, label)
     except ConfigError as exc:
@@ -99,9 +106,17 @@ def bench(
         raise typer.Exit(2) from exc
     results = []
     for wl in workloads:
+        try:
+            # The release's defaults, with the gates of the flag and then the workload's.
+            cfg = (default_config({**release.features, **wl.feature_gates}, release.kube_version)
+                   if release.kube_version is not None or release.features else None)
+        except ValueError as exc:  # the workload needs a gate this release does not have
+            err.print(f"skipping {wl.full_name}: its featureGates: {exc}", soft_wrap=True)
+            continue
         err.print(f"running {wl.full_name} ...")
         try:
-            result = check_decisions(wl, seed) if check else run_workload(wl, seed)
+            result = (check_decisions(wl, seed, config=cfg) if check
+                      else run_workload(wl, seed, config=cfg))
         except ConfigError as exc:
             err.print(f"[red]error:[/] {wl.full_name}: {exc}")
             raise typer.Exit(2) from exc

@@ -38,6 +38,7 @@ from ..simulator.capacity import (
     workload_copies,
 )
 from ._console import add_column, out_console, print_table
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import (
     CONTEXT_OPTION,
     DEFAULT_MAX_PODS,
@@ -83,6 +84,8 @@ def capacity(
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
     output: CapacityOutput = typer.Option(CapacityOutput.table, "-o", "--output", help="Output format."),
     max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
     kubeconfig: str | None = KUBECONFIG_OPTION,
@@ -98,14 +101,16 @@ def capacity(
                              f"--add-nodes NODE_TEMPLATE (got {', '.join(chosen) or 'none'})")
         if limit is not None and add_nodes is not None:
             raise ValueError("--max counts copies; it does not go with --add-nodes")
+        release = parse_release(kube_version, feature_gates)
         cluster = cluster_source(kubeconfig, from_cluster, context)
-        inputs = load_inputs(paths, config, strict=strict, cluster=cluster, max_pods=max_pods)
+        inputs = load_inputs(paths, config, strict=strict, features=release.features,
+                             kube_version=release.kube_version, cluster=cluster, max_pods=max_pods)
         if add_nodes is not None:
             # Every simulation of the search admits the same input: bad input fails the first.
             template = load_node_template(add_nodes)
             found = nodes_to_add(inputs.loaded, template, inputs.config, seed, on_step=_step_reporter())
         else:
-            simulator = Simulator(inputs.loaded, inputs.config, seed)
+            simulator = Simulator(inputs.loaded, inputs.config, seed, release.features)
             pod_template = load_pod_template(pod) if pod is not None else None
     if add_nodes is not None:
         _print_add_nodes(found, template.name, output)

@@ -24,7 +24,7 @@ from ..scheduler import Explanation, SchedulerOptions, WaitingClaim
 from ..scheduler import explain as explain_pod
 from ..simulator import SimulatedExplanation, explain_simulated_pod, explain_workload
 from ._console import out_console
-from ._features import FEATURE_GATES_HELP, parse_feature_gates
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import (
     CONTEXT_OPTION,
     DEFAULT_MAX_PODS,
@@ -78,8 +78,9 @@ def explain(
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
-    output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
+    output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
     max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
     kubeconfig: str | None = KUBECONFIG_OPTION,
     from_cluster: bool = FROM_CLUSTER_OPTION,
@@ -89,10 +90,11 @@ def explain(
     kind, namespace, name = _split_key(pod)
     simulated: SimulatedExplanation | None = None
     with reported_as_bad_input():
-        features = parse_feature_gates(feature_gates)
+        release = parse_release(kube_version, feature_gates)
+        features = release.features
         cluster = cluster_source(kubeconfig, from_cluster, context)
         inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods,
-                             cluster=cluster)
+                             kube_version=release.kube_version, cluster=cluster)
         if kind is not None:
             simulated = explain_workload(inputs.loaded, kind, namespace, name, config=inputs.config,
                                          seed=seed, features=features)

@@ -40,8 +40,10 @@ from ..extender import (
 )
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._release import release_config
 from ._run import _configure_logging
 from ._serving_flags import ServingFlags, tls_files, tls_from_files
 from ._serving_flags import bind_address as flag_bind_address
@@ -95,6 +97,10 @@ def extender(
                                   help="Log verbosity (klog's -v): from 1 info lines (a refused request, a "
                                        "failed TLS handshake), from 3 debug lines; 0: warnings only; "
                                        "above 0, an internal error's traceback too."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(
+        None, "--kube-version",
+        help=KUBE_VERSION_HELP + " Default with informers: the API server's version."),
 ) -> None:
     """Serve a profile as a scheduler extender for kube-scheduler (filter, prioritize, preempt, bind).
 
@@ -117,12 +123,10 @@ def extender(
         tls_pair = tls_files(tls_cert_file, tls_private_key_file, tls_cert, tls_key)
         if max_request_bytes <= 0:
             raise ValueError("--max-request-bytes: want a positive number")
-        cfg = None
-        if config is not None:
-            from ..framework.config import load_config
-
-            cfg = load_config(config)
-        if no_cache and kubeconfig is None:
+        release = parse_release(kube_version, feature_gates)
+        live = not (no_cache and kubeconfig is None)
+        cfg = release_config(config, release, kubeconfig=kubeconfig, live=live)
+        if not live:
             engine: ExtenderEngine | None = ExtenderEngine(cfg, profile)
             view = None
         else:
@@ -130,9 +134,7 @@ def extender(
                 from ..extender import InformerView
             except ImportError as exc:
                 live_extra_missing("extender", exc)
-            from ..framework.config import default_config
-
-            serve = profile_name(cfg if cfg is not None else default_config(), profile)
+            serve = profile_name(cfg, profile)
             engine = None
             view = InformerView(cfg, kubeconfig)
         try:

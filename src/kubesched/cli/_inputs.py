@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 from rich.text import Text
 
-from ..api import AdmissionWarning
+from ..api import AdmissionWarning, KubeVersion
 from ..api.loader import LoadedObjects, LoadError, ProgressFn, kind_of, load_paths, manifest_files
 from ..api.start import DEFAULT_START, start_time
 from ..cluster import StoreError
@@ -109,16 +109,21 @@ class Inputs:
 
 def load_inputs(paths: Sequence[str] | None, config: Path | None, *, strict: bool = False,
                 features: Mapping[str, bool] | None = None, max_pods: int | None = None,
-                cluster: ClusterSource | None = None) -> Inputs:
+                cluster: ClusterSource | None = None, kube_version: KubeVersion | None = None) -> Inputs:
     """Load the cluster's objects (if any), the manifests on top, and the configuration;
     raises one of BAD_INPUT_ERRORS. The skipped objects (kinds the scheduler does not read)
     are told in one warning. ``features``: the feature gates the configuration's defaults
-    depend on (the default plugin set); ``max_pods``: see :func:`check_max_pods`."""
+    depend on (the default plugin set); ``max_pods``: see :func:`check_max_pods`;
+    ``kube_version``: the release whose defaults apply (without a file too)."""
     cfg = None
     if config is not None:
         from ..framework.config import load_config
 
-        cfg = load_config(config, features=features)
+        cfg = load_config(config, features=features, kube_version=kube_version)
+    elif kube_version is not None or features:
+        from ..framework.config import default_config
+
+        cfg = default_config(features, kube_version)
     if not paths and cluster is None:
         raise LoadError("no input: give manifest files or directories, or a cluster "
                         "(--kubeconfig PATH, --from-cluster, --context NAME)")

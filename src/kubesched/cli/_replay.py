@@ -36,6 +36,7 @@ from ..replay import (
     run_spec,
 )
 from ._console import add_column, out_console, print_table
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import (
     CONTEXT_OPTION,
     DEFAULT_MAX_PODS,
@@ -93,6 +94,15 @@ _no_plots = typer.Option(False, "--no-plots", help="Write no plots.")
 _output = typer.Option(Output.table, "-o", "--output", help="Summary on stdout as a table or JSON.")
 _max_pods = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1,
                          help=MAX_PODS_HELP.replace("an input", "a trace (with its cluster)"))
+_feature_gates = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
+_kube_version = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP)
+
+
+def _release(kube_version: str | None, feature_gates: str | None) -> dict[str, Any]:
+    """RunSpec's release fields from ``--kube-version`` and ``--feature-gates``; exit 2 when bad."""
+    with reported_as_bad_input():
+        r = parse_release(kube_version, feature_gates)
+    return {"kube_version": r.kube_version, "feature_gates": tuple(sorted(r.features.items()))}
 
 
 def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: float | None,
@@ -112,6 +122,8 @@ def replay(
     cluster: list[str] | None = _cluster,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     seed: int = typer.Option(0, "--seed", help="Seed of the scheduler and of a shuffled arrival."),
+    feature_gates: str | None = _feature_gates,
+    kube_version: str | None = _kube_version,
     until: float | None = _until,
     out: Path | None = typer.Option(None, "--out", help="Write metrics.csv, summary.json and plots here."),
     arrival: Arrival | None = _arrival,
@@ -125,11 +137,12 @@ def replay(
     max_pods: int = _max_pods,
 ) -> None:
     """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
+    release = _release(kube_version, feature_gates)
     with tempfile.TemporaryDirectory(prefix="kubesched-replay-") as tmp:
         paths = _snapshot_of_cluster(cluster_source(kubeconfig, from_cluster, context), traces or [], fmt,
                                      Path(tmp))
         _replay(paths, fmt, cluster, config, seed, until, out, arrival, tune, interval, demand, sample_every,
-                drop, no_plots, output, max_pods)
+                drop, no_plots, output, max_pods, release)
 
 
 def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: str, tmp: Path) -> list[str]:
@@ -152,12 +165,12 @@ def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: s
 def _replay(traces: list[str], fmt: str, cluster: list[str] | None, config: Path | None, seed: int,
             until: float | None, out: Path | None, arrival: Arrival | None, tune: float | None,
             interval: float | None, demand: str | None, sample_every: float | None, drop: bool,
-            no_plots: bool, output: Output, max_pods: int) -> None:
+            no_plots: bool, output: Output, max_pods: int, release: dict[str, Any]) -> None:
     spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
                    cluster=tuple(cluster or ()), config=str(config) if config else None,
                    label=config.stem if config else "default", seed=seed, until=until,
                    sample_every=sample_every, drop_unschedulable=drop, out=str(out) if out else None,
-                   max_pods=max_pods)
+                   max_pods=max_pods, **release)
     with reported_as_bad_input():
         summary = _run_with_progress(spec)
     skipped = summary.get("skipped") or {}
@@ -226,6 +239,8 @@ def compare(
     fmt: str = _format,
     cluster: list[str] | None = _cluster,
     seed: int = typer.Option(0, "--seed", help="The one seed every config runs with."),
+    feature_gates: str | None = _feature_gates,
+    kube_version: str | None = _kube_version,
     until: float | None = _until,
     out: Path | None = typer.Option(None, "--out", help="Per config a folder; overlaid plots here."),
     arrival: Arrival | None = _arrival,
@@ -242,9 +257,11 @@ def compare(
     """The same trace under each configuration (same seed): summaries side by side, plots overlaid."""
     labels = config_labels([str(c) for c in configs])
     opts = _options(seed, arrival, tune, interval, demand)
+    release = _release(kube_version, feature_gates)
     specs = [RunSpec(paths=tuple(traces), format=fmt, options=opts, cluster=tuple(cluster or ()),
                      config=str(c), label=label, seed=seed, until=until, sample_every=sample_every,
-                     drop_unschedulable=drop, out=str(out / label) if out else None, max_pods=max_pods)
+                     drop_unschedulable=drop, out=str(out / label) if out else None, max_pods=max_pods,
+                     **release)
              for c, label in zip(configs, labels, strict=True)]
     with reported_as_bad_input():
         summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
@@ -283,6 +300,8 @@ def sweep(
     configs: list[Path] | None = typer.Option(
         None, "--config", help="A configuration; repeatable (none: defaults)."),
     seeds: str = typer.Option("0..9", "--seeds", help="Seeds: 0..9, 1,2,3 or 0..3,7."),
+    feature_gates: str | None = _feature_gates,
+    kube_version: str | None = _kube_version,
     fmt: str = _format,
     cluster: list[str] | None = _cluster,
     until: float | None = _until,
@@ -301,6 +320,7 @@ def sweep(
     max_pods: int = _max_pods,
 ) -> None:
     """Every configuration x seed, in parallel; mean, min and max per metric."""
+    release = _release(kube_version, feature_gates)
     with reported_as_bad_input():
         seed_list = parse_seeds(seeds)
         config_list: list[str | None] = [str(c) for c in configs] if configs else [None]
@@ -309,7 +329,7 @@ def sweep(
                          options=_options(s, arrival, tune, interval, demand), cluster=tuple(cluster or ()),
                          config=c, label=label, seed=s, until=until, sample_every=sample_every,
                          drop_unschedulable=drop, out=str(out / label / f"seed-{s}") if out else None,
-                         max_pods=max_pods)
+                         max_pods=max_pods, **release)
                  for c, label in zip(config_list, labels, strict=True) for s in seed_list]
         summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
     groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}

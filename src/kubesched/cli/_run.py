@@ -23,12 +23,13 @@ import typer
 
 from ..app import DEFAULT_BIND_ADDRESS, DEFAULT_PORT
 from ..cluster import DelegatedAuth
-from ..framework.config import default_config, load_config
 from ..serving import join_host_port, self_signed_context
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._release import release_config
 from ._serving_flags import ServingFlags, tls_files, tls_from_files
 from ._serving_flags import bind_address as flag_bind_address
 
@@ -99,6 +100,9 @@ def run(
     verbosity: int = typer.Option(0, "-v", "--v", callback=record_verbosity,
                                   help="Log verbosity (klog's -v); above 0, an internal error's "
                                        "traceback too."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(
+        None, "--kube-version", help=KUBE_VERSION_HELP + " Default here: the API server's version."),
 ) -> None:
     """Schedule the pods of a real cluster whose schedulerName is one of the profiles.
 
@@ -127,9 +131,10 @@ def run(
             if serve:
                 host, port = flag_bind_address(bind_address, secure_port, DEFAULT_PORT)
             tls = tls_files(tls_cert_file, tls_private_key_file)
+            release = parse_release(kube_version, feature_gates)
         except ValueError as exc:
             bad_input(exc)
-        cfg = load_config(config) if config is not None else default_config()
+        cfg = release_config(config, release, kubeconfig=kubeconfig, live=True)
         if leader_elect is not None:
             cfg = dataclasses.replace(cfg, leader_election=dataclasses.replace(
                 cfg.leader_election, leader_elect=leader_elect))

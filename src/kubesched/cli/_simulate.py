@@ -1,5 +1,5 @@
 """``kubesched simulate [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME]
-[--config FILE] [--seed N] [--feature-gates ...] [-o table|wide|json|yaml]``.
+[--config FILE] [--seed N] [--feature-gates ...] [--kube-version X.Y] [-o table|wide|json|yaml]``.
 
 Admits the manifests into an embedded store, schedules on a virtual clock until nothing more
 can happen (telling its progress on stderr while it runs long), and reports each pod's node
@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..simulator import Simulation, Simulator
 from ._console import out_console
-from ._features import FEATURE_GATES_HELP, parse_feature_gates
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import (
     CONTEXT_OPTION,
     DEFAULT_MAX_PODS,
@@ -66,13 +66,15 @@ def simulate(
     kubeconfig: str | None = KUBECONFIG_OPTION,
     from_cluster: bool = FROM_CLUSTER_OPTION,
     context: str | None = CONTEXT_OPTION,
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
-        features = parse_feature_gates(feature_gates)
+        release = parse_release(kube_version, feature_gates)
+        features = release.features
         cluster = cluster_source(kubeconfig, from_cluster, context)
         inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods,
-                             cluster=cluster)
+                             kube_version=release.kube_version, cluster=cluster)
         simulator = Simulator(inputs.loaded, inputs.config, seed, features)
     sim = _run(simulator)
     if output is SimulateOutput.json:

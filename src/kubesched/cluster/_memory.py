@@ -62,6 +62,9 @@ from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreErro
 __all__ = ["Expired", "MemoryStore"]
 
 _Key = tuple[str, str]  # (namespace, name)
+CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING = "ClearingNominatedNodeNameAfterBinding"
+"""kube-apiserver's feature gate (KEP-5278, kubernetes PR #132443)."""
+
 _BOOTSTRAP_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
 _PLURAL = {
     "PodDisruptionBudget": "poddisruptionbudgets",
@@ -295,9 +298,17 @@ class MemoryStore:
             changes[("status", "conditions")] = conditions
             if pod.nominated_node_name and self.clear_nominated_node_name_after_binding:
                 # KEP-5278 (kubernetes PR #132443, feature ClearingNominatedNodeNameAfterBinding,
-                # beta and on by default since 1.35): the binding API clears the nomination.
+                # alpha in 1.34, beta and on by default since 1.35): the binding API clears the
+                # nomination. Before 1.35 a bound pod keeps the nominatedNodeName preemption gave it.
                 changes[("status", "nominatedNodeName")] = DELETE
             return self._write("Pod", (namespace, name), pod, pod, changes)
+
+    def follow_feature_gates(self, features: Mapping[str, bool]) -> None:
+        """Behave as an API server with these feature gates (the release a simulation runs as,
+        the scheduler's resolved gates): ClearingNominatedNodeNameAfterBinding (on by default
+        since 1.35; a v1.32 to v1.34 cluster keeps a bound pod's nominatedNodeName)."""
+        self.clear_nominated_node_name_after_binding = bool(
+            features.get(CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING, True))
 
     def patch_pod_status(
         self,

@@ -16,7 +16,15 @@ from ._events import (
     QueueingHint,
     QueueingHintFn,
 )
-from ._features import GANG_SCHEDULING, GENERIC_WORKLOAD, feature_dependency_errors, gang_scheduling_enabled
+from ._features import (
+    GANG_SCHEDULING,
+    GENERIC_WORKLOAD,
+    VERSIONED_FEATURE_GATES,
+    feature_dependency_errors,
+    feature_gates_for,
+    gang_scheduling_enabled,
+    gate_default,
+)
 from ._handle import Handle
 from ._interface import (
     MAX_NODE_SCORE,
@@ -65,6 +73,7 @@ from ._registry import (
     Registry,
     load_plugin,
 )
+from ._release_switch import ReleaseSwitch
 from ._results import FilterOutcome, ScoreResult, filter_plugin_error
 from ._runtime import ExtensionPointObserver, Framework, PluginObserver, PodNominator
 from ._runtime_build import FrameworkBuildError
@@ -83,6 +92,7 @@ __all__ = [
     "MIN_NODE_SCORE",
     "NO_NODE_AVAILABLE_MSG",
     "PODS_TO_ACTIVATE_KEY",
+    "VERSIONED_FEATURE_GATES",
     "ActionType",
     "ArgsError",
     "BatchFilterPlugin",
@@ -136,6 +146,7 @@ __all__ = [
     "QueueingHint",
     "QueueingHintFn",
     "Registry",
+    "ReleaseSwitch",
     "ReservePlugin",
     "ScoreExtensions",
     "ScorePlugin",
@@ -148,10 +159,12 @@ __all__ = [
     "as_status",
     "columns_view",
     "feature_dependency_errors",
+    "feature_gates_for",
     "filter_inputs",
     "filter_plugin_error",
     "format_go_duration",
     "gang_scheduling_enabled",
+    "gate_default",
     "is_success",
     "load_plugin",
     "new_profile_map",

@@ -16,7 +16,7 @@ from ._cycle_state import CycleState
 from ._status import Status
 
 if TYPE_CHECKING:
-    from ..api import Pod
+    from ..api import KubeVersion, Pod
     from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
@@ -41,6 +41,12 @@ class Handle(Protocol):
     @property
     def features(self) -> Mapping[str, bool]:
         """Feature gates, passed in (never read from a global)."""
+        ...
+
+    @property
+    def kube_version(self) -> KubeVersion:
+        """The release whose behaviour the plugins follow (``--kube-version``): a plugin
+        whose rule changed between releases asks it, next to the rule."""
         ...
 
     def snapshot(self) -> Snapshot: ...

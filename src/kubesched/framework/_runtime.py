@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..api import NEWEST_KUBE_VERSION, KubeVersion
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
@@ -158,6 +159,7 @@ class Framework:
         rng: random.Random | None = None,
         store: Store | None = None,
         features: Mapping[str, bool] | None = None,
+        kube_version: KubeVersion = NEWEST_KUBE_VERSION,
         nominator: PodNominator | None = None,
         extenders: Sequence[Any] = (),
         snapshot: Snapshot | Callable[[], Snapshot] | None = None,
@@ -182,6 +184,7 @@ class Framework:
         self._rng = rng if rng is not None else random.Random(0)
         self._store = store
         self._features: Mapping[str, bool] = dict(features or {})
+        self._kube_version = kube_version
         self._nominator = nominator
         self._logging_nominator = nominator if NominatedColumns.supported(nominator) else None
         self._nominated_columns = NominatedColumns()  # kept across cycles (framework._nominated)
@@ -235,6 +238,10 @@ class Framework:
     @property
     def features(self) -> Mapping[str, bool]:
         return self._features
+
+    @property
+    def kube_version(self) -> KubeVersion:
+        return self._kube_version
 
     def snapshot(self) -> Snapshot:
         snap = self._snapshot

@@ -163,6 +163,7 @@ class _Run:
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(per_node_filters=per_node,
                                                         features=dict(wl.feature_gates)))
+        self.store.follow_feature_gates(self.sched.options.features)  # the cluster's release
         self.throughput = ThroughputCollector(now=self.pacer.harness_time)
         self.timing = TimingCollector()
         self.freezer = HeapFreezer()

@@ -105,6 +105,7 @@ class Replay:
             else None
         self._parsed = self._check(trace.events, budget)
         self.sched = Scheduler(self.store, self.clock, config, seed=seed)
+        self.store.follow_feature_gates(self.sched.options.features)  # the cluster's release
         self.controllers = ControllerManager(self.store, self.clock, seed)
         self.recorder = Recorder(self.store, resources=_resources(self._resource_names), demand=trace.demand,
                                  providers=trace.metrics, attempts=lambda: self.sched.stats.attempts,

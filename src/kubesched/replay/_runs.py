@@ -14,12 +14,16 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from ..api import KubeVersion
 from ..api.loader import ApiObject, load_paths, manifest_files
 from ._engine import ProgressFn, Replay
 from ._formats import ReaderOptions, read_format
 from ._output import METRICS_CSV, SUMMARY_JSON, CsvSink, write_summary
+
+if TYPE_CHECKING:
+    from ..framework.config import SchedulerConfig
 
 __all__ = [
     "AGGREGATES",
@@ -32,6 +36,7 @@ __all__ = [
     "run_dropping",
     "run_many",
     "run_spec",
+    "spec_config",
 ]
 
 AGGREGATES: Final = ("mean", "min", "max")
@@ -43,7 +48,8 @@ class RunSpec:
     (manifest paths), the configuration file, the seed (the scheduler's and the reader's),
     how far and how often to sample, and where to write (``out``: metrics.csv, summary.json;
     nothing when None). ``drop_unschedulable``: the FGD simulator's loop instead of a replay
-    (:func:`run_dropping`)."""
+    (:func:`run_dropping`). ``kube_version`` and ``feature_gates``: the release the scheduler
+    behaves as and the gates set on top of its defaults (``--kube-version``, ``--feature-gates``)."""
 
     paths: tuple[str, ...]
     format: str = "kubesched"
@@ -58,6 +64,21 @@ class RunSpec:
     drop_unschedulable: bool = False
     max_pods: int | None = None
     """Refuse a trace that would create more pods (``--max-pods``); None: no limit."""
+    kube_version: KubeVersion | None = None
+    feature_gates: tuple[tuple[str, bool], ...] = ()
+
+
+def spec_config(spec: RunSpec) -> SchedulerConfig | None:
+    """The spec's configuration: its file, or the release's defaults when a release or gates
+    were asked for; None (kube-scheduler's newest defaults) otherwise."""
+    from ..framework.config import default_config, load_config
+
+    features = dict(spec.feature_gates)
+    if spec.config is not None:
+        return load_config(Path(spec.config), features=features, kube_version=spec.kube_version)
+    if spec.kube_version is not None or features:
+        return default_config(features, spec.kube_version)
+    return None
 
 
 def load_cluster(paths: Sequence[str]) -> list[ApiObject]:
@@ -67,11 +88,7 @@ def load_cluster(paths: Sequence[str]) -> list[ApiObject]:
 def prepare(spec: RunSpec, sink: Callable[[Sequence[float]], None] | None = None,
             cluster: Sequence[ApiObject] | None = None) -> Replay:
     """Read the trace and the configuration and build the replay; raises on bad input."""
-    config = None
-    if spec.config is not None:
-        from ..framework.config import load_config
-
-        config = load_config(Path(spec.config))
+    config = spec_config(spec)
     trace = read_format(spec.format, list(spec.paths), replace(spec.options, seed=spec.seed))
     objects = list(cluster) if cluster is not None else load_cluster(spec.cluster)
     return Replay(trace, cluster=objects, config=config, seed=spec.seed, until=spec.until,
@@ -112,10 +129,9 @@ def run_dropping(spec: RunSpec) -> dict[str, Any]:
                          "(the FGD simulator's loop)")
     if len(spec.paths) != 2:
         raise ValueError(f"--format openb takes two files, NODES.csv and PODS.csv, got {len(spec.paths)}")
-    from ..framework.config import load_config
     from .openb import CURVE_COLUMNS, run_fgd_csv
 
-    config = load_config(Path(spec.config)) if spec.config is not None else None
+    config = spec_config(spec)
     sink = CsvSink(Path(spec.out) / METRICS_CSV, CURVE_COLUMNS) if spec.out is not None else None
     try:
         _, summary = run_fgd_csv(spec.paths[0], spec.paths[1], config, seed=spec.seed,

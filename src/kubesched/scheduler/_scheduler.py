@@ -16,7 +16,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -32,6 +32,7 @@ from ..framework import (
     Framework,
     PostFilterResult,
     QueuedPodInfo,
+    feature_gates_for,
     gang_scheduling_enabled,
     new_profile_map,
 )
@@ -152,8 +153,12 @@ class Scheduler(SchedulePodGroupMixin):
                  options: SchedulerOptions | None = None) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else getattr(store, "clock", None) or VirtualClock()
-        self.options = options or SchedulerOptions()
-        config = config if config is not None else default_config(self.options.features or None)
+        options = options or SchedulerOptions()
+        config = config if config is not None else default_config(options.features or None)
+        # The release's gate defaults (the config's, decoded with the caller's gates) with the
+        # options' gates on top: from here on every reader sees each known gate.
+        self.options = replace(options, features=feature_gates_for(
+            config.kube_version, {**config.features, **options.features}))
         # buildExtenders: ignorable extenders last; their ignoredByScheduler resources become
         # every profile's NodeResourcesFit ignoredResources, before the frameworks are built.
         self.extenders: list[HTTPExtender]
@@ -178,6 +183,7 @@ class Scheduler(SchedulePodGroupMixin):
         self.profiles: dict[str, Framework] = new_profile_map(
             self.config, in_tree_registry(self.options.features), registry=self.options.registry,
             clock=self.clock, rng=self.rng, store=self.store, features=self.options.features,
+            kube_version=self.config.kube_version,
             extenders=self.extenders,
             snapshot=lambda: self.snapshot, per_node=self.options.per_node_filters,
             observer=self.metrics.observe_extension_point,

@@ -179,6 +179,7 @@ class Simulator:
         self.initial: list[Pod] = self.store.list("Pod")
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(features=dict(features or {})))
+        self.store.follow_feature_gates(self.sched.options.features)  # the cluster's release
         self.controllers = ControllerManager(self.store, self.clock, seed, features=dict(features or {}))
 
     def settle(self, before_step: Callable[[float], None] | None = None) -> RunSummary:

@@ -1,5 +1,6 @@
 """NodeResourcesBalancedAllocation (balanced_allocation_test.go) with the v1.36 formula
-(kubernetes PR #135573): 50 + (50 + balance(with pod) - balance(without pod)) / 2."""
+(kubernetes PR #135573): 50 + (50 + balance(with pod) - balance(without pod)) / 2; and, as an
+older release (``--kube-version``), the balance with the pod alone and best-effort pods scored."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.api import Node, Pod
+from kubesched.api import KubeVersion, Node, Pod
 from kubesched.plugins.noderesources import BalancedAllocation, NodeResourcesBalancedAllocationArgs
-from kubesched.plugins.noderesources.balanced_allocation import balanced_resource_score
+from kubesched.plugins.noderesources.balanced_allocation import (
+    balanced_resource_row_scorer_before_135573,
+    balanced_resource_score,
+)
 from kubesched.testing import make_node, make_pod, snapshot_of
 
-from .._harness import score_all
+from .._harness import FakeHandle, score_all
 
 GPU = "example.com/gpu"
 
@@ -153,3 +157,79 @@ def test_unmasked_fast_path_equals_masked_loop(data: tuple[list[list[int]], list
     fast = balanced_resource_score(usage, divisor, None)
     masked = balanced_resource_score(usage, divisor, np.zeros(divisor.shape, dtype=bool))
     assert fast.tolist() == masked.tolist()
+
+
+# -- Older releases (--kube-version) ---------------------------------------------------------
+# Upstream's balanced_allocation_test.go cases on the release branches, where the score is the
+# balance with the pod alone (before kubernetes PR #135573, v1.36) and, before PR #130260 (v1.33),
+# best-effort pods are scored too.
+
+def _as(release: str) -> FakeHandle:
+    return FakeHandle(kube_version=KubeVersion.parse(release))
+
+
+RELEASE_CASES = [
+    # release-1.35: node1 cpu 3000/4000 = .75, memory 5000/10000 = .5 -> std .125 -> 87;
+    # node2 .5, .5 -> std 0 -> 100
+    pytest.param(
+        "1.35", pod(3000, 5000), [node("node1", 4000, 10000), node("node2", 6000, 10000)], [], [87, 100],
+        id="1.35: nothing scheduled, resources requested, differently sized nodes",
+    ),
+    # release-1.35: node1 cpu (3000 + 3000)/10000 = .6, memory 5000/20000 = .25 -> std .175 -> 82;
+    # node2 .6, (5000 + 5000)/50000 = .2 -> std .2 -> 80
+    pytest.param(
+        "1.35", pod(3000, 5000), [node("node1", 10000, 20000), node("node2", 10000, 50000)],
+        [pod(3000, 0, node_name="node1", name="cpu-only"), pod(3000, 5000, node_name="node2", name="both")],
+        [82, 80],
+        id="1.35: resources requested, pods scheduled with resources, differently sized nodes",
+    ),
+    # release-1.32: a best-effort pod is scored: nothing requested anywhere -> std 0 -> 100
+    pytest.param(
+        "1.32", make_pod().name("p").container_image("img").obj(),
+        [node("node1", 4000, 10000), node("node2", 4000, 10000)], [], [100, 100],
+        id="1.32: nothing scheduled, nothing requested",
+    ),
+    # release-1.32: a best-effort pod scores the balance the node already has:
+    # node1 cpu .75, memory 0 -> std .375 -> 62; node2 empty -> 100
+    pytest.param(
+        "1.32", make_pod().name("p").container_image("img").obj(),
+        [node("node1", 4000, 10000), node("node2", 4000, 10000)],
+        [pod(3000, 0, node_name="node1", name="e")], [62, 100],
+        id="1.32: best-effort pod scored on the nodes' balance",
+    ),
+    # the same pod and nodes from 1.33: skipped at PreScore
+    pytest.param(
+        "1.33", make_pod().name("p").container_image("img").obj(),
+        [node("node1", 4000, 10000), node("node2", 4000, 10000)],
+        [pod(3000, 0, node_name="node1", name="e")], None,
+        id="1.33: best-effort pod skipped",
+    ),
+    # the v1.36 formula from 1.36 on (the first case above): 68, 75
+    pytest.param(
+        "1.36", pod(3000, 5000), [node("node1", 4000, 10000), node("node2", 6000, 10000)], [], [68, 75],
+        id="1.36: the change in balance",
+    ),
+]
+
+
+@pytest.mark.parametrize(("release", "p", "nodes", "existing", "want"), RELEASE_CASES)
+def test_score_as_release(release: str, p: Pod, nodes: list[Node], existing: list[Pod],
+                          want: list[int] | None) -> None:
+    plugin = BalancedAllocation(None, _as(release))
+    assert score_all(plugin, p, snapshot_of(nodes, existing)) == want
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 8000), st.integers(0, 16000)), min_size=1, max_size=5),
+       st.integers(1, 4000), st.integers(1, 8000))
+def test_row_scorer_before_135573_equals_the_batch_scorer(used: list[tuple[int, int]], cpu: int,
+                                                          mem: int) -> None:
+    # The per-row memo rescores changed rows with the row scorer: it must agree with the numpy one.
+    nodes = [node(f"n{i}", 8000, 16000) for i in range(len(used))]
+    existing = [pod(c, m, node_name=f"n{i}", name=f"e{i}") for i, (c, m) in enumerate(used)]
+    snap = snapshot_of(nodes, existing)
+    plugin = BalancedAllocation(None, _as("1.35"))
+    want = score_all(plugin, pod(cpu, mem), snap)
+    rows = [balanced_resource_row_scorer_before_135573([0, 1], [8000, 16000], [c, m], [cpu, mem])
+            for c, m in used]
+    assert rows == want

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from kubesched.api import Pod
+from kubesched.api import KubeVersion, Pod
 from kubesched.framework import Code
 from kubesched.plugins.noderesources import Fit, NodeResourcesFitArgs, fits
 from kubesched.testing import make_node, make_pod, snapshot_of
 
-from .._harness import filter_all, simple
+from .._harness import FakeHandle, filter_all, simple
 
 EXT_A = "example.com/aaa"
 EXT_B = "example.com/bbb"
@@ -281,3 +281,13 @@ def test_filter_without_pre_filter_is_error() -> None:
     n = make_node().name("n").capacity(NODE_RES).obj()
     st = Fit().filter(CycleState(), pod(res(1)), snapshot_of([n]).node_info_list[0])
     assert st is not None and st.code == Code.ERROR
+
+
+@pytest.mark.parametrize(("release", "code"), [("1.32", UNSCHED), ("1.33", UNSCHED), ("1.34", UNRESOLVABLE)])
+def test_request_above_allocatable_is_unresolvable_from_1_34(release: str, code: Code) -> None:
+    """kubernetes PR #131345 (v1.34): before, a request above the node's whole allocatable was
+    plain Unschedulable, and preemption tried the node (per-node and batch paths alike)."""
+    n = make_node().name("n").capacity(NODE_RES).obj()
+    pl = Fit(None, FakeHandle(kube_version=KubeVersion.parse(release)))
+    got = filter_all(pl, pod(res(11, 1)), snapshot_of([n], [pod(res(0, 20), name="e", node="n")])).statuses[0]
+    assert simple(got) == (code, ("Insufficient cpu", "Insufficient memory"))

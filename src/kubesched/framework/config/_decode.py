@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import yaml
 
+from ...api import NEWEST_KUBE_VERSION, KubeVersion
+from .._features import feature_gates_for
 from .._plugin_base import ArgsError
 from .._registry import ENTRY_POINT_GROUP, PluginLoadError, check_plugin_class, load_plugin
 from ._defaults import default_plugins, merge_plugins
@@ -69,11 +71,13 @@ _TLS_BYTES = {"certData": "cert_data", "keyData": "key_data", "caData": "ca_data
 class _Decoder:
     """One decode: collects every field error, resolves plugin names once."""
 
-    def __init__(self, registry: Mapping[str, Any] | None, features: Mapping[str, bool] | None) -> None:
+    def __init__(self, registry: Mapping[str, Any] | None, features: Mapping[str, bool],
+                 kube_version: KubeVersion) -> None:
         from ...plugins.registry import in_tree_names, in_tree_registry
 
         self.errors: list[FieldError] = []
         self.features = features
+        self.kube_version = kube_version
         self.in_tree: dict[str, Any] = dict(in_tree_registry(features))
         self.factories: dict[str, Any] = dict(self.in_tree)
         self.known: set[str] = set(in_tree_names())
@@ -394,6 +398,8 @@ class _Decoder:
             out_of_tree=dict(self.out_of_tree),
             in_tree=self.in_tree,
             source=source,
+            kube_version=self.kube_version,
+            features=dict(self.features),
         )
 
 
@@ -416,17 +422,21 @@ def _args_error(path: str, msg: str) -> FieldError:
 
 
 def from_dict(d: Mapping[str, Any] | None, *, registry: Mapping[str, Any] | None = None,
-              features: Mapping[str, bool] | None = None, source: str = "") -> SchedulerConfig:
+              features: Mapping[str, bool] | None = None, source: str = "",
+              kube_version: KubeVersion | None = None) -> SchedulerConfig:
     """Decode, default and validate a KubeSchedulerConfiguration mapping.
 
     ``registry`` adds plugins (name -> factory/class) to the in-tree ones, as upstream's
-    ``app.WithPlugin`` does. Raises :class:`ConfigError` listing every invalid field."""
+    ``app.WithPlugin`` does; ``kube_version`` (default: the newest) is the release whose
+    defaults apply, ``features`` the gates set on top of that release's defaults. Raises
+    :class:`ConfigError` listing every invalid field (ValueError for a gate the release lacks)."""
     if d is None:
         d = {}
     if not isinstance(d, Mapping):
         err = FieldError.invalid("<root>", _short(d), "must be a KubeSchedulerConfiguration object")
         raise ConfigError([err], source)
-    dec = _Decoder(registry, features)
+    version = kube_version if kube_version is not None else NEWEST_KUBE_VERSION
+    dec = _Decoder(registry, feature_gates_for(version, features), version)
     cfg = dec.config(d, source)
     errors = dec.errors + _unshadowed(validate_config(cfg), dec.errors)
     if errors:
@@ -444,7 +454,8 @@ def _unshadowed(errors: list[FieldError], decoding: list[FieldError]) -> list[Fi
 
 
 def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
-                features: Mapping[str, bool] | None = None) -> SchedulerConfig:
+                features: Mapping[str, bool] | None = None,
+                kube_version: KubeVersion | None = None) -> SchedulerConfig:
     """Read a YAML/JSON KubeSchedulerConfiguration file; errors name the file and field."""
     p = Path(path)
     try:
@@ -461,18 +472,20 @@ def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
         raise ConfigError([FieldError.raw(
             "<file>", f"empty: a configuration needs at least apiVersion: {API_VERSION} and kind: {KIND}")],
             str(p))
-    return from_dict(doc, registry=registry, features=features, source=str(p))
+    return from_dict(doc, registry=registry, features=features, source=str(p), kube_version=kube_version)
 
 
-def default_config(features: Mapping[str, bool] | None = None) -> SchedulerConfig:
-    """The configuration kube-scheduler runs with when given no file."""
-    return from_dict({}, features=features)
+def default_config(features: Mapping[str, bool] | None = None,
+                   kube_version: KubeVersion | None = None) -> SchedulerConfig:
+    """The configuration kube-scheduler (of ``kube_version``, default the newest) runs with
+    when given no file."""
+    return from_dict({}, features=features, kube_version=kube_version)
 
 
 def decode_extender(d: Any, index: int = 0) -> Extender:
     """One ``extenders[index]`` entry decoded and validated on its own, with the same rules and
     field paths as in a whole configuration. Raises :class:`ConfigError`."""
-    dec = _Decoder(None, None)
+    dec = _Decoder(None, feature_gates_for(NEWEST_KUBE_VERSION), NEWEST_KUBE_VERSION)
     ext = dec.extender(d, f"extenders[{index}]")
     errors = dec.errors or (validate_extenders((ext,), index) if ext is not None else [])
     if errors or ext is None:

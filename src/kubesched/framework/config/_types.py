@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...api import fields
+from ...api import NEWEST_KUBE_VERSION, KubeVersion, fields
 
 __all__ = [
     "API_VERSION",
@@ -261,7 +261,13 @@ class SchedulerConfig:
     ``out_of_tree`` holds the plugins the config named by import path or entry point, by
     plugin name, so the runtime can add them to the in-tree registry; ``in_tree`` is the in-tree
     registry the config was decoded against (``new_profile_map``'s default: the framework
-    itself never imports a plugin)."""
+    itself never imports a plugin).
+
+    ``kube_version``: the release whose scheduler this configuration runs as (``--kube-version``;
+    not a KubeSchedulerConfiguration field: each release's kube-scheduler *is* one release);
+    ``features``: every known feature gate at that release's default with the caller's
+    ``--feature-gates`` on top (:func:`~kubesched.framework.feature_gates_for`): what the
+    default plugin set and the plugins were decided with."""
 
     parallelism: int = 16
     percentage_of_nodes_to_score: int | None = 0
@@ -277,6 +283,8 @@ class SchedulerConfig:
     out_of_tree: Mapping[str, Any] = field(default_factory=dict)
     in_tree: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     source: str = ""
+    kube_version: KubeVersion = NEWEST_KUBE_VERSION
+    features: Mapping[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def profile(self, scheduler_name: str) -> Profile | None:
         for p in self.profiles:

@@ -10,8 +10,9 @@ deviation for more, 0 for fewer. Since v1.36 the score is the *change* the pod c
     50 + (50 + balance(with pod) - balance(without pod)) / 2
 
 (both balances lie in [50, 100], so the score does too; ~75 means "no change"). Earlier
-releases returned balance(with pod) alone. BalancedAllocation reads plain requests (no scoring
-defaults, ``useRequested``) and skips best-effort pods at PreScore (issue 129138).
+releases returned balance(with pod) alone (:data:`SCORE_BALANCE_CHANGE`). BalancedAllocation
+reads plain requests (no scoring defaults, ``useRequested``) and, since v1.33, skips best-effort
+pods at PreScore (issue 129138, :data:`SKIP_BEST_EFFORT_PODS`); before, it scored them too.
 
 The float arithmetic runs resource by resource in upstream's order so that per-node and batch
 results match Go bit for bit.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.api import Pod
+from kubesched.api import KubeVersion, Pod
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
     MAX_NODE_SCORE,
@@ -36,6 +37,7 @@ from kubesched.framework import (
     NodeBatch,
     PluginArgs,
     PluginBase,
+    ReleaseSwitch,
     Status,
 )
 from kubesched.plugins.names import NODE_RESOURCES_BALANCED_ALLOCATION
@@ -44,11 +46,25 @@ from ._args import NodeResourcesBalancedAllocationArgs
 from ._dra import DRAScoring
 from .resource_allocation import I64, DRATotals, NodeUsage, ResourceAllocationScorer, pod_request_list
 
-__all__ = ["NAME", "BalancedAllocation", "balanced_resource_row_scorer", "balanced_resource_score",
-           "balanced_resource_scorer"]
+__all__ = ["NAME", "SCORE_BALANCE_CHANGE", "SKIP_BEST_EFFORT_PODS", "BalancedAllocation",
+           "balanced_resource_row_scorer", "balanced_resource_row_scorer_before_135573",
+           "balanced_resource_score", "balanced_resource_scorer", "balanced_resource_scorer_before_135573"]
 
 NAME = NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+SCORE_BALANCE_CHANGE = ReleaseSwitch(
+    "BalancedAllocationScoresTheChange", KubeVersion(1, 36), 135573,
+    "NodeResourcesBalancedAllocation scores the change in balance the pod causes "
+    "(50 + (50 + with - without) / 2); before, the balance with the pod alone")
+"""kubernetes PR #135573 (v1.36): :func:`balanced_resource_scorer`; before,
+:func:`balanced_resource_scorer_before_135573`."""
+
+SKIP_BEST_EFFORT_PODS = ReleaseSwitch(
+    "BalancedAllocationSkipsBestEffortPods", KubeVersion(1, 33), 130260,
+    "NodeResourcesBalancedAllocation skips best-effort pods (PreScore returns Skip); "
+    "before, it scored the nodes' balance for them too")
+"""kubernetes PR #130260 (v1.33, issue 129138)."""
 
 
 def balanced_resource_score(usage: I64, divisor: I64, absent: npt.NDArray[np.bool_] | None) -> I64:
@@ -101,6 +117,12 @@ def balanced_resource_score(usage: I64, divisor: I64, absent: npt.NDArray[np.boo
     return ((1 - std) * float(MAX_NODE_SCORE)).astype(np.int64)
 
 
+def balanced_resource_scorer_before_135573(u: NodeUsage) -> I64:
+    """balancedResourceScorer before kubernetes PR #135573 (v1.32 to v1.35): the balance of the
+    node's usage with the pod, ``int64((1 - std) * MaxNodeScore)``."""
+    return balanced_resource_score(u.usage[0], u.divisor, u.absent)
+
+
 def balanced_resource_scorer(u: NodeUsage) -> I64:
     """balancedResourceScorer (PR #135573): the improvement in balance, mapped to [50, 100].
     Both balances come from one pass over the [2, K, n] usage (with the pod, without it); each
@@ -135,6 +157,20 @@ def balanced_resource_row_scorer(index: Sequence[int], allocatable: Sequence[int
     in the same order as Go and as :func:`balanced_resource_score`: each amount converted to
     float64, divided, capped at 1): what the resource scorers' per-row memo rescores changed
     rows with."""
+    with_pod, without = _row_fractions(allocatable, allocated, pod)
+    half = MAX_NODE_SCORE // 2
+    return half + (half + _balance(with_pod) - _balance(without)) // 2
+
+
+def balanced_resource_row_scorer_before_135573(index: Sequence[int], allocatable: Sequence[int],
+                                               allocated: Sequence[int], pod: Sequence[int]) -> int:
+    """:func:`balanced_resource_row_scorer` before kubernetes PR #135573: the balance with the pod."""
+    return _balance(_row_fractions(allocatable, allocated, pod)[0])
+
+
+def _row_fractions(allocatable: Sequence[int], allocated: Sequence[int],
+                   pod: Sequence[int]) -> tuple[list[float], list[float]]:
+    """A row's fractions (capped at 1) of the resources it has, with the pod and without."""
     with_pod: list[float] = []
     without: list[float] = []
     for capacity, used, want in zip(allocatable, allocated, pod, strict=True):
@@ -146,8 +182,7 @@ def balanced_resource_row_scorer(index: Sequence[int], allocatable: Sequence[int
             with_pod.append(f if f < 1.0 else 1.0)
             f = used / cap
             without.append(f if f < 1.0 else 1.0)
-    half = MAX_NODE_SCORE // 2
-    return half + (half + _balance(with_pod) - _balance(without)) // 2
+    return with_pod, without
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,15 +202,18 @@ class BalancedAllocation(PluginBase):
         super().__init__(args, handle)
         assert isinstance(self.args, NodeResourcesBalancedAllocationArgs)
         self.resources = self.args.resources
+        change = SCORE_BALANCE_CHANGE.on_for(handle)
         self.scorer = ResourceAllocationScorer(
-            NAME, balanced_resource_scorer, self.resources, use_requested=True,
-            row_scorer=balanced_resource_row_scorer,
+            NAME, balanced_resource_scorer if change else balanced_resource_scorer_before_135573,
+            self.resources, use_requested=True,
+            row_scorer=balanced_resource_row_scorer if change else balanced_resource_row_scorer_before_135573,
         )
+        self.skip_best_effort = SKIP_BEST_EFFORT_PODS.on_for(handle)
         self.dra_scoring = DRAScoring(handle, self.resources)
 
     def pre_score(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status | None:
         reqs = pod_request_list(pod, self.resources, use_requested=True)
-        if not any(reqs):
+        if self.skip_best_effort and not any(reqs):
             return Status.skip()  # best-effort pods: issue 129138
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(reqs, self.dra_scoring.pre_score()))
         return None
@@ -189,7 +227,7 @@ class BalancedAllocation(PluginBase):
 
     def score(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> tuple[int, Status | None]:
         s = self._state(state, pod)
-        if not any(s.pod_requests):
+        if self.skip_best_effort and not any(s.pod_requests):
             return 0, None
         return self.scorer.score(node_info, s.pod_requests, s.dra)
 
@@ -197,7 +235,7 @@ class BalancedAllocation(PluginBase):
         self, state: CycleState, pod: Pod, nodes: NodeBatch
     ) -> tuple[npt.NDArray[np.int64], Status | None]:
         s = self._state(state, pod)
-        if not any(s.pod_requests):
+        if self.skip_best_effort and not any(s.pod_requests):
             return np.zeros(len(nodes), dtype=np.int64), None
         return self.scorer.score_batch(nodes, s.pod_requests, s.dra)
 

@@ -10,7 +10,9 @@ Mirrors pkg/scheduler/framework/plugins/noderesources/fit.go (master 2026):
   resources (Go iterates a map there, i.e. in random order; we sort by name). Extended resources
   named in ``ignoredResources`` or whose prefix is in ``ignoredResourceGroups`` are skipped. The
   status is Unschedulable, or UnschedulableAndUnresolvable when some request exceeds the node's
-  whole allocatable (preemption cannot help; kubernetes PR #131345, issue 131310).
+  whole allocatable (preemption cannot help; kubernetes PR #131345, issue 131310, v1.34:
+  :data:`UNRESOLVABLE_ABOVE_ALLOCATABLE`; before, always Unschedulable, and preemption then
+  answers "No preemption victims found for incoming pod" for such nodes).
 - Score: the scoring strategy (LeastAllocated by default, MostAllocated,
   RequestedToCapacityRatio) over ``scoringStrategy.resources`` with the non-zero requests.
 - Events: a deleted assigned (or nominated) pod, a scaled-down pod that frees a resource the pod
@@ -38,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kubesched.api import DeviceClass, Node, Pod
+from kubesched.api import DeviceClass, KubeVersion, Node, Pod
 from kubesched.cache import NodeInfo, is_scalar_resource_name
 from kubesched.framework import (
     ActionType,
@@ -55,6 +57,7 @@ from kubesched.framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    ReleaseSwitch,
     Status,
 )
 from kubesched.plugins.helper import feature_enabled
@@ -68,9 +71,17 @@ from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
 from .resource_allocation import DRATotals, ResourceAllocationScorer, pod_request_list
 
-__all__ = ["NAME", "Fit", "InsufficientResource", "fits", "fits_request", "is_extended_resource_name"]
+__all__ = ["NAME", "UNRESOLVABLE_ABOVE_ALLOCATABLE", "Fit", "InsufficientResource", "fits", "fits_request",
+           "is_extended_resource_name"]
 
 NAME = NODE_RESOURCES_FIT
+
+UNRESOLVABLE_ABOVE_ALLOCATABLE = ReleaseSwitch(
+    "NodeResourcesFitUnresolvableAboveAllocatable", KubeVersion(1, 34), 131345,
+    "NodeResourcesFit rejects a node whose whole allocatable is below the request as "
+    "UnschedulableAndUnresolvable (preemption skips it: \"Preemption is not helpful for scheduling\"); "
+    "before, Unschedulable (\"No preemption victims found for incoming pod\")")
+"""kubernetes PR #131345 (v1.34, issue 131310)."""
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 REASON_TOO_MANY_PODS = "Too many pods"
@@ -188,12 +199,13 @@ def fits(pod: Pod, node_info: NodeInfo,
     return fits_request(_PreFilterState.of(pod), node_info, resolver=resolver)
 
 
-def _status(insufficient: Sequence[InsufficientResource]) -> Status | None:
+def _status(insufficient: Sequence[InsufficientResource], unresolvable: bool = True) -> Status | None:
+    """Filter's status; ``unresolvable``: :data:`UNRESOLVABLE_ABOVE_ALLOCATABLE` is on."""
     if not insufficient:
         return None
     code = (
         Code.UNSCHEDULABLE_AND_UNRESOLVABLE
-        if any(r.unresolvable for r in insufficient)
+        if unresolvable and any(r.unresolvable for r in insufficient)
         else Code.UNSCHEDULABLE
     )
     return Status(code, tuple(r.reason for r in insufficient))
@@ -232,6 +244,7 @@ class Fit(PluginBase):
         # KEP-5004, GA and on in 1.37 (locked on upstream; here it can be turned off).
         self.enable_dra_extended_resource = feature_enabled(handle, "DRAExtendedResource", True)
         self._store = handle.store if handle is not None else None
+        self.unresolvable_above_allocatable = UNRESOLVABLE_ABOVE_ALLOCATABLE.on_for(handle)
         self.dra_scoring = DRAScoring(handle, self.resources)
         self._plan_memo: tuple[_PreFilterState, tuple[list[str], list[int], set[str]]] | None = None
 
@@ -275,7 +288,7 @@ class Fit(PluginBase):
             return Status.from_error(exc)
         resolver = self._resolver() if s.scalars else None
         return _status(fits_request(s, node_info, self.ignored_resources, self.ignored_resource_groups,
-                                    resolver))
+                                    resolver), self.unresolvable_above_allocatable)
 
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
         """fitsRequest over the batch: one row gather per matrix, then one comparison per
@@ -317,6 +330,8 @@ class Fit(PluginBase):
                 unresolvable = unres if unresolvable is None else unresolvable | unres
         if not failing:
             return BatchFilterResult.all_success(n)
+        if not self.unresolvable_above_allocatable:
+            unresolvable = None
         unresolvable_code = int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE)
         if len(failing) == 1:
             k, fail = failing[0]

@@ -171,6 +171,7 @@ def run_fgd(trace: Trace, config: SchedulerConfig | None, typical: Sequence[Typi
     node_objs = [n for n in nodes if isinstance(n, Node)]
     metrics = GpuMetrics(node_objs, typical)
     sched = Scheduler(store, clock, config, seed=seed)
+    store.follow_feature_gates(sched.options.features)  # the cluster's release
     curve = FgdCurve(metrics.capacity)
     cap = float(metrics.capacity or 1)
     try:
