@@ -216,8 +216,6 @@ def test_kubectl_explain_uses_the_contexts_namespace(tmp_path: Path) -> None:
 
 # -- deploy/readonly --------------------------------------------------------------------------
 def test_the_readonly_role_grants_reading_exactly_the_kinds_listed() -> None:
-    from kubesched.cluster.live._resources import PLURALS
-
     (role,) = [d for d in yaml.safe_load_all((REPO / "deploy/readonly/clusterrole.yaml").read_text()) if d]
     kust = yaml.safe_load((REPO / "deploy/readonly/kustomization.yaml").read_text())
     assert kust["resources"] == ["clusterrole.yaml"]
@@ -225,9 +223,9 @@ def test_the_readonly_role_grants_reading_exactly_the_kinds_listed() -> None:
                for v in rule["verbs"]}
     want = set()
     for kind in READ_KINDS:
-        av = KINDS[kind].api_version
+        info = KINDS[kind]
         for verb in ("get", "list", "watch"):
-            want.add((av.rpartition("/")[0], PLURALS[kind], verb))
+            want.add((info.group, info.plural, verb))
     assert granted == want
 
 

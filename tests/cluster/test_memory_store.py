@@ -9,9 +9,18 @@ from typing import Any
 import pytest
 
 from kubesched.api import PriorityClass
-from kubesched.api.loader import load_documents, load_paths
+from kubesched.api.loader import KINDS, load_documents, load_paths
 from kubesched.clock import VirtualClock
-from kubesched.cluster import AlreadyExists, Conflict, Expired, Invalid, MemoryStore, NotFound, WatchEvent
+from kubesched.cluster import (
+    AlreadyExists,
+    ChangeLog,
+    Conflict,
+    Expired,
+    Invalid,
+    MemoryStore,
+    NotFound,
+    WatchEvent,
+)
 from kubesched.testing import make_node, make_pod
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -74,6 +83,13 @@ def test_get_missing(store: MemoryStore) -> None:
         store.get("Pod", "default", "x")
 
 
+def test_every_kind_read_is_named_by_its_resource_when_missing(store: MemoryStore) -> None:
+    """The API server's message names the resource (its plural), for every kind the loader reads."""
+    for kind, info in KINDS.items():
+        with pytest.raises(NotFound, match=f'^{info.plural} "x" not found$'):
+            store.get(kind, "default" if info.namespaced else "", "x")
+
+
 def test_watch_events_in_order_with_old_and_new(store: MemoryStore) -> None:
     events = record(store)
     n = store.create(make_node().name("n").obj())
@@ -99,6 +115,15 @@ def test_nested_writes_are_delivered_in_order(store: MemoryStore) -> None:
     store.subscribe(lambda e: seen.append(("second", e.obj.meta.name)))
     store.create(make_node().name("a").obj())
     assert seen == [("first", "a"), ("second", "a"), ("first", "b"), ("second", "b")]
+
+
+def test_the_embedded_store_keeps_a_change_log_the_live_store_does_not() -> None:
+    """``events_since`` is the ChangeLog capability, not part of Store: the live store's
+    informers resume their own watches and keep no history to answer it truthfully."""
+    from kubesched.cluster.live import LiveStore
+
+    assert isinstance(MemoryStore(), ChangeLog)
+    assert not hasattr(LiveStore, "events_since")
 
 
 def test_list_then_watch_from_rv(store: MemoryStore) -> None:

@@ -230,6 +230,7 @@ def test_token_may_list_and_watch_every_kind_the_scheduler_reads(admin: client.A
         if k.kind in OPTIONAL_KINDS and not _served(admin, k.api_version, k.kind):
             continue
         plural = _plural(admin, k.api_version, k.kind)
+        assert plural == k.plural, k.kind  # the kinds table names what the server serves
         for verb in ("list", "watch"):
             assert can_i(as_kubesched, verb, plural, group=_group(k.api_version)), (verb, k.kind)
         # and a real list with the token, across all namespaces

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import yaml
 
@@ -60,6 +60,7 @@ __all__ = [
     "KINDS",
     "ApiObject",
     "KindInfo",
+    "LiveUse",
     "LoadError",
     "LoadedObjects",
     "ProgressFn",
@@ -98,44 +99,77 @@ ApiObject: TypeAlias = (
 )
 
 
+LiveUse: TypeAlias = Literal["", "list", "watch"]
+
+
 @dataclass(frozen=True, slots=True)
 class KindInfo:
-    """A kind the scheduler reads: its apiVersion, scope and parser."""
+    """A kind the scheduler reads: its REST resource (group/version, plural, scope), its parser,
+    and how a live cluster is read for it. The one table of kinds (:data:`KINDS`): the loader,
+    the embedded store, the live store and the cluster input all derive from it."""
 
     kind: str
     api_version: str
+    """The preferred group/version (``"v1"`` for the core group)."""
+    plural: str
+    """The resource name in REST paths and RBAC rules (``"persistentvolumeclaims"``)."""
     namespaced: bool
     cls: type[Any]
     other_versions: tuple[str, ...] = ()
     """Further apiVersions the kind is read from (``api_version`` is the preferred one)."""
+    live: LiveUse = ""
+    """``"watch"``: kube-scheduler has an informer for it, so ``kubesched run`` watches it and
+    a live cluster input lists it; ``"list"``: only listed as a live cluster input; ``""``:
+    read from files only."""
+    optional: bool = False
+    """A live cluster may not serve it or not grant it to the scheduler: read as empty then."""
+
+    @property
+    def group(self) -> str:
+        """The API group (``""`` for the core group), as in RBAC rules."""
+        return self.api_version.rpartition("/")[0]
 
 
 KINDS: Final[Mapping[str, KindInfo]] = {
     k.kind: k
     for k in (
-        KindInfo("Namespace", "v1", False, Namespace),
-        KindInfo("PriorityClass", "scheduling.k8s.io/v1", False, PriorityClass),
-        KindInfo("StorageClass", "storage.k8s.io/v1", False, StorageClass),
-        KindInfo("CSINode", "storage.k8s.io/v1", False, CSINode),
-        KindInfo("Node", "v1", False, Node),
-        KindInfo("PersistentVolume", "v1", False, PersistentVolume),
-        KindInfo("PersistentVolumeClaim", "v1", True, PersistentVolumeClaim),
-        KindInfo("PodDisruptionBudget", "policy/v1", True, PodDisruptionBudget),
-        KindInfo("Service", "v1", True, Service),
-        KindInfo("ReplicationController", "v1", True, ReplicationController),
-        KindInfo("ReplicaSet", "apps/v1", True, ReplicaSet),
-        KindInfo("StatefulSet", "apps/v1", True, StatefulSet),
-        KindInfo("DeviceClass", "resource.k8s.io/v1", False, DeviceClass),
-        KindInfo("ResourceSlice", "resource.k8s.io/v1", False, ResourceSlice),
-        KindInfo("DeviceTaintRule", "resource.k8s.io/v1", False, DeviceTaintRule),
-        KindInfo("ResourceClaimTemplate", "resource.k8s.io/v1", True, ResourceClaimTemplate),
-        KindInfo("ResourceClaim", "resource.k8s.io/v1", True, ResourceClaim),
-        KindInfo("Deployment", "apps/v1", True, Deployment),
-        KindInfo("DaemonSet", "apps/v1", True, DaemonSet),
-        KindInfo("Job", "batch/v1", True, Job),
-        KindInfo("Workload", SCHEDULING_API_VERSIONS[0], True, Workload, SCHEDULING_API_VERSIONS[1:]),
-        KindInfo("PodGroup", SCHEDULING_API_VERSIONS[0], True, PodGroup, SCHEDULING_API_VERSIONS[1:]),
-        KindInfo("Pod", "v1", True, Pod),
+        KindInfo("Namespace", "v1", "namespaces", False, Namespace, live="watch"),
+        # kube-scheduler has no PriorityClass informer (Priority admission writes spec.priority,
+        # all it reads; system:kube-scheduler may not list them): a simulation's admission does.
+        KindInfo("PriorityClass", "scheduling.k8s.io/v1", "priorityclasses", False, PriorityClass,
+                 live="list", optional=True),
+        KindInfo("StorageClass", "storage.k8s.io/v1", "storageclasses", False, StorageClass, live="watch"),
+        KindInfo("CSINode", "storage.k8s.io/v1", "csinodes", False, CSINode, live="watch"),
+        KindInfo("Node", "v1", "nodes", False, Node, live="watch"),
+        KindInfo("PersistentVolume", "v1", "persistentvolumes", False, PersistentVolume, live="watch"),
+        KindInfo("PersistentVolumeClaim", "v1", "persistentvolumeclaims", True, PersistentVolumeClaim,
+                 live="watch"),
+        KindInfo("PodDisruptionBudget", "policy/v1", "poddisruptionbudgets", True, PodDisruptionBudget,
+                 live="watch"),
+        KindInfo("Service", "v1", "services", True, Service, live="watch"),
+        KindInfo("ReplicationController", "v1", "replicationcontrollers", True, ReplicationController,
+                 live="watch"),
+        KindInfo("ReplicaSet", "apps/v1", "replicasets", True, ReplicaSet, live="watch"),
+        KindInfo("StatefulSet", "apps/v1", "statefulsets", True, StatefulSet, live="watch"),
+        # resource.k8s.io/v1 is served from 1.34, granted while DynamicResourceAllocation is on.
+        KindInfo("DeviceClass", "resource.k8s.io/v1", "deviceclasses", False, DeviceClass,
+                 live="watch", optional=True),
+        KindInfo("ResourceSlice", "resource.k8s.io/v1", "resourceslices", False, ResourceSlice,
+                 live="watch", optional=True),
+        # Upstream serves DeviceTaintRules from a beta version the scheduler does not watch.
+        KindInfo("DeviceTaintRule", "resource.k8s.io/v1", "devicetaintrules", False, DeviceTaintRule),
+        KindInfo("ResourceClaimTemplate", "resource.k8s.io/v1", "resourceclaimtemplates", True,
+                 ResourceClaimTemplate),
+        KindInfo("ResourceClaim", "resource.k8s.io/v1", "resourceclaims", True, ResourceClaim,
+                 live="watch", optional=True),
+        KindInfo("Deployment", "apps/v1", "deployments", True, Deployment),
+        KindInfo("DaemonSet", "apps/v1", "daemonsets", True, DaemonSet),
+        KindInfo("Job", "batch/v1", "jobs", True, Job),
+        KindInfo("Workload", SCHEDULING_API_VERSIONS[0], "workloads", True, Workload,
+                 SCHEDULING_API_VERSIONS[1:]),
+        KindInfo("PodGroup", SCHEDULING_API_VERSIONS[0], "podgroups", True, PodGroup,
+                 SCHEDULING_API_VERSIONS[1:]),
+        KindInfo("Pod", "v1", "pods", True, Pod, live="watch"),
     )
 }
 """Kinds in dependency order: what a store must create first comes first."""

@@ -14,6 +14,7 @@ from ._disruption import pdb_selects
 from ._memory import Expired, MemoryStore
 from ._store import (
     AlreadyExists,
+    ChangeLog,
     Conflict,
     Event,
     Invalid,
@@ -30,6 +31,7 @@ __all__ = [
     "DEFAULT_ALWAYS_ALLOW_PATHS",
     "SCHEDULING_GATED",
     "AlreadyExists",
+    "ChangeLog",
     "Conflict",
     "DelegatedAuth",
     "DelegatedAuthOptions",

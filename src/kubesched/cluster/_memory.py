@@ -66,29 +66,6 @@ CLEARING_NOMINATED_NODE_NAME_AFTER_BINDING = "ClearingNominatedNodeNameAfterBind
 """kube-apiserver's feature gate (KEP-5278, kubernetes PR #132443)."""
 
 _BOOTSTRAP_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
-_PLURAL = {
-    "PodDisruptionBudget": "poddisruptionbudgets",
-    "PriorityClass": "priorityclasses",
-    "StorageClass": "storageclasses",
-    "PersistentVolumeClaim": "persistentvolumeclaims",
-    "PersistentVolume": "persistentvolumes",
-    "CSINode": "csinodes",
-    "Namespace": "namespaces",
-    "Node": "nodes",
-    "Pod": "pods",
-    "Service": "services",
-    "ReplicationController": "replicationcontrollers",
-    "ReplicaSet": "replicasets",
-    "StatefulSet": "statefulsets",
-    "DeviceClass": "deviceclasses",
-    "ResourceSlice": "resourceslices",
-    "DeviceTaintRule": "devicetaintrules",
-    "ResourceClaimTemplate": "resourceclaimtemplates",
-    "ResourceClaim": "resourceclaims",
-    "Deployment": "deployments",
-    "DaemonSet": "daemonsets",
-    "Job": "jobs",
-}
 
 
 # The conditions binding sets True (update_pod_conditions copies each, so they are shared).
@@ -183,7 +160,7 @@ class MemoryStore:
         with self._lock:
             obj = self._bucket(kind).get((namespace, name))
             if obj is None:
-                raise NotFound(f'{_PLURAL[kind]} "{name}" not found')
+                raise NotFound(f'{KINDS[kind].plural} "{name}" not found')
             return obj
 
     def try_get(self, kind: str, namespace: str, name: str) -> Any:
@@ -213,8 +190,8 @@ class MemoryStore:
             want = obj.meta.resource_version
             if want and want != current.meta.resource_version:
                 raise Conflict(
-                    f'Operation cannot be fulfilled on {_PLURAL[kind]} "{obj.meta.name}": the object has '
-                    "been modified; please apply your changes to the latest version and try again"
+                    f'Operation cannot be fulfilled on {KINDS[kind].plural} "{obj.meta.name}": the object '
+                    "has been modified; please apply your changes to the latest version and try again"
                 )
             if isinstance(obj, PriorityClass):
                 others = [pc for k, pc in self._objects["PriorityClass"].items() if k != key]
@@ -362,7 +339,7 @@ class MemoryStore:
                 replaces = ident in self._bootstrap
                 try:
                     if ident in seen or (not replaces and self.try_get(*ident) is not None):
-                        raise AlreadyExists(f'{_PLURAL[kind]} "{obj.meta.name}" already exists')
+                        raise AlreadyExists(f'{KINDS[kind].plural} "{obj.meta.name}" already exists')
                     seen.add(ident)
                     if isinstance(obj, PriorityClass):
                         others = [pc for n, pc in classes.items() if n != obj.name]
@@ -491,7 +468,7 @@ class MemoryStore:
             obj = obj.with_changes({("metadata", "namespace"): "default"})
         key = (obj.meta.namespace, obj.meta.name)
         if key in self._bucket(kind):
-            raise AlreadyExists(f'{_PLURAL[kind]} "{obj.meta.name}" already exists')
+            raise AlreadyExists(f'{KINDS[kind].plural} "{obj.meta.name}" already exists')
         if admit:
             obj = self.admit(obj)
         changes: dict[Path, Any] = {}

@@ -18,6 +18,7 @@ from ..api.loader import ApiObject
 
 __all__ = [
     "AlreadyExists",
+    "ChangeLog",
     "Conflict",
     "Event",
     "Invalid",
@@ -186,6 +187,19 @@ class KindVersioned(Protocol):
         ...
 
 
+@runtime_checkable
+class ChangeLog(Protocol):
+    """A store that keeps its recent changes, as MemoryStore does: a reader that listed at some
+    resourceVersion catches up with the changes after it instead of listing again (a watch from
+    a list's RV). Not part of :class:`Store`: the live store keeps no history (its informers
+    resume their own watches, as client-go's reflector does); readers then list again."""
+
+    def events_since(self, resource_version: int) -> builtins.list[WatchEvent]:
+        """The changes after ``resource_version``, in order; ``Expired`` when they are older
+        than the kept history."""
+        ...
+
+
 class Store(Protocol):
     """The API server as the scheduler sees it. Kinds are named as in manifests (``"Pod"``);
     cluster-scoped objects use namespace ``""``."""
@@ -248,10 +262,6 @@ class Store(Protocol):
 
     def subscribe(self, callback: Callable[[WatchEvent], None]) -> Callable[[], None]:
         """Call ``callback`` synchronously for every later change, in order; returns an unsubscribe."""
-        ...
-
-    def events_since(self, resource_version: int) -> builtins.list[WatchEvent]:
-        """The changes after ``resource_version``, in order (watch from a list's RV)."""
         ...
 
     def record_event(

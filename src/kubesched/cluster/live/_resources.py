@@ -4,27 +4,7 @@ from __future__ import annotations
 
 from ...api.loader import KINDS
 
-__all__ = ["PLURALS", "collection_path", "object_path"]
-
-PLURALS = {
-    "Namespace": "namespaces",
-    "PriorityClass": "priorityclasses",
-    "StorageClass": "storageclasses",
-    "CSINode": "csinodes",
-    "Node": "nodes",
-    "PersistentVolume": "persistentvolumes",
-    "PersistentVolumeClaim": "persistentvolumeclaims",
-    "PodDisruptionBudget": "poddisruptionbudgets",
-    "Service": "services",
-    "ReplicationController": "replicationcontrollers",
-    "ReplicaSet": "replicasets",
-    "StatefulSet": "statefulsets",
-    "Pod": "pods",
-    "DeviceClass": "deviceclasses",
-    "ResourceSlice": "resourceslices",
-    "ResourceClaim": "resourceclaims",
-}
-
+__all__ = ["collection_path", "object_path"]
 
 def _prefix(kind: str) -> str:
     av = KINDS[kind].api_version
@@ -34,7 +14,7 @@ def _prefix(kind: str) -> str:
 def collection_path(kind: str, namespace: str = "") -> str:
     """``/api/v1/pods`` (all namespaces) or ``/api/v1/namespaces/NS/pods``."""
     ns = f"/namespaces/{namespace}" if namespace and KINDS[kind].namespaced else ""
-    return f"{_prefix(kind)}{ns}/{PLURALS[kind]}"
+    return f"{_prefix(kind)}{ns}/{KINDS[kind].plural}"
 
 
 def object_path(kind: str, namespace: str, name: str, subresource: str = "") -> str:

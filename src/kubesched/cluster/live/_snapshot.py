@@ -16,20 +16,19 @@ from typing import Any, Final
 from ...api.loader import KINDS, LoadedObjects, ProgressFn
 from .._store import Invalid, NotFound
 from ._pager import list_kind, parse_listed
-from ._resources import PLURALS
 from ._rest import RestClient
-from ._store import LIVE_KINDS, OPTIONAL_KINDS, POD_FIELD_SELECTOR
+from ._store import POD_FIELD_SELECTOR
 
 __all__ = ["READ_KINDS", "list_cluster"]
 
 log = logging.getLogger(__name__)
 
-READ_KINDS: Final[tuple[str, ...]] = tuple(k for k in KINDS if k in LIVE_KINDS or k == "PriorityClass")
+READ_KINDS: Final[tuple[str, ...]] = tuple(k for k, info in KINDS.items() if info.live)
 """What the cluster input lists: the kinds ``run`` watches, and PriorityClasses, which a
 simulation's admission resolves ``priorityClassName`` against (the scheduler itself reads only
 ``spec.priority``, so ``run`` has no informer for them). In dependency order."""
 
-_OPTIONAL_READ: Final = OPTIONAL_KINDS | {"PriorityClass"}
+_OPTIONAL_READ: Final = frozenset(k for k in READ_KINDS if KINDS[k].optional)
 """Kinds listed as empty when the server does not serve them or the token may not list them:
 the DRA kinds (see OPTIONAL_KINDS) and PriorityClasses (``system:kube-scheduler`` grants none,
 so a scheduler's token still reads a cluster; pods keep their admitted priority)."""
@@ -43,7 +42,7 @@ def list_cluster(rest: RestClient, kinds: Sequence[str] = READ_KINDS,
     server does not serve or grant is empty (logged); any other API error is raised."""
     out = LoadedObjects()
     for kind in kinds:
-        where = f"{rest.host}: {PLURALS[kind]}"
+        where = f"{rest.host}: {KINDS[kind].plural}"
         done = 0
 
         def page(items: Sequence[Any], remaining: int, kind: str = kind, where: str = where) -> None:
@@ -54,10 +53,10 @@ def list_cluster(rest: RestClient, kinds: Sequence[str] = READ_KINDS,
                     out.add(obj, where)
             done += len(items)
             if progress is not None:
-                progress(f"listing {PLURALS[kind]}", done, done + remaining if remaining else 0)
+                progress(f"listing {KINDS[kind].plural}", done, done + remaining if remaining else 0)
 
         if progress is not None:
-            progress(f"listing {PLURALS[kind]}", 0, 0)
+            progress(f"listing {KINDS[kind].plural}", 0, 0)
         try:
             list_kind(rest, kind, page, field_selector=POD_FIELD_SELECTOR if kind == "Pod" else None,
                       optional=kind in _OPTIONAL_READ)

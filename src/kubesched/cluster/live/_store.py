@@ -33,7 +33,7 @@ from .._store import Event, NotFound, WatchEvent
 from ._events import EventSink
 from ._fence import WriteFence
 from ._informer import Informer
-from ._resources import PLURALS, collection_path, object_path
+from ._resources import collection_path, object_path
 from ._rest import RestClient
 
 __all__ = ["LIVE_KINDS", "OPTIONAL_KINDS", "POD_FIELD_SELECTOR", "LiveStore"]
@@ -46,15 +46,11 @@ scheduler (see scheduler/_pod_informer.py)."""
 
 _STRATEGIC = "application/strategic-merge-patch+json"
 
-LIVE_KINDS: tuple[str, ...] = (
-    "Namespace", "StorageClass", "CSINode", "Node", "PersistentVolume", "PersistentVolumeClaim",
-    "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet", "StatefulSet",
-    "DeviceClass", "ResourceSlice", "ResourceClaim", "Pod",
-)
-"""The kinds watched: the informers kube-scheduler starts for its plugins, in the loader's
-dependency order. Not every kind the loader reads: no PriorityClasses (kube-scheduler has no
-such informer: the API server's Priority admission writes ``spec.priority`` into each pod, which
-is all the scheduler reads, and ``system:kube-scheduler`` grants no access to them), no workload
+LIVE_KINDS: tuple[str, ...] = tuple(k for k, info in KINDS.items() if info.live == "watch")
+"""The kinds watched (``KindInfo.live``): the informers kube-scheduler starts for its plugins, in
+the loader's dependency order. Not every kind the loader reads: no PriorityClasses (no such
+informer: the API server's Priority admission writes ``spec.priority`` into each pod, which is
+all the scheduler reads, and ``system:kube-scheduler`` grants no access to them), no workload
 kinds a simulation's controllers read (Deployments, DaemonSets, Jobs). The ``resource.k8s.io/v1``
 kinds DynamicResources reads are watched too (no DeviceTaintRules: upstream serves them from a
 beta version the scheduler does not watch by default); an API server that does not serve
@@ -62,13 +58,11 @@ beta version the scheduler does not watch by default); an API server that does n
 pods with resource claims notice. Every kind here is one ``system:kube-scheduler`` (or
 ``system:volume-scheduler``: StorageClasses) lets it list and watch."""
 
-OPTIONAL_KINDS: frozenset[str] = frozenset({"DeviceClass", "ResourceSlice", "ResourceClaim"})
-"""Kinds a cluster may not serve (resource.k8s.io/v1 before 1.34) or not grant the scheduler
-(the bootstrap role has the DRA rules only while DynamicResourceAllocation is on): their
-informer treats a 404 or 403 as "none" (logged once) instead of keeping the scheduler from
-starting."""
-
-assert all(k in KINDS for k in LIVE_KINDS)
+OPTIONAL_KINDS: frozenset[str] = frozenset(k for k in LIVE_KINDS if KINDS[k].optional)
+"""Watched kinds a cluster may not serve (resource.k8s.io/v1 before 1.34) or not grant the
+scheduler (the bootstrap role has the DRA rules only while DynamicResourceAllocation is on):
+their informer treats a 404 or 403 as "none" (logged once) instead of keeping the scheduler
+from starting."""
 
 
 class LiveStore:
@@ -171,10 +165,6 @@ class LiveStore:
 
         return unsubscribe
 
-    def events_since(self, resource_version: int) -> builtins.list[WatchEvent]:
-        """Not kept: the informers resume watches themselves."""
-        return []
-
     # -- reading ----------------------------------------------------------------------------
     @property
     def resource_version(self) -> int:
@@ -187,7 +177,7 @@ class LiveStore:
     def get(self, kind: str, namespace: str, name: str) -> Any:
         obj = self.try_get(kind, namespace, name)
         if obj is None:
-            raise NotFound(f'{PLURALS.get(kind, kind)} "{name}" not found')
+            raise NotFound(f'{KINDS[kind].plural if kind in KINDS else kind} "{name}" not found')
         return obj
 
     def try_get(self, kind: str, namespace: str, name: str) -> Any:

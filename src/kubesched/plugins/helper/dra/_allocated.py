@@ -4,9 +4,10 @@ instead of gathered from every claim in every scheduling cycle.
 Mirrors pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go (master 2026):
 upstream's ``allocatedDevices`` follows the claim informer's add/update/delete events and keeps
 a set of allocated device IDs, so ``GatherAllocatedState`` costs nothing per claim. Here the
-store's change log (``events_since``) plays the informer; a store without change log or kind
-versions, an expired log, or a claim with shared (consumable capacity) results falls back to
-gathering from every claim (the caller's job: :meth:`StoredAllocations.devices` returns None).
+store's change log (:class:`~kubesched.cluster.ChangeLog`) plays the informer; a store without
+change log or kind versions, an expired log, or a claim with shared (consumable capacity)
+results falls back to gathering from every claim (the caller's job:
+:meth:`StoredAllocations.devices` returns None).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from kubesched.api import ResourceClaim
-from kubesched.cluster import KindVersioned
+from kubesched.cluster import ChangeLog, KindVersioned
 from kubesched.dra.structured import (
     AllocatedState,
     DeviceID,
@@ -52,6 +53,7 @@ class StoredAllocations:
     def __init__(self, store: Any) -> None:
         self.store = store
         self._kind_versions = store.kind_version if isinstance(store, KindVersioned) else None
+        self._events_since = store.events_since if isinstance(store, ChangeLog) else None
         self._rv = -1  # the store's resourceVersion the state reflects; -1: never synced
         self.claims: dict[_Key, tuple[ResourceClaim, tuple[DeviceID, ...] | None]] = {}
         self.counts: dict[DeviceID, int] = {}
@@ -75,7 +77,7 @@ class StoredAllocations:
         from kubesched.cluster import Expired
 
         kind_version = self._kind_versions
-        events_since = getattr(self.store, "events_since", None)
+        events_since = self._events_since
         if kind_version is None or events_since is None:
             return False
         if self._rv < 0 or kind_version("ResourceClaim") > self._rv:
