@@ -6,9 +6,10 @@ from ...api.loader import KINDS
 
 __all__ = ["collection_path", "object_path"]
 
+
 def _prefix(kind: str) -> str:
-    av = KINDS[kind].api_version
-    return "/api/v1" if av == "v1" else f"/apis/{av}"
+    info = KINDS[kind]
+    return f"/apis/{info.api_version}" if info.group else f"/api/{info.api_version}"
 
 
 def collection_path(kind: str, namespace: str = "") -> str:

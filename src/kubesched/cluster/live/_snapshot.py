@@ -24,14 +24,16 @@ __all__ = ["READ_KINDS", "list_cluster"]
 log = logging.getLogger(__name__)
 
 READ_KINDS: Final[tuple[str, ...]] = tuple(k for k, info in KINDS.items() if info.live)
-"""What the cluster input lists: the kinds ``run`` watches, and PriorityClasses, which a
-simulation's admission resolves ``priorityClassName`` against (the scheduler itself reads only
-``spec.priority``, so ``run`` has no informer for them). In dependency order."""
+"""What the cluster input lists (``KindInfo.live``): the kinds ``run`` watches, and
+PriorityClasses, which a simulation's admission resolves ``priorityClassName`` against (the
+scheduler itself reads only ``spec.priority``, so ``run`` has no informer for them). In
+dependency order."""
 
 _OPTIONAL_READ: Final = frozenset(k for k in READ_KINDS if KINDS[k].optional)
-"""Kinds listed as empty when the server does not serve them or the token may not list them:
-the DRA kinds (see OPTIONAL_KINDS) and PriorityClasses (``system:kube-scheduler`` grants none,
-so a scheduler's token still reads a cluster; pods keep their admitted priority)."""
+"""Kinds listed as empty (``KindInfo.optional``) when the server does not serve them or the
+token may not list them: the DRA kinds (see OPTIONAL_KINDS) and PriorityClasses
+(``system:kube-scheduler`` grants none, so a scheduler's token still reads a cluster; pods keep
+their admitted priority)."""
 
 
 def list_cluster(rest: RestClient, kinds: Sequence[str] = READ_KINDS,
