@@ -1,9 +1,13 @@
-"""Test-wide Hypothesis settings, and the `--doc-update` option of tests/docs.
+"""Test-wide Hypothesis settings, the `--doc-update` option of tests/docs, and the
+`kubesched` logger put back after each test.
 
 No per-example deadline: property tests here check behaviour, never speed (benchmarks do that), and a
 shared CI machine can make any one example slow. Derandomized: the same examples on every run, so a
 failure reproduces and CI never fails on a seed nobody saw.
 """
+
+import logging
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -18,3 +22,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--doc-update", action="store_true", dest="doc_update",
                      help="rewrite the outputs shown in the docs' console examples to what "
                           "the commands print now, instead of failing (tests/docs)")
+
+
+@pytest.fixture(autouse=True)
+def _kubesched_logger_restored() -> Iterator[None]:
+    """A command run in-process (``run``/``extender`` through CliRunner) adds its handler on
+    the stderr of that moment, a stream closed with the test: left attached, a later test's
+    log line would go there ("--- Logging error ---"). Each test gets the logger as it was."""
+    logger = logging.getLogger("kubesched")
+    handlers, level = list(logger.handlers), logger.level
+    yield
+    logger.handlers[:] = handlers
+    logger.setLevel(level)

@@ -40,7 +40,9 @@ def test_run_freezes_the_synced_heap_and_the_pods_watched_since(
             nodes.append(f"{ns}-n")
             thread.start()
             wait_for("the scheduler", lambda: live.scheduler)
-            assert gc.get_threshold()[0] == max(YOUNG_THRESHOLD, before[0])
+            # start() raises the young threshold just after it builds the scheduler
+            wait_for("the young threshold raised",
+                     lambda: gc.get_threshold()[0] == max(YOUNG_THRESHOLD, before[0]))
             settled = wait_for("the first freeze", gc.get_freeze_count)
             create(rest, pod_manifest("p", ns, sched))
             wait_for("the pod to be bound", lambda: get_pod(rest, ns, "p")["spec"].get("nodeName"))
