@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ("python", "ruff", "mypy", "lint-imports", "kubesched", "pytest")
+TOOLS = ("python", "ruff", "mypy", "lint-imports", "kubesched", "mkdocs", "pytest")
 
 FAKE_PYTHON = """#!/usr/bin/env bash
 # A system Python that can only make a venv (as a stock Debian one: no pip install outside one).
@@ -67,12 +67,13 @@ def test_ci_makes_a_venv_and_runs_the_readme_commands_from_it(repo: Path) -> Non
     assert log == [
         "venv .venv",
         "python -m pip install --quiet --upgrade pip",
-        "python -m pip install --quiet -e .[test,ray]",
+        "python -m pip install --quiet -e .[test,ray,docs]",
         "ruff check src tests",
         "mypy",
         "lint-imports",
         "kubesched --version",
         "kubesched simulate examples/quickstart/",
+        "mkdocs build --strict --quiet",
         "pytest",
     ]
     # The README's first commands, as a new user types them, are what CI runs.
@@ -92,7 +93,7 @@ def test_pytest_exit_code_is_the_scripts(repo: Path) -> None:
     assert rc == 3 and log[-1] == "pytest"
 
 
-@pytest.mark.parametrize("tool", ["ruff", "mypy", "lint_imports", "kubesched"])
+@pytest.mark.parametrize("tool", ["ruff", "mypy", "lint_imports", "kubesched", "mkdocs"])
 def test_a_failing_step_stops_ci(repo: Path, tool: str) -> None:
     rc, log = _run(repo, **{tool: 5})
     assert rc == 5 and "pytest" not in log

@@ -235,7 +235,8 @@ def test_job_pods_that_run_one_after_another_need_no_room_at_once() -> None:
 
 
 def test_readme_example_needs_two_nodes() -> None:
-    # The README's example: two new nodes suffice (the report Job's shards run in turn), one does not.
+    # docs/commands/capacity.md's example: two new nodes suffice (the report Job's shards run
+    # in turn), one does not.
     result = add_nodes(str(EXAMPLES), str(EXAMPLES.parent / "capacity" / "api.yaml"),
                        "--add-nodes", str(EXAMPLES.parent / "capacity" / "worker-template.yaml"))
     assert result.exit_code == 0, result.output

@@ -194,11 +194,11 @@ def test_not_found_exit_2(pod: str, error: str) -> None:
     assert error in " ".join(result.stderr.split())
 
 
-def test_readme_shows_the_output_as_printed() -> None:
-    """The README's console block under "Pods that controllers create": each command's first
-    lines (``| head -N``) as explain prints them."""
-    readme = (HERE.parent.parent / "README.md").read_text()
-    section = readme.split("### Pods that controllers create, and workloads", 1)[1]
+def test_the_docs_show_the_output_as_printed() -> None:
+    """docs/commands/explain.md's console block under "Pods that controllers create": each
+    command's first lines (``| head -N``) as explain prints them."""
+    page = (HERE.parent.parent / "docs" / "commands" / "explain.md").read_text()
+    section = page.split("## Pods that controllers create, and workloads", 1)[1]
     block = section.split("```console\n", 1)[1].split("```", 1)[0]
     commands = block.split("$ ")[1:]
     assert len(commands) == 2

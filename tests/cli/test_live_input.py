@@ -37,7 +37,7 @@ def test_a_snapshot_answers_as_its_input(tmp_path: Path) -> None:
     dump = tmp_path / "dump.yaml"
     result = runner.invoke(app, ["snapshot", str(QUICKSTART), "-o", str(dump)])
     assert result.exit_code == 0, result.output
-    assert result.stderr == (f"wrote 23 objects to {dump} "  # as README, "Your live cluster as input"
+    assert result.stderr == (f"wrote 23 objects to {dump} "  # as docs/commands/snapshot.md shows
                              "(PriorityClass 3, Node 6, PodDisruptionBudget 1, Pod 13)\n")
     assert _ok("simulate", str(dump), "-o", "json") == _ok("simulate", str(QUICKSTART), "-o", "json")
     pending = next(p.meta.key for p in load_paths([QUICKSTART]).pods if not p.node_name)

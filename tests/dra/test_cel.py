@@ -4,7 +4,7 @@ compile_test.go TestCEL, master 2026) ported case by case, names kept.
 Each case runs as upstream's does: compile in the case's environment and features, expect the
 compile error (a substring) or evaluate against the device and expect the match or the runtime
 error (a substring). Upstream also pins cel-go's worst-case cost per case; our estimate counts
-in its own units (README, "CEL"), so only what admission decides on is checked: cheap
+in its own units (docs/dra.md, "CEL"), so only what admission decides on is checked: cheap
 expressions stay under the limit, the "expensive" one exceeds it and is stopped at run time.
 """
 

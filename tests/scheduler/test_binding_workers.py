@@ -15,7 +15,7 @@ from .test_schedule_one import _node, _pod
 
 IN_FLIGHT = 64
 """The binding cycles the live benchmark needs in flight to keep up with 700 pod creations a
-second on a loaded API server (see the README's live figures)."""
+second on a loaded API server (see docs/performance.md's live figures)."""
 
 
 def test_binding_cycles_run_concurrently_up_to_the_worker_count() -> None:

@@ -1,7 +1,7 @@
 """The machine-readable outputs: simulate's JSON report and YAML state, explain's JSON.
 
 Each builder returns plain dicts/lists (JSON-ready); the field names are a documented contract
-(README: "simulate -o json", "explain -o json"), so change them only compatibly.
+(docs/contracts/simulate-json.md, explain-json.md), so change them only compatibly.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def dump_yaml(docs: Iterable[dict[str, Any]]) -> str:
 
 # -- explain ---------------------------------------------------------------------------------
 def explanation_to_dict(e: Explanation, simulated: SimulatedExplanation | None = None) -> dict[str, Any]:
-    """explain ``-o json``: the documented contract (README, "explain JSON"); ``simulated``:
+    """explain ``-o json``: the documented contract (docs/contracts/explain-json.md); ``simulated``:
     where in the simulation the pod was explained (``simulation``; null for a pod of the input)."""
     pf, pe = e.post_filter, e.pre_enqueue
     return {

@@ -3,7 +3,7 @@
 kubesched follows upstream master; ``--kube-version`` makes it behave as an older release. Each
 difference is one named switch declared next to the code it changes, saying since which release
 the newer behaviour holds and which upstream PR made the change, so that a reader of that code
-sees the old rule beside the new one and the README's table of switches can be checked against
+sees the old rule beside the new one and docs/releases.md's table of switches can be checked against
 the code. There is no copy of a plugin per release: the plugin asks its switch, with the
 release from its handle, once when it is built.
 """

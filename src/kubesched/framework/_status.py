@@ -3,7 +3,7 @@
 Mirrors staging/src/k8s.io/kube-scheduler/framework/interface.go (master 2026): ``Code`` keeps
 upstream's names and order; a ``None`` status counts as Success.
 
-Building one (what plugins do; README "Writing a plugin"):
+Building one (what plugins do; docs/writing-a-plugin.md):
 
 - ``Status(Code.UNSCHEDULABLE, "node(s) are busy")``: one reason (upstream's
   ``NewStatus(code, reason)``); ``Status(code, ["a", "b"])`` or ``Status.of(code, "a", "b")``:
