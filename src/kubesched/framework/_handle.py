@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
+    from ._interface import PreemptionExtender
     from ._runtime import PodNominator
     from ._waiting_pods import WaitingPod
 
@@ -53,7 +54,7 @@ class Handle(Protocol):
 
     def nominator(self) -> PodNominator | None: ...
 
-    def extenders(self) -> list[Any]: ...
+    def extenders(self) -> list[PreemptionExtender]: ...
 
     def pod_group_states(self) -> PodGroupStates | None:
         """The pod groups' members (PodGroupManager upstream); None outside a scheduler."""

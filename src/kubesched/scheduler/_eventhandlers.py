@@ -91,11 +91,11 @@ class EventHandlers:
         self.gang_scheduling = gang_scheduling
 
     @property
-    def _queue(self) -> Any:
+    def _queue(self) -> PriorityQueue:
         return self.host.queue
 
     @property
-    def _cache(self) -> Any:
+    def _cache(self) -> Cache:
         return self.host.cache
 
     def _move(self, event: ClusterEvent, old: Any, new: Any,

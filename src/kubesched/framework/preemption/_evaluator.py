@@ -32,7 +32,7 @@ import numpy as np
 
 from .._cycle_state import CycleState
 from .._diagnosis import Diagnosis, FitError, NodeToStatus
-from .._interface import PostFilterResult
+from .._interface import DryRunPreemption, PostFilterResult, PreemptionExtender, SkippedErrorLogger
 from .._status import Code, Status
 from ._decided import DecidedNodes
 from ._executor import Executor, _try_get_pod
@@ -83,6 +83,17 @@ class Evaluator:
         self.interface = interface
         self.executor = executor
         self.enable_async_preemption = enable_async_preemption
+
+    @property
+    def interface(self) -> Interface:
+        """The preemption policy; whether it has the faster dry run (:class:`DryRunPreemption`)
+        is resolved when it is set, not per preemption."""
+        return self._interface
+
+    @interface.setter
+    def interface(self, interface: Interface) -> None:
+        self._interface = interface
+        self._dry_run = interface if isinstance(interface, DryRunPreemption) else None
 
     # -- Preempt ------------------------------------------------------------------------------
     def preempt(self, state: CycleState, pod: Pod,
@@ -191,11 +202,10 @@ class Evaluator:
         statuses = NodeToStatus()
         errs: list[BaseException] = []
         n = len(potential_nodes)
-        prepare = getattr(self.interface, "prepare_dry_run", None)
         fast = None
-        if prepare is not None:
+        if self._dry_run is not None:
             visit = [*potential_nodes[offset % n:], *potential_nodes[:offset % n]] if n else []
-            fast = prepare(state, pod, pdbs, node_statuses, visit, num_candidates)
+            fast = self._dry_run.prepare_dry_run(state, pod, pdbs, node_statuses, visit, num_candidates)
         bulk: Callable[[int], DecidedNodes] | None = getattr(fast, "bulk", None)
         good, bad = non_violating.items, violating.items  # appended directly: the hot loop
 
@@ -309,9 +319,8 @@ def list_pdbs(store: Store | None) -> list[PodDisruptionBudget]:
         return []
 
 
-def _log_skipped(ext: Any, err: Exception) -> None:
+def _log_skipped(ext: PreemptionExtender, err: Exception) -> None:
     """Upstream logs a skipped ignorable extender's error; the scheduler's HTTP extender does it
-    (a warning the first time), other extender objects need not."""
-    log = getattr(ext, "log_skipped_error", None)
-    if log is not None:
-        log("preempt", err)
+    (a warning the first time), other extender objects need not (once per error: no hot path)."""
+    if isinstance(ext, SkippedErrorLogger):
+        ext.log_skipped_error("preempt", err)

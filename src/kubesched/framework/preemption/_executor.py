@@ -21,6 +21,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._interface import AsyncRunnerHandle, PodActivator
 from .._status import Status
 from ._interface import Candidate
 
@@ -169,7 +170,7 @@ class Executor:
                 # The pod could otherwise be stuck in unschedulablePods: retry it now.
                 self._activate(pod)
 
-        run_async = getattr(self._handle, "run_async", None)
+        run_async = self._handle.run_async if isinstance(self._handle, AsyncRunnerHandle) else None
         if run_async is not None:
             run_async(run)  # live mode: a worker thread, as upstream's goroutine
         else:
@@ -209,9 +210,8 @@ class Executor:
 
     def _activate(self, pod: Pod) -> None:
         queue = self._handle.nominator()
-        activate = getattr(queue, "activate", None)
-        if callable(activate):
-            activate({pod.name: pod})
+        if isinstance(queue, PodActivator):
+            queue.activate({pod.name: pod})
 
 
 def _try_get_pod(store: Store | None, namespace: str, name: str) -> Pod | None:
