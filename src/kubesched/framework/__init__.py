@@ -25,7 +25,7 @@ from ._features import (
     gang_scheduling_enabled,
     gate_default,
 )
-from ._handle import Handle
+from ._handle import Handle, PreemptionMetrics
 from ._interface import (
     MAX_NODE_SCORE,
     MAX_TOTAL_SCORE,
@@ -156,6 +156,7 @@ __all__ = [
     "PreFilterResult",
     "PreScorePlugin",
     "PreemptionExtender",
+    "PreemptionMetrics",
     "QueueSortPlugin",
     "QueuedPodInfo",
     "QueueingHint",

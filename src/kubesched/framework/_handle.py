@@ -24,7 +24,26 @@ if TYPE_CHECKING:
     from ._runtime import PodNominator
     from ._waiting_pods import WaitingPod
 
-__all__ = ["Handle"]
+__all__ = ["Handle", "PreemptionMetrics"]
+
+
+class _Counter(Protocol):
+    def inc(self, amount: float = 1) -> None: ...
+
+
+class _Histogram(Protocol):
+    def observe(self, amount: float) -> None: ...
+
+
+class PreemptionMetrics(Protocol):
+    """The metrics preemption reports (scheduler_preemption_attempts_total,
+    scheduler_preemption_victims): the owning scheduler's SchedulerMetrics has them."""
+
+    @property
+    def preemption_attempts(self) -> _Counter: ...
+
+    @property
+    def preemption_victims(self) -> _Histogram: ...
 
 
 class Handle(Protocol):

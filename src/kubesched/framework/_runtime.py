@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from ..clock import Clock
     from ..cluster import Store
     from ._diagnosis import NodeToStatus
+    from ._handle import PreemptionMetrics
     from .config._types import Profile
 
 __all__ = ["ExtensionPointObserver", "Framework", "PluginObserver", "PodNominator"]
@@ -198,7 +199,7 @@ class Framework:
         self._pod_group_states: PodGroupStates | None = None
         # The owning scheduler's SchedulerMetrics, for plugins that report metrics of their own
         # (DefaultPreemption: scheduler_preemption_*); None outside a scheduler.
-        self.metrics: Any = None
+        self.metrics: PreemptionMetrics | None = None
         # Where work upstream runs in a goroutine outside the cycles goes (asynchronous
         # preemption's API calls): None is a task due now on the clock (simulations); live
         # mode's scheduler sets its worker pool.

@@ -28,7 +28,7 @@ from ._interface import Candidate
 if TYPE_CHECKING:
     from ...api import Pod
     from ...cluster import Store
-    from .._handle import Handle
+    from .._handle import Handle, PreemptionMetrics
 
 __all__ = [
     "DISRUPTION_TARGET",
@@ -78,7 +78,7 @@ class Executor:
     """Actuates the chosen candidate. ``preempt_pod`` is an attribute so tests can replace it,
     as upstream's ``PreemptPod``."""
 
-    def __init__(self, handle: Handle, metrics: Callable[[], Any] | None = None) -> None:
+    def __init__(self, handle: Handle, metrics: Callable[[], PreemptionMetrics | None] | None = None) -> None:
         self._handle = handle
         self._metrics = metrics or (lambda: getattr(handle, "metrics", None))
         self._preempting: set[str] = set()
