@@ -193,7 +193,7 @@ class Scheduler(SchedulePodGroupMixin):
             plugin_observer=self.metrics.observe_plugin)
         self.queue = self._new_queue()
         for fwk in self.profiles.values():
-            _attach(fwk, "set_nominator", _NominatorView(self.queue))
+            fwk.set_nominator(_NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
             fwk.set_pod_group_states(self.cache.pod_groups)
             if self.options.binding is BindingMode.THREAD:
@@ -432,10 +432,3 @@ def _priority_sort_key(p: QueuedPodInfo) -> tuple[int, float]:
     """PrioritySort's ``less`` as a sort key (higher priority, then earlier timestamp): the
     queue's heaps then compare tuples in C instead of calling ``less``."""
     return -p.pod.priority_value, p.timestamp
-
-
-def _attach(obj: Any, method: str, *args: Any) -> None:
-    fn = getattr(obj, method, None)
-    if callable(fn):
-        fn(*args)
-
