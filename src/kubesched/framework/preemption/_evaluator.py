@@ -157,9 +157,7 @@ class Evaluator:
             raise RuntimeError("no nodes available")
         snap = self.handle.snapshot()
         own = snap.node_info_list is all_nodes
-        rows_for = getattr(m, "rows_for_status_code", None) if own else None
-        mask = (rows_for(Code.UNSCHEDULABLE, snap.names_array(), len(all_nodes))
-                if rows_for is not None else None)
+        mask = m.rows_for_status_code(Code.UNSCHEDULABLE, snap.names_array(), len(all_nodes)) if own else None
         if mask is not None:  # the statuses know the snapshot rows: no name lookups
             potential = (list(all_nodes) if mask.all() else
                          list(map(all_nodes.__getitem__, np.flatnonzero(mask).tolist())))
