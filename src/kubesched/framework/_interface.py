@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo, PodInfo
     from ._diagnosis import NodeToStatus
     from ._waiting_pods import PermitFuture
-    from .preemption import Victims
+    from .preemption import DecidedNodes, Victims
 
 __all__ = [
     "MAX_NODE_SCORE",
@@ -38,6 +38,7 @@ __all__ = [
     "BatchFilterPlugin",
     "BatchScorePlugin",
     "BindPlugin",
+    "BulkDryRun",
     "DryRunPreemption",
     "EnqueueExtensions",
     "FilterInputs",
@@ -324,6 +325,20 @@ class DryRunPreemption(Protocol):
     def prepare_dry_run(self, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
                         node_statuses: NodeToStatus | None, nodes: Sequence[NodeInfo], num_candidates: int,
                         ) -> Callable[[int, NodeInfo], tuple[list[Pod], int, Status] | None] | None: ...
+
+
+@runtime_checkable
+class BulkDryRun(Protocol):
+    """A dry-run function from :meth:`DryRunPreemption.prepare_dry_run` that also answers runs
+    of nodes at once (no upstream counterpart): ``bulk(i)`` decides the nodes from the i-th on
+    that have no victims, ``known(j)`` gives (name, result) of a node it answered, or None when
+    the node needs the per-node call."""
+
+    def __call__(self, i: int, ni: NodeInfo) -> tuple[list[Pod], int, Status] | None: ...
+
+    def bulk(self, i: int) -> DecidedNodes: ...
+
+    def known(self, i: int) -> tuple[str, tuple[list[Pod], int, Status]] | None: ...
 
 
 @runtime_checkable
