@@ -8,7 +8,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from kubesched.framework import Status
+from kubesched.scheduler import BindingMode, SchedulerOptions
 
 from .env import Env, plugin, profile
 from .test_schedule_one import _node, _pod
@@ -42,3 +45,12 @@ def test_binding_cycles_run_concurrently_up_to_the_worker_count() -> None:
         sched.shutdown_binding(wait=True)
     assert not gate.broken
     assert sorted(bound) == sorted(f"p{i}" for i in range(IN_FLIGHT))
+
+
+def test_binding_mode_is_a_type() -> None:
+    """The binding mode is a BindingMode; its string value is accepted and a bad one refused
+    when the options are made, not when the first binding cycle runs."""
+    assert SchedulerOptions().binding is BindingMode.CLOCK
+    assert SchedulerOptions(binding="thread").binding is BindingMode.THREAD  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'threads' is not a valid BindingMode"):
+        SchedulerOptions(binding="threads")  # type: ignore[arg-type]

@@ -47,7 +47,7 @@ from ..cluster.live.leaderelection import (
 from ..framework.config import SchedulerConfig, default_config, load_config
 from ..metrics import process_registry
 from ..process import HeapFreezer
-from ..scheduler import IDLE_WAIT, Scheduler, SchedulerOptions, run_realtime
+from ..scheduler import IDLE_WAIT, BindingMode, Scheduler, SchedulerOptions, run_realtime
 from ..serving import stop_on_signals, wait_for_informers
 from ._serving import RequestAuth, SchedulerServer, new_endpoints_server
 
@@ -88,7 +88,7 @@ class LiveScheduler:
             return False
         with self.store.paused():
             self.scheduler = Scheduler(self.store, self.clock, self.config, self.seed,
-                                       options=SchedulerOptions(binding="thread"))
+                                       options=SchedulerOptions(binding=BindingMode.THREAD))
         log.info("kubesched: caches synced; scheduling for %s", ", ".join(self.profiles))
         self.freezer.settle()
         self._gc_timer = self.clock.schedule(GC_FREEZE_INTERVAL, self._gc_tick)

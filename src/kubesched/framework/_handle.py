@@ -20,10 +20,30 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
+    from ._interface import PreemptionExtender
     from ._runtime import PodNominator
     from ._waiting_pods import WaitingPod
 
-__all__ = ["Handle"]
+__all__ = ["Handle", "PreemptionMetrics"]
+
+
+class _Counter(Protocol):
+    def inc(self, amount: float = 1) -> None: ...
+
+
+class _Histogram(Protocol):
+    def observe(self, amount: float) -> None: ...
+
+
+class PreemptionMetrics(Protocol):
+    """The metrics preemption reports (scheduler_preemption_attempts_total,
+    scheduler_preemption_victims): the owning scheduler's SchedulerMetrics has them."""
+
+    @property
+    def preemption_attempts(self) -> _Counter: ...
+
+    @property
+    def preemption_victims(self) -> _Histogram: ...
 
 
 class Handle(Protocol):
@@ -53,7 +73,7 @@ class Handle(Protocol):
 
     def nominator(self) -> PodNominator | None: ...
 
-    def extenders(self) -> list[Any]: ...
+    def extenders(self) -> list[PreemptionExtender]: ...
 
     def pod_group_states(self) -> PodGroupStates | None:
         """The pod groups' members (PodGroupManager upstream); None outside a scheduler."""

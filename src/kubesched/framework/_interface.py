@@ -10,7 +10,7 @@ plugin implements only what upstream's does. The runtime checks membership with
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -23,36 +23,47 @@ from ._events import ClusterEvent, ClusterEventWithHint
 from ._status import Status
 
 if TYPE_CHECKING:
-    from ..api import Pod
+    from ..api import AllocationResult, Pod, PodDisruptionBudget, ResourceClaim
     from ..cache import NodeInfo, PodInfo
     from ._diagnosis import NodeToStatus
+    from ._waiting_pods import PermitFuture
+    from .preemption import DecidedNodes, Victims
 
 __all__ = [
     "MAX_NODE_SCORE",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
+    "AsyncPreBindPlugin",
+    "AsyncRunnerHandle",
     "BatchFilterPlugin",
     "BatchScorePlugin",
     "BindPlugin",
+    "BulkDryRun",
+    "DryRunPreemption",
     "EnqueueExtensions",
     "FilterInputs",
     "FilterPlugin",
+    "NodeAllocationsPlugin",
     "PermitPlugin",
     "Plugin",
+    "PodActivator",
     "PostBindPlugin",
     "PostFilterPlugin",
     "PostFilterResult",
     "PreBindPlugin",
+    "PreBindPreFlightPlugin",
     "PreEnqueuePlugin",
     "PreFilterExtensions",
     "PreFilterPlugin",
     "PreFilterResult",
     "PreScorePlugin",
+    "PreemptionExtender",
     "QueueSortPlugin",
     "QueuedPodInfo",
     "ReservePlugin",
     "ScoreExtensions",
     "ScorePlugin",
+    "SkippedErrorLogger",
     "filter_inputs",
 ]
 
@@ -272,6 +283,106 @@ class PermitPlugin(Plugin, Protocol):
 @runtime_checkable
 class PreBindPlugin(Plugin, Protocol):
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
+
+
+@runtime_checkable
+class PreBindPreFlightPlugin(PreBindPlugin, Protocol):
+    """A PreBind plugin that can tell beforehand whether it has work for the pod: upstream's
+    ``PreBindPlugin.PreBindPreFlight`` (newest upstream, KEP-5278). Optional here so that a
+    PreBind plugin written against an older interface keeps working (it counts as having
+    work)."""
+
+    def pre_bind_pre_flight(self, state: CycleState, pod: Pod, node_name: str) -> Status | None: ...
+
+
+@runtime_checkable
+class AsyncPreBindPlugin(PreBindPlugin, Protocol):
+    """A PreBind plugin that may wait (no upstream counterpart: upstream's PreBind simply
+    blocks its binding goroutine, e.g. DynamicResources polling device binding conditions);
+    the returned future resolves when the wait ends and the next PreBind plugins run then."""
+
+    def pre_bind_async(self, state: CycleState, pod: Pod, node_name: str) -> PermitFuture: ...
+
+
+@runtime_checkable
+class NodeAllocationsPlugin(Plugin, Protocol):
+    """A plugin that allocates devices in Filter and can say what it allocated on a node
+    (no upstream counterpart: ``explain``/``simulate`` show it, as DynamicResources' Filter
+    computes it)."""
+
+    def node_allocations(self, state: CycleState,
+                         node_name: str) -> list[tuple[ResourceClaim, AllocationResult]]: ...
+
+
+@runtime_checkable
+class DryRunPreemption(Protocol):
+    """A preemption policy (preemption.Interface) with a faster SelectVictimsOnNode for one
+    preemption (no upstream counterpart: upstream's DryRunPreemption always copies each node).
+    ``prepare_dry_run`` returns a function asked about the i-th node in the Evaluator's
+    visiting order, which answers None for a node it cannot decide; it may also have
+    ``bulk(i)`` and ``known(j)`` (see framework.preemption's Evaluator)."""
+
+    def prepare_dry_run(self, state: CycleState, pod: Pod, pdbs: Sequence[PodDisruptionBudget],
+                        node_statuses: NodeToStatus | None, nodes: Sequence[NodeInfo], num_candidates: int,
+                        ) -> Callable[[int, NodeInfo], tuple[list[Pod], int, Status] | None] | None: ...
+
+
+@runtime_checkable
+class BulkDryRun(Protocol):
+    """A dry-run function from :meth:`DryRunPreemption.prepare_dry_run` that also answers runs
+    of nodes at once (no upstream counterpart): ``bulk(i)`` decides the nodes from the i-th on
+    that have no victims, ``known(j)`` gives (name, result) of a node it answered, or None when
+    the node needs the per-node call."""
+
+    def __call__(self, i: int, ni: NodeInfo) -> tuple[list[Pod], int, Status] | None: ...
+
+    def bulk(self, i: int) -> DecidedNodes: ...
+
+    def known(self, i: int) -> tuple[str, tuple[list[Pod], int, Status]] | None: ...
+
+
+@runtime_checkable
+class AsyncRunnerHandle(Protocol):
+    """A Handle that says where work upstream runs in a goroutine outside the cycles goes
+    (asynchronous preemption's API calls; upstream's ``Handle.Parallelizer`` and goroutines):
+    None is a task due now on the clock (simulations), live mode sets its worker pool. No
+    upstream interface: a Handle without it runs the work on its clock."""
+
+    run_async: Callable[[Callable[[], None]], None] | None
+
+
+@runtime_checkable
+class PodActivator(Protocol):
+    """Upstream's ``PodActivator`` (interface.go): moves pods to the active queue. The
+    scheduling queue is one; the Handle's nominator is the queue in a scheduler, and a
+    nominator that is not (a framework outside a scheduler) activates nothing."""
+
+    def activate(self, pods: Mapping[str, Pod]) -> None: ...
+
+
+class PreemptionExtender(Protocol):
+    """What the framework asks of a scheduler extender: the preemption part of upstream's
+    ``framework.Extender`` (pkg/scheduler/framework/extender.go), for callExtenders. The
+    scheduler's HTTP extender implements all of it."""
+
+    def name(self) -> str: ...
+
+    def is_ignorable(self) -> bool: ...
+
+    def is_interested(self, pod: Pod) -> bool: ...
+
+    def supports_preemption(self) -> bool: ...
+
+    def process_preemption(self, pod: Pod, node_name_to_victims: Mapping[str, Victims],
+                           get_node: Callable[[str], NodeInfo | None]) -> Mapping[str, Victims]: ...
+
+
+@runtime_checkable
+class SkippedErrorLogger(Protocol):
+    """An extender that logs the errors the scheduler skips itself (no upstream interface:
+    upstream logs each one at the call site; the HTTP extender warns once, then debugs)."""
+
+    def log_skipped_error(self, verb: str, err: BaseException) -> None: ...
 
 
 @runtime_checkable

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,13 +34,20 @@ from ._events import ClusterEventWithHint
 from ._interface import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
+    AsyncPreBindPlugin,
+    BatchFilterPlugin,
+    BatchScorePlugin,
     BindPlugin,
+    EnqueueExtensions,
     FilterPlugin,
     PermitPlugin,
+    Plugin,
     PostBindPlugin,
     PostFilterPlugin,
     PostFilterResult,
     PreBindPlugin,
+    PreBindPreFlightPlugin,
+    PreemptionExtender,
     PreEnqueuePlugin,
     PreFilterPlugin,
     PreFilterResult,
@@ -59,6 +66,7 @@ from ._nominated import (
     resource_only_filters,
 )
 from ._placement import PlacementFeasiblePlugin, PlacementProgress
+from ._registry import PluginFactory
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
 from ._status import Code, Status
@@ -70,6 +78,7 @@ if TYPE_CHECKING:
     from ..clock import Clock
     from ..cluster import Store
     from ._diagnosis import NodeToStatus
+    from ._handle import PreemptionMetrics
     from .config._types import Profile
 
 __all__ = ["ExtensionPointObserver", "Framework", "PluginObserver", "PodNominator"]
@@ -88,8 +97,7 @@ class PodNominator(Protocol):
 
 def _nothing_nominated(nom: PodNominator) -> bool:
     """Whether a nominator that can tell (``len``: how many pods are nominated) has none."""
-    size = getattr(nom, "__len__", None)
-    return size is not None and size() == 0
+    return isinstance(nom, Sized) and len(nom) == 0
 
 
 def _err(msg: str, plugin: str = "") -> Status:
@@ -97,11 +105,8 @@ def _err(msg: str, plugin: str = "") -> Status:
         RuntimeError(msg))
 
 
-def _filter_batch(pl: Any, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
-    """A plugin's batch filter, or a per-node loop for plugins without one."""
-    fb = getattr(pl, "filter_batch", None)
-    if fb is not None:
-        return fb(state, pod, nodes)
+def _filter_per_node(pl: FilterPlugin, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
+    """The batch filter of a plugin that is no :class:`BatchFilterPlugin`: a per-node loop."""
     return BatchFilterResult.from_statuses([pl.filter(state, pod, ni) for ni in nodes.node_infos()])
 
 
@@ -153,7 +158,7 @@ class Framework:
     def __init__(
         self,
         profile: Profile,
-        registry: Mapping[str, Callable[[Any, Any], Any]],
+        registry: Mapping[str, PluginFactory],
         *,
         clock: Clock | None = None,
         rng: random.Random | None = None,
@@ -161,7 +166,7 @@ class Framework:
         features: Mapping[str, bool] | None = None,
         kube_version: KubeVersion = NEWEST_KUBE_VERSION,
         nominator: PodNominator | None = None,
-        extenders: Sequence[Any] = (),
+        extenders: Sequence[PreemptionExtender] = (),
         snapshot: Snapshot | Callable[[], Snapshot] | None = None,
         percentage_of_nodes_to_score: int | None = None,
         per_node: bool = False,
@@ -194,13 +199,13 @@ class Framework:
         self._pod_group_states: PodGroupStates | None = None
         # The owning scheduler's SchedulerMetrics, for plugins that report metrics of their own
         # (DefaultPreemption: scheduler_preemption_*); None outside a scheduler.
-        self.metrics: Any = None
+        self.metrics: PreemptionMetrics | None = None
         # Where work upstream runs in a goroutine outside the cycles goes (asynchronous
         # preemption's API calls): None is a task due now on the clock (simulations); live
         # mode's scheduler sets its worker pool.
         self.run_async: Callable[[Callable[[], None]], None] | None = None
         lists = build_plugin_lists(profile, registry, self)
-        self.plugins_map: dict[str, Any] = lists.plugins
+        self.plugins_map: dict[str, Plugin] = lists.plugins
         self.score_weights: dict[str, int] = lists.score_weights
         self._score_plans: dict[frozenset[str], _ScorePlan] = {}
         self._named_lists: dict[int, tuple[list[Any], list[tuple[Any, str]]]] = {}
@@ -221,6 +226,17 @@ class Framework:
         # the profile's order.
         self.placement_feasible_plugins: list[PlacementFeasiblePlugin] = [
             pl for pl in self.plugins_map.values() if isinstance(pl, PlacementFeasiblePlugin)]
+        # The optional capabilities (framework._interface's protocols), resolved once per
+        # plugin here, by plugin name: an isinstance against a runtime-checkable protocol
+        # checks every member, too slow to ask per pod or node.
+        self._batch_filter_plugins: dict[str, BatchFilterPlugin] = {
+            pl.name(): pl for pl in self.filter_plugins if isinstance(pl, BatchFilterPlugin)}
+        self._score_batch_plugins: dict[str, BatchScorePlugin] = {
+            pl.name(): pl for pl in self.score_plugins if isinstance(pl, BatchScorePlugin)}
+        self._pre_flight_plugins: dict[str, PreBindPreFlightPlugin] = {
+            pl.name(): pl for pl in self.pre_bind_plugins if isinstance(pl, PreBindPreFlightPlugin)}
+        self._async_pre_bind_plugins: dict[str, AsyncPreBindPlugin] = {
+            pl.name(): pl for pl in self.pre_bind_plugins if isinstance(pl, AsyncPreBindPlugin)}
 
     # -- Handle ---------------------------------------------------------------------------
     @property
@@ -262,7 +278,7 @@ class Framework:
         self._nominator = nominator
         self._logging_nominator = nominator if NominatedColumns.supported(nominator) else None
 
-    def extenders(self) -> list[Any]:
+    def extenders(self) -> list[PreemptionExtender]:
         return self._extenders
 
     def pod_group_states(self) -> PodGroupStates | None:
@@ -316,8 +332,7 @@ class Framework:
 
         out: dict[str, list[ClusterEventWithHint]] = {}
         for name, pl in self.plugins_map.items():
-            fn = getattr(pl, "events_to_register", None)
-            out[name] = (list(fn()) if callable(fn) else
+            out[name] = (list(pl.events_to_register()) if isinstance(pl, EnqueueExtensions) else
                          [ClusterEventWithHint(ClusterEvent(EventResource.WILDCARD, ActionType.ALL))])
         return out
 
@@ -432,21 +447,24 @@ class Framework:
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod,
                                          pod_info_to_add: PodInfo, node_info: NodeInfo) -> Status:
         """RunPreFilterExtensionAddPod: skipped plugins and plugins without extensions are skipped."""
-        return self._pre_filter_ext(state, "add_pod", "AddPod", pod_to_schedule, pod_info_to_add, node_info)
+        return self._pre_filter_ext(state, True, pod_to_schedule, pod_info_to_add, node_info)
 
     def run_pre_filter_extension_remove_pod(self, state: CycleState, pod_to_schedule: Pod,
                                             pod_info_to_remove: PodInfo, node_info: NodeInfo) -> Status:
-        return self._pre_filter_ext(state, "remove_pod", "RemovePod", pod_to_schedule, pod_info_to_remove,
-                                    node_info)
+        return self._pre_filter_ext(state, False, pod_to_schedule, pod_info_to_remove, node_info)
 
-    def _pre_filter_ext(self, state: CycleState, method: str, label: str, pod: Pod, pi: PodInfo,
+    def _pre_filter_ext(self, state: CycleState, add: bool, pod: Pod, pi: PodInfo,
                         node_info: NodeInfo) -> Status:
+        """AddPod (``add``) or RemovePod of every PreFilterExtensions."""
         for pl in self.pre_filter_plugins:
             ext = pl.pre_filter_extensions()
             if ext is None or pl.name() in state.skip_filter_plugins:
                 continue
-            st = getattr(ext, method)(state, pod, pi, node_info)
+            st = (ext.add_pod(state, pod, pi, node_info) if add
+                  else ext.remove_pod(state, pod, pi, node_info))
             if not _ok(st):
+                assert st is not None
+                label = "AddPod" if add else "RemovePod"
                 return _err(f'running {label} on PreFilter plugin "{pl.name()}": {error_text(st)}')
         return Status.success()
 
@@ -480,11 +498,17 @@ class Framework:
             sub = batch
             skip = state.skip_filter_plugins
             timed = self._timing_plugins(state)
+            batch_pls = self._batch_filter_plugins
             for pl, name in self._named(self.filter_plugins):
                 if skip and name in skip:
                     continue
-                res = (self._call(state, "Filter", pl, _filter_batch, pl, state, pod, sub) if timed
-                       else _filter_batch(pl, state, pod, sub))
+                bp = batch_pls.get(name)
+                if bp is not None:
+                    res = (self._call(state, "Filter", pl, bp.filter_batch, state, pod, sub) if timed
+                           else bp.filter_batch(state, pod, sub))
+                else:
+                    res = (self._call(state, "Filter", pl, _filter_per_node, pl, state, pod, sub) if timed
+                           else _filter_per_node(pl, state, pod, sub))
                 codes = res.codes
                 if not np.count_nonzero(codes):
                     continue  # every node passed: nothing to record, the same nodes go on
@@ -699,7 +723,9 @@ class Framework:
             plugins = [pl for pl in self.score_plugins if pl.name() not in skip]
             names = [pl.name() for pl in plugins]
             weights = [self.score_weights[n] for n in names]
-            batch_fns = [getattr(pl, "score_batch", None) for pl in plugins]
+            batch_pls = self._score_batch_plugins
+            batch_fns: list[Callable[..., Any] | None] = [
+                bp.score_batch if (bp := batch_pls.get(n)) is not None else None for n in names]
             exts = [pl.score_extensions() for pl in plugins]
             plan = _ScorePlan(plugins, names, weights, np.asarray(weights, dtype=np.int64), batch_fns, exts)
             self._score_plans[key] = plan
@@ -861,10 +887,12 @@ class Framework:
     def _pre_bind_pre_flights(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         skip: set[str] = set()
         returning = Status.skip()
-        for pl in self.pre_bind_plugins:
-            fn = getattr(pl, "pre_bind_pre_flight", None)
-            st: Status = Status.success() if fn is None else (
-                self._call(state, "PreBindPreFlight", pl, fn, state, pod, node_name) or Status.success())
+        pre_flights = self._pre_flight_plugins
+        for pl, name in self._named(self.pre_bind_plugins):
+            pf = pre_flights.get(name)
+            st: Status = Status.success() if pf is None else (
+                self._call(state, "PreBindPreFlight", pl, pf.pre_bind_pre_flight, state, pod, node_name)
+                or Status.success())
             if st.code == Code.ERROR:
                 return _err(f'running PreBindPreFlight "{pl.name()}": {error_text(st)}')
             if _ok(st):
@@ -900,7 +928,8 @@ class Framework:
         plugins run once it resolves; the others run as in :meth:`run_pre_bind_plugins`. The
         returned future is resolved at once when nobody waits."""
         plugins = [pl for pl in self.pre_bind_plugins if pl.name() not in state.skip_pre_bind_plugins]
-        if not any(hasattr(pl, "pre_bind_async") for pl in plugins):
+        waiting = self._async_pre_bind_plugins
+        if not waiting or not any(pl.name() in waiting for pl in plugins):
             return PermitFuture.resolved(self.run_pre_bind_plugins(state, pod, node_name))
         out = PermitFuture()
 
@@ -920,14 +949,14 @@ class Framework:
             while i < len(plugins):
                 pl = plugins[i]
                 i += 1
-                wait = getattr(pl, "pre_bind_async", None)
-                if wait is None:
+                ap = waiting.get(pl.name())
+                if ap is None:
                     st = self._call(state, "PreBind", pl, pl.pre_bind, state, pod, node_name)
                     if not _ok(st):
                         out.set_status(failed(pl, st))
                         return
                     continue
-                fut: PermitFuture = wait(state, pod, node_name)
+                fut: PermitFuture = ap.pre_bind_async(state, pod, node_name)
                 if not fut.done():
                     fut.add_done_callback(_resume(pl, i))
                     return

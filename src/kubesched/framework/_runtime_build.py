@@ -11,12 +11,13 @@ MaxNodeScore must not overflow int64.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._extension_points import EXTENSION_POINT_BY_KEY, EXTENSION_POINTS
 from ._interface import MAX_NODE_SCORE, MAX_TOTAL_SCORE
+from ._registry import PluginFactory
 from .config._types import PluginRef, Profile
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def _needed(profile: Profile) -> list[str]:
     return list(seen)
 
 
-def build_plugin_lists(profile: Profile, registry: Mapping[str, Callable[[Any, Any], Any]],
+def build_plugin_lists(profile: Profile, registry: Mapping[str, PluginFactory],
                        handle: Handle) -> PluginLists:
     out = PluginLists()
     configs: dict[str, Any] = {}

@@ -29,12 +29,13 @@ from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
 from ._loop import FIXED_POINT_HORIZON, IDLE_WAIT, run
 from ._metrics import SchedulerMetrics
 from ._realtime import run_realtime
-from ._scheduler import RunSummary, Scheduler, SchedulerOptions
+from ._scheduler import BindingMode, RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
     "FIXED_POINT_HORIZON",
     "IDLE_WAIT",
     "AttemptHook",
+    "BindingMode",
     "Diagnosis",
     "ExplainError",
     "Explanation",

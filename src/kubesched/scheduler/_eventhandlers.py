@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..api import Node, Pod
+from ..api import ApiObject, Node, Pod
 from ..framework import ActionType, ClusterEvent, EventResource
 from ..queue import (
     EVENT_ASSIGNED_POD_ADD,
@@ -91,14 +91,14 @@ class EventHandlers:
         self.gang_scheduling = gang_scheduling
 
     @property
-    def _queue(self) -> Any:
+    def _queue(self) -> PriorityQueue:
         return self.host.queue
 
     @property
-    def _cache(self) -> Any:
+    def _cache(self) -> Cache:
         return self.host.cache
 
-    def _move(self, event: ClusterEvent, old: Any, new: Any,
+    def _move(self, event: ClusterEvent, old: ApiObject | None, new: ApiObject | None,
               pre_check: Callable[[Pod], bool] | None = None) -> None:
         self._queue.move_all_to_active_or_backoff_queue(event, old, new, pre_check)
 
@@ -199,7 +199,8 @@ class EventHandlers:
         self._move(EVENT_ASSIGNED_POD_DELETE, assumed, None)
 
     # -- other kinds (PV, PVC, StorageClass, CSINode, ...) -------------------------------------
-    def other(self, resource: EventResource, action: ActionType, old: Any, new: Any) -> None:
+    def other(self, resource: EventResource, action: ActionType,
+              old: ApiObject | None, new: ApiObject | None) -> None:
         """buildEvtResHandler: Add/Update/Delete of any other kind -> a queue move with the
         plain action (no finer update types for these kinds)."""
         self._move(ClusterEvent(resource, action), old, new)

@@ -25,7 +25,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..framework import EXTENDER_NAME, Code, CycleState, Diagnosis, FitError, Status, filter_plugin_error
+from ..framework import (
+    EXTENDER_NAME,
+    Code,
+    CycleState,
+    Diagnosis,
+    FitError,
+    NodeAllocationsPlugin,
+    Status,
+    filter_plugin_error,
+)
 from ._diagnosis import NoNodesAvailableError
 
 if TYPE_CHECKING:
@@ -276,10 +285,9 @@ class _Cycle:
         found for the pod on ``node_name``."""
         out = []
         for pl in self.fwk.filter_plugins:
-            allocations = getattr(pl, "node_allocations", None)
-            if allocations is None:
+            if not isinstance(pl, NodeAllocationsPlugin):
                 continue
-            for claim, allocation in allocations(self.state, node_name):
+            for claim, allocation in pl.node_allocations(self.state, node_name):
                 key = f"{claim.meta.namespace}/{claim.meta.name}"
                 out += [f"{key}: {r.request} -> {r.driver}/{r.pool}/{r.device}" for r in allocation.results]
         return out

@@ -6,7 +6,7 @@ clock. One thread (the caller's) owns the scheduler's state. Each turn it fires 
 failures handed back by the binding workers, queue flushes, backoff expiry, permit timeouts),
 then runs one scheduling cycle (ScheduleOne). When activeQ is empty it blocks until the next
 timer or until something is scheduled, never spinning. Binding cycles run on the binding
-workers meanwhile (``SchedulerOptions(binding="thread")``).
+workers meanwhile (``SchedulerOptions(binding=BindingMode.THREAD)``).
 
 Stopping (``stop`` set, e.g. on SIGTERM): no more pods are popped; binding cycles in flight
 are finished (bounded by ``drain_timeout``) with their results handled on this thread.

@@ -83,6 +83,18 @@ def _ok(st: Status | None) -> Status:
     return st if st is not None else Status.success()
 
 
+class CycleStats:
+    """Counters of the scheduling attempts (the run summaries read them)."""
+
+    __slots__ = ("attempts", "error_attempts", "scheduled", "unschedulable_attempts")
+
+    def __init__(self) -> None:
+        self.attempts = 0
+        self.scheduled = 0
+        self.unschedulable_attempts = 0
+        self.error_attempts = 0
+
+
 class ScheduleOneMixin:
     """The cycles; mixed into :class:`~kubesched.scheduler.Scheduler`, which provides these."""
 
@@ -97,7 +109,7 @@ class ScheduleOneMixin:
     nominated_node_name_for_expectation: bool
     profiles: dict[str, Framework]
     bindings_in_flight: int
-    stats: Any
+    stats: CycleStats
     attempt_hook: AttemptHook | None
     stopped_before: QueuedPodInfo | None
     stopped_pod_group: PodGroup | None

@@ -12,18 +12,19 @@ candidate offset), so the same inputs and seed give the same placements.
 
 from __future__ import annotations
 
+import enum
 import logging
 import random
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
-from ..api import Namespace, Pod, PodGroup
+from ..api import Namespace, Node, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
-from ..cluster import Store
+from ..cluster import Store, WatchEvent
 from ..framework import (
     EXTENDER_NAME,
     MAX_PERMIT_TIMEOUT,
@@ -51,7 +52,7 @@ from ._extender import HTTPExtender, build_extenders
 from ._loop import run
 from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
-from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION
+from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, CycleStats
 from ._schedule_pod_group import SchedulePodGroupMixin
 from ._workers import WorkerPool
 
@@ -71,23 +72,35 @@ _NAMESPACE_SPREAD_PLUGINS = frozenset({POD_TOPOLOGY_SPREAD})
 queue's cross-topology pre-check (upstream names PodTopologySpread in the queue itself)."""
 
 
+class BindingMode(enum.StrEnum):
+    """How binding cycles run (:attr:`SchedulerOptions.binding`)."""
+
+    CLOCK = "clock"
+    """A task at the current time on the clock: deterministic, the default."""
+    THREAD = "thread"
+    """Live mode: binding workers run them beside the loop, as upstream's goroutines; their
+    failure handling comes back to the loop."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SchedulerOptions:
     """Knobs that are not part of KubeSchedulerConfiguration.
 
-    ``binding``: how binding cycles run: ``"clock"`` (a task at the current time on the
-    clock: deterministic, the default) or ``"thread"`` (live mode: binding workers run them
-    beside the loop, as upstream's goroutines; their failure handling comes back to the loop).
+    ``binding``: how binding cycles run (:class:`BindingMode`; its value as a string is
+    accepted too).
     ``per_node_filters``: force the per-node Filter path (the batch path is used otherwise).
     ``assumed_pod_ttl``: seconds after FinishBinding before an unconfirmed assumed pod expires;
     0 (newest upstream) never expires it.
     ``features``: feature gates handed to plugins."""
 
-    binding: str = "clock"
+    binding: BindingMode = BindingMode.CLOCK
     per_node_filters: bool = False
     assumed_pod_ttl: float = 0.0
     features: Mapping[str, bool] = field(default_factory=dict)
     registry: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "binding", BindingMode(self.binding))
 
 
 @dataclass(slots=True)
@@ -102,16 +115,6 @@ class RunSummary:
     pending: list[str] = field(default_factory=list)
     unschedulable: list[str] = field(default_factory=list)
     end_time: float = 0.0
-
-
-class _Stats:
-    __slots__ = ("attempts", "error_attempts", "scheduled", "unschedulable_attempts")
-
-    def __init__(self) -> None:
-        self.attempts = 0
-        self.scheduled = 0
-        self.unschedulable_attempts = 0
-        self.error_attempts = 0
 
 
 class _ExtenderPlugin:
@@ -171,7 +174,7 @@ class Scheduler(SchedulePodGroupMixin):
         self.nominated_node_name_for_expectation = bool(
             self.options.features.get(NOMINATED_NODE_NAME_FOR_EXPECTATION, True))
         self.metrics = SchedulerMetrics()
-        self.stats = _Stats()
+        self.stats = CycleStats()
         # Told of each attempt, may stop the run before one (see AttemptHook); None: no hook.
         self.attempt_hook: AttemptHook | None = None
         self.stopped_before: QueuedPodInfo | None = None
@@ -190,10 +193,10 @@ class Scheduler(SchedulePodGroupMixin):
             plugin_observer=self.metrics.observe_plugin)
         self.queue = self._new_queue()
         for fwk in self.profiles.values():
-            _attach(fwk, "set_nominator", _NominatorView(self.queue))
+            fwk.set_nominator(_NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
             fwk.set_pod_group_states(self.cache.pod_groups)
-            if self.options.binding == "thread":
+            if self.options.binding is BindingMode.THREAD:
                 fwk.run_async = self._spawn  # asynchronous preemption beside the loop, too
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
                                            per_node=self.options.per_node_filters)
@@ -209,7 +212,7 @@ class Scheduler(SchedulePodGroupMixin):
     def _new_queue(self) -> PriorityQueue:
         first = next(iter(self.profiles.values()))
         less = first.queue_sort_func()
-        sort_plugins = getattr(first, "queue_sort_plugins", ())
+        sort_plugins = first.queue_sort_plugins
         sort_key = _priority_sort_key if sort_plugins and type(sort_plugins[0]) is PrioritySort else None
         pre_enqueue = {name: list(f.pre_enqueue_plugins) for name, f in self.profiles.items()}
         # The plugins that can reject a pod register the events that may help it
@@ -255,21 +258,22 @@ class Scheduler(SchedulePodGroupMixin):
             raise KeyError(f"profile not found for scheduler name {pod.scheduler_name!r}") from None
 
     # -- store plumbing ------------------------------------------------------------------------
-    def _on_watch_event(self, ev: Any) -> None:
-        """Dispatch a watch event to the handlers (the informers' event handlers)."""
+    def _on_watch_event(self, ev: WatchEvent) -> None:
+        """Dispatch a watch event to the handlers (the informers' event handlers); the event's
+        ``kind`` names its objects' type (the casts say so to the type checker)."""
         kind, typ, old, new = ev.kind, ev.type, ev.old, ev.new
         if not ev.is_pending_pod_status_update:
             self.last_progress = self.clock.now
         h = self.handlers
         if kind == "Pod":
-            deliver_pod_event(h, typ, old, new)
+            deliver_pod_event(h, typ, cast("Pod | None", old), cast("Pod | None", new))
         elif kind == "Node":
             if typ == "ADDED":
-                h.add_node(new)
+                h.add_node(cast(Node, new))
             elif typ == "MODIFIED":
-                h.update_node(old, new)
+                h.update_node(cast(Node, old), cast(Node, new))
             else:
-                h.delete_node(old)
+                h.delete_node(cast(Node, old))
         elif kind in KIND_TO_RESOURCE:
             action = {"ADDED": ActionType.ADD, "MODIFIED": ActionType.UPDATE}.get(typ, ActionType.DELETE)
             h.other(KIND_TO_RESOURCE[kind], action, old, new)
@@ -325,9 +329,9 @@ class Scheduler(SchedulePodGroupMixin):
             self.bindings_in_flight += delta
 
     def _spawn(self, fn: Callable[[], None]) -> None:
-        """Start a binding cycle: a task on the clock, or (``binding="thread"``, live mode) a
+        """Start a binding cycle: a task on the clock, or (``BindingMode.THREAD``, live mode) a
         job for the binding workers, upstream's ``go sched.bindingCycle(...)``."""
-        if self.options.binding == "thread":
+        if self.options.binding is BindingMode.THREAD:
             self._binding_pool().submit(partial(self._on_worker, fn))
         else:
             self.clock.schedule(0.0, fn)
@@ -347,14 +351,14 @@ class Scheduler(SchedulePodGroupMixin):
     def _resume_binding(self, fn: Callable[[], None]) -> None:
         """After WaitOnPermit: a pod allowed from the loop thread (a Permit plugin, a timeout)
         goes back to a binding worker; one that did not wait continues where it is."""
-        if self.options.binding == "thread" and not getattr(self._worker, "active", False):
+        if self.options.binding is BindingMode.THREAD and not getattr(self._worker, "active", False):
             self._binding_pool().submit(partial(self._on_worker, fn))
         else:
             fn()
 
     def _to_loop(self, fn: Callable[[], None]) -> None:
         """Binding-cycle failure handling runs on the loop (a timer due now on the clock)."""
-        if self.options.binding == "thread":
+        if self.options.binding is BindingMode.THREAD:
             self.clock.schedule(0.0, fn)
         else:
             fn()
@@ -428,10 +432,3 @@ def _priority_sort_key(p: QueuedPodInfo) -> tuple[int, float]:
     """PrioritySort's ``less`` as a sort key (higher priority, then earlier timestamp): the
     queue's heaps then compare tuples in C instead of calling ``less``."""
     return -p.pod.priority_value, p.timestamp
-
-
-def _attach(obj: Any, method: str, *args: Any) -> None:
-    fn = getattr(obj, method, None)
-    if callable(fn):
-        fn(*args)
-

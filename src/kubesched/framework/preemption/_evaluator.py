@@ -25,16 +25,21 @@ upstream: victims are always on the candidate node.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._cycle_state import CycleState
 from .._diagnosis import Diagnosis, FitError, NodeToStatus
-from .._interface import PostFilterResult
+from .._interface import (
+    BulkDryRun,
+    DryRunPreemption,
+    PostFilterResult,
+    PreemptionExtender,
+    SkippedErrorLogger,
+)
 from .._status import Code, Status
-from ._decided import DecidedNodes
 from ._executor import Executor, _try_get_pod
 from ._interface import Candidate, Interface
 from ._util import Victims, pick_one_node_for_preemption
@@ -83,6 +88,17 @@ class Evaluator:
         self.interface = interface
         self.executor = executor
         self.enable_async_preemption = enable_async_preemption
+
+    @property
+    def interface(self) -> Interface:
+        """The preemption policy; whether it has the faster dry run (:class:`DryRunPreemption`)
+        is resolved when it is set, not per preemption."""
+        return self._interface
+
+    @interface.setter
+    def interface(self, interface: Interface) -> None:
+        self._interface = interface
+        self._dry_run = interface if isinstance(interface, DryRunPreemption) else None
 
     # -- Preempt ------------------------------------------------------------------------------
     def preempt(self, state: CycleState, pod: Pod,
@@ -146,9 +162,7 @@ class Evaluator:
             raise RuntimeError("no nodes available")
         snap = self.handle.snapshot()
         own = snap.node_info_list is all_nodes
-        rows_for = getattr(m, "rows_for_status_code", None) if own else None
-        mask = (rows_for(Code.UNSCHEDULABLE, snap.names_array(), len(all_nodes))
-                if rows_for is not None else None)
+        mask = m.rows_for_status_code(Code.UNSCHEDULABLE, snap.names_array(), len(all_nodes)) if own else None
         if mask is not None:  # the statuses know the snapshot rows: no name lookups
             potential = (list(all_nodes) if mask.all() else
                          list(map(all_nodes.__getitem__, np.flatnonzero(mask).tolist())))
@@ -182,21 +196,21 @@ class Evaluator:
         function ``(i, node_info)`` answering for the i-th visited node, or None to leave that
         node to ``select_victims_on_node``. A victim list it returns may carry a ``summary``
         attribute (a :class:`~._util.VictimsSummary` of that list), kept on the candidate's
-        Victims for the node choice. A function that also has ``bulk(i)`` answers a run of
-        nodes from the i-th on at once (:class:`~._decided.DecidedNodes`): the nodes it found
-        no victims on are recorded without visiting them one by one."""
+        Victims for the node choice. A function that also has ``bulk(i)`` and ``known(j)``
+        (:class:`~kubesched.framework.BulkDryRun`) answers a run of nodes from the i-th on at
+        once (:class:`~._decided.DecidedNodes`): the nodes it found no victims on are recorded
+        without visiting them one by one."""
 
         non_violating = _CandidateList(num_candidates)
         violating = _CandidateList(num_candidates)
         statuses = NodeToStatus()
         errs: list[BaseException] = []
         n = len(potential_nodes)
-        prepare = getattr(self.interface, "prepare_dry_run", None)
         fast = None
-        if prepare is not None:
+        if self._dry_run is not None:
             visit = [*potential_nodes[offset % n:], *potential_nodes[:offset % n]] if n else []
-            fast = prepare(state, pod, pdbs, node_statuses, visit, num_candidates)
-        bulk: Callable[[int], DecidedNodes] | None = getattr(fast, "bulk", None)
+            fast = self._dry_run.prepare_dry_run(state, pod, pdbs, node_statuses, visit, num_candidates)
+        bulky = fast if isinstance(fast, BulkDryRun) else None  # once per preemption
         good, bad = non_violating.items, violating.items  # appended directly: the hot loop
 
         def visit_node(i: int) -> bool:
@@ -227,7 +241,7 @@ class Evaluator:
             statuses.set(name, status)
             return False
 
-        if bulk is None:
+        if bulky is None:
             for i in range(n):
                 if visit_node(i):
                     break
@@ -236,14 +250,14 @@ class Evaluator:
             # step, visit the others in order, and stop where the per-node loop would.
             # ``known(j)``, when the hook has it: (name, result) of a node it answered,
             # without the per-node call.
-            known: Callable[[int], tuple[str, Any] | None] | None = getattr(fast, "known", None)
+            bulk, known = bulky.bulk, bulky.known
             i = 0
             enough = False
             while i < n and not enough:
                 decided = bulk(i)
                 stop = decided.end
                 for j in decided.undecided(i):
-                    hit = known(j) if known is not None else None
+                    hit = known(j)
                     if take(*hit) if hit is not None else visit_node(j):
                         stop, enough = j + 1, True
                         break
@@ -309,9 +323,8 @@ def list_pdbs(store: Store | None) -> list[PodDisruptionBudget]:
         return []
 
 
-def _log_skipped(ext: Any, err: Exception) -> None:
+def _log_skipped(ext: PreemptionExtender, err: Exception) -> None:
     """Upstream logs a skipped ignorable extender's error; the scheduler's HTTP extender does it
-    (a warning the first time), other extender objects need not."""
-    log = getattr(ext, "log_skipped_error", None)
-    if log is not None:
-        log("preempt", err)
+    (a warning the first time), other extender objects need not (once per error: no hot path)."""
+    if isinstance(ext, SkippedErrorLogger):
+        ext.log_skipped_error("preempt", err)

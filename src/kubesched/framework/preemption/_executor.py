@@ -21,13 +21,14 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._interface import AsyncRunnerHandle, PodActivator
 from .._status import Status
 from ._interface import Candidate
 
 if TYPE_CHECKING:
     from ...api import Pod
     from ...cluster import Store
-    from .._handle import Handle
+    from .._handle import Handle, PreemptionMetrics
 
 __all__ = [
     "DISRUPTION_TARGET",
@@ -77,7 +78,7 @@ class Executor:
     """Actuates the chosen candidate. ``preempt_pod`` is an attribute so tests can replace it,
     as upstream's ``PreemptPod``."""
 
-    def __init__(self, handle: Handle, metrics: Callable[[], Any] | None = None) -> None:
+    def __init__(self, handle: Handle, metrics: Callable[[], PreemptionMetrics | None] | None = None) -> None:
         self._handle = handle
         self._metrics = metrics or (lambda: getattr(handle, "metrics", None))
         self._preempting: set[str] = set()
@@ -169,7 +170,7 @@ class Executor:
                 # The pod could otherwise be stuck in unschedulablePods: retry it now.
                 self._activate(pod)
 
-        run_async = getattr(self._handle, "run_async", None)
+        run_async = self._handle.run_async if isinstance(self._handle, AsyncRunnerHandle) else None
         if run_async is not None:
             run_async(run)  # live mode: a worker thread, as upstream's goroutine
         else:
@@ -209,9 +210,8 @@ class Executor:
 
     def _activate(self, pod: Pod) -> None:
         queue = self._handle.nominator()
-        activate = getattr(queue, "activate", None)
-        if callable(activate):
-            activate({pod.name: pod})
+        if isinstance(queue, PodActivator):
+            queue.activate({pod.name: pod})
 
 
 def _try_get_pod(store: Store | None, namespace: str, name: str) -> Pod | None:
