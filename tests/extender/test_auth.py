@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import trustme
 
-from kubesched.cluster import DelegatedAuth
+from kubesched.serving import DelegatedAuth
 
 from .helpers import example_config, node, pod, post, serving
 

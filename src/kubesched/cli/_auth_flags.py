@@ -1,7 +1,7 @@
 """kube-scheduler's authentication and authorization flags for the serving port, shared by
 ``kubesched run`` and ``kubesched extender`` (k8s.io/apiserver's DelegatingAuthenticationOptions
 and DelegatingAuthorizationOptions AddFlags, with kube-scheduler's defaults; see
-:class:`~kubesched.cluster.DelegatedAuth` for what they do).
+:class:`~kubesched.serving.DelegatedAuth` for what they do).
 
 The two Go boolean flags (``--authentication-skip-lookup``,
 ``--authentication-tolerate-lookup-failure``) take ``--flag`` or ``--flag=BOOL`` as pflag does, so
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import typer
 
-from ..cluster import DEFAULT_ALWAYS_ALLOW_PATHS, DelegatedAuthOptions, parse_paths
 from ..framework import parse_go_duration
+from ..serving import DEFAULT_ALWAYS_ALLOW_PATHS, DelegatedAuthOptions, parse_paths
 
 __all__ = ["AUTH_BOOLS", "AuthFlags", "auth_options", "take_go_bools"]
 

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import typer
 
-from ..cluster import DelegatedAuth
 from ..extender import (
     DEFAULT_MAX_REQUEST_BYTES,
     ExtenderEngine,
@@ -38,6 +37,7 @@ from ..extender import (
     profile_name,
     serve_until_stopped,
 )
+from ..serving import DelegatedAuth
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release

@@ -22,8 +22,7 @@ from pathlib import Path
 import typer
 
 from ..app import DEFAULT_BIND_ADDRESS, DEFAULT_PORT
-from ..cluster import DelegatedAuth
-from ..serving import join_host_port, self_signed_context
+from ..serving import DelegatedAuth, join_host_port, self_signed_context
 from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
 from ._errors import record_verbosity
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
