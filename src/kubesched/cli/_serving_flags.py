@@ -15,11 +15,9 @@ parameter group (:func:`serving_flags`), declared and read once.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import ssl
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import typer
@@ -33,6 +31,7 @@ from ..serving import (
     tls_context_from_files,
 )
 from ._errors import record_verbosity
+from ._params import option_group
 
 __all__ = ["AUTH_BOOLS", "SERVING", "ServingArgs", "auth_options", "bind_address", "serving_flags",
            "take_go_bools", "tls_files", "tls_from_files"]
@@ -74,8 +73,6 @@ class ServingArgs:
     secure_port: int | None
     tls_cert_file: str | None
     tls_private_key_file: str | None
-    tls_cert: str | None
-    tls_key: str | None
     authentication_kubeconfig: str
     authorization_kubeconfig: str
     always_allow_paths: str
@@ -84,6 +81,8 @@ class ServingArgs:
     allow_cache_ttl: str
     deny_cache_ttl: str
     verbosity: int
+    tls_cert: str | None = None
+    tls_key: str | None = None
 
     @property
     def serves(self) -> bool:
@@ -172,32 +171,11 @@ group's options (the value the command gets is never this)."""
 def serving_flags(*, bind_address: str, bind_help: str, verbosity_help: str,
                   old_tls_names: bool = False) -> Callable[[F], F]:
     """Declare the group on a typer command: its options take the place of the command's
-    ``serving: ServingArgs`` parameter (in that position of ``--help``), and the command gets
-    their values as one :class:`ServingArgs`. ``bind_address``/``bind_help``: the command's
-    default address and its help; ``old_tls_names``: accept ``--tls-cert``/``--tls-key``."""
-    options = _options(bind_address, bind_help, verbosity_help, old_tls_names)
-    names = [f.name for f in fields(ServingArgs)]
-
-    def decorate(fn: F) -> F:
-        sig = inspect.signature(fn, eval_str=True)
-        params: list[inspect.Parameter] = []
-        for p in sig.parameters.values():
-            if p.name != "serving":
-                params.append(p)
-                continue
-            params += [inspect.Parameter(n, p.kind, default=opt, annotation=ann)
-                       for n, (ann, opt) in options.items()]
-
-        @functools.wraps(fn)
-        def command(*args: Any, **kwargs: Any) -> Any:
-            values = {n: kwargs.pop(n, None) for n in names}
-            return fn(*args, serving=ServingArgs(**values), **kwargs)
-
-        command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
-        command.__annotations__ = {p.name: p.annotation for p in params}
-        return command  # type: ignore[return-value]
-
-    return decorate
+    ``serving: ServingArgs = SERVING`` parameter (in that position of ``--help``), and the
+    command gets their values as one :class:`ServingArgs`. ``bind_address``/``bind_help``: the
+    command's default address and its help; ``old_tls_names``: accept ``--tls-cert``/``--tls-key``."""
+    return option_group("serving", ServingArgs,
+                        _options(bind_address, bind_help, verbosity_help, old_tls_names))
 
 
 def auth_options(*, authentication_kubeconfig: str, authorization_kubeconfig: str, always_allow_paths: str,
