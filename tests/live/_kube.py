@@ -86,6 +86,15 @@ def create(rest: RestClient, doc: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def create_all(rest: RestClient, objects: Sequence[Mapping[str, Any]], nodes: list[str]) -> None:
+    """:func:`create` each object in order; the nodes' names go to ``nodes`` (what
+    :func:`cleanup` deletes)."""
+    for obj in objects:
+        create(rest, obj)
+        if obj["kind"] == "Node":
+            nodes.append(obj["metadata"]["name"])
+
+
 def get_pod(rest: RestClient, namespace: str, name: str) -> dict[str, Any]:
     out: dict[str, Any] = rest.request("GET", f"/api/v1/namespaces/{namespace}/pods/{name}")
     return out

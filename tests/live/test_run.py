@@ -31,6 +31,7 @@ from ._kube import (
     cleanup,
     condition,
     create,
+    create_all,
     events,
     free_port,
     get_pod,
@@ -101,10 +102,7 @@ def test_run_binds_where_simulate_does(control_plane: ControlPlane, tmp_path: Pa
     expected = _simulate(tmp_path, objects + late, profile_config(tmp_path, sched))
     live, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
-        for obj in objects:
-            create(rest, obj)
-            if obj["kind"] == "Node":
-                nodes.append(obj["metadata"]["name"])
+        create_all(rest, objects, nodes)
         thread.start()
         for obj in late:
             create(rest, obj)  # created after the start (the informers are listing or watching)
@@ -207,10 +205,7 @@ def test_preemption_respects_a_pdb_deletes_the_victim_and_the_preemptor_lands(
     _, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
         try:
-            for obj in objects:
-                create(rest, obj)
-                if obj["kind"] == "Node":
-                    nodes.append(obj["metadata"]["name"])
+            create_all(rest, objects, nodes)
             thread.start()
             wait_for("the preemptor to be bound",
                      lambda: get_pod(rest, ns, "preemptor")["spec"].get("nodeName"), timeout=30)
@@ -313,10 +308,7 @@ def test_volume_binding_writes_the_claim_ref_and_waits_for_the_pv_controller(
     _, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
         try:
-            for obj in objects:
-                create(rest, obj)
-                if obj["kind"] == "Node":
-                    nodes.append(obj["metadata"]["name"])
+            create_all(rest, objects, nodes)
             thread.start()
             claim_ref = wait_for("the PV's claimRef", lambda: rest.request(
                 "GET", f"/api/v1/persistentvolumes/{pv}")["spec"].get("claimRef"), timeout=30)

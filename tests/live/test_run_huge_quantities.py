@@ -21,6 +21,7 @@ from ._kube import (
     MERGE,
     cleanup,
     create,
+    create_all,
     get_pod,
     node_manifest,
     pod_manifest,
@@ -56,10 +57,7 @@ def test_run_schedules_around_amounts_beyond_int64(
     assert expected == {"greedy": huge, "web": small}
     live, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
-        for obj in objects:
-            create(rest, obj)
-            if obj["kind"] == "Node":
-                nodes.append(obj["metadata"]["name"])
+        create_all(rest, objects, nodes)
         thread.start()
 
         def placed(names: tuple[str, ...]) -> dict[str, str] | None:
