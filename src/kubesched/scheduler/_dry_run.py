@@ -273,8 +273,7 @@ class DryRun:
         out.update(self.diagnosis.node_to_status.items())  # the rejected nodes only
         return out
 
-    def _pre_filter_rejected(self, infos: Sequence[NodeInfo], st: Status,
-                             plugins: set[str]) -> None:
+    def _pre_filter_rejected(self, st: Status, plugins: set[str]) -> None:
         """PreFilter rejected the pod: every node gets its status, no Filter runs."""
         diag = self.diagnosis
         diag.node_to_status.set_absent_nodes_status(st)
@@ -287,7 +286,7 @@ class DryRun:
         status of a Filter plugin stands for every node not decided otherwise."""
         pre_res, st, plugins = self.pre_filter()
         if not st.is_success():
-            self._pre_filter_rejected(infos, st, plugins)
+            self._pre_filter_rejected(st, plugins)
             return {ni.name: NodeRecord(ni.name, status=st) for ni in infos}
         if pre_res is not None and not pre_res.all_nodes():
             self.diagnosis.node_to_status.set_absent_nodes_status(excluded_by_pre_filter(plugins))
@@ -309,7 +308,7 @@ class DryRun:
             verdict = FilterVerdict(st.plugin, st.code, st.reasons)
             for ni in infos:
                 out[ni.name] = NodeRecord(ni.name, [verdict], st)
-            self._pre_filter_rejected(infos, st, plugins)
+            self._pre_filter_rejected(st, plugins)
             return out
         allowed = None if pre_res is None or pre_res.all_nodes() else set(pre_res.node_names or ())
         excluded = excluded_by_pre_filter(plugins)
