@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from kubesched.app._serving import SchedulerServer, new_endpoints_server
-from kubesched.cluster import DelegatedAuth, DelegatedAuthOptions, StoreError
+from kubesched.cluster import StoreError
+from kubesched.serving import DelegatedAuth, DelegatedAuthOptions
 
 ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
                  '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'

@@ -4,12 +4,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import ssl
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 from typing import ClassVar
@@ -17,9 +13,8 @@ from typing import ClassVar
 import pytest
 from typer.testing import CliRunner
 
+from _serving_client import ServingCommand
 from kubesched.cli import app
-
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def _kubeconfig(tmp_path: Path) -> str:
@@ -62,32 +57,16 @@ def test_the_extender_serves_on_an_ip_and_secure_port_with_upstreams_tls_flags(t
     cert = ca.issue_cert("127.0.0.1")
     cert.cert_chain_pems[0].write_to_path(str(tmp_path / "c.pem"))
     cert.private_key_pem.write_to_path(str(tmp_path / "k.pem"))
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--no-cache",
-         "--bind-address", "127.0.0.1", "--secure-port", "0", "--tls-cert-file", str(tmp_path / "c.pem"),
-         "--tls-private-key-file", str(tmp_path / "k.pem")],
-        env={**os.environ, "PYTHONPATH": str(SRC)}, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stderr is not None
-        line = ""
-        for _ in range(20):
-            line = proc.stderr.readline()
-            if "serving" in line or not line:
-                break
-        m = re.search(r"on (https://127\.0\.0\.1:\d+)", line)
-        assert m, line
+    with ServingCommand("extender", "--no-cache", "--bind-address", "127.0.0.1", "--secure-port", "0",
+                        "--tls-cert-file", str(tmp_path / "c.pem"),
+                        "--tls-private-key-file", str(tmp_path / "k.pem")) as cmd:
+        m = re.search(r"on (https://127\.0\.0\.1:\d+)", cmd.line)
+        assert m, cmd.line
         ctx = ssl.create_default_context()
         ca.configure_trust(ctx)
         with urllib.request.urlopen(m.group(1) + "/healthz", context=ctx, timeout=10) as resp:
             assert (resp.status, resp.read()) == (200, b"ok")
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        if proc.stderr is not None:
-            proc.stderr.close()
+        assert cmd.stop() == 0
 
 
 class _FakeRun:

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import signal
 import socket
 import ssl
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,11 +18,10 @@ from typing import Any
 import pytest
 import trustme
 
-from kubesched.cluster import DelegatedAuth
+from _serving_client import ServingCommand, http_get
+from kubesched.serving import DelegatedAuth
 
 from .helpers import example_config, node, pod, post, serving
-
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
                  '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'
@@ -53,29 +48,17 @@ class FakeApi:
         pass
 
 
-def fetch(url: str, token: str | None = None) -> tuple[int, str]:
-    req = urllib.request.Request(url)
-    if token is not None:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, resp.read().decode()
-    except urllib.error.HTTPError as err:
-        with err:
-            return err.code, err.read().decode()
-
-
 def test_metrics_need_an_authorized_client_the_verbs_do_not() -> None:
     api = FakeApi()
     auth = DelegatedAuth(authn=api, authz=api)  # type: ignore[arg-type]
     with serving(example_config(), auth=auth) as srv:
-        assert fetch(srv.url + "/metrics") == (403, ANONYMOUS_403)
-        assert fetch(srv.url + "/metrics", "forged")[0] == 401
-        status, text = fetch(srv.url + "/metrics", "reader")
+        assert http_get(srv.url + "/metrics") == (403, ANONYMOUS_403)
+        assert http_get(srv.url + "/metrics", "forged")[0] == 401
+        status, text = http_get(srv.url + "/metrics", "reader")
         assert status == 200 and "kubesched_extender_requests_total" in text
         assert "process_resident_memory_bytes " in text and "_created" not in text
-        assert fetch(srv.url + "/healthz") == (200, "ok")
-        assert fetch(srv.url + "/readyz") == (200, "ok")
+        assert http_get(srv.url + "/healthz") == (200, "ok")
+        assert http_get(srv.url + "/readyz") == (200, "ok")
         reviews = len(api.reviews)
         code, out = post(srv.url, "filter", {"Pod": pod("p"), "Nodes": {"items": [node("a")]}})
         assert code == 200 and out["Error"] == ""
@@ -111,33 +94,16 @@ def test_the_command_logs_a_failed_handshake_from_v1(tmp_path: Path) -> None:
     cert = ca.issue_cert("127.0.0.1")
     cert.cert_chain_pems[0].write_to_path(str(tmp_path / "c.pem"))
     cert.private_key_pem.write_to_path(str(tmp_path / "k.pem"))
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--no-cache",
-         "--bind-address", "127.0.0.1:0", "--tls-cert", str(tmp_path / "c.pem"),
-         "--tls-key", str(tmp_path / "k.pem"), "-v", "1"],
-        env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stderr is not None
-        line = ""
-        for _ in range(20):
-            line = proc.stderr.readline()
-            if "serving" in line or not line:
-                break
-        m = re.search(r"on https://127\.0\.0\.1:(\d+)", line)
-        assert m, line
+    with ServingCommand("extender", "--no-cache", "--bind-address", "127.0.0.1:0",
+                        "--tls-cert", str(tmp_path / "c.pem"), "--tls-key", str(tmp_path / "k.pem"),
+                        "-v", "1") as cmd:
+        m = re.search(r"on https://127\.0\.0\.1:(\d+)", cmd.line)
+        assert m, cmd.line
         with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=5) as s:
             s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
             assert s.recv(1024).startswith(b"HTTP/1.0 400 Bad Request\r\n")
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
-        err = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        if proc.stderr is not None:
-            proc.stderr.close()
+        assert cmd.stop() == 0
+        err = cmd.stderr.read()
     assert len(re.findall(r"http: TLS handshake error from 127\.0\.0\.1:\d+: client sent an HTTP request "
                           r"to an HTTPS server", err)) == 1, err
     assert "Traceback" not in err

@@ -3,7 +3,9 @@ user (or kubelet) would, and bounded polling."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import signal
 import socket
 import ssl
@@ -15,13 +17,18 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
+import pytest
+import yaml
+
+from _serving_client import http_get, insecure_context
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient, load_rest_config
 from kubesched.cluster.live._resources import collection_path
 
-from .conftest import REPO, ControlPlane
+from .conftest import REPO, ControlPlane, _missing, k8s_dir
 
 SRC = REPO / "src"
 
@@ -79,6 +86,15 @@ def create(rest: RestClient, doc: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def create_all(rest: RestClient, objects: Sequence[Mapping[str, Any]], nodes: list[str]) -> None:
+    """:func:`create` each object in order; the nodes' names go to ``nodes`` (what
+    :func:`cleanup` deletes)."""
+    for obj in objects:
+        create(rest, obj)
+        if obj["kind"] == "Node":
+            nodes.append(obj["metadata"]["name"])
+
+
 def get_pod(rest: RestClient, namespace: str, name: str) -> dict[str, Any]:
     out: dict[str, Any] = rest.request("GET", f"/api/v1/namespaces/{namespace}/pods/{name}")
     return out
@@ -113,6 +129,16 @@ def cleanup(rest: RestClient, namespace: str) -> Iterator[list[str]]:
             rest.request("DELETE", f"/api/v1/namespaces/{namespace}")
 
 
+def profile_config(tmp_path: Path, scheduler: str) -> Path:
+    """A KubeSchedulerConfiguration file with one profile named ``scheduler`` (each test's own,
+    so that the scheduler under test takes only its own pods)."""
+    p = tmp_path / "config.yaml"
+    p.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1",
+                                 "kind": "KubeSchedulerConfiguration",
+                                 "profiles": [{"schedulerName": scheduler}]}))
+    return p
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -122,18 +148,7 @@ def free_port() -> int:
 def https_get(port: int, path: str, token: str | None = None) -> tuple[int, str]:
     """(status, body) of a GET on kubesched's endpoints (with ``token`` as a bearer token), its
     self-signed certificate accepted (as the kubelet's HTTPS probes do)."""
-    ctx = ssl.create_default_context()
-    ctx.check_hostname = False
-    ctx.verify_mode = ssl.CERT_NONE
-    req = urllib.request.Request(f"https://127.0.0.1:{port}{path}")
-    if token is not None:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=5, context=ctx) as resp:
-            return int(resp.status), resp.read().decode()
-    except urllib.error.HTTPError as err:
-        with err:
-            return int(err.code), err.read().decode()
+    return http_get(f"https://127.0.0.1:{port}{path}", token, context=insecure_context(), timeout=5)
 
 
 ANONYMOUS_METRICS = ("--authorization-always-allow-paths", "/healthz,/readyz,/livez,/metrics")
@@ -241,3 +256,22 @@ def restart_api_server(cp: ControlPlane, while_down: float = 2.0, extra_args: Se
                              capture_output=True, text=True, check=True, timeout=30)
     (cp.dir / "pids" / "kube-apiserver.pid").write_text(started.stdout)
     wait_for("kube-apiserver to be ready again", lambda: _ready(cp), timeout=60, every=0.2)
+
+
+def bench_script(monkeypatch: pytest.MonkeyPatch, name: str) -> ModuleType:
+    """``benchmarks/<name>.py`` loaded as a module, for a smoke test at a tiny size (so that the
+    script cannot rot), with the control-plane script it starts its own control plane from;
+    skipped (failed in CI) when that script or a tool it needs is missing."""
+    script = k8s_dir() / "control-plane"
+    if not script.is_file():
+        _missing(f"{script} not found")
+    for tool in ("curl", "openssl", "xz"):
+        if shutil.which(tool) is None:
+            _missing(f"{tool} is not installed")
+    monkeypatch.setenv("KUBESCHED_K8S_DIR", str(k8s_dir()))
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod

@@ -13,12 +13,17 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from kubesched.app import LiveScheduler
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -88,6 +93,28 @@ def started_control_plane(script: Path, tmp_path_factory: pytest.TempPathFactory
 def namespace_name() -> str:
     """A fresh namespace name per test, so tests sharing the control plane never collide."""
     return f"t-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def live_scheduler(control_plane: ControlPlane, tmp_path: Path, namespace_name: str
+                   ) -> Iterator[tuple[LiveScheduler, threading.Thread]]:
+    """``kubesched run``'s scheduler on the control plane with the test's own profile
+    (``kubesched-<namespace>``), and the thread that runs it, not started yet (the test creates
+    its objects first); stopped and closed after the test."""
+    from kubesched.app import LiveScheduler
+    from kubesched.framework.config import load_config
+
+    from ._kube import profile_config
+
+    cfg = load_config(profile_config(tmp_path, f"kubesched-{namespace_name}"))
+    live = LiveScheduler(cfg, str(control_plane.kubeconfig))
+    thread = threading.Thread(target=lambda: live.start() and live.run(), name="kubesched-run")
+    yield live, thread
+    live.stop()
+    if thread.is_alive():
+        thread.join(20)
+    live.close()
+    assert not thread.is_alive()
 
 
 @pytest.fixture

@@ -5,38 +5,18 @@ per thread reported."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import shutil
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from .conftest import REPO, _missing, k8s_dir
-
-
-def _load_script() -> ModuleType:
-    path = REPO / "benchmarks" / "live_side_by_side.py"
-    spec = importlib.util.spec_from_file_location("live_side_by_side", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+from ._kube import bench_script
+from .conftest import REPO
 
 
 def test_side_by_side_benchmark_runs_kubesched_at_a_tiny_size(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    script = k8s_dir() / "control-plane"
-    if not script.is_file():
-        _missing(f"{script} not found")
-    for tool in ("curl", "openssl", "xz"):
-        if shutil.which(tool) is None:
-            _missing(f"{tool} is not installed")
-    monkeypatch.setenv("KUBESCHED_K8S_DIR", str(k8s_dir()))
-    bench = _load_script()
+    bench = bench_script(monkeypatch, "live_side_by_side")
     code = bench.main(["--nodes", "5", "--bound-pods", "2", "--pods", "20", "--creators", "4",
                        "--scheduler", "kubesched", "--settle", "0.2", "--timeout", "60",
                        "--thread-cpu"])
@@ -58,14 +38,7 @@ def test_side_by_side_benchmark_runs_kube_scheduler_with_the_extender(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The ``kube-scheduler+extender`` mode at a tiny size: the real kube-scheduler binds every
     pod and asked ``kubesched extender`` to filter and prioritize for them."""
-    script = k8s_dir() / "control-plane"
-    if not script.is_file():
-        _missing(f"{script} not found")
-    for tool in ("curl", "openssl", "xz"):
-        if shutil.which(tool) is None:
-            _missing(f"{tool} is not installed")
-    monkeypatch.setenv("KUBESCHED_K8S_DIR", str(k8s_dir()))
-    bench = _load_script()
+    bench = bench_script(monkeypatch, "live_side_by_side")
     code = bench.main(["--nodes", "5", "--bound-pods", "2", "--pods", "20", "--creators", "4",
                        "--scheduler", "kube-scheduler+extender", "--settle", "0.2", "--timeout", "60"])
     out = json.loads(capsys.readouterr().out)

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,24 +31,18 @@ from ._kube import (
     cleanup,
     condition,
     create,
+    create_all,
     events,
     free_port,
     get_pod,
     https_get,
     node_manifest,
     pod_manifest,
+    profile_config,
     rest_for,
     wait_for,
 )
 from .conftest import REPO, ControlPlane
-
-
-def _config(tmp_path: Path, scheduler: str) -> Path:
-    p = tmp_path / "config.yaml"
-    p.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1",
-                                 "kind": "KubeSchedulerConfiguration",
-                                 "profiles": [{"schedulerName": scheduler}]}))
-    return p
 
 
 def _scenario(ns: str, sched: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -101,32 +94,15 @@ def _simulate(tmp_path: Path, objects: list[dict[str, Any]], config: Path) -> di
     return {p.pod.split("/", 1)[1]: p for p in sim.pods}
 
 
-@pytest.fixture
-def live_scheduler(control_plane: ControlPlane, tmp_path: Path, namespace_name: str
-                   ) -> Iterator[tuple[LiveScheduler, threading.Thread]]:
-    cfg = load_config(_config(tmp_path, f"kubesched-{namespace_name}"))
-    live = LiveScheduler(cfg, str(control_plane.kubeconfig))
-    thread = threading.Thread(target=lambda: live.start() and live.run(), name="kubesched-run")
-    yield live, thread
-    live.stop()
-    if thread.is_alive():
-        thread.join(20)
-    live.close()
-    assert not thread.is_alive()
-
-
 def test_run_binds_where_simulate_does(control_plane: ControlPlane, tmp_path: Path, namespace_name: str,
                                        live_scheduler: tuple[LiveScheduler, threading.Thread]) -> None:
     ns, sched = namespace_name, f"kubesched-{namespace_name}"
     rest = rest_for(control_plane)
     objects, late = _scenario(ns, sched)
-    expected = _simulate(tmp_path, objects + late, _config(tmp_path, sched))
+    expected = _simulate(tmp_path, objects + late, profile_config(tmp_path, sched))
     live, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
-        for obj in objects:
-            create(rest, obj)
-            if obj["kind"] == "Node":
-                nodes.append(obj["metadata"]["name"])
+        create_all(rest, objects, nodes)
         thread.start()
         for obj in late:
             create(rest, obj)  # created after the start (the informers are listing or watching)
@@ -144,7 +120,7 @@ def test_run_binds_where_simulate_does(control_plane: ControlPlane, tmp_path: Pa
         # the unschedulable pod: the condition and the event carry simulate's message
         want = expected["too-big"].message
         assert want.startswith("0/3 nodes are available")
-        assert want == _explain(tmp_path, objects + late, _config(tmp_path, sched), ns, "too-big")
+        assert want == _explain(tmp_path, objects + late, profile_config(tmp_path, sched), ns, "too-big")
         too_big = wait_for("PodScheduled=False",
                            lambda: condition(get_pod(rest, ns, "too-big"), "PodScheduled"))
         assert (too_big["status"], too_big["reason"], too_big["message"]) == ("False", "Unschedulable", want)
@@ -175,7 +151,7 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
         port = free_port()
         proc = subprocess.Popen(
             [sys.executable, "-c", "from kubesched.cli import main; main()", "run",
-             "--config", str(_config(tmp_path, sched)), "--kubeconfig", str(control_plane.kubeconfig),
+             "--config", str(profile_config(tmp_path, sched)), "--kubeconfig", str(control_plane.kubeconfig),
              "--leader-elect=false", "--bind-address", f"127.0.0.1:{port}", "-v", "2",
              "--authentication-kubeconfig", str(control_plane.kubeconfig),
              "--authorization-kubeconfig", str(control_plane.kubeconfig)],
@@ -224,15 +200,12 @@ def test_preemption_respects_a_pdb_deletes_the_victim_and_the_preemptor_lands(
          "status": {"disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}},
         pod_manifest("preemptor", ns, sched, cpu="1500m", priorityClassName=pc),
     ]
-    expected = _simulate(tmp_path, objects, _config(tmp_path, sched))
+    expected = _simulate(tmp_path, objects, profile_config(tmp_path, sched))
     assert expected["preemptor"].node == node_b and expected["victim-b"].status == "Preempted"
     _, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
         try:
-            for obj in objects:
-                create(rest, obj)
-                if obj["kind"] == "Node":
-                    nodes.append(obj["metadata"]["name"])
+            create_all(rest, objects, nodes)
             thread.start()
             wait_for("the preemptor to be bound",
                      lambda: get_pod(rest, ns, "preemptor")["spec"].get("nodeName"), timeout=30)
@@ -330,15 +303,12 @@ def test_volume_binding_writes_the_claim_ref_and_waits_for_the_pv_controller(
         pod_manifest("with-volume", ns, sched, volumes=[
             {"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]),
     ]
-    expected = _simulate(tmp_path, objects, _config(tmp_path, sched))
+    expected = _simulate(tmp_path, objects, profile_config(tmp_path, sched))
     assert expected["with-volume"].node == node_x
     _, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
         try:
-            for obj in objects:
-                create(rest, obj)
-                if obj["kind"] == "Node":
-                    nodes.append(obj["metadata"]["name"])
+            create_all(rest, objects, nodes)
             thread.start()
             claim_ref = wait_for("the PV's claimRef", lambda: rest.request(
                 "GET", f"/api/v1/persistentvolumes/{pv}")["spec"].get("claimRef"), timeout=30)

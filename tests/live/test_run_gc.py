@@ -9,14 +9,13 @@ import threading
 from pathlib import Path
 
 import pytest
-import yaml
 
 from kubesched.app import LiveScheduler
 from kubesched.app import server as server_mod
 from kubesched.framework.config import load_config
 from kubesched.process import YOUNG_THRESHOLD
 
-from ._kube import cleanup, create, get_pod, node_manifest, pod_manifest, rest_for, wait_for
+from ._kube import cleanup, create, get_pod, node_manifest, pod_manifest, profile_config, rest_for, wait_for
 from .conftest import ControlPlane
 
 
@@ -25,10 +24,7 @@ def test_run_freezes_the_synced_heap_and_the_pods_watched_since(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server_mod, "GC_FREEZE_INTERVAL", 0.05)
     ns, sched = namespace_name, f"kubesched-{namespace_name}"
-    cfg = tmp_path / "config.yaml"
-    cfg.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1",
-                                   "kind": "KubeSchedulerConfiguration",
-                                   "profiles": [{"schedulerName": sched}]}))
+    cfg = profile_config(tmp_path, sched)
     before = gc.get_threshold()
     rest = rest_for(control_plane)
     live = LiveScheduler(load_config(cfg), str(control_plane.kubeconfig))

@@ -7,11 +7,9 @@ the scheduler scheduling."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 from kubesched.api.loader import load_paths
@@ -19,32 +17,21 @@ from kubesched.app import LiveScheduler
 from kubesched.framework.config import load_config
 from kubesched.simulator import run_simulation
 
-from ._kube import MERGE, cleanup, create, get_pod, node_manifest, pod_manifest, rest_for, wait_for
+from ._kube import (
+    MERGE,
+    cleanup,
+    create,
+    create_all,
+    get_pod,
+    node_manifest,
+    pod_manifest,
+    profile_config,
+    rest_for,
+    wait_for,
+)
 from .conftest import ControlPlane
 
 HUGE = {"cpu": "1E", "memory": "16Ei", "pods": "1E", "example.com/foo": "10E"}
-
-
-def _config(tmp_path: Path, scheduler: str) -> Path:
-    p = tmp_path / "config.yaml"
-    p.write_text(yaml.safe_dump({"apiVersion": "kubescheduler.config.k8s.io/v1",
-                                 "kind": "KubeSchedulerConfiguration",
-                                 "profiles": [{"schedulerName": scheduler}]}))
-    return p
-
-
-@pytest.fixture
-def live_scheduler(control_plane: ControlPlane, tmp_path: Path, namespace_name: str
-                   ) -> Iterator[tuple[LiveScheduler, threading.Thread]]:
-    cfg = load_config(_config(tmp_path, f"kubesched-{namespace_name}"))
-    live = LiveScheduler(cfg, str(control_plane.kubeconfig))
-    thread = threading.Thread(target=lambda: live.start() and live.run(), name="kubesched-run")
-    yield live, thread
-    live.stop()
-    if thread.is_alive():
-        thread.join(20)
-    live.close()
-    assert not thread.is_alive()
 
 
 def test_run_schedules_around_amounts_beyond_int64(
@@ -66,14 +53,11 @@ def test_run_schedules_around_amounts_beyond_int64(
     f = tmp_path / "objects.yaml"
     f.write_text(yaml.safe_dump_all(objects))
     expected = {p.pod.split("/", 1)[1]: p.node for p in
-                run_simulation(load_paths([f]), load_config(_config(tmp_path, sched))).pods}
+                run_simulation(load_paths([f]), load_config(profile_config(tmp_path, sched))).pods}
     assert expected == {"greedy": huge, "web": small}
     live, thread = live_scheduler
     with cleanup(rest, ns) as nodes:
-        for obj in objects:
-            create(rest, obj)
-            if obj["kind"] == "Node":
-                nodes.append(obj["metadata"]["name"])
+        create_all(rest, objects, nodes)
         thread.start()
 
         def placed(names: tuple[str, ...]) -> dict[str, str] | None:

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import ssl
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -27,12 +24,13 @@ from typing import Any
 import pytest
 import trustme
 
+from _serving_client import ServingCommand, http_get, insecure_context
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient
 
 from ._kube import KubeschedProcess, https_get, rest_for, wait_for
 from ._rbac import admin_client, apply, kubesched_kubeconfig
-from .conftest import REPO, ControlPlane
+from .conftest import ControlPlane
 
 ANONYMOUS_403 = ('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":'
                  '"forbidden: User \\"system:anonymous\\" cannot get path \\"/metrics\\"",'
@@ -143,14 +141,12 @@ def test_kubesched_run_serves_metrics_only_to_authorized_clients(
         assert https_get(ks.port, "/metrics", "not-a-token") == (401, UNAUTHORIZED_401)
         # a client certificate signed by the cluster's client CA: the user of its CommonName
         cert = callers.ca.issue_cert(f"cert-reader-{callers.ns}", common_name=f"cert-reader-{callers.ns}")
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
+        ctx = insecure_context()
         cert.configure_cert(ctx)
         with urllib.request.urlopen(f"https://127.0.0.1:{ks.port}/metrics", timeout=5, context=ctx) as resp:
             assert resp.status == 200
         # plain HTTP on the HTTPS port: Go's 400 to the client, one line in the log, no traceback
-        assert _get(f"http://127.0.0.1:{ks.port}/metrics") == (
+        assert http_get(f"http://127.0.0.1:{ks.port}/metrics") == (
             400, "Client sent an HTTP request to an HTTPS server.\n")
         wait_for("the handshake error logged", lambda: "TLS handshake error" in ks.log())
         assert ks.terminate() == 0
@@ -167,50 +163,18 @@ def _ok(fn: object) -> bool:
         return False
 
 
-def _get(url: str, token: str | None = None) -> tuple[int, str]:
-    req = urllib.request.Request(url)
-    if token is not None:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=5) as resp:
-            return resp.status, resp.read().decode()
-    except urllib.error.HTTPError as err:
-        with err:
-            return err.code, err.read().decode()
-
-
 def test_kubesched_extender_serves_metrics_only_to_authorized_clients(
         control_plane: ControlPlane, tmp_path: Path, callers: Callers) -> None:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--kubeconfig",
-         str(control_plane.kubeconfig), "--bind-address", "127.0.0.1:0",
-         *delegation_flags(control_plane, tmp_path)],
-        env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stderr is not None
-        line = ""
-        for _ in range(20):
-            line = proc.stderr.readline()
-            if "serving" in line or not line:
-                break
-        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+)", line)
-        assert m, line
+    with ServingCommand("extender", "--kubeconfig", str(control_plane.kubeconfig),
+                        "--bind-address", "127.0.0.1:0", *delegation_flags(control_plane, tmp_path)) as cmd:
+        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+)", cmd.line)
+        assert m, cmd.line
         url = m.group(1)
-        wait_for("readiness", lambda: _ok(lambda: _get(url + "/readyz")[0] == 200), timeout=30)
-        assert _get(url + "/metrics") == (403, ANONYMOUS_403)
-        assert _get(url + "/healthz") == (200, "ok")
-        status, text = _get(url + "/metrics", callers.reader)
+        wait_for("readiness", lambda: _ok(lambda: http_get(url + "/readyz")[0] == 200), timeout=30)
+        assert http_get(url + "/metrics") == (403, ANONYMOUS_403)
+        assert http_get(url + "/healthz") == (200, "ok")
+        status, text = http_get(url + "/metrics", callers.reader)
         assert status == 200 and "kubesched_extender_requests_total" in text and "_created" not in text
-        assert _get(url + "/metrics", callers.other)[0] == 403
-        assert _get(url + "/metrics", "not-a-token") == (401, UNAUTHORIZED_401)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
-    assert proc.returncode == 0
+        assert http_get(url + "/metrics", callers.other)[0] == 403
+        assert http_get(url + "/metrics", "not-a-token") == (401, UNAUTHORIZED_401)
+        assert cmd.stop(15) == 0

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from kubesched.app._serving import new_endpoints_server
-from kubesched.cluster import DelegatedAuth
+from kubesched.serving import DelegatedAuth
 
 from .conftest import ControlPlane
 

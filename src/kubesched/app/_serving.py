@@ -18,7 +18,7 @@ the checks Run sets up) with the apiserver's health handlers
 
 Every request goes through the given :class:`RequestAuth` first (``kubesched run`` passes
 the delegated authentication and authorization kube-scheduler uses, see
-:class:`~kubesched.cluster.DelegatedAuth`: only ``/healthz``, ``/readyz`` and ``/livez``
+:class:`~kubesched.serving.DelegatedAuth`: only ``/healthz``, ``/readyz`` and ``/livez``
 are served to anyone); without one every request is served. The routes are mounted on the
 one server every serving command uses (:class:`~kubesched.serving.HTTPServer`: keep-alive, a
 failed TLS handshake one log line as Go's, a plain HTTP client Go's ``400 Bad Request``).
@@ -78,7 +78,7 @@ class HealthChecker(Protocol):
 
 
 class RequestAuth(Protocol):
-    """Who may be served (kubesched.cluster.DelegatedAuth): ``check`` gives None to serve
+    """Who may be served (kubesched.serving.DelegatedAuth): ``check`` gives None to serve
     the request, else the (status, content type, body) refusing it; ``configure_tls`` lets the
     serving context ask for client certificates."""
 

@@ -38,19 +38,8 @@ from ..simulator.capacity import (
     workload_copies,
 )
 from ._console import add_column, out_console, print_table
-from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
-from ._inputs import (
-    CONTEXT_OPTION,
-    DEFAULT_MAX_PODS,
-    FROM_CLUSTER_OPTION,
-    KUBECONFIG_OPTION,
-    MAX_PODS_HELP,
-    PATHS_ARGUMENT,
-    STRICT_HELP,
-    cluster_source,
-    load_inputs,
-    reported_as_bad_input,
-)
+from ._input_flags import INPUTS, InputArgs, input_flags
+from ._inputs import PATHS_ARGUMENT, STRICT_HELP, reported_as_bad_input
 from ._main import app
 
 __all__ = ["CapacityOutput", "capacity", "load_pod_template"]
@@ -72,6 +61,7 @@ def load_pod_template(path: str) -> Pod:
 
 
 @app.command("capacity")
+@input_flags()
 def capacity(
     paths: list[str] | None = PATHS_ARGUMENT,
     pod: str | None = typer.Option(None, "--pod", metavar="FILE", help="A file with the pod to copy."),
@@ -84,13 +74,8 @@ def capacity(
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
-    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
-    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
     output: CapacityOutput = typer.Option(CapacityOutput.table, "-o", "--output", help="Output format."),
-    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
-    kubeconfig: str | None = KUBECONFIG_OPTION,
-    from_cluster: bool = FROM_CLUSTER_OPTION,
-    context: str | None = CONTEXT_OPTION,
+    inputs_args: InputArgs = INPUTS,
 ) -> None:
     """How many more copies of a pod (or replicas of a workload) fit, or how many nodes to add."""
     with reported_as_bad_input():
@@ -101,10 +86,7 @@ def capacity(
                              f"--add-nodes NODE_TEMPLATE (got {', '.join(chosen) or 'none'})")
         if limit is not None and add_nodes is not None:
             raise ValueError("--max counts copies; it does not go with --add-nodes")
-        release = parse_release(kube_version, feature_gates)
-        cluster = cluster_source(kubeconfig, from_cluster, context)
-        inputs = load_inputs(paths, config, strict=strict, features=release.features,
-                             kube_version=release.kube_version, cluster=cluster, max_pods=max_pods)
+        release, inputs = inputs_args.load(paths, config, strict=strict)
         if add_nodes is not None:
             # Every simulation of the search admits the same input: bad input fails the first.
             template = load_node_template(add_nodes)

@@ -24,22 +24,8 @@ from ..scheduler import Explanation, SchedulerOptions, WaitingClaim
 from ..scheduler import explain as explain_pod
 from ..simulator import SimulatedExplanation, explain_simulated_pod, explain_workload
 from ._console import out_console
-from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
-from ._inputs import (
-    CONTEXT_OPTION,
-    DEFAULT_MAX_PODS,
-    FROM_CLUSTER_OPTION,
-    KUBECONFIG_OPTION,
-    MAX_PODS_HELP,
-    PATHS_ARGUMENT,
-    STRICT_HELP,
-    Inputs,
-    bad_input,
-    cluster_source,
-    load_inputs,
-    reported_as_bad_input,
-    start_time,
-)
+from ._input_flags import INPUTS, InputArgs, input_flags
+from ._inputs import PATHS_ARGUMENT, STRICT_HELP, Inputs, bad_input, reported_as_bad_input, start_time
 from ._main import app
 from ._render import render_explanation
 from ._report import explanation_to_dict
@@ -70,6 +56,7 @@ def _split_key(key: str) -> tuple[str | None, str, str]:
 
 
 @app.command("explain")
+@input_flags()
 def explain(
     paths: list[str] | None = PATHS_ARGUMENT,
     pod: str = typer.Option(..., "--pod", help=(
@@ -78,23 +65,15 @@ def explain(
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for random choices (ties, preemption offset)."),
-    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
-    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
     output: ExplainOutput = typer.Option(ExplainOutput.text, "-o", "--output", help="Output format."),
-    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
-    kubeconfig: str | None = KUBECONFIG_OPTION,
-    from_cluster: bool = FROM_CLUSTER_OPTION,
-    context: str | None = CONTEXT_OPTION,
+    inputs_args: InputArgs = INPUTS,
 ) -> None:
     """Explain, per node and per plugin, where a pending pod would go, or why nowhere."""
     kind, namespace, name = _split_key(pod)
     simulated: SimulatedExplanation | None = None
     with reported_as_bad_input():
-        release = parse_release(kube_version, feature_gates)
+        release, inputs = inputs_args.load(paths, config, strict=strict)
         features = release.features
-        cluster = cluster_source(kubeconfig, from_cluster, context)
-        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods,
-                             kube_version=release.kube_version, cluster=cluster)
         if kind is not None:
             simulated = explain_workload(inputs.loaded, kind, namespace, name, config=inputs.config,
                                          seed=seed, features=features)

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import typer
 
-from ..cluster import DelegatedAuth
 from ..extender import (
     DEFAULT_MAX_REQUEST_BYTES,
     ExtenderEngine,
@@ -38,15 +37,13 @@ from ..extender import (
     profile_name,
     serve_until_stopped,
 )
-from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
-from ._errors import record_verbosity
+from ..serving import DelegatedAuth
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 from ._release import release_config
 from ._run import _configure_logging
-from ._serving_flags import ServingFlags, tls_files, tls_from_files
-from ._serving_flags import bind_address as flag_bind_address
+from ._serving_flags import SERVING, ServingArgs, serving_flags, tls_from_files
 
 DEFAULT_PORT = 8888
 DEFAULT_BIND_ADDRESS = f"127.0.0.1:{DEFAULT_PORT}"
@@ -63,6 +60,12 @@ _log = logging.getLogger("kubesched.extender")
 
 
 @app.command("extender", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@serving_flags(bind_address=DEFAULT_BIND_ADDRESS,
+               bind_help="The IP (with --secure-port) or HOST:PORT to listen on.",
+               verbosity_help="Log verbosity (klog's -v): from 1 info lines (a refused request, a failed "
+                              "TLS handshake), from 3 debug lines; 0: warnings only; above 0, an "
+                              "internal error's traceback too.",
+               old_tls_names=True)
 def extender(
     ctx: typer.Context,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
@@ -77,26 +80,9 @@ def extender(
                                        "informers with --kubeconfig, else are not seen."),
     bind: bool = typer.Option(False, "--bind", help="Serve POST /bind: create the Binding through "
                                                     "the API server (kube-scheduler's bindVerb)."),
-    bind_address: str = typer.Option(DEFAULT_BIND_ADDRESS, "--bind-address",
-                                     help="The IP (with --secure-port) or HOST:PORT to listen on."),
-    secure_port: int | None = ServingFlags.secure_port,
-    tls_cert_file: str | None = ServingFlags.tls_cert_file,
-    tls_private_key_file: str | None = ServingFlags.tls_private_key_file,
-    tls_cert: str | None = ServingFlags.tls_cert,
-    tls_key: str | None = ServingFlags.tls_key,
     max_request_bytes: int = typer.Option(DEFAULT_MAX_REQUEST_BYTES, "--max-request-bytes",
                                           help="Refuse larger request bodies (413)."),
-    authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
-    authorization_kubeconfig: str = AuthFlags.authorization_kubeconfig,
-    always_allow_paths: str = AuthFlags.always_allow_paths,
-    client_ca_file: str = AuthFlags.client_ca_file,
-    token_cache_ttl: str = AuthFlags.token_cache_ttl,
-    allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
-    deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
-    verbosity: int = typer.Option(0, "-v", "--v", callback=record_verbosity,
-                                  help="Log verbosity (klog's -v): from 1 info lines (a refused request, a "
-                                       "failed TLS handshake), from 3 debug lines; 0: warnings only; "
-                                       "above 0, an internal error's traceback too."),
+    serving: ServingArgs = SERVING,
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
     kube_version: str | None = typer.Option(
         None, "--kube-version",
@@ -111,16 +97,11 @@ def extender(
     if no_cache and bind and kubeconfig is None:
         bad_input(ValueError("--bind needs the API server: drop --no-cache"))
     with reported_as_bad_input():
-        bools, extra = take_go_bools(list(ctx.args), AUTH_BOOLS)
+        auth_opts, extra = serving.auth(ctx.args)
         if extra:
             raise ValueError(f"unknown flag: {extra[0]}")
-        auth_opts = auth_options(
-            authentication_kubeconfig=authentication_kubeconfig,
-            authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
-            client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
-            allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
-        host, port = flag_bind_address(bind_address, secure_port, DEFAULT_PORT)
-        tls_pair = tls_files(tls_cert_file, tls_private_key_file, tls_cert, tls_key)
+        host, port = serving.address(DEFAULT_PORT)
+        tls_pair = serving.tls_files()
         if max_request_bytes <= 0:
             raise ValueError("--max-request-bytes: want a positive number")
         release = parse_release(kube_version, feature_gates)
@@ -141,8 +122,8 @@ def extender(
             auth = DelegatedAuth.from_options(auth_opts)
         except ImportError as exc:
             live_extra_missing("extender", exc)
-    if verbosity > 0:
-        _configure_logging(verbosity)
+    if serving.verbosity > 0:
+        _configure_logging(serving.verbosity)
     with reported_as_bad_input():
         tls = tls_from_files(tls_pair) if tls_pair is not None else None
     try:
@@ -154,7 +135,7 @@ def extender(
         if view is not None:
             view.close()
         auth.close()
-        bad_input(ValueError(f"--bind-address {bind_address}: {exc.strerror or exc}"))
+        bad_input(ValueError(f"--bind-address {serving.bind_address}: {exc.strerror or exc}"))
     if engine is not None:
         profile_served = engine.profile_name
 

@@ -36,20 +36,8 @@ from ..replay import (
     run_spec,
 )
 from ._console import add_column, out_console, print_table
-from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
-from ._inputs import (
-    CONTEXT_OPTION,
-    DEFAULT_MAX_PODS,
-    FROM_CLUSTER_OPTION,
-    KUBECONFIG_OPTION,
-    MAX_PODS_HELP,
-    ClusterSource,
-    bad_input,
-    cluster_source,
-    load_inputs,
-    reported_as_bad_input,
-    warn,
-)
+from ._input_flags import INPUTS, InputArgs, input_flags
+from ._inputs import MAX_PODS_HELP, ClusterSource, bad_input, load_inputs, reported_as_bad_input, warn
 from ._main import app
 from ._progress import PlainProgress, virtual_time
 from ._snapshot import snapshot_text, write_whole
@@ -92,17 +80,15 @@ _drop = typer.Option(
          "nowhere dropped, never retried.")
 _no_plots = typer.Option(False, "--no-plots", help="Write no plots.")
 _output = typer.Option(Output.table, "-o", "--output", help="Summary on stdout as a table or JSON.")
-_max_pods = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1,
-                         help=MAX_PODS_HELP.replace("an input", "a trace (with its cluster)"))
-_feature_gates = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP)
-_kube_version = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP)
+_MAX_PODS_HELP = MAX_PODS_HELP.replace("an input", "a trace (with its cluster)")
 
 
-def _release(kube_version: str | None, feature_gates: str | None) -> dict[str, Any]:
-    """RunSpec's release fields from ``--kube-version`` and ``--feature-gates``; exit 2 when bad."""
+def _release(inputs_args: InputArgs) -> dict[str, Any]:
+    """RunSpec's release and size fields from the input flags; exit 2 when bad."""
     with reported_as_bad_input():
-        r = parse_release(kube_version, feature_gates)
-    return {"kube_version": r.kube_version, "feature_gates": tuple(sorted(r.features.items()))}
+        r = inputs_args.release()
+    return {"kube_version": r.kube_version, "feature_gates": tuple(sorted(r.features.items())),
+            "max_pods": inputs_args.max_pods}
 
 
 def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: float | None,
@@ -112,18 +98,15 @@ def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: f
 
 
 @app.command("replay")
+@input_flags(max_pods_help=_MAX_PODS_HELP)
 def replay(
     traces: list[str] | None = typer.Argument(
         None, help="Trace files (openb: NODES.csv PODS.csv; snapshot: manifests, on top of a cluster read)."),
     fmt: str = _format,
-    kubeconfig: str | None = KUBECONFIG_OPTION,
-    from_cluster: bool = FROM_CLUSTER_OPTION,
-    context: str | None = CONTEXT_OPTION,
     cluster: list[str] | None = _cluster,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     seed: int = typer.Option(0, "--seed", help="Seed of the scheduler and of a shuffled arrival."),
-    feature_gates: str | None = _feature_gates,
-    kube_version: str | None = _kube_version,
+    inputs_args: InputArgs = INPUTS,
     until: float | None = _until,
     out: Path | None = typer.Option(None, "--out", help="Write metrics.csv, summary.json and plots here."),
     arrival: Arrival | None = _arrival,
@@ -134,15 +117,13 @@ def replay(
     drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
-    max_pods: int = _max_pods,
 ) -> None:
     """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
-    release = _release(kube_version, feature_gates)
+    release = _release(inputs_args)
     with tempfile.TemporaryDirectory(prefix="kubesched-replay-") as tmp:
-        paths = _snapshot_of_cluster(cluster_source(kubeconfig, from_cluster, context), traces or [], fmt,
-                                     Path(tmp))
+        paths = _snapshot_of_cluster(inputs_args.cluster(), traces or [], fmt, Path(tmp))
         _replay(paths, fmt, cluster, config, seed, until, out, arrival, tune, interval, demand, sample_every,
-                drop, no_plots, output, max_pods, release)
+                drop, no_plots, output, release)
 
 
 def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: str, tmp: Path) -> list[str]:
@@ -165,12 +146,12 @@ def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: s
 def _replay(traces: list[str], fmt: str, cluster: list[str] | None, config: Path | None, seed: int,
             until: float | None, out: Path | None, arrival: Arrival | None, tune: float | None,
             interval: float | None, demand: str | None, sample_every: float | None, drop: bool,
-            no_plots: bool, output: Output, max_pods: int, release: dict[str, Any]) -> None:
+            no_plots: bool, output: Output, release: dict[str, Any]) -> None:
     spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
                    cluster=tuple(cluster or ()), config=str(config) if config else None,
                    label=config.stem if config else "default", seed=seed, until=until,
                    sample_every=sample_every, drop_unschedulable=drop, out=str(out) if out else None,
-                   max_pods=max_pods, **release)
+                   **release)
     with reported_as_bad_input():
         summary = _run_with_progress(spec)
     skipped = summary.get("skipped") or {}
@@ -232,6 +213,7 @@ def _run_many_with_progress(specs: list[RunSpec], what: str, *, workers: int | N
 
 
 @app.command("compare")
+@input_flags(cluster=False, max_pods_help=_MAX_PODS_HELP)
 def compare(
     traces: list[str] = typer.Argument(..., help="Trace files, as for replay."),
     configs: list[Path] = typer.Option(
@@ -239,8 +221,7 @@ def compare(
     fmt: str = _format,
     cluster: list[str] | None = _cluster,
     seed: int = typer.Option(0, "--seed", help="The one seed every config runs with."),
-    feature_gates: str | None = _feature_gates,
-    kube_version: str | None = _kube_version,
+    inputs_args: InputArgs = INPUTS,
     until: float | None = _until,
     out: Path | None = typer.Option(None, "--out", help="Per config a folder; overlaid plots here."),
     arrival: Arrival | None = _arrival,
@@ -252,16 +233,14 @@ def compare(
     drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
-    max_pods: int = _max_pods,
 ) -> None:
     """The same trace under each configuration (same seed): summaries side by side, plots overlaid."""
     labels = config_labels([str(c) for c in configs])
     opts = _options(seed, arrival, tune, interval, demand)
-    release = _release(kube_version, feature_gates)
+    release = _release(inputs_args)
     specs = [RunSpec(paths=tuple(traces), format=fmt, options=opts, cluster=tuple(cluster or ()),
                      config=str(c), label=label, seed=seed, until=until, sample_every=sample_every,
-                     drop_unschedulable=drop, out=str(out / label) if out else None, max_pods=max_pods,
-                     **release)
+                     drop_unschedulable=drop, out=str(out / label) if out else None, **release)
              for c, label in zip(configs, labels, strict=True)]
     with reported_as_bad_input():
         summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
@@ -295,13 +274,13 @@ def parse_seeds(text: str) -> list[int]:
 
 
 @app.command("sweep")
+@input_flags(cluster=False, max_pods_help=_MAX_PODS_HELP)
 def sweep(
     traces: list[str] = typer.Argument(..., help="Trace files, as for replay."),
     configs: list[Path] | None = typer.Option(
         None, "--config", help="A configuration; repeatable (none: defaults)."),
     seeds: str = typer.Option("0..9", "--seeds", help="Seeds: 0..9, 1,2,3 or 0..3,7."),
-    feature_gates: str | None = _feature_gates,
-    kube_version: str | None = _kube_version,
+    inputs_args: InputArgs = INPUTS,
     fmt: str = _format,
     cluster: list[str] | None = _cluster,
     until: float | None = _until,
@@ -317,10 +296,9 @@ def sweep(
     drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
-    max_pods: int = _max_pods,
 ) -> None:
     """Every configuration x seed, in parallel; mean, min and max per metric."""
-    release = _release(kube_version, feature_gates)
+    release = _release(inputs_args)
     with reported_as_bad_input():
         seed_list = parse_seeds(seeds)
         config_list: list[str | None] = [str(c) for c in configs] if configs else [None]
@@ -329,7 +307,7 @@ def sweep(
                          options=_options(s, arrival, tune, interval, demand), cluster=tuple(cluster or ()),
                          config=c, label=label, seed=s, until=until, sample_every=sample_every,
                          drop_unschedulable=drop, out=str(out / label / f"seed-{s}") if out else None,
-                         max_pods=max_pods, **release)
+                         **release)
                  for c, label in zip(config_list, labels, strict=True) for s in seed_list]
         summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
     groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}

@@ -22,16 +22,12 @@ from pathlib import Path
 import typer
 
 from ..app import DEFAULT_BIND_ADDRESS, DEFAULT_PORT
-from ..cluster import DelegatedAuth
-from ..serving import join_host_port, self_signed_context
-from ._auth_flags import AUTH_BOOLS, AuthFlags, auth_options, take_go_bools
-from ._errors import record_verbosity
+from ..serving import DelegatedAuth, join_host_port, self_signed_context
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
 from ._release import release_config
-from ._serving_flags import ServingFlags, tls_files, tls_from_files
-from ._serving_flags import bind_address as flag_bind_address
+from ._serving_flags import SERVING, ServingArgs, serving_flags, tls_from_files
 
 __all__ = ["run"]
 
@@ -77,29 +73,17 @@ def _leader_elect_flag(extra: list[str]) -> bool | None:
 
 
 @app.command("run", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@serving_flags(bind_address=DEFAULT_BIND_ADDRESS,
+               bind_help="The IP (with --secure-port) or HOST:PORT to serve /healthz, /livez, /readyz and "
+                         "/metrics on (HTTPS); empty: do not serve.",
+               verbosity_help="Log verbosity (klog's -v); above 0, an internal error's traceback too.")
 def run(
     ctx: typer.Context,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     kubeconfig: str | None = typer.Option(
         None, "--kubeconfig",
         help="kubeconfig file (else clientConnection.kubeconfig, $KUBECONFIG, ~/.kube/config, in-cluster)."),
-    bind_address: str = typer.Option(
-        DEFAULT_BIND_ADDRESS, "--bind-address",
-        help="The IP (with --secure-port) or HOST:PORT to serve /healthz, /livez, /readyz and /metrics "
-             "on (HTTPS); empty: do not serve."),
-    secure_port: int | None = ServingFlags.secure_port,
-    authentication_kubeconfig: str = AuthFlags.authentication_kubeconfig,
-    authorization_kubeconfig: str = AuthFlags.authorization_kubeconfig,
-    always_allow_paths: str = AuthFlags.always_allow_paths,
-    client_ca_file: str = AuthFlags.client_ca_file,
-    token_cache_ttl: str = AuthFlags.token_cache_ttl,
-    allow_cache_ttl: str = AuthFlags.allow_cache_ttl,
-    deny_cache_ttl: str = AuthFlags.deny_cache_ttl,
-    tls_cert_file: str | None = ServingFlags.tls_cert_file,
-    tls_private_key_file: str | None = ServingFlags.tls_private_key_file,
-    verbosity: int = typer.Option(0, "-v", "--v", callback=record_verbosity,
-                                  help="Log verbosity (klog's -v); above 0, an internal error's "
-                                       "traceback too."),
+    serving: ServingArgs = SERVING,
     feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
     kube_version: str | None = typer.Option(
         None, "--kube-version", help=KUBE_VERSION_HELP + " Default here: the API server's version."),
@@ -120,17 +104,12 @@ def run(
 
     with reported_as_bad_input():
         try:
-            bools, extra = take_go_bools(list(ctx.args), AUTH_BOOLS)
+            auth_opts, extra = serving.auth(ctx.args)
             leader_elect = _leader_elect_flag(extra)
-            auth_opts = auth_options(
-                authentication_kubeconfig=authentication_kubeconfig,
-                authorization_kubeconfig=authorization_kubeconfig, always_allow_paths=always_allow_paths,
-                client_ca_file=client_ca_file, token_cache_ttl=token_cache_ttl,
-                allow_cache_ttl=allow_cache_ttl, deny_cache_ttl=deny_cache_ttl, bools=bools)
-            serve = bool(bind_address) and secure_port != 0  # SecureServingOptions: port 0, none
+            serve = serving.serves
             if serve:
-                host, port = flag_bind_address(bind_address, secure_port, DEFAULT_PORT)
-            tls = tls_files(tls_cert_file, tls_private_key_file)
+                host, port = serving.address(DEFAULT_PORT)
+            tls = serving.tls_files()
             release = parse_release(kube_version, feature_gates)
         except ValueError as exc:
             bad_input(exc)
@@ -143,12 +122,12 @@ def run(
         auth: DelegatedAuth | None = None
         if serve:
             ssl_context = tls_from_files(tls) if tls is not None else self_signed_context(host)
-            _configure_logging(verbosity)  # the lookup's warnings
+            _configure_logging(serving.verbosity)  # the lookup's warnings
             auth = DelegatedAuth.from_options(auth_opts)
         runner = SchedulerRun(live, leader_elect=cfg.leader_election.leader_elect,
                               bind_address=join_host_port(host, port) if serve else None,
                               ssl_context=ssl_context, auth=auth)
-    _configure_logging(verbosity)
+    _configure_logging(serving.verbosity)
     code = runner.run_until_stopped()
     if code:
         raise typer.Exit(code)

@@ -23,20 +23,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..simulator import Simulation, Simulator
 from ._console import out_console
-from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
-from ._inputs import (
-    CONTEXT_OPTION,
-    DEFAULT_MAX_PODS,
-    EXIT_UNSCHEDULABLE,
-    FROM_CLUSTER_OPTION,
-    KUBECONFIG_OPTION,
-    MAX_PODS_HELP,
-    PATHS_ARGUMENT,
-    STRICT_HELP,
-    cluster_source,
-    load_inputs,
-    reported_as_bad_input,
-)
+from ._input_flags import INPUTS, InputArgs, input_flags
+from ._inputs import EXIT_UNSCHEDULABLE, PATHS_ARGUMENT, STRICT_HELP, reported_as_bad_input
 from ._main import app
 from ._progress import PlainProgress, virtual_time
 from ._render import render_simulation
@@ -53,6 +41,7 @@ class SimulateOutput(StrEnum):
 
 
 @app.command("simulate")
+@input_flags()
 def simulate(
     paths: list[str] | None = PATHS_ARGUMENT,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
@@ -61,21 +50,12 @@ def simulate(
     output: SimulateOutput = typer.Option(SimulateOutput.table, "-o", "--output", help="Output format."),
     fail_on_unschedulable: bool = typer.Option(
         False, "--fail-on-unschedulable", help="Exit 1 when a pod is left without a node (for CI)."),
-    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
-    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
-    kubeconfig: str | None = KUBECONFIG_OPTION,
-    from_cluster: bool = FROM_CLUSTER_OPTION,
-    context: str | None = CONTEXT_OPTION,
-    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
+    inputs_args: InputArgs = INPUTS,
 ) -> None:
     """Schedule the manifests' pending pods on a virtual clock and report the outcome."""
     with reported_as_bad_input():
-        release = parse_release(kube_version, feature_gates)
-        features = release.features
-        cluster = cluster_source(kubeconfig, from_cluster, context)
-        inputs = load_inputs(paths, config, strict=strict, features=features, max_pods=max_pods,
-                             kube_version=release.kube_version, cluster=cluster)
-        simulator = Simulator(inputs.loaded, inputs.config, seed, features)
+        release, inputs = inputs_args.load(paths, config, strict=strict)
+        simulator = Simulator(inputs.loaded, inputs.config, seed, release.features)
     sim = _run(simulator)
     if output is SimulateOutput.json:
         sys.stdout.write(json.dumps(simulation_report(sim), indent=2) + "\n")

@@ -1,14 +1,5 @@
 """The cluster the scheduler talks to: the ``Store`` protocol and the embedded ``MemoryStore``."""
 
-from ._auth import (
-    ANONYMOUS,
-    DEFAULT_ALWAYS_ALLOW_PATHS,
-    DelegatedAuth,
-    DelegatedAuthOptions,
-    UserInfo,
-    parse_paths,
-    refuse_failed_handshake,
-)
 from ._conditions import SCHEDULING_GATED, update_pod_condition
 from ._disruption import pdb_selects
 from ._memory import Expired, MemoryStore
@@ -27,14 +18,10 @@ from ._store import (
 )
 
 __all__ = [
-    "ANONYMOUS",
-    "DEFAULT_ALWAYS_ALLOW_PATHS",
     "SCHEDULING_GATED",
     "AlreadyExists",
     "ChangeLog",
     "Conflict",
-    "DelegatedAuth",
-    "DelegatedAuthOptions",
     "Event",
     "Expired",
     "Invalid",
@@ -43,11 +30,8 @@ __all__ = [
     "NotFound",
     "Store",
     "StoreError",
-    "UserInfo",
     "WatchEvent",
     "WatchEventType",
-    "parse_paths",
     "pdb_selects",
-    "refuse_failed_handshake",
     "update_pod_condition",
 ]

@@ -54,10 +54,10 @@ from ..api.extenderv1 import (
 )
 from ..clock import VirtualClock
 from ..cluster import MemoryStore, NotFound, Store, StoreError
-from ..framework import Code, CycleState, Diagnosis, NodeBatch, Status
+from ..framework import Code, NodeBatch, Status
 from ..framework.config import SchedulerConfig, default_config
 from ..process import HeapFreezer
-from ..scheduler import FeasibleNodes, Scheduler, go_set_list
+from ..scheduler import DryRun, FeasibleNodes, Scheduler
 
 if TYPE_CHECKING:
     from ..cache import NodeInfo
@@ -451,31 +451,12 @@ class ExtenderEngine:
         return result
 
     def _filter_statuses(self, pod: Pod, infos: Sequence[NodeInfo]) -> dict[str, Status]:
-        """findNodesThatFitPod without its shortcuts: each rejected node's status."""
-        if not infos:
-            return {}
-        fwk, state = self.fwk, CycleState()
-        diagnosis = Diagnosis()
-        pre_res, st, plugins = fwk.run_pre_filter_plugins(state, pod)
-        if st is not None and not st.is_success():
-            if not st.is_rejected():
-                raise EngineError(st.message())
-            return {ni.name: st for ni in infos}
-        nodes: Sequence[NodeInfo] = infos
-        out: dict[str, Status] = {}
-        if pre_res is not None and not pre_res.all_nodes():
-            allowed = pre_res.node_names or frozenset()
-            excluded = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                              (f"node(s) didn't satisfy plugin(s) {go_set_list(set(plugins or ()))}",))
-            out = {ni.name: excluded for ni in infos if ni.name not in allowed}
-            nodes = [ni for ni in infos if ni.name in allowed]
-        try:  # the scheduler's batch path over the snapshot's columns (per node: out-of-tree plugins)
-            self.sched.algorithm.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes, rotate=False,
-                                                              all_nodes=True, snapshot=self.sched.snapshot)
-        except Exception as err:  # an Error status of a Filter plugin
+        """findNodesThatFitPod without its shortcuts (the dry run over every node named): each
+        rejected node's status."""
+        try:
+            return DryRun(self.sched, self.fwk, pod).filter(infos)
+        except Exception as err:  # an Error status of PreFilter or of a Filter plugin
             raise EngineError(str(err)) from err
-        out.update(diagnosis.node_to_status.items())  # the rejected nodes only
-        return out
 
     # -- prioritize -----------------------------------------------------------------------------
     def prioritize(self, args: ExtenderArgs) -> list[HostPriority]:
@@ -536,28 +517,21 @@ class ExtenderEngine:
         return names, scale_to_extender(totals)
 
     def _scores(self, pod: Pod, infos: FeasibleNodes) -> npt.NDArray[np.int64]:
-        """The framework totals aligned with ``infos``: prioritizeNodes without extenders."""
-        fwk, state = self.fwk, CycleState()
-        if not infos or not fwk.has_score_plugins():
+        """The framework totals aligned with ``infos``: prioritizeNodes without extenders, in
+        a dry run whose PreFilter fills the cycle state."""
+        if not infos or not self.fwk.has_score_plugins():
             return np.zeros(len(infos), dtype=np.int64)
-        _, st, _ = fwk.run_pre_filter_plugins(state, pod)
-        if st is not None and not st.is_success():
+        cycle = DryRun(self.sched, self.fwk, pod)
+        _, st, _ = cycle.pre_filter()
+        if not st.is_success():
             if not st.is_rejected():
                 raise EngineError(st.message())
             _log.info("prioritize %s: PreFilter rejects the pod (%s); every node scores 0",
                       pod.key, st.message())
             return np.zeros(len(infos), dtype=np.int64)
-        try:
-            st = fwk.run_pre_score_plugins(state, pod, infos)
-            if st is not None and not st.is_success():
-                raise EngineError(st.message())
-            result, st = fwk.run_score_plugins(state, pod, NodeBatch(self.sched.snapshot, infos.rows))
-        except EngineError:
-            raise
-        except Exception as err:
-            raise EngineError(str(err)) from err
-        if result is None or (st is not None and not st.is_success()):
-            raise EngineError(st.message() if st is not None else "scoring failed")
+        result, st = cycle.score(infos, NodeBatch(self.sched.snapshot, infos.rows))
+        if result is None or not st.is_success():
+            raise EngineError(st.message())
         return np.asarray(result.totals, dtype=np.int64)
 
     # -- preempt --------------------------------------------------------------------------------

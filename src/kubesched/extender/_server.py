@@ -9,7 +9,7 @@ a ``urlPrefix`` with a path works): ``POST /filter``, ``/prioritize``, ``/preemp
 (Prometheus text). A verb asked before the engine is ready is a 503 with ``Error``.
 
 Given an ``auth`` (``kubesched extender`` passes kube-scheduler's delegated authentication and
-authorization, :class:`~kubesched.cluster.DelegatedAuth`), every request but the verbs is
+authorization, :class:`~kubesched.serving.DelegatedAuth`), every request but the verbs is
 authenticated and authorized first: ``/metrics`` only for clients RBAC allows ``get`` on it,
 ``/healthz`` and ``/readyz`` for anyone. The verbs are left to the transport (kube-scheduler's
 HTTPExtender sends no credentials, only a client certificate when its ``tlsConfig`` has one), so
@@ -43,9 +43,8 @@ from ..api.extenderv1 import (
     WireError,
     host_priority_list_text,
 )
-from ..cluster import DelegatedAuth
 from ..metrics import CONTENT_TYPE
-from ..serving import HTTPServer, Request, Response, run_after
+from ..serving import DelegatedAuth, HTTPServer, Request, Response, run_after
 from ._engine import EngineError, ExtenderEngine, RequestError
 from ._metrics import ExtenderMetrics
 

@@ -13,7 +13,8 @@ from ._algorithm import (
     num_feasible_nodes_to_find,
 )
 from ._attempt_hook import AttemptHook
-from ._diagnosis import NoNodesAvailableError, fit_error_for_single_node
+from ._diagnosis import NoNodesAvailableError, excluded_by_pre_filter, fit_error_for_single_node
+from ._dry_run import DryRun, DryRunOptions, DryRunResult, NodeRecord, PostFilterRecord
 from ._eventhandlers import node_scheduling_properties_change
 from ._explain import (
     ExplainError,
@@ -37,6 +38,9 @@ __all__ = [
     "AttemptHook",
     "BindingMode",
     "Diagnosis",
+    "DryRun",
+    "DryRunOptions",
+    "DryRunResult",
     "ExplainError",
     "Explanation",
     "ExtenderConfig",
@@ -47,8 +51,10 @@ __all__ = [
     "HTTPExtender",
     "NoNodesAvailableError",
     "NodeExplanation",
+    "NodeRecord",
     "NodeToStatus",
     "PluginScore",
+    "PostFilterRecord",
     "RunSummary",
     "ScheduleAlgorithm",
     "ScheduleResult",
@@ -57,6 +63,7 @@ __all__ = [
     "SchedulerOptions",
     "Victims",
     "WaitingClaim",
+    "excluded_by_pre_filter",
     "explain",
     "explain_in",
     "fit_error_for_single_node",

@@ -39,7 +39,7 @@ from ..framework import (
     NodeToStatus,
     Status,
 )
-from ._diagnosis import NoNodesAvailableError
+from ._diagnosis import NoNodesAvailableError, excluded_by_pre_filter, go_set_list
 from ._extender import MAX_EXTENDER_PRIORITY
 
 if TYPE_CHECKING:
@@ -153,9 +153,8 @@ class ScheduleAlgorithm:
             names = pre_res.node_names or frozenset()
             index = snapshot.node_index
             nodes = [all_nodes[i] for i in sorted(index[n] for n in names if n in index)]
-            diagnosis.node_to_status.set_absent_nodes_status(Status(
-                Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
-                (f"node(s) didn't satisfy plugin(s) {go_set_list(diagnosis.unschedulable_plugins)}",)))
+            diagnosis.node_to_status.set_absent_nodes_status(
+                excluded_by_pre_filter(diagnosis.unschedulable_plugins))
         try:
             feasible = self.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes)
         finally:
@@ -427,9 +426,3 @@ def _totals(result: Any, nodes: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:
     if totals is not None:
         return np.asarray(totals, dtype=np.int64)
     return np.fromiter((int(getattr(r, "total_score", r)) for r in result), dtype=np.int64)
-
-
-def go_set_list(s: set[str]) -> str:
-    """fmt %v of sets.List(s): ``[a b c]``."""
-    return "[" + " ".join(sorted(s)) + "]"
-

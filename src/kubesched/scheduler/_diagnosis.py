@@ -14,7 +14,8 @@ from ..framework import Code, Diagnosis, FitError, Status
 if TYPE_CHECKING:
     from ..api import Pod
 
-__all__ = ["NoNodesAvailableError", "PodGroupFitError", "fit_error_for_single_node", "status_with_fit_error"]
+__all__ = ["NoNodesAvailableError", "PodGroupFitError", "excluded_by_pre_filter", "fit_error_for_single_node",
+           "go_set_list", "status_with_fit_error"]
 
 
 class NoNodesAvailableError(Exception):
@@ -35,6 +36,19 @@ class PodGroupFitError(Exception):
         super().__init__(status.message())
         self.status = status
         self.unschedulable_plugins = set(unschedulable_plugins)
+
+
+def go_set_list(s: set[str]) -> str:
+    """fmt %v of sets.List(s): ``[a b c]``."""
+    return "[" + " ".join(sorted(s)) + "]"
+
+
+def excluded_by_pre_filter(plugins: set[str]) -> Status:
+    """The status of a node that PreFilter's node set left out (findNodesThatFitPod):
+    ``node(s) didn't satisfy plugin(s) [A B]``, UnschedulableAndUnresolvable. The one
+    builder of that message, for the scheduling cycle and every dry run."""
+    return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
+                  (f"node(s) didn't satisfy plugin(s) {go_set_list(plugins)}",))
 
 
 def status_with_fit_error(code: Code, err: FitError) -> Status:

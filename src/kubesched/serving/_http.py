@@ -11,7 +11,7 @@ headers.
 
 A client that fails the TLS handshake (plain HTTP on the HTTPS port, an old TLS version) is
 one log line, as Go's ``http: TLS handshake error from ADDR: REASON``
-(:func:`~kubesched.cluster.refuse_failed_handshake`), never a traceback; a client that stops
+(:func:`~kubesched.serving.refuse_failed_handshake`), never a traceback; a client that stops
 sending is dropped after ``read_timeout`` seconds; a route that raises is a 500, logged. After
 an answer of 400 or more the connection is closed (its body may be unread).
 """
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from ..cluster import refuse_failed_handshake
+from ._auth import refuse_failed_handshake
 
 __all__ = ["HTTPServer", "Request", "Response"]
 

@@ -80,7 +80,7 @@ class Executor:
 
     def __init__(self, handle: Handle, metrics: Callable[[], PreemptionMetrics | None] | None = None) -> None:
         self._handle = handle
-        self._metrics = metrics or (lambda: getattr(handle, "metrics", None))
+        self._metrics = metrics or (lambda: handle.metrics)
         self._preempting: set[str] = set()
         self._last_victims_pending: dict[str, tuple[str, str]] = {}
         self.preempt_pod: PreemptPodFn = self._preempt_pod

@@ -145,7 +145,7 @@ class DefaultPreemption(PluginBase):
         try:
             result, status = self.evaluator.preempt(state, pod, filtered_node_status)
         finally:
-            metrics = getattr(self.handle, "metrics", None)
+            metrics = self.handle.metrics if self.handle is not None else None
             if metrics is not None:
                 metrics.preemption_attempts.inc()
         msg = status.message()

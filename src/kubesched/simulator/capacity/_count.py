@@ -4,13 +4,14 @@ cluster-capacity (kubernetes-sigs/cluster-capacity, pkg/framework/simulator.go) 
 scheduler on a copy of the cluster, creates one copy of the pod, waits until it is bound
 (``postBindHook``) and creates the next, and stops at the first copy the scheduler reports
 Unschedulable (``Update``) or after ``--max`` copies (``LimitReached``). Here each copy goes
-through the same scheduling cycle as any pod (``schedulePod``: PreFilter, Filter, Score, host
-selection with the seeded tie-break; then assume, Reserve and Permit), with the profile the pod's
-``schedulerName`` picks; what a copy adds is only what the next copy's cycle reads, the
-assumed pod in the cache, which the snapshot takes in incrementally. The queue, the binding
-cycle, events and store writes are skipped: nothing in them changes the next decision, and
-they are most of a cycle's cost. PostFilter (preemption) is not run for the copy that fails:
-the answer stops there, and a preemption would only evict pods of the input.
+through a dry run (:class:`~kubesched.scheduler.DryRun`) of the same scheduling cycle as any pod
+(``schedulePod``: PreFilter, Filter, Score, host selection with the seeded tie-break; then
+assume, Reserve and Permit), with the profile the pod's ``schedulerName`` picks; what a copy
+adds is only what the next copy's cycle reads, the assumed pod in the cache, which the snapshot
+takes in incrementally. The queue, the binding cycle, events and store writes are skipped:
+nothing in them changes the next decision, and they are most of a cycle's cost. PostFilter
+(preemption) is not run for the copy that fails: the answer stops there, and a preemption would
+only evict pods of the input.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ...api import Pod
-from ...framework import PODS_TO_ACTIVATE_KEY, CycleState, FitError, PodsToActivate, Status
-from ...scheduler import NoNodesAvailableError, Scheduler, fit_error_for_single_node
+from ...framework import Code, FitError
+from ...scheduler import DryRun, DryRunOptions, Scheduler
 from .._simulation import SCHEDULER_ERROR, UNSCHEDULABLE
 
 __all__ = ["LIMIT_REACHED", "SCHEDULER_ERROR", "UNSCHEDULABLE", "CapacityResult", "Failure",
@@ -69,46 +70,17 @@ def _fit_failure(err: FitError) -> Failure:
     return Failure(sorted_reasons(err.reason_counts()), err.error())
 
 
-def _new_state() -> CycleState:
-    state = CycleState()
-    state.write(PODS_TO_ACTIVATE_KEY, PodsToActivate())
-    return state
-
-
 def _try_place(sched: Scheduler, pod: Pod, *, assume: bool) -> str | Failure:
-    """One scheduling cycle for ``pod`` (schedulePod, then with ``assume`` the assume, Reserve
+    """One dry-run cycle for ``pod`` (schedulePod, then with ``assume`` the assume, Reserve
     and Permit steps of schedulingCycle): the chosen node, or why there is none."""
-    fwk = sched.profiles[pod.scheduler_name]
-    pre = fwk.run_pre_enqueue_plugins(pod)
-    if pre is not None and not pre.is_success():
-        return Failure({pre.message(): sched.snapshot.num_nodes()}, pre.message())
-    state = _new_state()
-    try:
-        sched.cache.update_snapshot(sched.snapshot)
-        host = sched.algorithm.schedule_pod(fwk, state, pod, sched.snapshot).suggested_host
-    except NoNodesAvailableError as err:
-        return Failure({}, str(err))
-    except FitError as err:
-        return _fit_failure(err)
-    except Exception as err:  # an internal error: reported, never raised mid-way
-        return Failure({}, str(err), error=True)
-    if not assume:
-        return host
-    assumed = pod.with_changes({("spec", "nodeName"): host})
-    sched.cache.assume_pod(assumed)
-    st = fwk.run_reserve_plugins_reserve(state, assumed, host) or Status.success()
-    if st.is_success():
-        st = fwk.run_permit_plugins(state, assumed, host) or Status.success()
-        if st.is_wait():
-            st = Status.from_error(RuntimeError(
-                f"pod {pod.key} waits on Permit on node {host}; capacity counts copies that bind at once"))
-    if st.is_success():
-        return host
-    fwk.run_reserve_plugins_unreserve(state, assumed, host)
-    sched.cache.forget_pod(assumed)
-    if st.is_rejected():
-        return _fit_failure(fit_error_for_single_node(pod, host, st))
-    return Failure({}, st.message(), error=True)
+    out = DryRun(sched, sched.profiles[pod.scheduler_name], pod, DryRunOptions(assume=assume)).run()
+    if out.host:
+        return out.host
+    if out.pre_enqueue:
+        return Failure({out.message: sched.snapshot.num_nodes()}, out.message)
+    if out.fit_error is not None:
+        return _fit_failure(out.fit_error)
+    return Failure({}, out.message, error=out.status.code == Code.ERROR)
 
 
 def count_copies(sched: Scheduler, copies: Iterable[Pod], limit: int | None = None) -> CapacityResult:

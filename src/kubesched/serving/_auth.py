@@ -54,10 +54,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._store import StoreError
+from ..cluster import StoreError
 
 if TYPE_CHECKING:
-    from .live import RestClient
+    from ..cluster.live import RestClient
 
 __all__ = [
     "ANONYMOUS",
@@ -193,7 +193,7 @@ def _in_cluster_client(what: str) -> RestClient | None:
 def _client(kubeconfig: Path | None) -> RestClient:
     """A client of the live stack (imported here: offline commands never load it); raises
     ConfigError (a ValueError) for an unusable kubeconfig."""
-    from .live import ClientSettings, RestClient, load_rest_config
+    from ..cluster.live import ClientSettings, RestClient, load_rest_config
 
     settings = ClientSettings(qps=DELEGATION_QPS, burst=DELEGATION_BURST)
     return RestClient(load_rest_config(kubeconfig), settings)
