@@ -156,6 +156,13 @@ def matches(ours: Explanation, theirs: str | None) -> bool:
     return theirs == ours.selected_node or (theirs is not None and theirs in ours.tied_nodes)
 
 
+def agrees(ours: Explanation, decision: str | bool) -> bool:
+    """kubesched's explanation agrees with the real scheduler's :func:`decided` decision."""
+    if decision is True:
+        return ours.selected_node is None
+    return isinstance(decision, str) and matches(ours, decision)
+
+
 def totals(ours: Explanation) -> dict[str, int | None]:
     return {n.name: n.total_score for n in ours.nodes}
 
