@@ -156,3 +156,17 @@ def test_before_1_37_out_of_range_amounts_wrap(text: str, wrapped_value: int, wr
         read_out_of_range_quantities(previous)
     assert value(text) == min(math.ceil(parse_quantity(text)), 2**63 - 1)
     assert milli_value(text) == min(math.ceil(parse_quantity(text) * 1000), 2**63 - 1)
+
+
+def test_an_amount_that_wraps_negative_is_still_accepted() -> None:
+    """The API server checks an amount's sign exactly (ValidateNonnegativeQuantity's Cmp), so it
+    accepts ``cpu: "9223372036854775807"``; v1.32 to v1.36 then read MilliValue() -1000 of it."""
+    from kubesched.api import parse_resource_list
+
+    previous = read_out_of_range_quantities(False)
+    try:
+        assert parse_resource_list({"cpu": "9223372036854775807"}, "allocatable") == {"cpu": -1000}
+        with pytest.raises(ValueError, match="must be greater than or equal to 0"):
+            parse_resource_list({"cpu": "-16Ei"}, "allocatable")
+    finally:
+        read_out_of_range_quantities(previous)
