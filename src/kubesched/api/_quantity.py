@@ -163,6 +163,7 @@ def _scaled_cached(text: str | int | float, scale: int, saturating: bool) -> int
         return saturate(n)
     return _wrapped(text, scale)
 
+
 _MAX_INT64_FACTORS = 18  # apimachinery quantity.go maxInt64Factors
 _EXPONENT = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 
@@ -209,7 +210,7 @@ def _wrapped(text: str | int | float, scale: int) -> int:
     sign, digits = (-1, m.group("num")[1:]) if m.group("num").startswith("-") else \
         (1, m.group("num").lstrip("+"))
     num, _, denom = digits.partition(".")
-    num = num.lstrip("0")
+    num = num.lstrip("0") or "0"  # parseQuantityString strips leading zeros, keeps one
     suffix = m.group("suffix") or ""
     exact = _parse_cached(text) * scale
     target = {1: 0, 1000: -3}[scale]
@@ -217,7 +218,7 @@ def _wrapped(text: str | int | float, scale: int) -> int:
         exponent = _BINARY[suffix].bit_length() - 1
         precision = 15 - len(num) - int(exponent * 3 / 10) - 1 if not denom else -1
         if precision >= 0:
-            product, ok = _int64_multiply(int(num or "0"), 1 << exponent)
+            product, ok = _int64_multiply(int(num), 1 << exponent)
             if ok:
                 return _positive_scale_int64(sign * product, -target)
         capped = min(abs(_parse_cached(text)), Fraction(INT64_MAX)) * scale
@@ -225,7 +226,7 @@ def _wrapped(text: str | int | float, scale: int) -> int:
     exponent = _EXPONENT[suffix] if suffix in _EXPONENT else int(suffix[1:])
     if _MAX_INT64_FACTORS - (len(num) + len(denom)) >= 0 and exponent - len(denom) >= -9:
         amount_scale = exponent - len(denom)
-        amount = sign * int((num + denom) or "0")
+        amount = sign * int(num + denom)
         if amount_scale >= target:
             return _positive_scale_int64(amount, amount_scale - target)
     return _wrap(math.ceil(exact) if exact >= 0 else math.floor(exact))
