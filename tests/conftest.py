@@ -34,3 +34,15 @@ def _kubesched_logger_restored() -> Iterator[None]:
     yield
     logger.handlers[:] = handlers
     logger.setLevel(level)
+
+
+@pytest.fixture(autouse=True)
+def _quantity_reading_restored() -> Iterator[None]:
+    """A command run in-process as an older release (``--kube-version``) reads out-of-range
+    quantities as that release does from then on, process-wide: each test starts with the
+    newest reading."""
+    from kubesched.api import read_out_of_range_quantities
+
+    read_out_of_range_quantities(True)
+    yield
+    read_out_of_range_quantities(True)

@@ -10,7 +10,15 @@ from fractions import Fraction
 import pytest
 from kubernetes.utils import parse_quantity as k8s_parse_quantity
 
-from kubesched.api import QuantityError, format_quantity, milli_value, parse_quantity, resource_value, value
+from kubesched.api import (
+    QuantityError,
+    format_quantity,
+    milli_value,
+    parse_quantity,
+    read_out_of_range_quantities,
+    resource_value,
+    value,
+)
 
 
 @pytest.mark.parametrize(
@@ -123,3 +131,42 @@ def test_parse_quantity_matches_official_client() -> None:
         assert parse_quantity(text) == expected, text
         assert value(text) == min(math.ceil(expected), INT64_MAX), text
         assert milli_value(text) == min(math.ceil(expected * 1000), INT64_MAX), text
+
+
+@pytest.mark.parametrize(("text", "wrapped_value", "wrapped_milli"), [
+    # int64Amount{1, 18}: Value() fits; MilliValue() is positiveScaleInt64(1, 21), whose loop
+    # gives up with 0 (a node with cpu: 1E has no cpu for v1.32 and v1.35.4, checked live)
+    ("1E", 10**18, 0),
+    ("10E", 0, 0), ("1e21", 0, 0), ("10P", 10**16, 0),
+    # binary-SI beyond int64: ParseQuantity caps at 2^63-1 (an inf.Dec); MilliValue() keeps the
+    # low 64 bits of (2^63-1) * 1000
+    ("16Ei", 2**63 - 1, -1000), ("8Ei", 2**63 - 1, -1000),
+    # 19 digits or more: an inf.Dec, scaledValue's big.Int.Int64() wraps
+    ("9223372036854775807", 2**63 - 1, -1000),
+    ("99999999999999999999m", 10**17, 99999999999999999999 - 5 * 2**64),
+    ("4", 4, 4000), ("100m", 1, 100),
+])
+def test_before_1_37_out_of_range_amounts_wrap(text: str, wrapped_value: int, wrapped_milli: int) -> None:
+    """apimachinery before kubernetes PR #141305 (QuantityValueSaturates): ScaledValue drops the
+    overflow flag; since, it saturates. The reading is process-wide and put back after."""
+    previous = read_out_of_range_quantities(False)
+    try:
+        assert (value(text), milli_value(text)) == (wrapped_value, wrapped_milli)
+    finally:
+        read_out_of_range_quantities(previous)
+    assert value(text) == min(math.ceil(parse_quantity(text)), 2**63 - 1)
+    assert milli_value(text) == min(math.ceil(parse_quantity(text) * 1000), 2**63 - 1)
+
+
+def test_an_amount_that_wraps_negative_is_still_accepted() -> None:
+    """The API server checks an amount's sign exactly (ValidateNonnegativeQuantity's Cmp), so it
+    accepts ``cpu: "9223372036854775807"``; v1.32 to v1.36 then read MilliValue() -1000 of it."""
+    from kubesched.api import parse_resource_list
+
+    previous = read_out_of_range_quantities(False)
+    try:
+        assert parse_resource_list({"cpu": "9223372036854775807"}, "allocatable") == {"cpu": -1000}
+        with pytest.raises(ValueError, match="must be greater than or equal to 0"):
+            parse_resource_list({"cpu": "-16Ei"}, "allocatable")
+    finally:
+        read_out_of_range_quantities(previous)

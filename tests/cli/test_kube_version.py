@@ -70,3 +70,34 @@ def test_bench_skips_a_workload_whose_gates_the_release_lacks() -> None:
     assert ("skipping SchedulingWithExtendedResource/fast: its featureGates: DRAExtendedResource is not "
             "available in Kubernetes 1.32 (it was added in 1.34)") in result.output
     assert '"results": []' in result.output
+
+
+HUGE_NODE = """\
+apiVersion: v1
+kind: Node
+metadata: {name: huge}
+status:
+  allocatable: {cpu: 1E, memory: 8Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: half, namespace: default}
+spec:
+  containers:
+  - name: c
+    image: pause
+    resources: {requests: {cpu: 500m}}
+"""
+
+
+@pytest.mark.parametrize(("release", "fits"), [("1.32", False), ("1.36", False), ("1.37", True)])
+def test_out_of_range_quantities_are_read_as_the_release_reads_them(tmp_path: Path, release: str,
+                                                                  fits: bool) -> None:
+    """Before v1.37 apimachinery's MilliValue() of ``1E`` wraps to 0: a node with ``cpu: 1E``
+    has no cpu (checked live against v1.32 and v1.35.4); since kubernetes PR #141305 (v1.37)
+    it saturates at the int64 maximum and the pod fits (QuantityValueSaturates)."""
+    (tmp_path / "in.yaml").write_text(HUGE_NODE)
+    result = runner.invoke(app, ["explain", str(tmp_path / "in.yaml"), "--pod", "default/half",
+                                 "--kube-version", release, "-o", "json"])
+    assert result.exit_code == 0, result.output
+    assert (json.loads(result.output)["selectedNode"] == "huge") is fits, result.output

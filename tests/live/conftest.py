@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from kubesched.api import KubeVersion
+
 if TYPE_CHECKING:
     from kubesched.app import LiveScheduler
 
@@ -131,3 +133,22 @@ def own_control_plane(control_plane: ControlPlane, tmp_path: Path) -> Iterator[C
     finally:
         subprocess.run([str(control_plane.script), "stop", str(d)], capture_output=True, text=True,
                        timeout=180)
+
+
+@pytest.fixture(scope="session", params=[pytest.param("1.32", id="v1.32"), pytest.param("1.35", id="v1.35")])
+def release_plane(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ControlPlane, KubeVersion]]:
+    """A control plane of each release compared side by side (``../shared/k8s``: v1.32;
+    ``../shared/k8s-1.35``: kube-scheduler v1.35.4) with its real kube-scheduler running, for
+    the whole session: the side-by-side test files share it, one release at a time."""
+    from ._side_by_side import FOLDERS, start_scheduler
+
+    release: str = request.param
+    script = REPO.parent / "shared" / FOLDERS[release] / "control-plane"
+    plane = started_control_plane(script, tmp_path_factory)
+    cp = next(plane)
+    try:
+        start_scheduler(cp)
+        yield cp, KubeVersion.parse(release)
+    finally:
+        plane.close()  # stops it

@@ -62,8 +62,9 @@ def parse_resource_list(d: Mapping[str, Any] | None, path: str) -> ResourceList:
             v = resource_value(str(name), q)
         except ValueError as exc:
             raise ValueError(f"{path}.{name}: {exc}") from exc
-        # A small negative amount rounds up to 0: look at the exact value only in that case.
-        if v < 0 or (v == 0 and str(q).lstrip().startswith("-") and parse_quantity(q) != 0):
+        # The sign of the exact amount (the API server's Cmp): a small negative amount rounds up
+        # to 0, and an amount beyond int64 read as a release before 1.37 reads it may wrap.
+        if (v <= 0 and parse_quantity(q) < 0) or (v > 0 and str(q).lstrip().startswith("-")):
             raise ValueError(f"{path}.{name}: must be greater than or equal to 0, got {q!r}")
         if _is_integer_resource(str(name)) and parse_quantity(q).denominator != 1:
             raise f.FieldValueError.invalid(f"{path}.{name}", q, "must be an integer")

@@ -31,6 +31,7 @@ __all__ = [
     "format_quantity",
     "milli_value",
     "parse_quantity",
+    "read_out_of_range_quantities",
     "resource_value",
     "saturate",
     "value",
@@ -116,25 +117,119 @@ def _ceil_away_from_zero(x: Fraction) -> int:
 
 def value(text: str | int | float) -> int:
     """``Quantity.Value()``: the value rounded up (away from zero) to an integer, saturated to
-    int64."""
+    int64 (wrapped as before kubernetes PR #141305 under :func:`read_out_of_range_quantities`)."""
     return _scaled(text, 1)
 
 
 def milli_value(text: str | int | float) -> int:
     """``Quantity.MilliValue()``: the value in thousandths, rounded up (away from zero),
-    saturated to int64."""
+    saturated to int64 (or wrapped, see :func:`value`)."""
     return _scaled(text, 1000)
+
+
+_SATURATE = [True]
+
+
+def read_out_of_range_quantities(saturate: bool) -> bool:
+    """Read quantities beyond int64 from here on as newest apimachinery does (``saturate``:
+    kubernetes PR #141305, in Kubernetes 1.37) or as every release before it does (the
+    ``QuantityValueSaturates`` release switch, which ``--kube-version`` sets for the process
+    before any input is read); returns the previous setting.
+
+    Before #141305, ``Value()``/``MilliValue()`` (``ScaledValue``) dropped the overflow flag:
+    an amount ParseQuantity kept as an ``int64Amount`` (at most 18 digits, a decimal scale)
+    multiplies up through ``positiveScaleInt64``, whose 1, 2, 3, 6 and 9-place cases return
+    the wrapped product and whose other cases return 0 (``cpu: 1E`` is 10^18 at scale 18: its
+    MilliValue() is 0, so a node with it has no cpu); an amount kept as an ``inf.Dec`` goes
+    through ``scaledValue``, whose ``big.Int.Int64()`` keeps the low 64 bits. ParseQuantity
+    caps binary-SI amounts at 2^63-1 in both releases. Negative amounts (refused by the API
+    server in what the scheduler reads) are read alike."""
+    previous = _SATURATE[0]
+    _SATURATE[0] = saturate
+    return previous
 
 
 def _scaled(text: str | int | float, scale: int) -> int:
     if isinstance(text, str | int | float) and not isinstance(text, bool):
-        return _scaled_cached(text, scale)
+        return _scaled_cached(text, scale, _SATURATE[0])
     return _ceil_away_from_zero(parse_quantity(text) * scale)
 
 
 @lru_cache(maxsize=_CACHE_SIZE, typed=True)
-def _scaled_cached(text: str | int | float, scale: int) -> int:
-    return _ceil_away_from_zero(_parse_cached(text) * scale)
+def _scaled_cached(text: str | int | float, scale: int, saturating: bool) -> int:
+    exact = _parse_cached(text) * scale
+    n = math.ceil(exact) if exact >= 0 else math.floor(exact)
+    if saturating or INT64_MIN <= n <= INT64_MAX:
+        return saturate(n)
+    return _wrapped(text, scale)
+
+
+_MAX_INT64_FACTORS = 18  # apimachinery quantity.go maxInt64Factors
+_EXPONENT = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+
+
+def _wrap(n: int) -> int:
+    """big.Int.Int64() / an int64 product: the low 64 bits, as a signed int64."""
+    low = abs(n) & (2**64 - 1)
+    v = low - 2**64 if low >= 2**63 else low
+    if n < 0:
+        v = -v if v != INT64_MIN else INT64_MIN
+    return v
+
+
+def _int64_multiply(a: int, b: int) -> tuple[int, bool]:
+    """int64Multiply (apimachinery math.go): the wrapped product and whether it fits."""
+    if a in (0, 1) or b in (0, 1):
+        return _wrap(a * b), True
+    if INT64_MIN in (a, b):
+        return 0, False
+    c = _wrap(a * b)
+    return c, c == a * b
+
+
+def _positive_scale_int64(base: int, places: int) -> int:
+    """positiveScaleInt64 before kubernetes PR #141305, its flag dropped by ScaledValue."""
+    if places == 0:
+        return base
+    if places in (1, 2, 3, 6, 9):
+        return _int64_multiply(base, 10**places)[0]
+    value_ = base
+    for _ in range(places):
+        value_, ok = _int64_multiply(value_, 10)
+        if not ok:
+            return 0
+    return value_
+
+
+def _wrapped(text: str | int | float, scale: int) -> int:
+    """``ScaledValue`` of an amount beyond int64, as apimachinery before kubernetes PR #141305
+    reads it (see :func:`read_out_of_range_quantities`)."""
+    s = str(text).strip() if not isinstance(text, float) else str(text)
+    m = _QUANTITY_RE.match(s)
+    assert m is not None  # parsed already
+    sign, digits = (-1, m.group("num")[1:]) if m.group("num").startswith("-") else \
+        (1, m.group("num").lstrip("+"))
+    num, _, denom = digits.partition(".")
+    num = num.lstrip("0") or "0"  # parseQuantityString strips leading zeros, keeps one
+    suffix = m.group("suffix") or ""
+    exact = _parse_cached(text) * scale
+    target = {1: 0, 1000: -3}[scale]
+    if suffix in _BINARY:  # int64Amount only for whole numbers of few digits; else a capped inf.Dec
+        exponent = _BINARY[suffix].bit_length() - 1
+        precision = 15 - len(num) - int(exponent * 3 / 10) - 1 if not denom else -1
+        if precision >= 0:
+            product, ok = _int64_multiply(int(num), 1 << exponent)
+            if ok:
+                return _positive_scale_int64(sign * product, -target)
+        capped = min(abs(_parse_cached(text)), Fraction(INT64_MAX)) * scale
+        return _wrap(sign * math.ceil(capped))
+    exponent = _EXPONENT[suffix] if suffix in _EXPONENT else int(suffix[1:])
+    if _MAX_INT64_FACTORS - (len(num) + len(denom)) >= 0 and exponent - len(denom) >= -9:
+        amount_scale = exponent - len(denom)
+        amount = sign * int(num + denom)
+        if amount_scale >= target:
+            return _positive_scale_int64(amount, amount_scale - target)
+    return _wrap(math.ceil(exact) if exact >= 0 else math.floor(exact))
 
 
 def resource_value(name: str, text: str | int | float) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ..api import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
-from ..framework import feature_dependency_errors, feature_gates_for
+from ..framework import feature_dependency_errors, feature_gates_for, read_quantities_as
 
 __all__ = ["FEATURE_GATES_HELP", "KUBE_VERSION_HELP", "Release", "parse_feature_gates", "parse_kube_version",
            "parse_release"]
@@ -78,11 +78,14 @@ class Release:
 
 
 def parse_release(kube_version: str | None, feature_gates: str | None) -> Release:
-    """Both flags, the gates checked against the release; raises ValueError."""
+    """Both flags, the gates checked against the release; raises ValueError. From here on the
+    process reads out-of-range quantities as that release does (``read_quantities_as``: before
+    any input is read; a live command whose release comes from the API server sets it again)."""
     version = parse_kube_version(kube_version)
     features = parse_feature_gates(feature_gates)
     try:
         feature_gates_for(version or NEWEST_KUBE_VERSION, features)  # a gate the release lacks
     except ValueError as exc:
         raise ValueError(f"--feature-gates: {exc}") from None
+    read_quantities_as(version or NEWEST_KUBE_VERSION)
     return Release(version, features)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..api import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
+from ..framework import read_quantities_as
 
 if TYPE_CHECKING:
     from ..framework.config import SchedulerConfig
@@ -38,6 +39,7 @@ def release_config(config: Path | None, release: Release, *, kubeconfig: str | N
     version, why = server_kube_version(cfg, kubeconfig)
     print(f"kubesched: behaving as Kubernetes {version} ({why}; --kube-version chooses another)",
           file=sys.stderr)
+    read_quantities_as(version)  # before the informers read anything
     return cfg if version == cfg.kube_version else load(version)
 
 

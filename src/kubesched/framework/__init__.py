@@ -82,7 +82,7 @@ from ._registry import (
     Registry,
     load_plugin,
 )
-from ._release_switch import ReleaseSwitch
+from ._release_switch import QUANTITY_VALUE_SATURATES, ReleaseSwitch, read_quantities_as
 from ._results import FilterOutcome, ScoreResult, filter_plugin_error
 from ._runtime import ExtensionPointObserver, Framework, PluginObserver, PodNominator
 from ._runtime_build import FrameworkBuildError
@@ -101,6 +101,7 @@ __all__ = [
     "MIN_NODE_SCORE",
     "NO_NODE_AVAILABLE_MSG",
     "PODS_TO_ACTIVATE_KEY",
+    "QUANTITY_VALUE_SATURATES",
     "VERSIONED_FEATURE_GATES",
     "ActionType",
     "ArgsError",
@@ -188,6 +189,7 @@ __all__ = [
     "load_plugin",
     "new_profile_map",
     "parse_go_duration",
+    "read_quantities_as",
     "registry_for",
     "requests_row",
     "resource_only_filters",

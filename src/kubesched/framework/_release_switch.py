@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..api import KubeVersion, read_out_of_range_quantities
+
 if TYPE_CHECKING:
-    from ..api import KubeVersion
     from ._handle import Handle
 
-__all__ = ["ReleaseSwitch"]
+__all__ = ["QUANTITY_VALUE_SATURATES", "ReleaseSwitch", "read_quantities_as"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,3 +43,19 @@ class ReleaseSwitch:
     @property
     def url(self) -> str:
         return f"https://github.com/kubernetes/kubernetes/pull/{self.pr}"
+
+
+QUANTITY_VALUE_SATURATES = ReleaseSwitch(
+    "QuantityValueSaturates", KubeVersion(1, 37), 141305,
+    "Quantity.Value()/MilliValue() of an amount beyond int64 saturate at the int64 maximum; "
+    "before, they wrap (cpu: 1E reads as 0 millicores)")
+"""kubernetes PR #141305 (apimachinery, v1.37): how every object's amounts are read, so not a
+plugin's switch: :func:`read_quantities_as` sets it for the process before any input is read
+(``api.read_out_of_range_quantities`` has both readings)."""
+
+
+def read_quantities_as(version: KubeVersion) -> None:
+    """Read quantities beyond int64 from here on as release ``version``'s apimachinery does
+    (:data:`QUANTITY_VALUE_SATURATES`). Process-wide, like the objects' parsed amounts: a
+    command calls it once it knows its release, before reading its inputs."""
+    read_out_of_range_quantities(QUANTITY_VALUE_SATURATES.on(version))
