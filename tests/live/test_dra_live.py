@@ -1,0 +1,253 @@
+"""Dynamic Resource Allocation against a real API server serving ``resource.k8s.io/v1``, side by
+side with the real kube-scheduler v1.35.4 (``../shared/k8s-1.35``).
+
+Each scenario is built twice on one control plane: once for the real scheduler
+(``default-scheduler``, namespace ``<ns>-real``, nodes ``<ns>-real-n*``) and once for
+``kubesched run`` (``--kube-version 1.35`` with the same feature gates; namespace ``<ns>-ours``,
+nodes ``<ns>-ours-n*``). The nodes of a side carry a label its pods select, and each node's
+ResourceSlice is the same on both sides (pool named after the node). Pods are created one at a
+time; both sides must put each pod on the same node (by index), give its claims the same devices,
+and write the same thing to the claims: finalizer, ``status.allocation``, ``status.reservedFor``,
+and managedFields entries of the same operations, subresources and fields (the manager's name
+aside: ``kube-scheduler`` there, ``kubesched`` here). An unschedulable pod gets the same
+PodScheduled message on both sides.
+
+No kube-controller-manager runs there: the test generates the claims of a pod's claim templates
+as its resourceclaim controller does (``_side_by_side.generate_claims``), after the pod exists,
+and plays the driver that reports device binding conditions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import yaml
+
+from kubesched.cluster import NotFound
+from kubesched.cluster.live import RestClient
+
+from ._kube import KubeschedProcess, condition, get_pod, https_get, node_manifest, rest_for, wait_for
+from ._side_by_side import (
+    RESOURCE,
+    allocated_devices,
+    claim_manifest,
+    claim_names,
+    device_class,
+    generate_claims,
+    get,
+    merge_patch,
+    post,
+    resource_slice,
+    started_release_plane,
+    template_manifest,
+    written_by_scheduler,
+)
+from .conftest import ControlPlane
+
+GATES = "DRADeviceTaints=true,DRADeviceBindingConditions=true"
+"""Alpha in v1.35, on in both schedulers (the v1.36 API server serves their fields)."""
+OURS = "kubesched"
+DRIVER = "gpu.example.com"
+
+
+@pytest.fixture(scope="module")
+def plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
+    """A v1.36 API server with the real kube-scheduler v1.35.4 running."""
+    yield from started_release_plane("k8s-1.35", tmp_path_factory, f"--feature-gates={GATES}")
+
+
+@pytest.fixture(scope="module")
+def kubesched(plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KubeschedProcess]:
+    """``kubesched run`` as v1.35 with the same gates, for the pods of scheduler ``kubesched``."""
+    d = tmp_path_factory.mktemp("kubesched")
+    config = d / "config.yaml"
+    config.write_text(yaml.safe_dump({
+        "apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+        "leaderElection": {"leaderElect": False}, "profiles": [{"schedulerName": OURS}]}))
+    with KubeschedProcess(d / "kubesched.log", "--config", str(config), "--kubeconfig", str(plane.kubeconfig),
+                          "--kube-version", "1.35", "--feature-gates", GATES) as ks:
+        wait_for("kubesched to be ready", lambda: _ready(ks), timeout=60, every=0.2)
+        yield ks
+        assert ks.proc.poll() is None, ks.log()[-3000:]
+
+
+def _ready(ks: KubeschedProcess) -> bool:
+    assert ks.proc.poll() is None, ks.log()[-3000:]
+    with suppress(OSError):
+        return https_get(ks.port, "/readyz")[0] == 200
+    return False
+
+
+def gpus(n: int, **extra: Any) -> list[dict[str, Any]]:
+    return [{"name": f"gpu-{i}", "attributes": {"index": {"int": i}}, **extra} for i in range(n)]
+
+
+def request(name: str = "gpu", count: int = 1, klass: str = "gpu", **extra: Any) -> dict[str, Any]:
+    return {"name": name, "exactly": {"deviceClassName": klass, "count": count, **extra}}
+
+
+@dataclass
+class Side:
+    """One side of a twin scenario: its scheduler, namespace, nodes and what it was given."""
+
+    rest: RestClient
+    prefix: str
+    scheduler: str
+    nodes: list[str] = field(default_factory=list)
+
+    @property
+    def namespace(self) -> str:
+        return self.prefix
+
+    def node(self, i: int) -> str:
+        return f"{self.prefix}-n{i}"
+
+    def pod(self, name: str, claims: Sequence[Mapping[str, str]], **spec: Any) -> dict[str, Any]:
+        """A pod using ``claims`` (``{"name": ..., "resourceClaimName" | "resourceClaimTemplateName": ...}``),
+        kept to this side's nodes."""
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": self.namespace},
+                "spec": {"schedulerName": self.scheduler, "terminationGracePeriodSeconds": 0,
+                         "nodeSelector": {"side": self.prefix, **spec.pop("nodeSelector", {})},
+                         "containers": [{"name": "c", "image": "registry.invalid/pause",
+                                         "resources": {"requests": {"cpu": "100m"}}}],
+                         "resourceClaims": list(claims), **spec}}
+
+    def local(self, text: str) -> str:
+        """``text`` with this side's prefix made generic (node, pool and namespace names)."""
+        return text.replace(self.prefix, "<side>")
+
+
+class Twin:
+    """A scenario built on both sides; ``compare`` checks a pod's outcome is the same."""
+
+    def __init__(self, rest: RestClient, ns: str) -> None:
+        self.rest = rest
+        self.sides = (Side(rest, f"{ns}-real", "default-scheduler"), Side(rest, f"{ns}-ours", OURS))
+        self.cluster_scoped: list[tuple[str, str]] = []
+        for side in self.sides:
+            post(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": side.namespace}})
+
+    def cluster_object(self, doc: Mapping[str, Any]) -> None:
+        post(self.rest, doc)
+        self.cluster_scoped.append((doc["kind"], doc["metadata"]["name"]))
+
+    def node(self, i: int, cpu: str, devices: Sequence[Mapping[str, Any]]) -> None:
+        """Node ``i`` on both sides, with a slice of ``devices`` when there are any."""
+        for side in self.sides:
+            name = side.node(i)
+            self.cluster_object(node_manifest(name, cpu, "16Gi", labels={"side": side.prefix}))
+            side.nodes.append(name)
+            if devices:
+                self.cluster_object(resource_slice(f"{name}-gpu", DRIVER, name, devices))
+
+    def each(self, make: Callable[[Side], Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [post(self.rest, make(side)) for side in self.sides]
+
+    def claim(self, name: str, requests: Sequence[Mapping[str, Any]]) -> None:
+        self.each(lambda s: claim_manifest(name, s.namespace, requests))
+
+    def template(self, name: str, requests: Sequence[Mapping[str, Any]]) -> None:
+        self.each(lambda s: template_manifest(name, s.namespace, requests))
+
+    def create_pod(self, name: str, claims: Sequence[Mapping[str, str]], **spec: Any) -> None:
+        """Create the pod on both sides; then the claims its templates give, as the resourceclaim
+        controller would once it sees the pod."""
+        pods = self.each(lambda s: s.pod(name, claims, **dict(spec)))
+        for pod in pods:
+            generate_claims(self.rest, pod)
+
+    def outcome(self, side: Side, name: str, bound: bool = True) -> dict[str, Any]:
+        """Where the pod went (or why not) and what its claims got, side-generic."""
+        rest = self.rest
+        if bound:
+            pod = wait_for(f"{side.namespace}/{name} to be bound", lambda: (
+                p if (p := get_pod(rest, side.namespace, name))["spec"].get("nodeName") else None),
+                timeout=45)
+        else:
+            pod = wait_for(f"{side.namespace}/{name} to be unschedulable", lambda: (
+                p if ((c := condition(p := get_pod(rest, side.namespace, name), "PodScheduled")) or {})
+                .get("status") == "False" else None), timeout=45)
+        claims = [get(rest, "ResourceClaim", side.namespace, c) for c in claim_names(pod)]
+        manager = "kube-scheduler" if side.scheduler == "default-scheduler" else OURS
+        generated = {s["resourceClaimName"]: f"{name}-{s['name']}-<generated>"
+                     for s in pod.get("status", {}).get("resourceClaimStatuses") or ()}
+
+        def local(text: str) -> str:
+            for claim, generic in generated.items():
+                text = text.replace(claim, generic)
+            return side.local(text)
+
+        return {"node": local(pod["spec"].get("nodeName", "")),
+                "message": local((condition(pod, "PodScheduled") or {}).get("message", "")),
+                "devices": [local(d) for c in claims for d in allocated_devices(c)],
+                "claims": [written_by_scheduler(c, manager) for c in claims]}
+
+    def compare(self, name: str, bound: bool = True) -> dict[str, Any]:
+        real, ours = (self.outcome(s, name, bound) for s in self.sides)
+        assert ours == real
+        return real
+
+    def cleanup(self) -> None:
+        for side in self.sides:
+            with suppress(NotFound):
+                self.rest.request("DELETE", f"/api/v1/namespaces/{side.namespace}/pods",
+                                  {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
+            _drop_claims(self.rest, side.namespace)
+            with suppress(NotFound):
+                self.rest.request("DELETE", f"/api/v1/namespaces/{side.namespace}")
+        for kind, name in reversed(self.cluster_scoped):
+            path = {"Node": "/api/v1/nodes", "ResourceSlice": f"/apis/{RESOURCE}/resourceslices",
+                    "DeviceClass": f"/apis/{RESOURCE}/deviceclasses"}[kind]
+            with suppress(NotFound):
+                self.rest.request("DELETE", f"{path}/{name}")
+
+
+def _drop_claims(rest: RestClient, namespace: str) -> None:
+    """Delete the namespace's claims, lifting the finalizer no controller-manager lifts here."""
+    path = f"/apis/{RESOURCE}/namespaces/{namespace}/resourceclaims"
+    with suppress(NotFound):
+        for claim in rest.request("GET", path).get("items") or ():
+            name = claim["metadata"]["name"]
+            with suppress(NotFound):
+                rest.request("DELETE", f"{path}/{name}")
+                merge_patch(rest, "ResourceClaim", namespace, name, {"metadata": {"finalizers": None}})
+
+
+@pytest.fixture
+def twin(plane: ControlPlane, kubesched: KubeschedProcess, namespace_name: str) -> Iterator[Twin]:
+    t = Twin(rest_for(plane), namespace_name)
+    try:
+        yield t
+    finally:
+        t.cleanup()
+
+
+def test_claims_and_templates_are_allocated_and_written_as_the_real_scheduler_does(twin: Twin) -> None:
+    twin.cluster_object(device_class(f"{twin.sides[0].prefix}-gpu", f'device.driver == "{DRIVER}"'))
+    klass = f"{twin.sides[0].prefix}-gpu"
+    twin.node(0, "4", gpus(2))
+    twin.node(1, "8", gpus(3))
+    twin.claim("shared", [request(klass=klass)])
+    twin.template("two", [request(count=2, klass=klass)])
+
+    twin.create_pod("first", [{"name": "gpu", "resourceClaimName": "shared"}])
+    first = twin.compare("first")
+    assert len(first["devices"]) == 1 and first["claims"][0]["finalizers"] == [
+        "resource.kubernetes.io/delete-protection"]
+    # a second pod sharing the claim: on the same node, added to reservedFor
+    twin.create_pod("second", [{"name": "gpu", "resourceClaimName": "shared"}])
+    second = twin.compare("second")
+    assert second["node"] == first["node"] and len(second["claims"][0]["status"]["reservedFor"]) == 2
+    # a template's claim, generated after the pod was created (the pod waited for it)
+    twin.create_pod("templated", [{"name": "pair", "resourceClaimTemplateName": "two"}])
+    templated = twin.compare("templated")
+    assert len(templated["devices"]) == 2
+    # more than any node has left: unschedulable, with the same message
+    twin.create_pod("too-many", [{"name": "pair", "resourceClaimTemplateName": "two"},
+                                 {"name": "more", "resourceClaimTemplateName": "two"}])
+    assert "cannot allocate all claims" in twin.compare("too-many", bound=False)["message"]
