@@ -204,7 +204,10 @@ def written_by_scheduler(claim: Mapping[str, Any], manager: str) -> dict[str, An
     status = json.loads(generic(json.dumps(claim.get("status") or {})))
     for r in (status.get("allocation") or {}).get("devices", {}).get("results") or ():
         r.pop("pool", None), r.pop("device", None)  # compared on their own
-    status.get("allocation", {}).pop("nodeSelector", None)
+    allocation = status.get("allocation") or {}
+    allocation.pop("nodeSelector", None)
+    if "allocationTimestamp" in allocation:
+        allocation["allocationTimestamp"] = "<time>"
     fields = [{"operation": m["operation"], "subresource": m.get("subresource", ""),
                "fields": json.loads(generic(json.dumps(m.get("fieldsV1"))))}
               for m in claim["metadata"].get("managedFields") or () if m["manager"] == manager]

@@ -19,6 +19,9 @@ and plays the driver that reports device binding conditions.
 
 from __future__ import annotations
 
+import difflib
+import json
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -185,11 +188,11 @@ class Twin:
         return {"node": local(pod["spec"].get("nodeName", "")),
                 "message": local((condition(pod, "PodScheduled") or {}).get("message", "")),
                 "devices": [local(d) for c in claims for d in allocated_devices(c)],
-                "claims": [written_by_scheduler(c, manager) for c in claims]}
+                "claims": [json.loads(local(json.dumps(written_by_scheduler(c, manager)))) for c in claims]}
 
     def compare(self, name: str, bound: bool = True) -> dict[str, Any]:
         real, ours = (self.outcome(s, name, bound) for s in self.sides)
-        assert ours == real
+        assert ours == real, _diff(real, ours)
         return real
 
     def cleanup(self) -> None:
@@ -205,6 +208,14 @@ class Twin:
                     "DeviceClass": f"/apis/{RESOURCE}/deviceclasses"}[kind]
             with suppress(NotFound):
                 self.rest.request("DELETE", f"{path}/{name}")
+
+
+def _diff(real: Any, ours: Any) -> str:
+    def lines(x: Any) -> list[str]:
+        return json.dumps(x, indent=1, sort_keys=True).splitlines()
+
+    return "\n".join(difflib.unified_diff(lines(real), lines(ours), "kube-scheduler", "kubesched",
+                                          lineterm=""))
 
 
 def _drop_claims(rest: RestClient, namespace: str) -> None:
@@ -251,3 +262,106 @@ def test_claims_and_templates_are_allocated_and_written_as_the_real_scheduler_do
     twin.create_pod("too-many", [{"name": "pair", "resourceClaimTemplateName": "two"},
                                  {"name": "more", "resourceClaimTemplateName": "two"}])
     assert "cannot allocate all claims" in twin.compare("too-many", bound=False)["message"]
+
+
+def _class(twin: Twin) -> str:
+    name = f"{twin.sides[0].prefix}-gpu"
+    twin.cluster_object(device_class(name, f'device.driver == "{DRIVER}"'))
+    return name
+
+
+def test_device_taints_are_honoured_as_the_real_scheduler_does(twin: Twin) -> None:
+    """DRADeviceTaints: a device with a NoSchedule or NoExecute taint goes only to a request
+    tolerating it (the taints published in the ResourceSlice)."""
+    klass = _class(twin)
+    twin.node(0, "8", [
+        {"name": "gpu-0", "taints": [{"key": "maintenance", "value": "yes", "effect": "NoSchedule"}]},
+        {"name": "gpu-1"},
+        {"name": "gpu-2", "taints": [{"key": "broken", "effect": "NoExecute"}]}])
+    for i, tolerations in enumerate(([], [], [{"key": "maintenance", "operator": "Exists"}], [],
+                                     [{"operator": "Exists"}])):
+        twin.claim(f"c{i}", [request(klass=klass, **({"tolerations": tolerations} if tolerations else {}))])
+    twin.create_pod("plain", [{"name": "gpu", "resourceClaimName": "c0"}])
+    assert twin.compare("plain")["devices"][0].endswith("/gpu-1")
+    twin.create_pod("blocked", [{"name": "gpu", "resourceClaimName": "c1"}])
+    assert "cannot allocate all claims" in twin.compare("blocked", bound=False)["message"]
+    twin.create_pod("tolerant", [{"name": "gpu", "resourceClaimName": "c2"}])
+    assert twin.compare("tolerant")["devices"][0].endswith("/gpu-0")
+    twin.create_pod("still-blocked", [{"name": "gpu", "resourceClaimName": "c3"}])
+    twin.compare("still-blocked", bound=False)
+    twin.create_pod("tolerates-all", [{"name": "gpu", "resourceClaimName": "c4"}])
+    assert twin.compare("tolerates-all")["devices"][0].endswith("/gpu-2")
+
+
+def test_binding_conditions_are_waited_for_as_the_real_scheduler_does(twin: Twin) -> None:
+    """DRADeviceBindingConditions: the claim is allocated (with the device's binding conditions
+    and the allocation time) and the pod waits in PreBind until the driver reports the
+    condition, then is bound."""
+    klass = _class(twin)
+    twin.node(0, "8", [{"name": "gpu-0", "bindingConditions": ["attached"],
+                        "bindingFailureConditions": ["failed"]}])
+    twin.claim("c", [request(klass=klass)])
+    twin.create_pod("waits", [{"name": "gpu", "resourceClaimName": "c"}])
+    claims = [wait_for(f"{s.namespace}/c to be allocated", lambda s=s: (
+        c if (c := get(twin.rest, "ResourceClaim", s.namespace, "c")).get("status", {}).get("allocation")
+        else None), timeout=45) for s in twin.sides]
+    real, ours = (written_by_scheduler(c, m) for c, m in zip(claims, ("kube-scheduler", OURS), strict=True))
+    assert ours == real, _diff(real, ours)
+    assert real["status"]["allocation"]["devices"]["results"][0]["bindingConditions"] == ["attached"]
+    assert real["status"]["allocation"]["allocationTimestamp"] == "<time>"
+    time.sleep(1)  # still waiting a while later
+    assert not any(get_pod(twin.rest, s.namespace, "waits")["spec"].get("nodeName") for s in twin.sides)
+    for side in twin.sides:  # the driver: the device is attached
+        merge_patch(twin.rest, "ResourceClaim", side.namespace, "c", {"status": {"devices": [{
+            "driver": DRIVER, "pool": side.node(0), "device": "gpu-0", "conditions": [{
+                "type": "attached", "status": "True", "reason": "Attached", "message": "",
+                "lastTransitionTime": "2026-01-01T00:00:00Z"}]}]}}, "status")
+    out = twin.compare("waits")
+    assert out["node"] == "<side>-n0"
+
+
+def test_claims_of_other_pods_are_left_alone_and_unused_ones_deallocated_as_upstream(twin: Twin) -> None:
+    """A claim allocated and reserved by another scheduler's pod is never freed (a pod that
+    cannot reach it stays pending, the claim untouched);
+    a claim allocated but reserved for nobody, where the pod cannot go, is deallocated by
+    PostFilter and allocated again where the pod fits, as upstream's PostFilter does."""
+    klass = _class(twin)
+    twin.node(0, "8", gpus(2))
+    twin.node(1, "8", gpus(1))
+    for side in twin.sides:
+        doc = side.pod("other", [{"name": "gpu", "resourceClaimName": "taken"}], nodeName=side.node(0))
+        doc["spec"]["schedulerName"] = "someone-else"  # bound by another scheduler
+        other = post(twin.rest, doc)
+        for name, device, reserved in (("taken", "gpu-0", [other]), ("stale", "gpu-1", [])):
+            post(twin.rest, claim_manifest(name, side.namespace, [request(klass=klass)]))
+            merge_patch(twin.rest, "ResourceClaim", side.namespace, name, {"status": {
+                "allocation": {"devices": {"results": [{"request": "gpu", "driver": DRIVER,
+                                                        "pool": side.node(0), "device": device}]},
+                               "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [{
+                                   "key": "metadata.name", "operator": "In", "values": [side.node(0)]}]}]}},
+                "reservedFor": [{"resource": "pods", "name": p["metadata"]["name"],
+                                 "uid": p["metadata"]["uid"]} for p in reserved]}}, "status")
+    before = [get(twin.rest, "ResourceClaim", s.namespace, "taken") for s in twin.sides]
+
+    twin.create_pod("elsewhere", [{"name": "gpu", "resourceClaimName": "taken"}],
+                    nodeSelector={"n": "1"})  # no node has it: cannot reach the claim's node
+    twin.compare("elsewhere", bound=False)
+    time.sleep(1)
+    assert [get(twin.rest, "ResourceClaim", s.namespace, "taken") for s in twin.sides] == before
+
+    # A pod may share the claim, but v1.35's bindClaim with DRADeviceBindingConditions adds the
+    # allocation time to an allocation that has none, which the API server refuses (a populated
+    # allocation is immutable): the same error on both sides, the claim left as it was.
+    twin.create_pod("joins", [{"name": "gpu", "resourceClaimName": "taken"}])
+    joined = twin.compare("joins", bound=False)
+    assert joined["message"].startswith(
+        'running PreBind plugin "DynamicResources": add reservation to claim ')
+    assert joined["message"].endswith(": field is immutable")
+    assert [get(twin.rest, "ResourceClaim", s.namespace, "taken") for s in twin.sides] == before
+
+    for side in twin.sides:  # only n1 may take the pod: the stale allocation on n0 is given up
+        merge_patch(twin.rest, "Node", "", side.node(1), {"metadata": {"labels": {"n": "1"}}})
+    twin.create_pod("moves", [{"name": "gpu", "resourceClaimName": "stale"}], nodeSelector={"n": "1"})
+    moved = twin.compare("moves")
+    assert moved["node"] == "<side>-n1"
+    assert moved["devices"] == ["<side>/stale: gpu -> gpu.example.com/<side>-n1/gpu-0"]
