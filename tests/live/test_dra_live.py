@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import suppress
@@ -30,20 +32,26 @@ from typing import Any
 import pytest
 import yaml
 
+from kubesched.api import KubeVersion, ResourceClaim
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient
+from kubesched.framework.config import default_config
+from kubesched.scheduler import explain
 
 from ._kube import KubeschedProcess, condition, get_pod, https_get, node_manifest, rest_for, wait_for
 from ._side_by_side import (
+    HOLD,
     RESOURCE,
     allocated_devices,
     claim_manifest,
     claim_names,
+    cluster_state,
     device_class,
     generate_claims,
     get,
     merge_patch,
     post,
+    resource_path,
     resource_slice,
     started_release_plane,
     template_manifest,
@@ -365,3 +373,179 @@ def test_claims_of_other_pods_are_left_alone_and_unused_ones_deallocated_as_upst
     moved = twin.compare("moves")
     assert moved["node"] == "<side>-n1"
     assert moved["devices"] == ["<side>/stale: gpu -> gpu.example.com/<side>-n1/gpu-0"]
+
+
+# -- generated scenarios, pod by pod against the real scheduler ------------------------------------
+
+SEEDS = tuple(range(1, 1 + int(os.environ.get("KUBESCHED_DRA_SEEDS", "3"))))
+"""Scenarios run (``KUBESCHED_DRA_SEEDS=N``: the first N seeds; benchmarks/dra_side_by_side.py
+runs more)."""
+PODS_PER_SCENARIO = 12
+NIC = "nic.example.com"
+
+
+def _generated_cluster(rng: random.Random, prefix: str) -> list[dict[str, Any]]:
+    """Three DeviceClasses, 3 to 5 nodes with 0 to 4 GPUs (model and memory attributes, a few
+    with a NoSchedule taint) and 0 to 2 NICs each (a second driver, in its own slice)."""
+    objects: list[dict[str, Any]] = [
+        device_class(f"{prefix}-gpu", f'device.driver == "{DRIVER}"'),
+        device_class(f"{prefix}-big", f'device.driver == "{DRIVER}" && '
+                                      f'device.capacity["{DRIVER}"].memory.compareTo(quantity("64Gi")) >= 0'),
+        device_class(f"{prefix}-nic", f'device.driver == "{NIC}"'),
+    ]
+    for i in range(rng.randint(3, 5)):
+        node = f"{prefix}-n{i}"
+        objects.append(node_manifest(node, str(rng.choice([2, 4, 8])), "16Gi"))
+        devices = []
+        for g in range(rng.choice([0, 1, 2, 2, 4])):
+            device: dict[str, Any] = {
+                "name": f"gpu-{g}",
+                "attributes": {"model": {"string": rng.choice(["a100", "h100"])}, "index": {"int": g}},
+                "capacity": {"memory": {"value": rng.choice(["40Gi", "80Gi"])}}}
+            if rng.random() < 0.15:
+                device["taints"] = [{"key": "maintenance", "effect": "NoSchedule"}]
+            devices.append(device)
+        if devices:
+            objects.append(resource_slice(f"{node}-gpu", DRIVER, node, devices))
+        nics = rng.randint(0, 2)
+        if nics:
+            objects.append(resource_slice(f"{node}-nic", NIC, node,
+                                          [{"name": f"nic-{n}"} for n in range(nics)]))
+    return objects
+
+
+def _generated_request(rng: random.Random, prefix: str, name: str) -> dict[str, Any]:
+    kind = rng.random()
+    if kind < 0.2:
+        return request(name, klass=f"{prefix}-nic")
+    exactly: dict[str, Any] = {"deviceClassName": f"{prefix}-big" if kind < 0.35 else f"{prefix}-gpu"}
+    if rng.random() < 0.08:
+        exactly["allocationMode"] = "All"
+    else:
+        exactly["count"] = rng.choice([1, 1, 1, 2])
+    if rng.random() < 0.25:
+        exactly["selectors"] = [{"cel": {"expression": f'device.attributes["{DRIVER}"].model == '
+                                                       f'"{rng.choice(["a100", "h100"])}"'}}]
+    if rng.random() < 0.3:
+        exactly["tolerations"] = [{"key": "maintenance", "operator": "Exists", "effect": "NoSchedule"}]
+    return {"name": name, "exactly": exactly}
+
+
+@dataclass
+class Tally:
+    placed: int = 0
+    ties: int = 0
+    unschedulable: int = 0
+    devices: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_generated_dra_placements_match_the_real_scheduler(plane: ControlPlane, seed: int) -> None:
+    """Pods with one or two claims (their own, one shared with an earlier pod, or from a
+    template; GPUs by class, model or memory, all of a node's, NICs; tolerating tainted
+    devices or not), created one at a time: before each is let go, kubesched explains it on the
+    cluster's state as v1.35 with the same gates; the real scheduler must pick kubesched's node
+    or one tied with it, allocate on it the devices kubesched's explanation shows for that
+    node, or refuse it with the same message."""
+    rest = rest_for(plane)
+    rng = random.Random(f"dra-side-by-side/{seed}")
+    prefix = f"g{seed}"
+    ns = prefix
+    post(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    cluster = _generated_cluster(rng, prefix)
+    config = default_config({g.split("=")[0]: True for g in GATES.split(",")}, KubeVersion(1, 35))
+    tally = Tally()
+    try:
+        for obj in cluster:
+            post(rest, obj)
+        direct: list[str] = []
+        for i in range(PODS_PER_SCENARIO):
+            _one_generated_pod(rest, rng, prefix, ns, f"p{i}", direct, config, seed, tally)
+    finally:
+        with suppress(NotFound):
+            rest.request("DELETE", f"/api/v1/namespaces/{ns}/pods",
+                         {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
+        _drop_claims(rest, ns)
+        for obj in reversed(cluster):
+            with suppress(NotFound):
+                rest.request("DELETE", resource_path(obj["kind"], "", obj["metadata"]["name"]))
+    _report(seed, tally)
+    assert tally.placed >= PODS_PER_SCENARIO // 3, tally
+    assert not tally.mismatches, "\n".join(tally.mismatches)
+
+
+def _one_generated_pod(rest: RestClient, rng: random.Random, prefix: str, ns: str, name: str,
+                       direct: list[str], config: Any, seed: int, tally: Tally) -> None:
+    entries: list[dict[str, str]] = []
+    for c in range(rng.choice([1, 1, 2])):
+        entry = f"c{c}"
+        r = rng.random()
+        if r < 0.15 and direct:
+            entries.append({"name": entry, "resourceClaimName": rng.choice(direct)})
+        elif r < 0.55:
+            claim = f"{name}-{entry}"
+            post(rest, claim_manifest(claim, ns, [_generated_request(rng, prefix, "r")]))
+            direct.append(claim)
+            entries.append({"name": entry, "resourceClaimName": claim})
+        else:
+            template = f"{name}-{entry}"
+            post(rest, template_manifest(template, ns, [_generated_request(rng, prefix, "r")]))
+            entries.append({"name": entry, "resourceClaimTemplateName": template})
+    if len({e.get("resourceClaimName") for e in entries if "resourceClaimName" in e}) \
+            < sum("resourceClaimName" in e for e in entries):
+        entries = entries[:1]  # the same claim twice in one pod: keep one
+    pod = post(rest, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns},
+                      "spec": {"terminationGracePeriodSeconds": 0, "schedulingGates": [{"name": HOLD}],
+                               "containers": [{"name": "c", "image": "registry.invalid/pause", "resources": {
+                                   "requests": {"cpu": f"{rng.randint(1, 15) * 100}m"}}}],
+                               "resourceClaims": entries}})
+    generate_claims(rest, pod)
+    pod = get_pod(rest, ns, name)
+    state = cluster_state(rest, ns, ungate=name)
+    allocated_before = {c.meta.name for c in state
+                        if isinstance(c, ResourceClaim) and c.allocation is not None}
+    ours = explain(state, ns, name, config=config, seed=seed)
+    merge_patch(rest, "Pod", ns, name, {"spec": {"schedulingGates": None}})
+    what = f"seed {seed} {ns}/{name} {json.dumps(entries)}"
+    theirs = wait_for(f"{name} bound or refused by kube-scheduler", lambda: (
+        get_pod(rest, ns, name)["spec"].get("nodeName") or _refused(rest, ns, name)), timeout=45)
+    if ours.selected_node is None or theirs.startswith("refused: "):
+        tally.unschedulable += 1
+        if theirs != f"refused: {ours.message}":
+            tally.mismatches.append(f"{what}: kube-scheduler {theirs!r}, kubesched "
+                                    f"{ours.selected_node or 'refused'}: {ours.message!r}")
+        if theirs.startswith("refused: "):  # let go: it would take what later pods are compared on
+            rest.request("DELETE", f"/api/v1/namespaces/{ns}/pods/{name}",
+                         {"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0})
+        return
+    tally.placed += 1
+    if theirs != ours.selected_node:
+        if theirs not in ours.tied_nodes:
+            totals = {n.name: n.total_score for n in ours.nodes}
+            tally.mismatches.append(f"{what}: kube-scheduler {theirs}, kubesched {ours.selected_node} "
+                                    f"(totals {totals})")
+            return
+        tally.ties += 1
+    got = sorted(d for c in claim_names(pod) if c not in allocated_before
+                 for d in allocated_devices(get(rest, "ResourceClaim", ns, c)))
+    want = sorted(next(n.devices for n in ours.nodes if n.name == theirs))
+    tally.devices += len(got)
+    if got != want:
+        tally.mismatches.append(f"{what} on {theirs}: kube-scheduler allocated {got}, kubesched {want}")
+
+
+def _refused(rest: RestClient, ns: str, name: str) -> str | None:
+    c = condition(get_pod(rest, ns, name), "PodScheduled") or {}
+    refused = c.get("status") == "False" and c.get("reason") != "SchedulingGated"
+    return f"refused: {c.get('message')}" if refused else None
+
+
+def _report(seed: int, tally: Tally) -> None:
+    """One JSON line per scenario in ``$KUBESCHED_DRA_REPORT`` (the benchmark script's tally)."""
+    out = os.environ.get("KUBESCHED_DRA_REPORT")
+    if out:
+        with open(out, "a") as f:
+            f.write(json.dumps({"seed": seed, "placed": tally.placed, "ties": tally.ties,
+                                "unschedulable": tally.unschedulable, "devices": tally.devices,
+                                "mismatches": tally.mismatches}) + "\n")
