@@ -52,6 +52,7 @@ from ._inputs import (
 )
 from ._main import app
 from ._progress import PlainProgress, virtual_time
+from ._release import release_config
 from ._snapshot import snapshot_text, write_whole
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
@@ -138,9 +139,14 @@ def replay(
 ) -> None:
     """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
     release = _release(kube_version, feature_gates)
+    source = cluster_source(kubeconfig, from_cluster, context)
     with tempfile.TemporaryDirectory(prefix="kubesched-replay-") as tmp:
-        paths = _snapshot_of_cluster(cluster_source(kubeconfig, from_cluster, context), traces or [], fmt,
-                                     Path(tmp))
+        paths = _snapshot_of_cluster(source, traces or [], fmt, Path(tmp))
+        if source is not None and kube_version is None:
+            with reported_as_bad_input():  # the API server's release, told in one line
+                release["kube_version"] = release_config(
+                    config, parse_release(None, feature_gates), kubeconfig=source.kubeconfig,
+                    context=source.context, live=True).kube_version
         _replay(paths, fmt, cluster, config, seed, until, out, arrival, tune, interval, demand, sample_every,
                 drop, no_plots, output, max_pods, release)
 
@@ -158,7 +164,7 @@ def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: s
             raise ValueError(f"--kubeconfig/--from-cluster/--context read a cluster for --format snapshot, "
                              f"not --format {fmt}")
         dump = tmp / "cluster.yaml"
-        write_whole(dump, snapshot_text(load_inputs(traces, None, cluster=source).loaded))
+        write_whole(dump, snapshot_text(load_inputs(traces, None, cluster=source, schedules=False).loaded))
     return [str(dump)]
 
 
