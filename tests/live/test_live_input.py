@@ -33,6 +33,8 @@ from ._rbac import admin_client, apply, can_i
 from .conftest import REPO, ControlPlane
 
 runner = CliRunner()
+AS_SERVER = ("--kube-version", "1.32")
+"""Offline, the release the commands take against the test API server by default (its /version)."""
 ROLE = REPO / "deploy" / "readonly" / "clusterrole.yaml"
 
 
@@ -162,8 +164,8 @@ def test_simulate_and_snapshot_answer_alike(cluster: Cluster, no_write: None, tm
     assert ours[f"{cluster.namespace}/big"]["node"] is None
     dump = tmp_path / "dump.yaml"
     _ok("snapshot", "--kubeconfig", kc, "-o", str(dump))
-    assert json.loads(_ok("simulate", str(dump), "-o", "json")) == live
-    assert _ok("simulate", str(dump)) == _ok("simulate", "--kubeconfig", kc)
+    assert json.loads(_ok("simulate", str(dump), "-o", "json", *AS_SERVER)) == live
+    assert _ok("simulate", str(dump), *AS_SERVER) == _ok("simulate", "--kubeconfig", kc)
 
 
 def test_explain_a_pending_pod_as_offline(cluster: Cluster, no_write: None, tmp_path: Path) -> None:
@@ -172,7 +174,7 @@ def test_explain_a_pending_pod_as_offline(cluster: Cluster, no_write: None, tmp_
     _ok("snapshot", "--kubeconfig", kc, "-o", str(dump))
     for fmt in ("json", "text"):
         live = _ok("explain", "--kubeconfig", kc, "--pod", pod, "-o", fmt)
-        assert live == _ok("explain", str(dump), "--pod", pod, "-o", fmt)
+        assert live == _ok("explain", str(dump), "--pod", pod, "-o", fmt, *AS_SERVER)
     e = json.loads(live if fmt == "json" else _ok("explain", "--kubeconfig", kc, "--pod", pod, "-o", "json"))
     assert e["selectedNode"] is None
     assert "Insufficient cpu" in e["message"]
@@ -185,7 +187,7 @@ def test_capacity_as_offline(cluster: Cluster, no_write: None, tmp_path: Path) -
     dump = tmp_path / "dump.yaml"
     _ok("snapshot", "--kubeconfig", kc, "-o", str(dump))
     live = _ok("capacity", "--kubeconfig", kc, "--pod", str(template), "-o", "json")
-    assert live == _ok("capacity", str(dump), "--pod", str(template), "-o", "json")
+    assert live == _ok("capacity", str(dump), "--pod", str(template), "-o", "json", *AS_SERVER)
 
 
 def test_replay_of_a_snapshot_as_offline(cluster: Cluster, no_write: None, tmp_path: Path) -> None:
@@ -193,7 +195,7 @@ def test_replay_of_a_snapshot_as_offline(cluster: Cluster, no_write: None, tmp_p
     dump = tmp_path / "cluster.yaml"
     _ok("snapshot", "--kubeconfig", kc, "-o", str(dump))
     live = json.loads(_ok("replay", "--format", "snapshot", "--kubeconfig", kc, "-o", "json"))
-    offline = json.loads(_ok("replay", "--format", "snapshot", str(dump), "-o", "json"))
+    offline = json.loads(_ok("replay", "--format", "snapshot", str(dump), "-o", "json", *AS_SERVER))
     assert live["unschedulable"] >= 1
     assert {k: v for k, v in live.items() if k != "wallSeconds"} == \
         {k: v for k, v in offline.items() if k != "wallSeconds"}

@@ -679,6 +679,18 @@ class ResourceClaim(ManifestObject):
             return ManifestObject.with_changes(self, changes)
         return ResourceClaim._parse(with_paths(self.raw, changes), self.devices)
 
+    def status_update_error(self, old: ResourceClaim) -> str | None:
+        """ValidateResourceClaimStatusUpdate's rule on a populated allocation: it may be
+        removed but never changed (ValidateImmutableField); the API server's message, with the
+        new value printed as its internal type (apimachinery field.Invalid), or None."""
+        new_allocation = f.mapping(self.raw.get("status"), "status").get("allocation")
+        old_allocation = f.mapping(old.raw.get("status"), "status").get("allocation")
+        if new_allocation is None or old_allocation is None or new_allocation == old_allocation:
+            return None
+        value = json.dumps(_internal_allocation(new_allocation), separators=(",", ":"))
+        return (f'ResourceClaim.resource.k8s.io "{self.meta.name}" is invalid: status.allocation: '
+                f"Invalid value: {value}: field is immutable")
+
     @staticmethod
     def _parse(d: Mapping[str, Any], devices: DeviceClaim | None) -> ResourceClaim:
         errs = FieldErrors()
@@ -719,3 +731,34 @@ class ResourceClaimTemplate(ManifestObject):
         devices = _claim_spec(spec.get("spec"), "spec.spec", errs)
         errs.raise_if_any()
         return ResourceClaimTemplate(d, meta, tmeta.labels, tmeta.annotations, devices)
+
+
+def _internal_allocation(a: Mapping[str, Any]) -> dict[str, Any]:
+    """An allocation as the API server's internal type marshals to JSON (k8s.io/kubernetes
+    pkg/apis/resource AllocationResult: no json tags, so Go's field names; nil is null)."""
+    devices = a.get("devices") or {}
+    results = devices.get("results")
+    terms = (a.get("nodeSelector") or {}).get("nodeSelectorTerms") if a.get("nodeSelector") else None
+
+    def requirements(reqs: Any) -> list[dict[str, Any]] | None:
+        if reqs is None:
+            return None
+        return [{"Key": r.get("key", ""), "Operator": r.get("operator", ""), "Values": r.get("values")}
+                for r in reqs]
+
+    return {
+        "Devices": {
+            "Results": None if results is None else [{
+                "Request": r.get("request", ""), "Driver": r.get("driver", ""), "Pool": r.get("pool", ""),
+                "Device": r.get("device", ""), "AdminAccess": r.get("adminAccess"),
+                "Tolerations": r.get("tolerations"), "BindingConditions": r.get("bindingConditions"),
+                "BindingFailureConditions": r.get("bindingFailureConditions"), "ShareID": r.get("shareID"),
+                "ConsumedCapacity": r.get("consumedCapacity")} for r in results],
+            "Config": devices.get("config"),
+        },
+        "NodeSelector": None if a.get("nodeSelector") is None else {
+            "NodeSelectorTerms": None if terms is None else [
+                {"MatchExpressions": requirements(t.get("matchExpressions")),
+                 "MatchFields": requirements(t.get("matchFields"))} for t in terms]},
+        "AllocationTimestamp": a.get("allocationTimestamp"),
+    }

@@ -109,21 +109,25 @@ class Inputs:
 
 def load_inputs(paths: Sequence[str] | None, config: Path | None, *, strict: bool = False,
                 features: Mapping[str, bool] | None = None, max_pods: int | None = None,
-                cluster: ClusterSource | None = None, kube_version: KubeVersion | None = None) -> Inputs:
+                cluster: ClusterSource | None = None, kube_version: KubeVersion | None = None,
+                schedules: bool = True) -> Inputs:
     """Load the cluster's objects (if any), the manifests on top, and the configuration;
     raises one of BAD_INPUT_ERRORS. The skipped objects (kinds the scheduler does not read)
     are told in one warning. ``features``: the feature gates the configuration's defaults
     depend on (the default plugin set); ``max_pods``: see :func:`check_max_pods`;
-    ``kube_version``: the release whose defaults apply (without a file too)."""
+    ``kube_version``: the release whose defaults apply (without a file too); without it and
+    with a ``cluster``, the API server's release when the command ``schedules`` (see
+    :func:`._release.release_config`)."""
     cfg = None
-    if config is not None:
-        from ..framework.config import load_config
+    if config is not None or kube_version is not None or features or (cluster is not None and schedules):
+        from ._features import Release
+        from ._release import release_config
 
-        cfg = load_config(config, features=features, kube_version=kube_version)
-    elif kube_version is not None or features:
-        from ..framework.config import default_config
-
-        cfg = default_config(features, kube_version)
+        # against a cluster, without --kube-version: the API server's release, told in one line
+        cfg = release_config(config, Release(kube_version, dict(features or {})),
+                             kubeconfig=cluster.kubeconfig if cluster is not None else None,
+                             context=cluster.context if cluster is not None else None,
+                             live=cluster is not None and schedules)
     if not paths and cluster is None:
         raise LoadError("no input: give manifest files or directories, or a cluster "
                         "(--kubeconfig PATH, --from-cluster, --context NAME)")

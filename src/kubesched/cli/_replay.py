@@ -36,10 +36,12 @@ from ..replay import (
     run_spec,
 )
 from ._console import add_column, out_console, print_table
+from ._features import parse_release
 from ._input_flags import INPUTS, InputArgs, input_flags
 from ._inputs import MAX_PODS_HELP, ClusterSource, bad_input, load_inputs, reported_as_bad_input, warn
 from ._main import app
 from ._progress import PlainProgress, virtual_time
+from ._release import release_config
 from ._snapshot import snapshot_text, write_whole
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
@@ -120,8 +122,14 @@ def replay(
 ) -> None:
     """Replay a trace on the virtual clock: metrics over time, a summary, plots."""
     release = _release(inputs_args)
+    source = inputs_args.cluster()
     with tempfile.TemporaryDirectory(prefix="kubesched-replay-") as tmp:
-        paths = _snapshot_of_cluster(inputs_args.cluster(), traces or [], fmt, Path(tmp))
+        paths = _snapshot_of_cluster(source, traces or [], fmt, Path(tmp))
+        if source is not None and inputs_args.kube_version is None:
+            with reported_as_bad_input():  # the API server's release, told in one line
+                release["kube_version"] = release_config(
+                    config, parse_release(None, inputs_args.feature_gates), kubeconfig=source.kubeconfig,
+                    context=source.context, live=True).kube_version
         _replay(paths, fmt, cluster, config, seed, until, out, arrival, tune, interval, demand, sample_every,
                 drop, no_plots, output, release)
 
@@ -139,7 +147,7 @@ def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: s
             raise ValueError(f"--kubeconfig/--from-cluster/--context read a cluster for --format snapshot, "
                              f"not --format {fmt}")
         dump = tmp / "cluster.yaml"
-        write_whole(dump, snapshot_text(load_inputs(traces, None, cluster=source).loaded))
+        write_whole(dump, snapshot_text(load_inputs(traces, None, cluster=source, schedules=False).loaded))
     return [str(dump)]
 
 

@@ -47,7 +47,7 @@ def snapshot(
     """Write the cluster's (and the manifests') objects as one YAML file the other commands read."""
     with reported_as_bad_input():
         cluster = cluster_source(kubeconfig, from_cluster, context)
-        inputs = load_inputs(paths, None, strict=strict, cluster=cluster)
+        inputs = load_inputs(paths, None, strict=strict, cluster=cluster, schedules=False)
         text = snapshot_text(inputs.loaded)
         if output == "-":
             sys.stdout.write(text)

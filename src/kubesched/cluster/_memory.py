@@ -45,6 +45,7 @@ from ..api import (
     Pod,
     PodDisruptionBudget,
     PriorityClass,
+    ResourceClaim,
     add_default_tolerations,
     admit_pod,
     format_time,
@@ -203,7 +204,15 @@ class MemoryStore:
             return self._write(kind, key, current, obj, keep)
 
     def update_status(self, obj: ApiObject) -> Any:
-        """The ``status`` subresource: here the same as :meth:`update` (no field is guarded)."""
+        """The ``status`` subresource: :meth:`update`, with the API server's status rule for
+        ResourceClaims (a populated allocation is immutable)."""
+        if isinstance(obj, ResourceClaim):
+            with self._lock:
+                current = self.try_get("ResourceClaim", obj.meta.namespace, obj.meta.name)
+                error = obj.status_update_error(current) if isinstance(current, ResourceClaim) else None
+                if error is not None:
+                    raise Invalid(error)
+                return self.update(obj)
         return self.update(obj)
 
     def delete(self, kind: str, namespace: str, name: str, grace_period_seconds: int | None = None) -> None:

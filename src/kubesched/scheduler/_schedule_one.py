@@ -500,7 +500,8 @@ class ScheduleOneMixin:
             return  # deleted meanwhile: nothing to write
         msg = status.message()
         self._record_event(cached, "Warning", "FailedScheduling", "Scheduling", truncate_message(msg))
-        self._store_update_pod(cached, pod_scheduled_condition(cached, reason, msg), nominating)
+        # updatePod with the pod as popped (handleSchedulingFailure's ``pod``), not the cached one
+        self._store_update_pod(pod, pod_scheduled_condition(cached, reason, msg), nominating)
 
 
 def _with_node_name(pod: Pod, node_name: str) -> Pod:

@@ -294,9 +294,12 @@ class Scheduler(SchedulePodGroupMixin):
     def _store_update_pod(self, pod: Pod, condition: dict[str, Any] | None,
                           nominating: PostFilterResult | None) -> None:
         """updatePod: the condition (the store skips an unchanged one) and, in ModeOverride,
-        nominatedNodeName."""
+        nominatedNodeName when it differs from ``pod``'s: upstream compares with the pod it was
+        given (the one popped from the queue), not the current one, so a binding cycle's
+        failure leaves the nominatedNodeName its NominatedNodeNameForExpectation step wrote."""
         nnn = None
-        if nominating is not None and nominating.mode == "ModeOverride":
+        if nominating is not None and nominating.mode == "ModeOverride" \
+                and nominating.nominated_node_name != (pod.nominated_node_name or ""):
             nnn = nominating.nominated_node_name
         try:
             self.store.patch_pod_status(pod.namespace, pod.name, [condition] if condition else [], nnn)

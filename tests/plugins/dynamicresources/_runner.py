@@ -90,6 +90,11 @@ class _FailingStore(MemoryStore):
             raise RuntimeError("patch error")
         return super().update(obj)
 
+    def update_status(self, obj: Any) -> Any:
+        """upstream's fake clientset validates nothing: a status update is a plain update
+        (no immutable allocation)."""
+        return self.update(obj)
+
     def create(self, obj: Any) -> Any:
         if self.fail_create and isinstance(obj, ResourceClaim):
             raise RuntimeError("claim creation errors")

@@ -211,6 +211,11 @@ def _unschedulable(reason: str) -> Status:
     return Status.of(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, reason)
 
 
+class _NotWrapped(RuntimeError):
+    """bindClaim's own errors, returned as they are (the API server's are wrapped with what
+    was being written)."""
+
+
 def _klog(obj: Any) -> str:
     """klog.KObj's rendering: ``namespace/name``."""
     return f"{obj.meta.namespace}/{obj.meta.name}" if obj.meta.namespace else obj.meta.name
@@ -900,11 +905,12 @@ class DynamicResources(PluginBase):
                     claim = fresh
                 if claim.meta.deletion_timestamp is not None:
                     raise RuntimeError(f"claim {_klog(claim)} got deleted in the meantime")
+                doing = f"add finalizer to claim {_klog(claim)}"
                 try:
                     status: dict[str, Any] = {}
                     if allocation is not None:
                         if claim.allocation is not None:
-                            raise RuntimeError(
+                            raise _NotWrapped(
                                 f"claim {_klog(claim)} got allocated elsewhere in the meantime")
                         finalizers = list(claim.raw.get("metadata", {}).get("finalizers") or [])
                         if FINALIZER not in finalizers:
@@ -918,12 +924,18 @@ class DynamicResources(PluginBase):
                         status["allocation"] = {**current, "allocationTimestamp": format_time(self._now())}
                     reserved = [dict(r) for r in (status_of(claim).get("reservedFor") or [])]
                     status["reservedFor"] = [*reserved, pod_reference(pod)]
+                    doing = (f"add allocation and reservation to claim {_klog(claim)}"
+                             if allocation is not None else f"add reservation to claim {_klog(claim)}")
                     claim = self._write_status(claim, status)
                     written = True
                     return claim
-                except Conflict:
+                except _NotWrapped:
+                    raise
+                except Conflict as exc:
                     if attempt == CONFLICT_RETRIES - 1:
-                        raise
+                        raise RuntimeError(f"{doing}: {exc}") from exc
+                except Exception as exc:  # the API server's answer, wrapped as upstream wraps it
+                    raise RuntimeError(f"{doing}: {exc}") from exc
             raise RuntimeError("unreachable")
         finally:
             if written:
