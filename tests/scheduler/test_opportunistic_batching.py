@@ -400,3 +400,28 @@ def test_metrics_are_exposed_under_upstream_names() -> None:
                  "scheduler_get_node_hint_duration_seconds_bucket{hinted=\"hint\"",
                  'scheduler_store_schedule_results_duration_seconds_count{profile="default-scheduler"} 2.0'):
         assert name in text
+
+
+def test_a_nominated_node_wins_over_the_hint() -> None:
+    """evaluateNominatedNode tries the pod's nominated node, not the hint (kubernetes#135163):
+    the hint goes unused and, one node feasible, nothing is kept."""
+    env = _batchable_env()
+    _nodes(env, DISTINCT_CPUS)
+    _burst(env, 2)
+    env.add(make_pod().name("p02").uid("p02").req({"cpu": "1", "memory": "1Gi"}).host_port(80)
+            .nominated_node_name("n0"))
+    env.run()
+    assert env.node_of("p02") == "n0"
+    m = _batch_metrics(env)
+    assert m.get("hint_not_used") == 1 and m.get("empty_list") == 1
+
+
+def test_the_last_chosen_node_gone_flushes_as_node_missing() -> None:
+    env = _batchable_env()
+    _nodes(env, DISTINCT_CPUS)
+    _burst(env, 1)
+    env.run()
+    env.store.delete("Node", "", env.node_of("p00"))
+    env.add(make_pod().name("q").uid("q").req({"cpu": "1", "memory": "1Gi"}).host_port(80))
+    env.run()
+    assert _batch_metrics(env).get("node_missing") == 1
