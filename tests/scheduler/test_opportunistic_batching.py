@@ -425,3 +425,17 @@ def test_the_last_chosen_node_gone_flushes_as_node_missing() -> None:
     env.add(make_pod().name("q").uid("q").req({"cpu": "1", "memory": "1Gi"}).host_port(80))
     env.run()
     assert _batch_metrics(env).get("node_missing") == 1
+
+
+def test_kept_nodes_survive_a_snapshot_update_that_moves_rows() -> None:
+    """The kept names are copied when kept: a node deleted between two cycles moves the
+    snapshot's rows, and the hint must still name the node the first cycle ranked."""
+    on, off = _batchable_env(True), _batchable_env(False)
+    for env in (on, off):
+        _nodes(env, DISTINCT_CPUS)
+        _burst(env, 3)
+        env.sched.run_one_cycle()  # p00 on the biggest node; the others kept, best first
+        env.store.delete("Node", "", "n0")  # the smallest: every row after it moves
+        env.run()
+    assert _placements(on, 3) == _placements(off, 3) == {"p00": "n7", "p01": "n6", "p02": "n5"}
+    assert _batch_metrics(on).get("hint_used") == 2

@@ -144,6 +144,12 @@ class SortedScoredNodes:
             return len(self._names) - (1 if self._chosen else 0) - self._pos
         return len(self._order) - self._pos
 
+    def keep(self) -> None:
+        """Copy the names out: the scoring pass may hand a view that reads the snapshot's rows,
+        which the next cycle's snapshot update can move."""
+        if not isinstance(self._names, list):
+            self._names = [str(n) for n in self._names]
+
     def remaining(self) -> list[str]:
         return [str(self._names[i]) for i in self._sorted()[self._pos:]]
 
@@ -218,6 +224,7 @@ class OpportunisticBatch:
             if hinted_node:
                 self._attempt(BATCH_ATTEMPT_HINT_NOT_USED)
             if signature is not None and other_nodes is not None and len(other_nodes) > 0:
+                other_nodes.keep()
                 self.state = _BatchState(signature, other_nodes, self._now())
                 return
             reason = FLUSH_POD_NOT_BATCHABLE
