@@ -439,3 +439,16 @@ def test_kept_nodes_survive_a_snapshot_update_that_moves_rows() -> None:
         env.run()
     assert _placements(on, 3) == _placements(off, 3) == {"p00": "n7", "p01": "n6", "p02": "n5"}
     assert _batch_metrics(on).get("hint_used") == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_default_profile_places_as_with_the_gate_off_even_among_ties(seed: int) -> None:
+    """Nothing is batched under the default profile, so nothing changes: the same random
+    tie-breaks (identical nodes, pods that fit several to a node) and the same placements."""
+    envs = [Env({"schedulerName": "default-scheduler"}, seed=seed,
+                features={"DRAExtendedResource": False, GATE: gate}) for gate in (True, False)]
+    for env in envs:
+        _nodes(env, [4] * 6)
+        _burst(env, 12, port=None)
+        env.run()
+    assert _placements(envs[0], 12) == _placements(envs[1], 12)
