@@ -16,8 +16,10 @@ the same host port, so at most one fits per node: the case upstream's batch serv
 
 The nodes are compared as a set (identical pods: which pod lands where is the queue's order,
 not a decision), and where two nodes tie for the highest score either may be taken, as the
-release side-by-side test allows. ``KUBESCHED_BATCHING_SEEDS`` (default 2) sets how many seeds
-run; ``benchmarks/live_batching_side_by_side.py`` runs more.
+release side-by-side test allows. The real scheduler must place the whole burst within the
+batch's 500 ms (``maxBatchAge``, wall time there), or it counts ``expired`` where kubesched, on
+a virtual clock, does not. ``KUBESCHED_BATCHING_SEEDS`` (default 2) sets how many seeds run;
+``benchmarks/live_batching_side_by_side.py`` runs more.
 """
 
 from __future__ import annotations
