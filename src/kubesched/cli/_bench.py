@@ -20,7 +20,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..framework.config import default_config
+from ..framework.config import ConfigError as SchedulerConfigError
+from ..framework.config import SchedulerConfig, default_config
+from ..framework.config import load_config as load_scheduler_config
 from ..perf import (
     ConfigError,
     DecisionMismatch,
@@ -107,9 +109,19 @@ def bench(
     results = []
     for wl in workloads:
         try:
-            # The release's defaults, with the gates of the flag and then the workload's.
-            cfg = (default_config({**release.features, **wl.feature_gates}, release.kube_version)
-                   if release.kube_version is not None or release.features else None)
+            # The release's defaults, with the gates of the flag and then the workload's; the
+            # test case's schedulerConfigPath instead of the defaults when it has one.
+            gates = {**release.features, **wl.feature_gates}
+            cfg: SchedulerConfig | None
+            if wl.scheduler_config is not None:
+                cfg = load_scheduler_config(wl.scheduler_config, features=gates,
+                                            kube_version=release.kube_version)
+            else:
+                cfg = (default_config(gates, release.kube_version)
+                       if release.kube_version is not None or release.features else None)
+        except SchedulerConfigError as exc:
+            err.print(f"[red]error:[/] {wl.full_name}: {exc}", soft_wrap=True)
+            raise typer.Exit(2) from exc
         except ValueError as exc:  # the workload needs a gate this release does not have
             err.print(f"skipping {wl.full_name}: its featureGates: {exc}", soft_wrap=True)
             continue

@@ -58,6 +58,9 @@ VERSIONED_FEATURE_GATES: Final[Mapping[str, tuple[tuple[KubeVersion, bool], ...]
     "MatchLabelKeysInPodTopologySpread": ((_v("1.25"), False), (_v("1.27"), True)),
     "NodeInclusionPolicyInPodTopologySpread": ((_v("1.25"), False), (_v("1.26"), True)),
     "NominatedNodeNameForExpectation": ((_v("1.34"), False), (_v("1.35"), True)),
+    # KEP-5598: the scheduler reuses one pod's filtering and scoring for the next pods with the
+    # same signature (framework/_opportunistic_batch.py); beta and on from 1.35.
+    "OpportunisticBatching": ((_v("1.35"), True),),
     "SchedulerAsyncPreemption": ((_v("1.32"), False), (_v("1.33"), True)),
     "SchedulerPopFromBackoffQ": ((_v("1.33"), True),),
     "SchedulerQueueingHints": ((_v("1.28"), False), (_v("1.32"), True)),

@@ -63,6 +63,8 @@ __all__ = [
     "ReservePlugin",
     "ScoreExtensions",
     "ScorePlugin",
+    "SignFragment",
+    "SignPlugin",
     "SkippedErrorLogger",
     "filter_inputs",
 ]
@@ -227,6 +229,23 @@ def filter_inputs(plugin: object) -> FilterInputs:
         if any(m in own for m in _FILTER_METHODS):
             return FilterInputs.ANY
     return FilterInputs.ANY
+
+
+SignFragment = tuple[str, object]
+"""fwk.SignFragment: one part of a pod's scheduling signature, ``(signer name, value)``; the
+value is anything JSON can encode (see ``framework/_signature.py``'s signers)."""
+
+
+@runtime_checkable
+class SignPlugin(Plugin, Protocol):
+    """SignPlugin (KEP-5598): the parts of a pod this plugin's PreFilter, Filter, PreScore and
+    Score read, so that two pods with equal signatures get the same feasibility and scores on the
+    same nodes. A non-success status means the plugin cannot sign this pod (its verdict depends
+    on more than the pod: other pods, claims, topology), which makes the pod unsignable. A
+    profile with a PreFilter, Filter, PreScore or Score plugin that is not a SignPlugin signs no
+    pod (``computeBatchablePlugins``)."""
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]: ...
 
 
 @runtime_checkable

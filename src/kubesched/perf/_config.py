@@ -92,6 +92,9 @@ class Workload:
     labels: tuple[str, ...] = ()
     threshold: float = 0.0
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    scheduler_config: Path | None = None
+    """The test case's ``schedulerConfigPath``: a KubeSchedulerConfiguration file (relative to
+    the performance config) the scheduler runs with instead of the default configuration."""
 
     @property
     def full_name(self) -> str:
@@ -162,6 +165,10 @@ def parse_config(docs: Any, base_dir: Path, source: str = "<config>") -> list[Te
         default_pod = tc.get("defaultPodTemplatePath")
         tc_labels = tuple(tc.get("labels") or ())
         tc_gates = dict(tc.get("featureGates") or {})
+        scp = tc.get("schedulerConfigPath")
+        if scp is not None and not isinstance(scp, str):
+            raise ConfigError(f"{source}: {tc_name}: schedulerConfigPath: a file path is required")
+        scheduler_config = base_dir / scp if scp else None
         workloads = []
         for w in tc.get("workloads") or []:
             where = f"{source}: {tc_name}/{w.get('name', '?')}"
@@ -173,6 +180,7 @@ def parse_config(docs: Any, base_dir: Path, source: str = "<config>") -> list[Te
                 labels=tc_labels + tuple(w.get("labels") or ()),
                 threshold=float(w.get("threshold") or 0.0),
                 feature_gates={**tc_gates, **dict(w.get("featureGates") or {})},
+                scheduler_config=scheduler_config,
             ))
         cases.append(TestCase(tc_name, tuple(workloads), tc_labels))
     return cases

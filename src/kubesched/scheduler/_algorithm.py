@@ -37,6 +37,7 @@ from ..framework import (
     FitError,
     NodeBatch,
     NodeToStatus,
+    SortedScoredNodes,
     Status,
 )
 from ._diagnosis import NoNodesAvailableError, excluded_by_pre_filter, go_set_list
@@ -45,7 +46,7 @@ from ._extender import MAX_EXTENDER_PRIORITY
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo, Snapshot
-    from ..framework import Framework
+    from ..framework import Framework, OpportunisticBatch
     from ._extender import HTTPExtender
 
 __all__ = [
@@ -105,24 +106,44 @@ class ScheduleAlgorithm:
         self._feasible_rows: npt.NDArray[np.int64] | None = None
 
     # -- schedulePod ------------------------------------------------------------------------
-    def schedule_pod(self, fwk: Framework, state: CycleState, pod: Pod, snapshot: Snapshot) -> ScheduleResult:
-        """schedulePod: raises NoNodesAvailableError, FitError, or another error."""
+    def schedule_pod(self, fwk: Framework, state: CycleState, pod: Pod, snapshot: Snapshot,
+                     cycle: int | None = None) -> ScheduleResult:
+        """schedulePod: raises NoNodesAvailableError, FitError, or another error.
+
+        ``cycle``: the scheduling cycle's number (the queue's), for the profile's opportunistic
+        batch (OpportunisticBatching); None runs without it (callers outside the scheduling
+        loop: capacity counting)."""
         self._snapshot = snapshot
         if snapshot.num_nodes() == 0:
             raise NoNodesAvailableError()
-        feasible, diagnosis = self.find_nodes_that_fit_pod(fwk, state, pod, snapshot)
+        batch = fwk.batch if cycle is not None else None
+        feasible, diagnosis, hint, signature = self._find_nodes_that_fit_pod(fwk, state, pod, snapshot,
+                                                                             batch, cycle or 0)
         if not feasible:
             raise FitError(pod, snapshot.num_nodes(), diagnosis)
         if len(feasible) == 1:
-            return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status), 1)
+            host = feasible[0].name
+            if batch is not None:
+                batch.store_schedule_results(signature, hint, host, None, cycle or 0)
+            return ScheduleResult(host, 1 + len(diagnosis.node_to_status), 1)
         names, totals = self.prioritize_nodes(fwk, state, pod, feasible)
         host = self.select_host_of(names, totals)
+        if batch is not None:
+            batch.store_schedule_results(signature, hint, host, SortedScoredNodes(names, totals, host),
+                                         cycle or 0)
         return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible),
                               names, totals)
 
     def find_nodes_that_fit_pod(self, fwk: Framework, state: CycleState, pod: Pod,
                                 snapshot: Snapshot) -> tuple[Sequence[NodeInfo], Diagnosis]:
-        """findNodesThatFitPod."""
+        """findNodesThatFitPod (without the batch)."""
+        feasible, diagnosis, _, _ = self._find_nodes_that_fit_pod(fwk, state, pod, snapshot, None, 0)
+        return feasible, diagnosis
+
+    def _find_nodes_that_fit_pod(self, fwk: Framework, state: CycleState, pod: Pod, snapshot: Snapshot,
+                                 batch: OpportunisticBatch | None, cycle: int
+                                 ) -> tuple[Sequence[NodeInfo], Diagnosis, str, bytes | None]:
+        """findNodesThatFitPod -> (feasible nodes, diagnosis, the batch's hint, the signature)."""
         diagnosis = Diagnosis()
         all_nodes = snapshot.node_info_list
         pre_res, s, unsched_plugins = fwk.run_pre_filter_plugins(state, pod)
@@ -134,17 +155,22 @@ class ScheduleAlgorithm:
             diagnosis.node_to_status.set_absent_nodes_status(s)
             diagnosis.pre_filter_msg = s.message()
             diagnosis.add_plugin_status(s)
-            return [], diagnosis
+            return [], diagnosis, "", None
+
+        hint, signature = "", None
+        if batch is not None:
+            # asked even when the pod has a nominated node, as upstream (which tries that first)
+            hint, signature = batch.get_node_hint(state, pod, cycle)
 
         # The nominated node (set by an earlier preemption) is likely the only one that fits:
-        # try it first.
-        if pod.nominated_node_name:
+        # try it first; likewise the batch's hint.
+        if pod.nominated_node_name or hint:
             try:
-                feasible = self._evaluate_nominated_node(fwk, state, pod, snapshot, diagnosis)
+                feasible = self._evaluate_nominated_node(fwk, state, pod, snapshot, diagnosis, hint)
             except Exception:  # upstream logs the error and carries on with all nodes
                 feasible = []
             if feasible:
-                return feasible, diagnosis
+                return feasible, diagnosis, hint, signature
 
         nodes = all_nodes
         if pre_res is not None and not pre_res.all_nodes():
@@ -164,13 +190,16 @@ class ScheduleAlgorithm:
         after = self.find_nodes_that_pass_extenders(pod, feasible, diagnosis.node_to_status)
         if len(after) != len(feasible):
             diagnosis.unschedulable_plugins.add(EXTENDER_NAME)
-        return after, diagnosis
+        return after, diagnosis, hint, signature
 
     def _evaluate_nominated_node(self, fwk: Framework, state: CycleState, pod: Pod, snapshot: Snapshot,
-                                 diagnosis: Diagnosis) -> Sequence[NodeInfo]:
-        ni = snapshot.get(pod.nominated_node_name)
+                                 diagnosis: Diagnosis, hint: str = "") -> Sequence[NodeInfo]:
+        """evaluateNominatedNode: the pod's nominated node, else the batch's hint (the
+        nominated node wins: kubernetes#135163 would try the hint after it)."""
+        name = pod.nominated_node_name or hint
+        ni = snapshot.get(name)
         if ni is None:
-            raise KeyError(f"nodeinfo not found for node name {pod.nominated_node_name!r}")
+            raise KeyError(f"nodeinfo not found for node name {name!r}")
         feasible = self.find_nodes_that_pass_filters(fwk, state, pod, diagnosis, [ni],
                                                      rotate=False)
         return self.find_nodes_that_pass_extenders(pod, feasible, diagnosis.node_to_status)

@@ -214,6 +214,23 @@ class SchedulerMetrics:
             "Duration for running a plugin at a specific extension point.",
             ["plugin", "extension_point", "status"],
             buckets=exponential_buckets(0.00001, 1.5, 20), registry=r)
+        # OpportunisticBatching (KEP-5598): framework/_opportunistic_batch.py reports here.
+        self.batch_attempts = Counter(
+            "scheduler_batch_attempts_total", "Counts of results when we attempt to use batching.",
+            ["profile", "result"], registry=r)
+        self.batch_cache_flushed = Counter(
+            "scheduler_batch_cache_flushed_total", "Counts of cache flushes by reason.",
+            ["profile", "reason"], registry=r)
+        self.get_node_hint_duration = FastHistogram(
+            "scheduler_get_node_hint_duration_seconds", "Latency for getting a node hint.",
+            ["hinted", "profile"], buckets=exponential_buckets(0.00001, 2, 12), registry=r)
+        self.store_schedule_results_duration = FastHistogram(
+            "scheduler_store_schedule_results_duration_seconds", "Latency for getting a no.",
+            ["profile"], buckets=exponential_buckets(0.00001, 2, 12), registry=r)
+        self._count_batch_attempt = _ChildMethods(self.batch_attempts, "inc")
+        self._count_batch_flush = _ChildMethods(self.batch_cache_flushed, "inc")
+        self._time_node_hint = _ChildMethods(self.get_node_hint_duration, "observe")
+        self._time_store_results = _ChildMethods(self.store_schedule_results_duration, "observe")
         self._count_attempt = _ChildMethods(self.schedule_attempts, "inc")
         self._time_attempt = _ChildMethods(self.scheduling_attempt_duration, "observe")
         self._time_extension_point = _ChildMethods(self.framework_extension_point_duration, "observe")
@@ -236,6 +253,21 @@ class SchedulerMetrics:
         """scheduler_plugin_execution_duration_seconds, fed only in sampled cycles (the
         framework's ``plugin_observer``; upstream samples pluginMetricsSamplePercent = 10%)."""
         self._time_plugin[plugin, point, status](seconds)
+
+    # -- the opportunistic batch's (framework.BatchMetrics) ------------------------------------
+    def batch_attempt(self, profile: str, result: str) -> None:
+        """metrics.BatchAttemptStats: no_hint, hint_used or hint_not_used."""
+        self._count_batch_attempt[profile, result]()
+
+    def batch_flushed(self, profile: str, reason: str) -> None:
+        """metrics.BatchCacheFlushed, by reason (framework.BATCH_FLUSH_REASONS)."""
+        self._count_batch_flush[profile, reason]()
+
+    def observe_get_node_hint(self, hinted: str, profile: str, seconds: float) -> None:
+        self._time_node_hint[hinted, profile](seconds)
+
+    def observe_store_schedule_results(self, profile: str, seconds: float) -> None:
+        self._time_store_results[(profile,)](seconds)
 
     def set_pending(self, counts: Mapping[str, int]) -> None:
         for q in PENDING_QUEUES:

@@ -221,7 +221,8 @@ class ScheduleOneMixin:
         pod = pinfo.pod
         try:
             self._update_snapshot()
-            result = self.algorithm.schedule_pod(fwk, state, pod, self.snapshot)
+            result = self.algorithm.schedule_pod(fwk, state, pod, self.snapshot,
+                                                 self.queue.scheduling_cycle)
         except NoNodesAvailableError as err:
             return None, CLEAR_NOMINATED_NODE, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE,
                                                       (str(err),), error=err)

@@ -195,6 +195,8 @@ class Scheduler(SchedulePodGroupMixin):
         for fwk in self.profiles.values():
             fwk.set_nominator(_NominatorView(self.queue))
             fwk.metrics = self.metrics  # plugins' metrics (preemption) go to this scheduler's registry
+            if fwk.batch is not None:
+                fwk.batch.metrics = self.metrics
             fwk.set_pod_group_states(self.cache.pod_groups)
             if self.options.binding is BindingMode.THREAD:
                 fwk.run_async = self._spawn  # asynchronous preemption beside the loop, too

@@ -82,6 +82,7 @@ from kubesched.framework import (
     PostFilterResult,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
 )
 from kubesched.plugins.helper import default_normalize_score
@@ -224,6 +225,13 @@ def _klog(obj: Any) -> str:
 class DynamicResources(PluginBase):
     NAME: ClassVar[str] = NAME
     Args = DynamicResourcesArgs
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: whether a claim fits one node or several is not simple to tell, so a pod
+        with resource claims is not signable (kubernetes#134986)."""
+        if pod.resource_claims:
+            return None, Status(Code.UNSCHEDULABLE, ("pods with dra resource claims are not signable",))
+        return None, None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None,
                  allocator_factory: AllocatorFactory | None = None) -> None:

@@ -23,6 +23,7 @@ import numpy.typing as npt
 from kubesched.api import Pod
 from kubesched.cache import ImageRows, ImageStateSummary, NodeImages, NodeInfo, normalized_image_name
 from kubesched.framework import (
+    IMAGE_NAMES_SIGNER_NAME,
     MAX_NODE_SCORE,
     ClusterEventWithHint,
     CycleState,
@@ -30,6 +31,7 @@ from kubesched.framework import (
     NodeBatch,
     PluginArgs,
     PluginBase,
+    SignFragment,
     Status,
 )
 from kubesched.plugins.helper import go_div
@@ -120,6 +122,10 @@ class _RowScores:
 
 class ImageLocality(PluginBase):
     NAME = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the score reads the containers' normalized images."""
+        return [(IMAGE_NAMES_SIGNER_NAME, sorted(pod_image_names(pod)))], None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -16,10 +16,12 @@ import numpy.typing as npt
 from ...api import Node, Pod
 from ...cache import NodeInfo, PodInfo, Snapshot
 from ...framework import (
+    LABELS_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
     ClusterEventWithHint,
+    Code,
     CycleState,
     EventResource,
     Handle,
@@ -27,6 +29,7 @@ from ...framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
 )
 from ..helper import (
@@ -55,6 +58,17 @@ _SKIP = Status.skip()
 class InterPodAffinity(PluginBase):
     NAME = INTER_POD_AFFINITY
     Args = InterPodAffinityArgs
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: a pod with pod affinity or anti-affinity depends on where other pods are:
+        not signable. Otherwise only existing pods' terms matter, which read the pod's labels
+        (none with ignorePreferredTermsOfExistingPods, as upstream's TestPodAffinitySignature)."""
+        aff = (pod.raw.get("spec") or {}).get("affinity") or {}
+        if aff.get("podAffinity") is not None or aff.get("podAntiAffinity") is not None:
+            return None, Status(Code.UNSCHEDULABLE, ("pods with inter-pod affinity are not signable",))
+        if self._a.ignore_preferred_terms_of_existing_pods:
+            return None, None
+        return [(LABELS_SIGNER_NAME, dict(pod.labels))], None
 
     def __init__(self, args: InterPodAffinityArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

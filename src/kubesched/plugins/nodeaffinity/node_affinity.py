@@ -26,6 +26,8 @@ from kubesched.api import Node, NodeSelector, Pod, SelectorError, WeightedNodeSe
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
     MAX_NODE_SCORE,
+    NODE_AFFINITY_SIGNER_NAME,
+    NODE_SELECTOR_SIGNER_NAME,
     ActionType,
     ArgsError,
     BatchFilterResult,
@@ -41,7 +43,9 @@ from kubesched.framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
+    node_affinity_signer,
 )
 from kubesched.plugins.helper import default_normalize_score
 from kubesched.plugins.names import NODE_AFFINITY
@@ -147,6 +151,12 @@ class NodeAffinity(PluginBase):
     NAME = NAME
     Args = NodeAffinityArgs
     FILTER_INPUTS = FilterInputs.NODE  # reads the node's labels and fields, and PreFilter's state
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the pod's node affinity (required and preferred terms) and nodeSelector;
+        the profile's addedAffinity is the same for every pod."""
+        return [(NODE_AFFINITY_SIGNER_NAME, node_affinity_signer(pod)),
+                (NODE_SELECTOR_SIGNER_NAME, dict(pod.node_selector))], None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

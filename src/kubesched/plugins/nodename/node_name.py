@@ -17,6 +17,7 @@ import numpy as np
 from kubesched.api import Node, Pod
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
+    NODE_NAME_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -31,6 +32,7 @@ from kubesched.framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
 )
 from kubesched.plugins.helper import feature_enabled
@@ -50,6 +52,10 @@ def fits(pod: Pod, node_name: str) -> bool:
 class NodeName(PluginBase):
     NAME = NAME
     FILTER_INPUTS = FilterInputs.NODE  # reads only the node's name and the pod's spec.nodeName
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: feasibility depends on ``spec.nodeName`` only."""
+        return [(NODE_NAME_SIGNER_NAME, pod.node_name)], None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -20,6 +20,7 @@ import numpy as np
 from kubesched.api import ContainerPort, Pod
 from kubesched.cache import HostPortInfo, NodeInfo
 from kubesched.framework import (
+    HOST_PORTS_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -31,7 +32,9 @@ from kubesched.framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
+    host_ports_signer,
 )
 from kubesched.plugins.names import NODE_PORTS
 
@@ -57,6 +60,10 @@ def fits_ports(want: Sequence[ContainerPort], used: HostPortInfo) -> bool:
 
 class NodePorts(PluginBase):
     NAME = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: feasibility depends on the host ports the containers ask for."""
+        return [(HOST_PORTS_SIGNER_NAME, host_ports_signer(pod))], None
 
     def pre_filter(
         self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]

@@ -31,15 +31,19 @@ from kubesched.api import KubeVersion, Pod
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
     MAX_NODE_SCORE,
+    RESOURCES_SIGNER_NAME,
     ClusterEventWithHint,
+    Code,
     CycleState,
     Handle,
     NodeBatch,
     PluginArgs,
     PluginBase,
     ReleaseSwitch,
+    SignFragment,
     Status,
 )
+from kubesched.plugins.helper import feature_enabled
 from kubesched.plugins.names import NODE_RESOURCES_BALANCED_ALLOCATION
 
 from ._args import NodeResourcesBalancedAllocationArgs
@@ -198,10 +202,19 @@ class BalancedAllocation(PluginBase):
     NAME = NAME
     Args = NodeResourcesBalancedAllocationArgs
 
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the containers' requests and overhead (computePodResourceRequest); not
+        signable while DRAExtendedResource is on (an extended resource may be served by DRA)."""
+        if self.enable_dra_extended_resource:
+            return None, Status(Code.UNSCHEDULABLE,
+                                ("signature disabled when dra extended resources enabled",))
+        return [(RESOURCES_SIGNER_NAME, {k: int(v) for k, v in sorted(pod.requests.items())})], None
+
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
         assert isinstance(self.args, NodeResourcesBalancedAllocationArgs)
         self.resources = self.args.resources
+        self.enable_dra_extended_resource = feature_enabled(handle, "DRAExtendedResource", True)
         change = SCORE_BALANCE_CHANGE.on_for(handle)
         self.scorer = ResourceAllocationScorer(
             NAME, balanced_resource_scorer if change else balanced_resource_scorer_before_135573,

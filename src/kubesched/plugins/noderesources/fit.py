@@ -43,6 +43,7 @@ import numpy.typing as npt
 from kubesched.api import DeviceClass, KubeVersion, Node, Pod
 from kubesched.cache import NodeInfo, is_scalar_resource_name
 from kubesched.framework import (
+    RESOURCES_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -58,6 +59,7 @@ from kubesched.framework import (
     PreFilterResult,
     QueueingHint,
     ReleaseSwitch,
+    SignFragment,
     Status,
 )
 from kubesched.plugins.helper import feature_enabled
@@ -216,6 +218,14 @@ class Fit(PluginBase):
     Args = NodeResourcesFitArgs
     # Filter reads only allocatable, the requested sums and the pod count; fewer pods never fit worse.
     FILTER_INPUTS = FilterInputs.RESOURCES
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the containers' requests and overhead (computePodResourceRequest); not
+        signable while DRAExtendedResource is on (an extended resource may be served by DRA)."""
+        if self.enable_dra_extended_resource:
+            return None, Status(Code.UNSCHEDULABLE,
+                                ("signature disabled when dra extended resources enabled",))
+        return [(RESOURCES_SIGNER_NAME, {k: int(v) for k, v in sorted(pod.requests.items())})], None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -16,6 +16,7 @@ import numpy as np
 from kubesched.api import Node, Pod, Taint, tolerations_tolerate_taint
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
+    TOLERATIONS_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -27,7 +28,9 @@ from kubesched.framework import (
     NodeBatch,
     PluginBase,
     QueueingHint,
+    SignFragment,
     Status,
+    tolerations_signer,
 )
 from kubesched.plugins.names import NODE_UNSCHEDULABLE
 
@@ -47,6 +50,10 @@ def tolerates_unschedulable(pod: Pod) -> bool:
 class NodeUnschedulable(PluginBase):
     NAME = NAME
     FILTER_INPUTS = FilterInputs.NODE  # reads the node's spec.unschedulable, the pod's tolerations
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the verdict reads the pod's tolerations only."""
+        return [(TOLERATIONS_SIGNER_NAME, tolerations_signer(pod))], None
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         node = node_info.node

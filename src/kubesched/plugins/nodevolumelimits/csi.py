@@ -26,6 +26,7 @@ import numpy as np
 
 from ...cluster import KindVersioned
 from ...framework import (
+    VOLUMES_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -37,7 +38,9 @@ from ...framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
+    volumes_signer,
 )
 from ..helper.volume.listers import CSI_NODE, PV, PVC, SC, VolumeListers, not_found
 from ..helper.volume.storage_helpers import claim_class, ephemeral_owner_error, pod_claim_refs, pod_uses_claim
@@ -72,6 +75,10 @@ class _Unresolvable(Exception):
 
 class CSILimits(PluginBase):
     NAME: ClassVar[str] = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the verdict reads the pod's volumes (ConfigMap and Secret ones aside)."""
+        return [(VOLUMES_SIGNER_NAME, volumes_signer(pod))], None
 
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

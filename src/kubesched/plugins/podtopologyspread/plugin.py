@@ -24,6 +24,7 @@ from ...framework import (
     BatchFilterResult,
     ClusterEvent,
     ClusterEventWithHint,
+    Code,
     CycleState,
     EventResource,
     Handle,
@@ -31,6 +32,7 @@ from ...framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
 )
 from ..helper import (
@@ -67,6 +69,17 @@ _SKIP = Status.skip()
 class PodTopologySpread(PluginBase):
     NAME = POD_TOPOLOGY_SPREAD
     Args = PodTopologySpreadArgs
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: spreading depends on where the other matching pods are, so a pod with
+        constraints, its own or the profile's defaults (the system defaults included), is not
+        signable."""
+        if pod.topology_spread_constraints:
+            return None, Status(Code.UNSCHEDULABLE, ("pods with topology constraints are not signable",))
+        if self.default_constraints:
+            return None, Status(Code.UNSCHEDULABLE,
+                                ("pods with default topology constraints are not signable",))
+        return None, None
 
     def __init__(self, args: PodTopologySpreadArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

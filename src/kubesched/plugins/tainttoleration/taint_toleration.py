@@ -28,6 +28,7 @@ from kubesched.api import Node, Pod, Taint, Toleration, find_untolerated_taint, 
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
     MAX_NODE_SCORE,
+    TOLERATIONS_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -41,7 +42,9 @@ from kubesched.framework import (
     PluginArgs,
     PluginBase,
     QueueingHint,
+    SignFragment,
     Status,
+    tolerations_signer,
 )
 from kubesched.plugins.helper import default_normalize_score
 from kubesched.plugins.names import TAINT_TOLERATION
@@ -129,6 +132,10 @@ def _node_taints(node_info: NodeInfo) -> tuple[Taint, ...]:
 class TaintToleration(PluginBase):
     NAME = NAME
     FILTER_INPUTS = FilterInputs.NODE  # reads only the node's taints and the pod's tolerations
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: feasibility and scoring read the pod's tolerations only."""
+        return [(TOLERATIONS_SIGNER_NAME, tolerations_signer(pod))], None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -19,6 +19,7 @@ import numpy as np
 from ...api import fields, value
 from ...framework import (
     MAX_NODE_SCORE,
+    VOLUMES_SIGNER_NAME,
     ActionType,
     ArgsError,
     BatchFilterResult,
@@ -32,7 +33,9 @@ from ...framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
+    volumes_signer,
 )
 from ..helper import FunctionShapePoint, build_broken_linear_function
 from ..helper.volume.listers import VolumeListers, not_found
@@ -230,6 +233,10 @@ def build_scorer(shape: Sequence[UtilizationShapePoint]) -> Callable[[ClassResou
 class VolumeBinding(PluginBase):
     NAME: ClassVar[str] = NAME
     Args: ClassVar[type[PluginArgs] | None] = VolumeBindingArgs
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the verdict reads the pod's volumes (ConfigMap and Secret ones aside)."""
+        return [(VOLUMES_SIGNER_NAME, volumes_signer(pod))], None
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...framework import (
+    VOLUMES_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -27,7 +28,9 @@ from ...framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
+    volumes_signer,
 )
 from ..helper import cycle_snapshot
 from ..helper.volume.listers import PVC, VolumeListers, not_found
@@ -152,6 +155,10 @@ class _Extensions:
 
 class VolumeRestrictions(PluginBase):
     NAME: ClassVar[str] = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the verdict reads the pod's volumes (ConfigMap and Secret ones aside)."""
+        return [(VOLUMES_SIGNER_NAME, volumes_signer(pod))], None
 
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

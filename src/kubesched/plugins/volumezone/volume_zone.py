@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...framework import (
+    VOLUMES_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -31,7 +32,9 @@ from ...framework import (
     PluginBase,
     PreFilterResult,
     QueueingHint,
+    SignFragment,
     Status,
+    volumes_signer,
 )
 from ..helper.volume.listers import PV, PVC, SC, VolumeListers, not_found
 from ..helper.volume.storage_helpers import claim_class
@@ -136,6 +139,10 @@ def _node_column(labels: Mapping[str, str]) -> LabelColumn:
 
 class VolumeZone(PluginBase):
     NAME: ClassVar[str] = NAME
+
+    def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
+        """SignPod: the verdict reads the pod's volumes (ConfigMap and Secret ones aside)."""
+        return [(VOLUMES_SIGNER_NAME, volumes_signer(pod))], None
 
     def __init__(self, args: Any = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
