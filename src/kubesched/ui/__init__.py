@@ -11,7 +11,7 @@ a live cluster, a view that follows it (read-only).
 - :class:`kubesched.ui.live.LiveFollower`: a live cluster's informers feeding the workspace
   (its own module: it needs the ``live`` extra).
 
-What-if and over time:
+What-if and over time (:class:`WhatIfRoutes` mounts their routes on the app):
 
 - :func:`run_whatif`: manifests typed in the page added on top of the inputs (an object of the
   same kind and name replaces the input's), simulated, compared with the inputs alone;
@@ -53,11 +53,13 @@ from ._whatif import (
     parse_manifests,
     run_whatif,
 )
+from ._whatif_routes import MAX_BODY_BYTES, WhatIfRoutes, startup_config_text
 from ._workspace import Workspace
 
 __all__ = [
     "CONFIG_SOURCE",
     "DEFAULT_CONFIG_TEXT",
+    "MAX_BODY_BYTES",
     "PAGES",
     "WHATIF_SOURCE",
     "ClusterView",
@@ -73,6 +75,7 @@ __all__ = [
     "TraceInput",
     "UIApp",
     "WhatIf",
+    "WhatIfRoutes",
     "Workspace",
     "bundled_traces",
     "compare_configs",
@@ -87,4 +90,5 @@ __all__ = [
     "run_whatif",
     "score_weights",
     "set_score_weights",
+    "startup_config_text",
 ]
