@@ -202,3 +202,17 @@ def test_the_cli_serves_the_trace_it_was_given(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["ui", str(WEIGHTS), "--trace", str(REPO / "examples/replay/trace.jsonl"),
                                  "--trace-format", "nope", "--port", "0"])
     assert r.exit_code == 2 and "--trace-format: unknown trace format 'nope'" in r.output
+
+
+def test_the_pages_and_their_assets_are_served_from_the_package() -> None:
+    with served(WEIGHTS) as ui:
+        shell = ui.get("/").body.decode()
+        for page in ("whatif", "config", "compare", "timeline"):
+            assert f'data-page="{page}"' in shell
+            js = ui.get(f"/static/pages/{page}.js")
+            assert js.status == 200 and js.headers["content-type"].startswith("text/javascript")
+        for asset in ("lab.js", "lab.css"):
+            assert ui.get(f"/static/{asset}").status == 200
+        # Nothing is fetched from elsewhere: no URL but the server's own in the scripts.
+        lab = ui.get("/static/lab.js").body.decode()
+        assert "http://" not in lab.replace("http://www.w3.org/2000/svg", "") and "https://" not in lab
