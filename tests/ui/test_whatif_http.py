@@ -124,6 +124,10 @@ def test_compare_lists_the_differing_pods_and_each_ones_reasons() -> None:
         assert m["pods"] == 3 and m["scheduled"] == {"a": 2, "b": 2}
         bad = post(ui, "/api/compare", {"a": CONFIG_HEAD, "b": "kind: [\n"})
         assert bad.status == 422 and bad.json()["what"] == "configuration B"
+        bad = post(ui, "/api/compare", {"a": CONFIG_HEAD, "b": CONFIG_HEAD,
+                                        "manifests": pod("x", extra="\n  priorityClassName: nope")})
+        assert bad.status == 422 and bad.json()["what"] == "manifests"
+        assert bad.json()["problems"][0]["line"] == 1
         missing = post(ui, "/api/compare/reasons",
                        {"a": CONFIG_HEAD, "b": CONFIG_HEAD, "pod": "default/nope"})
         assert missing.status == 404

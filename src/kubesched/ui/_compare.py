@@ -18,8 +18,9 @@ from typing import Any, Final
 from ..api.loader import LoadedObjects
 from ..framework import Code
 from ..scheduler import ExplainError, Explanation
-from ..simulator import Simulation, Simulator, explain_simulated_pod
-from ._whatif import PlacementChange, diff_placements
+from ..simulator import Simulation, explain_simulated_pod
+from ._problems import InputProblems
+from ._whatif import PlacementChange, diff_placements, prepare
 
 __all__ = ["Comparison", "compare_configs", "pod_reasons"]
 
@@ -51,10 +52,19 @@ def _side(o: Any) -> dict[str, Any] | None:
 
 
 def compare_configs(loaded: LoadedObjects, config_a: Any, config_b: Any, *, seed: int = 0,
-                    features: Mapping[str, bool] | None = None) -> Comparison:
-    """Simulate ``loaded`` under each configuration with the same seed and compare."""
-    a = Simulator(loaded, config_a, seed, features).run()
-    b = Simulator(loaded, config_b, seed, features).run()
+                    features: Mapping[str, bool] | None = None, text: str = "") -> Comparison:
+    """Simulate ``loaded`` under each configuration with the same seed and compare. ``text``:
+    the what-if's manifests ``loaded`` holds (:func:`~._whatif.with_manifests`), so that an
+    object admission refuses is reported on its line."""
+    sims = []
+    for side, cfg in (("A", config_a), ("B", config_b)):
+        try:
+            sims.append(prepare(loaded, text, cfg, seed, features))
+        except InputProblems as exc:
+            if exc.what == "configuration":
+                exc.what = f"configuration {side}"
+            raise
+    a, b = (s.run() for s in sims)
     return Comparison(a, b, diff_placements(a.pods, b.pods))
 
 

@@ -129,6 +129,13 @@ def overlay(base: LoadedObjects, added: LoadedObjects) -> tuple[LoadedObjects, l
     return out, [_name(o) for o in by_key.values()], replaced
 
 
+def with_manifests(base: LoadedObjects, text: str) -> tuple[LoadedObjects, list[str], list[str]]:
+    """:func:`overlay` of the editor's text (none: ``base`` as it is) on ``base``; InputProblems
+    when the loader refuses the text (a duplicate inside it included: the base has none, and an
+    object of the text replaces the base's)."""
+    return overlay(base, parse_manifests(text) if text.strip() else LoadedObjects())
+
+
 def _name(obj: Any) -> str:
     return f"{kind_of(obj)} {obj.meta.key}"
 
@@ -169,11 +176,7 @@ def run_whatif(base: LoadedObjects, text: str, *, config: Any = None, base_confi
     configuration ``kubesched ui`` started with, so that an edited configuration shows what it
     changes). ``before``: that run, when the caller has it already. Raises InputProblems,
     nothing run, when the text or the result is refused."""
-    added = parse_manifests(text) if text.strip() else LoadedObjects()
-    try:
-        loaded, new, replaced = overlay(base, added)
-    except LoadError as exc:  # a duplicate inside the text itself
-        raise InputProblems("manifests", [_problem(text, str(exc))]) from exc
+    loaded, new, replaced = with_manifests(base, text)
     after_sim = prepare(loaded, text, config, seed, features)
     if before is None:
         before = Simulator(base, config if base_config is _SAME else base_config, seed, features).run()

@@ -42,7 +42,7 @@ from ._compare import compare_configs, pod_reasons
 from ._configedit import DEFAULT_CONFIG_TEXT, import_paths, parse_config, score_weights, set_score_weights
 from ._problems import InputProblems
 from ._timeline import Timeline, TraceInput, bundled_traces, run_timeline
-from ._whatif import run_whatif
+from ._whatif import run_whatif, with_manifests
 
 __all__ = ["MAX_BODY_BYTES", "WhatIfRoutes", "startup_config_text"]
 
@@ -205,8 +205,9 @@ class WhatIfRoutes:
         return parse_config(text, features=ws.features, kube_version=version,
                             allowed_imports=self.allowed_imports)
 
-    def _sides(self, body: Mapping[str, Any]) -> tuple[SchedulerConfig, SchedulerConfig, LoadedObjects]:
-        """The two configurations and the objects (the inputs, the manifests on top) compared."""
+    def _sides(self, body: Mapping[str, Any]) -> tuple[SchedulerConfig, SchedulerConfig, LoadedObjects, str]:
+        """The two configurations, the objects compared (the inputs, the manifests on top) and
+        the manifests' text."""
         configs = []
         for side in ("a", "b"):
             try:
@@ -215,11 +216,8 @@ class WhatIfRoutes:
                 exc.what = f"configuration {side.upper()}"
                 raise
         manifests = _text(body, "manifests")
-        loaded = self.workspace.view.loaded
-        if manifests.strip():
-            loaded = run_whatif(loaded, manifests, config=configs[0], seed=self.workspace.seed,
-                                features=self.workspace.features).objects
-        return configs[0], configs[1], loaded
+        loaded, _, _ = with_manifests(self.workspace.view.loaded, manifests)
+        return configs[0], configs[1], loaded, manifests
 
     # -- routes ------------------------------------------------------------------------------
     def _lab(self, _request: Request, _params: dict[str, str]) -> Response:
@@ -257,14 +255,15 @@ class WhatIfRoutes:
         return _json({"config": text, "weights": [w.to_dict() for w in score_weights(config)]})
 
     def _compare(self, request: Request, _params: dict[str, str]) -> Response:
-        a, b, loaded = self._sides(read_json(request))
+        a, b, loaded, manifests = self._sides(read_json(request))
         ws = self.workspace
-        return _json(compare_configs(loaded, a, b, seed=ws.seed, features=ws.features).to_dict())
+        comparison = compare_configs(loaded, a, b, seed=ws.seed, features=ws.features, text=manifests)
+        return _json(comparison.to_dict())
 
     def _reasons(self, request: Request, _params: dict[str, str]) -> Response:
         body = read_json(request)
         pod = _text(body, "pod")
-        a, b, loaded = self._sides(body)
+        a, b, loaded, _ = self._sides(body)
         ws = self.workspace
         try:
             return _json(pod_reasons(loaded, pod, [a, b], seed=ws.seed, features=ws.features))
