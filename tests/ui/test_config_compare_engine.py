@@ -145,3 +145,22 @@ def test_per_plugin_reasons_of_a_pod_nobody_places() -> None:
 def test_per_plugin_reasons_need_a_pod_name() -> None:
     with pytest.raises(ValueError, match="expected namespace/name"):
         pod_reasons(load(WEIGHTS), "web", [None])
+
+
+def test_a_text_nested_too_deeply_is_one_problem_not_a_crash() -> None:
+    deep = CONFIG_HEAD + "profiles: " + "[" * 50_000 + "]" * 50_000 + "\n"
+    for edit in (lambda: parse_config(deep),
+                 lambda: set_score_weights(deep, {"default-scheduler": {"NodeResourcesFit": 2}})):
+        with pytest.raises(InputProblems, match="nested too deeply"):
+            edit()
+
+
+def test_config_reads_a_file_nested_too_deeply_as_bad_input(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from kubesched.cli import app
+
+    f = tmp_path / "deep.yaml"
+    f.write_text(CONFIG_HEAD + "profiles: " + "[" * 50_000 + "]" * 50_000 + "\n")
+    r = CliRunner().invoke(app, ["validate", str(WEIGHTS), "--config", str(f)])
+    assert r.exit_code == 2 and "<file>: invalid YAML: nested too deeply" in r.output

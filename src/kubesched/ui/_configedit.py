@@ -39,6 +39,9 @@ __all__ = ["CONFIG_SOURCE", "DEFAULT_CONFIG_TEXT", "ProfileWeights", "import_pat
 CONFIG_SOURCE: Final = "config.yaml"
 """The name the editor's configuration goes by in messages, as ``--config``'s file's would."""
 
+_TOO_DEEP: Final = Problem(f"{CONFIG_SOURCE}: invalid YAML: nested too deeply")
+"""A text nested past the parser's recursion (the loader says the same of manifests)."""
+
 DEFAULT_CONFIG_TEXT: Final = f"apiVersion: {API_VERSION}\nkind: {KIND}\n"
 """The editor's text when ``kubesched ui`` was given no ``--config``: kube-scheduler's defaults."""
 
@@ -54,7 +57,11 @@ def parse_config(text: str, *, features: Mapping[str, bool] | None = None,
     ui`` was started with names: see :func:`import_paths`): a request never makes the server
     import a module the user did not name on its command line. Entry-point plugins (installed
     in the ``kubesched.plugins`` group) and in-tree ones are accepted as ``--config`` accepts them."""
-    refused = [(path, name) for path, name in _plugin_names(text)
+    try:
+        named = _plugin_names(text)
+    except RecursionError:
+        raise InputProblems("configuration", [_TOO_DEEP]) from None
+    refused = [(path, name) for path, name in named
                if ":" in name and name not in allowed_imports]
     if refused:
         raise InputProblems("configuration", [Problem(
@@ -133,6 +140,8 @@ def set_score_weights(text: str, weights: Mapping[str, Mapping[str, int]]) -> st
     except yaml.YAMLError as exc:
         raise InputProblems("configuration", [Problem(f"{CONFIG_SOURCE}: invalid YAML: {exc}",
                                                       yaml_error_line(exc))]) from exc
+    except RecursionError:
+        raise InputProblems("configuration", [_TOO_DEEP]) from None
     if doc is None:
         doc = {"apiVersion": API_VERSION, "kind": KIND}
     if not isinstance(doc, dict) or not isinstance(doc.get("profiles", []), list):

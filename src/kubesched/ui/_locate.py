@@ -41,7 +41,7 @@ def _documents(text: str) -> list[yaml.Node | None]:
     the text does not parse (the loader reports that itself)."""
     try:
         return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return []
 
 

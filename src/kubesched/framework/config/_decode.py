@@ -479,6 +479,8 @@ def loads_config(text: str, source: str = "", *, registry: Mapping[str, Any] | N
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {exc}")], source) from exc
+    except RecursionError:  # as the manifest loader says it
+        raise ConfigError([FieldError.raw("<file>", "invalid YAML: nested too deeply")], source) from None
     if doc is None:  # kube-scheduler refuses it too: there is no kind to decode
         raise ConfigError([FieldError.raw(
             "<file>", f"empty: a configuration needs at least apiVersion: {API_VERSION} and kind: {KIND}")],
