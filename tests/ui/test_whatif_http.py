@@ -156,12 +156,33 @@ def test_replay_streams_its_progress_then_the_timeline() -> None:
     assert names[-1] == "timeline" and set(names[:-1]) == {"progress"}
     last_progress = events[-2][1]
     assert last_progress["done"] == last_progress["total"] == 45
-    tl = events[-1][1]
+    (tl,) = events[-1][1]["runs"]
+    assert tl["label"] == "A"
     assert set(tl["charts"]) == {"allocation", "pending", "latency"}
     assert len(tl["series"]["time"]) == tl["points"] == len(tl["series"]["allocation:cpu"])
     for key in ("pods", "scheduled", "pending", "latencySeconds", "allocation", "virtualSeconds"):
         assert key in tl["summary"]
     assert tl["summary"]["pods"] == 46
+
+
+def test_two_configurations_compared_over_time() -> None:
+    least = (REPO / "examples" / "replay" / "least-allocated.yaml").read_text()
+    most = (REPO / "examples" / "replay" / "most-allocated.yaml").read_text()
+    with served(WEIGHTS) as ui:
+        started = post(ui, "/api/replay", {"trace": "example: replay", "config": least, "compare": most})
+        assert started.status == 202 and started.json()["runs"] == 2
+        events = _events(ui, f"/api/replay/events?id={started.json()['id']}")
+        bad = post(ui, "/api/replay", {"trace": "example: replay", "compare": "kind: [\n"})
+        assert bad.status == 422 and bad.json()["what"] == "configuration B"
+    assert {p["run"] for n, p in events if n == "progress" and p["state"] == "running"} == {0, 1}
+    a, b = events[-1][1]["runs"]
+    assert (a["label"], b["label"]) == ("A", "B")
+    assert a["summary"]["pods"] == b["summary"]["pods"] == 46
+    # Spreading against bin packing on the same trace: packing leaves room for the big pod
+    # that spreading makes wait (and preempt).
+    assert a["series"]["allocation:cpu"] != b["series"]["allocation:cpu"]
+    assert (a["summary"]["preemptions"], b["summary"]["preemptions"]) == (1, 0)
+    assert a["summary"]["latencySeconds"]["max"] > b["summary"]["latencySeconds"]["max"]
 
 
 def test_a_replay_of_a_bad_configuration_or_an_unknown_trace_is_refused() -> None:

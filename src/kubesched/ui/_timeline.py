@@ -105,6 +105,8 @@ class Timeline:
     columns: list[str]
     rows: list[list[float]]
     summary: dict[str, Any]
+    label: str = ""
+    """Which run this is when several are compared (``A``, ``B``)."""
 
     def column(self, name: str) -> list[float | None]:
         i = self.columns.index(name)
@@ -121,7 +123,7 @@ class Timeline:
     def to_dict(self) -> dict[str, Any]:
         charts = self.charts()
         shown = dict.fromkeys(["time", *(c for cols in charts.values() for c in cols)])
-        return {"trace": self.trace, "charts": charts, "points": len(self.rows),
+        return {"trace": self.trace, "label": self.label, "charts": charts, "points": len(self.rows),
                 "series": {c: self.column(c) for c in shown},
                 "summary": _json_safe(self.summary)}
 
@@ -147,10 +149,12 @@ ProgressFn = Callable[[int, int, float], None]
 
 def run_timeline(trace: TraceInput, config: SchedulerConfig | None = None, *, seed: int = 0,
                  until: float | None = None, max_points: int = DEFAULT_MAX_POINTS,
-                 progress: ProgressFn | None = None, max_pods: int | None = None) -> Timeline:
+                 progress: ProgressFn | None = None, max_pods: int | None = None,
+                 label: str = "") -> Timeline:
     """Replay ``trace`` under ``config`` (None: kube-scheduler's defaults), as ``kubesched
-    replay`` does with the same seed. Raises TraceError/ValueError on a bad trace, before
-    anything runs."""
+    replay`` does with the same seed (``label``: this run's name among runs compared, as
+    ``kubesched compare`` labels each configuration's). Raises TraceError/ValueError on a bad
+    trace, before anything runs."""
     spec = RunSpec(paths=trace.paths, format=trace.format, options=ReaderOptions(seed=seed),
                    cluster=trace.cluster, label=config.source if config is not None and config.source
                    else "default", seed=seed, until=until, max_pods=max_pods)
@@ -167,4 +171,4 @@ def run_timeline(trace: TraceInput, config: SchedulerConfig | None = None, *, se
 
     result = rep.run(tell)
     columns = list(result.columns) or list(BASE_COLUMNS)
-    return Timeline(trace.name, columns, sink.series(), result.summary)
+    return Timeline(trace.name, columns, sink.series(), result.summary, label)

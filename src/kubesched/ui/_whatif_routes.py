@@ -10,7 +10,8 @@
 ``POST /api/config/weights``    ``{config, weights}``: the text with the form's weights in it
 ``POST /api/compare``           ``{a, b, manifests}``: the pods two configurations place apart
 ``POST /api/compare/reasons``   ``{a, b, manifests, pod}``: each one's per-plugin reasons
-``POST /api/replay``            ``{trace, config, seed}``: start a replay, answer its ``id``
+``POST /api/replay``            ``{trace, config, compare, seed}``: start a replay (two, the
+                                second under ``compare``), answer its ``id``
 ``GET /api/replay/events?id=N`` server-sent events: ``progress``, then ``timeline`` or ``failed``
 ==============================  ==============================================================
 
@@ -53,6 +54,8 @@ MAX_BODY_BYTES: Final = 2 * 2**20
 """Largest request body: manifests and a configuration typed or pasted in the page."""
 _JOBS_KEPT: Final = 8
 _KEEPALIVE_SECONDS: Final = 15.0
+_LABELS: Final = ("A", "B")
+"""A replay's runs: A under the configuration, B under the one it is compared with."""
 _PROGRESS_STEPS: Final = 200
 """A replay tells the page about this many times over its run, at most."""
 
@@ -119,15 +122,18 @@ def startup_config_text(config: Any) -> str:
 
 @dataclass(slots=True)
 class _Job:
-    """One replay: its progress, then its timeline or its error; ``cond`` wakes the streams."""
+    """One replay (or two: a configuration compared over time): its progress, then its
+    timelines or its error; ``cond`` wakes the streams."""
 
     id: int
     trace: str
+    runs: int = 1
     state: str = "queued"  # running, done, failed
+    run: int = 0  # the run under way, from 0
     done: int = 0
     total: int = 0
     virtual: float = 0.0
-    timeline: Timeline | None = None
+    timelines: list[Timeline] = field(default_factory=list)
     error: dict[str, Any] | None = None
     version: int = 0
     cond: threading.Condition = field(default_factory=threading.Condition)
@@ -140,8 +146,8 @@ class _Job:
             self.cond.notify_all()
 
     def progress(self) -> dict[str, Any]:
-        return {"id": self.id, "trace": self.trace, "state": self.state, "done": self.done,
-                "total": self.total, "virtualSeconds": self.virtual}
+        return {"id": self.id, "trace": self.trace, "state": self.state, "run": self.run, "runs": self.runs,
+                "done": self.done, "total": self.total, "virtualSeconds": self.virtual}
 
 
 class WhatIfRoutes:
@@ -280,29 +286,41 @@ class WhatIfRoutes:
         seed = body.get("seed", self.workspace.seed)
         if not _is_int(seed):
             raise _BodyError(400, "seed: must be an integer")
-        config_text = _text(body, "config", self.config_text)
-        config = self.workspace.config if config_text == self.config_text else self._config(config_text)
+        configs = [(_LABELS[0], self._served_or(_text(body, "config", self.config_text)))]
+        other = _text(body, "compare")
+        if other.strip():
+            try:
+                configs.append((_LABELS[1], self._served_or(other)))
+            except InputProblems as exc:
+                exc.what = "configuration B"
+                raise
         with self._jobs_lock:
-            job = _Job(next(self._ids), trace.name)
+            job = _Job(next(self._ids), trace.name, runs=len(configs))
             self._jobs[job.id] = job
             while len(self._jobs) > _JOBS_KEPT:
                 self._jobs.popitem(last=False)
-        threading.Thread(target=self._run, args=(job, trace, config, seed), daemon=True,
+        threading.Thread(target=self._run, args=(job, trace, configs, seed), daemon=True,
                          name=f"kubesched-ui-replay-{job.id}").start()
         return _json(job.progress(), 202)
 
-    def _run(self, job: _Job, trace: TraceInput, config: Any, seed: int) -> None:
+    def _served_or(self, text: str) -> Any:
+        """The served configuration for its own text, else the text's."""
+        return self.workspace.config if text == self.config_text else self._config(text)
+
+    def _run(self, job: _Job, trace: TraceInput, configs: list[tuple[str, Any]], seed: int) -> None:
+        """Each configuration's replay in turn (same trace and seed: ``kubesched compare``)."""
         with self._one_replay:
             job.tell(state="running")
-            step = [1]
 
             def progress(done: int, total: int, virtual: float) -> None:
-                step[0] = max(1, total // _PROGRESS_STEPS)
-                if done % step[0] == 0 or done == total:
+                if done % max(1, total // _PROGRESS_STEPS) == 0 or done == total:
                     job.tell(done=done, total=total, virtual=virtual)
 
             try:
-                timeline = run_timeline(trace, config, seed=seed, progress=progress)
+                timelines = []
+                for i, (label, config) in enumerate(configs):
+                    job.tell(run=i, done=0, virtual=0.0)
+                    timelines.append(run_timeline(trace, config, seed=seed, progress=progress, label=label))
             except InputProblems as exc:
                 job.tell(state="failed", error=exc.to_dict())
             except (ValueError, OSError) as exc:  # a bad trace: one line, as replay says it
@@ -312,7 +330,7 @@ class WhatIfRoutes:
                 job.tell(state="failed", error={"error": f"internal error: {exc}", "what": "replay",
                                                 "problems": []})
             else:
-                job.tell(state="done", timeline=timeline)
+                job.tell(state="done", timelines=timelines)
 
     def _replay_events(self, _request: Request, params: dict[str, str]) -> Response:
         try:
@@ -341,8 +359,8 @@ class WhatIfRoutes:
                 seen[0] = job.version
                 state, progress = job.state, job.progress()
             if state == "done":
-                assert job.timeline is not None
-                yield _event("progress", progress) + _event("timeline", job.timeline.to_dict())
+                yield _event("progress", progress) + _event("timeline", {
+                    "runs": [t.to_dict() for t in job.timelines]})
                 return
             if state == "failed":
                 yield _event("failed", job.error or {})

@@ -136,8 +136,9 @@ function s(tag, attrs = {}) {
   return el;
 }
 
-export function chart(id, title, x, series, fmt = (v) => `${v}`) {
-  const xs = x.filter((v) => v !== null);
+// series: [{name, x, values}] (each its own x: runs compared over time sample apart).
+export function chart(id, title, series, fmt = (v) => `${v}`) {
+  const xs = series.flatMap((c) => c.x.filter((v) => v !== null));
   const x0 = Math.min(...xs, 0), x1 = Math.max(...xs, 1);
   const ys = series.flatMap((c) => c.values.filter((v) => v !== null));
   const y1 = Math.max(...ys, 0) || 1;
@@ -160,29 +161,38 @@ export function chart(id, title, x, series, fmt = (v) => `${v}`) {
   series.forEach((c, k) => {
     let d = "", open = false;
     c.values.forEach((v, i) => {
-      if (v === null || x[i] === null) { open = false; return; }
-      d += open ? `H${px(x[i]).toFixed(1)}V${py(v).toFixed(1)}` : `M${px(x[i]).toFixed(1)},${py(v).toFixed(1)}`;
+      if (v === null || c.x[i] === null) { open = false; return; }
+      d += open ? `H${px(c.x[i]).toFixed(1)}V${py(v).toFixed(1)}` : `M${px(c.x[i]).toFixed(1)},${py(v).toFixed(1)}`;
       open = true;
     });
-    svg.append(s("path", { d, class: "series", stroke: COLORS[k % COLORS.length], "data-series": c.name }));
+    svg.append(s("path", { d, class: c.dashed ? "series dashed" : "series", stroke: COLORS[k % COLORS.length],
+      "data-series": c.name }));
   });
   const rule = s("line", { y1: PAD.t, y2: H - PAD.b, class: "rule", visibility: "hidden" });
   svg.append(rule);
   const tip = h("div", { class: "tip", id: `${id}-tip`, hidden: true });
   const legend = h("div", { class: "legend" }, series.map((c, k) =>
     h("span", { class: "key", dataset: { series: c.name } }, h("i", { class: `swatch c${k % COLORS.length}` }), c.name)));
-  const box = h("div", { class: "chart-box", id, dataset: { points: x.length } }, h("h3", {}, title), svg, tip, legend);
+  const points = Math.max(0, ...series.map((c) => c.x.length));
+  const box = h("div", { class: "chart-box", id, dataset: { points } }, h("h3", {}, title), svg, tip, legend);
+  // The row in effect at time t: the last one at or before it (the steps drawn).
+  const at = (x, t) => {
+    let lo = 0, hi = x.length - 1;
+    if (hi < 0 || x[0] > t) return -1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (x[mid] <= t) lo = mid; else hi = mid - 1; }
+    return lo;
+  };
   svg.addEventListener("mousemove", (ev) => {
     const r = svg.getBoundingClientRect();
-    const at = x0 + ((ev.clientX - r.left) * (W / r.width) - PAD.l) / (W - PAD.l - PAD.r) * (x1 - x0);
-    let lo = 0, hi = x.length - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (x[mid] < at) lo = mid + 1; else hi = mid; }
-    if (lo > 0 && Math.abs(x[lo - 1] - at) < Math.abs(x[lo] - at)) lo--;
-    rule.setAttribute("x1", px(x[lo])); rule.setAttribute("x2", px(x[lo])); rule.setAttribute("visibility", "visible");
+    const t = Math.max(x0, Math.min(x1, x0 + ((ev.clientX - r.left) * (W / r.width) - PAD.l) / (W - PAD.l - PAD.r) * (x1 - x0)));
+    rule.setAttribute("x1", px(t)); rule.setAttribute("x2", px(t)); rule.setAttribute("visibility", "visible");
     tip.hidden = false;
-    tip.dataset.index = lo;
-    tip.replaceChildren(h("b", {}, `t = ${x[lo]}s`), ...series.map((c) =>
-      h("div", { dataset: { series: c.name } }, `${c.name}: ${c.values[lo] === null ? "–" : fmt(c.values[lo])}`)));
+    tip.dataset.time = Math.round(t);
+    tip.replaceChildren(h("b", {}, `t = ${Math.round(t)}s`), ...series.map((c) => {
+      const i = at(c.x, t);
+      const v = i < 0 ? null : c.values[i];
+      return h("div", { dataset: { series: c.name } }, `${c.name}: ${v === null ? "–" : fmt(v)}`);
+    }));
     tip.style.left = `${Math.min(r.width - 160, Math.max(0, ev.clientX - r.left + 12))}px`;
   });
   svg.addEventListener("mouseleave", () => { rule.setAttribute("visibility", "hidden"); tip.hidden = true; });
