@@ -24,6 +24,7 @@ def test_added_pod_is_simulated_and_listed(base) -> None:  # type: ignore[no-unt
     d = w.to_dict()
     assert d["pending"] == {"before": 0, "after": 0}
     assert d["scheduled"] == {"before": 1, "after": 2}
+    assert d["pods"] == 3
 
 
 def test_an_object_of_the_same_name_replaces_the_inputs(base) -> None:  # type: ignore[no-untyped-def]

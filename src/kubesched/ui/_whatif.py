@@ -86,8 +86,7 @@ class WhatIf:
             "changes": [c.to_dict() for c in self.changes],
             "pending": {"before": len(self.before.unplaced()), "after": len(self.after.unplaced())},
             "scheduled": {"before": len(self.before.scheduled()), "after": len(self.after.scheduled())},
-            "pods": [{"pod": p.pod, "node": p.node or None, "status": p.status, "message": p.message}
-                     for p in self.after.pods],
+            "pods": len(self.after.pods),
         }
 
 
