@@ -4,14 +4,18 @@ shell and its assets, and the event stream telling a new view."""
 
 from __future__ import annotations
 
+import json
 import re
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from kubesched.api.loader import load_paths
 from kubesched.cli import app
+from kubesched.ui import Workspace
 
 from .conftest import QUICKSTART, served
 
@@ -171,19 +175,47 @@ def test_the_shell_links_only_assets_the_package_serves() -> None:
             assert "http://" not in js and "https://" not in js  # nothing from the network
 
 
+def _next_event(stream: Any, name: str) -> dict[str, Any]:
+    """The data of the next ``name`` event on a server-sent event stream (others skipped)."""
+    event = ""
+    while True:
+        line = stream.readline().decode()
+        assert line, "the stream ended"
+        if line.startswith("event: "):
+            event = line[7:].strip()
+        elif line.startswith("data: ") and event == name:
+            return dict(json.loads(line[6:]))
+
+
 def test_a_reload_is_told_on_the_event_stream() -> None:
     with served(QUICKSTART) as ui:
         with urllib.request.urlopen(ui.url + "/api/events", timeout=30) as stream:
             assert stream.headers["Content-Type"] == "text/event-stream"
             assert stream.readline() == b"retry: 3000\n"
-            assert stream.readline() == b"\n"
-            assert stream.readline() == b"event: version\n"
-            assert stream.readline() == b'data: {"version": 1, "error": ""}\n'
-            assert stream.readline() == b"\n"
+            assert _next_event(stream, "version") == {"version": 1, "error": ""}
             assert ui.post("/api/reload").json() == {"version": 2}
-            assert stream.readline() == b"event: version\n"
-            assert stream.readline() == b'data: {"version": 2, "error": ""}\n'
+            assert _next_event(stream, "version") == {"version": 2, "error": ""}
         assert ui.get("/api/summary").json()["version"] == 2
+
+
+def test_a_failed_rebuild_is_told_and_the_view_before_kept(tmp_path: Path) -> None:
+    manifest = tmp_path / "c.yaml"
+    manifest.write_text((QUICKSTART / "10-nodes.yaml").read_text())
+    with served(manifest) as ui, urllib.request.urlopen(ui.url + "/api/events", timeout=30) as stream:
+        assert _next_event(stream, "version")["version"] == 1
+        manifest.write_text("kind: Pod\nmetadata: {name: x}\nspec: {containers: 3}\n")
+        got = ui.post("/api/reload")
+        assert got.status == 400 and str(manifest) in got.body.decode()
+        event = _next_event(stream, "version")
+        assert event["version"] == 1 and str(manifest) in event["error"]
+        assert ui.get("/api/summary").json()["nodes"] == 6  # the view before
+
+
+def test_each_simulation_tells_its_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    workspace = Workspace(load_paths([QUICKSTART]), progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1] == (8, 8)  # the 8 pending pods of the input, all placed in the end
+    assert workspace.progress is None  # between runs
 
 
 def test_the_event_stream_ends_when_the_server_stops() -> None:

@@ -23,6 +23,7 @@ import typer
 
 from ..replay import FORMATS
 from ..serving import HTTPServer, join_host_port, parse_bind_address, stop_on_signals
+from ..simulator import ProgressFn
 from ..ui import TraceInput, UIApp, WhatIfRoutes, Workspace, startup_config_text
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import (
@@ -41,6 +42,7 @@ from ._inputs import (
     reported_as_bad_input,
 )
 from ._main import app
+from ._progress import PlainProgress
 
 if TYPE_CHECKING:
     from ..ui.live import LiveFollower
@@ -58,6 +60,19 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _progress_lines() -> ProgressFn:
+    """A line on stderr every few seconds of a long simulation (the page shows the progress of
+    the later ones too)."""
+    state = [0, 0]
+    tick = PlainProgress(lambda: f"kubesched ui: {state[0]:,} of {state[1]:,} pods placed")
+
+    def progress(done: int, total: int) -> None:
+        state[0], state[1] = done, total
+        tick()
+
+    return progress
 
 
 def _describe(paths: list[str] | None, context: str | None, live: bool) -> str:
@@ -115,7 +130,7 @@ def ui(
         typer.echo("kubesched ui: simulating...", err=True)
         workspace = Workspace(inputs.loaded, inputs.config, seed=seed, features=release.features,
                               reload=reread, describe=_describe(paths, context, cluster is not None),
-                              live=cluster is not None)
+                              live=cluster is not None, progress=_progress_lines())
         traces = _traces(trace or [], trace_format, trace_cluster or [])
         follower = _follow(workspace, cluster, inputs.config, paths, strict) if cluster is not None else None
     lab = WhatIfRoutes(workspace, config_text=startup_config_text(inputs.config), traces=traces)

@@ -12,7 +12,8 @@
 ``GET /api/decision?pod=K`` ``explain --pod K -o json``, byte for byte (``download=1``: as a file)
 ``GET /api/export/snapshot`` the input as ``kubesched snapshot`` writes it
 ``GET /api/export/state``   the simulated end state as ``simulate -o yaml`` writes it
-``GET /api/events``         server-sent events: ``version`` each time the view changes
+``GET /api/events``         server-sent events: ``version`` each time the view changes,
+                            ``progress`` while a simulation runs
 ``POST /api/reload``        read the inputs again, re-run
 ==========================  ==============================================================
 
@@ -181,17 +182,24 @@ class UIApp:
     def _event_stream(self) -> Iterator[bytes]:
         ws = self.workspace
         yield b"retry: 3000\n\n"
-        seen = 0
+        seen, seen_tick, seen_error = 0, 0, ""
         while True:
-            version = ws.wait_for_change(seen, KEEPALIVE_SECONDS)
-            if version is None:
+            now = ws.wait_for_change(seen, seen_tick, KEEPALIVE_SECONDS)
+            if now is None:
                 return
-            if version == seen:
+            version, tick = now
+            if (version, tick) == (seen, seen_tick):
                 yield b": keepalive\n\n"
                 continue
-            seen = version
-            data = json.dumps({"version": version, "error": ws.error})
-            yield f"event: version\ndata: {data}\n\n".encode()
+            progress = ws.progress
+            if tick != seen_tick and progress is not None:
+                data = json.dumps({"done": progress[0], "total": progress[1]})
+                yield f"event: progress\ndata: {data}\n\n".encode()
+            error = ws.error
+            if version != seen or error != seen_error:
+                data = json.dumps({"version": version, "error": error})
+                yield f"event: version\ndata: {data}\n\n".encode()
+            seen, seen_tick, seen_error = version, tick, error
 
     def _reload(self, _request: Request, _params: dict[str, str]) -> Response:
         try:

@@ -110,6 +110,12 @@ class LiveFollower:
                 self._stop.wait(min(self.quiet, self.longest - (now - first)))
             self._changed.clear()
             try:
-                self.workspace.replace(self.loaded())
-            except Exception as exc:  # kept on the page (workspace.error); the view before stays
+                loaded = self.loaded()
+            except ValueError as exc:  # a manifest on top now duplicates a cluster object
+                self.workspace.failed(exc)
+                log.error("following the cluster: %s", exc)
+                continue
+            try:
+                self.workspace.replace(loaded)
+            except Exception as exc:  # on the page (workspace.error); the view before stays
                 log.error("following the cluster: %s", exc)

@@ -7,13 +7,15 @@ workspace only keeps the loaded objects and runs the engine on them: the simulat
 ``simulate`` runs, with the same configuration, feature gates and seed, and, for one pod, the
 explanation ``explain`` gives (:func:`kubesched.simulator.explain_pod`, the same call). A new
 input (a reload, the live cluster changing) builds a new view, replacing the old one whole:
-readers never see half of one. Waiters (the page's event stream) are told each new version.
+readers never see half of one. Waiters (the page's event stream) are told each new version,
+and, while a simulation runs (a large cluster takes a while), its progress.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -22,6 +24,7 @@ from ..api import NEWEST_KUBE_VERSION
 from ..api.loader import LoadedObjects
 from ..scheduler import ExplainError
 from ..simulator import (
+    ProgressFn,
     Simulator,
     dump_yaml,
     explain_pod,
@@ -36,6 +39,9 @@ __all__ = ["Workspace"]
 
 log = logging.getLogger(__name__)
 
+PROGRESS_SECONDS: Final = 0.25
+"""Waiters hear of a running simulation's progress at most this often."""
+
 _DECISIONS_KEPT: Final = 64
 """Explanations kept per view (one is a scheduling cycle over every node: worth keeping)."""
 
@@ -44,12 +50,13 @@ class Workspace:
     """``loaded``: the objects read; ``config``: the SchedulerConfig (None: kube-scheduler's
     defaults); ``features``, ``seed``: as ``simulate --feature-gates --seed``; ``reload``:
     reads the inputs again (``POST /api/reload``), None when there is nothing to re-read;
-    ``describe``: what the inputs are, for the page's header."""
+    ``describe``: what the inputs are, for the page's header; ``progress``: also told each
+    simulation's progress (pods placed, pods to place), as ``Simulator.run`` tells it."""
 
     def __init__(self, loaded: LoadedObjects, config: Any = None, *, seed: int = 0,
                  features: Mapping[str, bool] | None = None,
                  reload: Callable[[], LoadedObjects] | None = None, describe: str = "",
-                 live: bool = False) -> None:
+                 live: bool = False, progress: ProgressFn | None = None) -> None:
         self.config = config
         self.seed = seed
         self.features = dict(features or {})
@@ -61,6 +68,11 @@ class Workspace:
         self._building = threading.Lock()
         self.error = ""
         """Why the last rebuild failed (the view before it is kept), or empty."""
+        self._progress_to = progress
+        self.progress: tuple[int, int] | None = None
+        """(pods placed, pods to place) of the simulation running now, None between runs."""
+        self._tick = 0  # counts the progress told, so that a waiter sees each
+        self._told = 0.0
         self._decisions: OrderedDict[tuple[int, str], tuple[int, bytes]] = OrderedDict()
         self._view = self._build(1, loaded)
 
@@ -77,8 +89,23 @@ class Workspace:
         return str(version if version is not None else NEWEST_KUBE_VERSION)
 
     def _build(self, version: int, loaded: LoadedObjects) -> ClusterView:
-        sim = Simulator(loaded, self.config, self.seed, self.features).run()
+        try:
+            sim = Simulator(loaded, self.config, self.seed, self.features).run(self._on_progress)
+        finally:
+            self.progress = None
         return ClusterView(version, loaded, sim)
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if self._progress_to is not None:
+            self._progress_to(done, total)
+        now = time.monotonic()  # called on every pod placed: waiters are told now and then
+        if now - self._told < PROGRESS_SECONDS:
+            return
+        self._told = now
+        self.progress = (done, total)
+        with self._cond:
+            self._tick += 1
+            self._cond.notify_all()
 
     def replace(self, loaded: LoadedObjects) -> ClusterView:
         """Build the view of ``loaded`` and make it current; waiters are woken. Raises what
@@ -87,19 +114,30 @@ class Workspace:
             try:
                 view = self._build(self._view.version + 1, loaded)
             except Exception as exc:
-                self.error = str(exc)
-                self._notify()
+                self.failed(exc)
                 raise
             self.error = ""
             self._view = view
             self._notify()
             return view
 
+    def failed(self, exc: BaseException) -> None:
+        """A new input could not be read or run: said in :attr:`error` (one line) and told to
+        waiters; the current view stays."""
+        self.error = " ".join(str(exc).split("\n"))
+        self._notify()
+
     def reload(self) -> ClusterView:
-        """Read the inputs again and rebuild; ValueError when there is nothing to re-read."""
+        """Read the inputs again and rebuild; ValueError when there is nothing to re-read, or
+        what reading raises (told as :meth:`failed`)."""
         if self._reload is None:
             raise ValueError("nothing to reload: the input was read from stdin")
-        return self.replace(self._reload())
+        try:
+            loaded = self._reload()
+        except Exception as exc:
+            self.failed(exc)
+            raise
+        return self.replace(loaded)
 
     # -- answers -----------------------------------------------------------------------------
     def decision(self, key: str) -> tuple[int, bytes]:
@@ -134,14 +172,19 @@ class Workspace:
     # -- waiting for a change ----------------------------------------------------------------
     def _notify(self) -> None:
         with self._cond:
+            self._tick += 1
             self._cond.notify_all()
 
-    def wait_for_change(self, seen: int, timeout: float) -> int | None:
-        """The view's version once it differs from ``seen`` (at once if it does), else the
-        same after ``timeout`` seconds; None once the workspace is closed."""
+    def wait_for_change(self, seen: int, seen_tick: int, timeout: float) -> tuple[int, int] | None:
+        """(the view's version, the progress tick) once either differs from ``seen``,
+        ``seen_tick`` (at once if one does), else the same after ``timeout`` seconds; None once
+        the workspace is closed. The progress itself is :attr:`progress`."""
+        def changed() -> bool:
+            return self._closed or self._view.version != seen or self._tick != seen_tick
+
         with self._cond:
-            self._cond.wait_for(lambda: self._closed or self._view.version != seen, timeout)
-            return None if self._closed else self._view.version
+            self._cond.wait_for(changed, timeout)
+            return None if self._closed else (self._view.version, self._tick)
 
     def close(self) -> None:
         """Wake and end every waiter (the server is stopping)."""

@@ -28,6 +28,8 @@ export function showError(message) {
 async function draw() {
   current = parseHash();
   const mine = ++drawing;
+  // A page that takes long (a decision over thousands of nodes is a full cycle) says so.
+  setTimeout(() => { if (mine === drawing && main.dataset.drawn !== String(mine)) main.replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: "Working…" })); }, 400);
   for (const a of document.querySelectorAll("#nav a")) a.classList.toggle("active", a.dataset.page === current.page);
   try {
     const module = await import(`./pages/${current.page}.js`);
@@ -36,14 +38,22 @@ async function draw() {
     await module.render(root, current.params);
     if (mine !== drawing) return;
     main.replaceChildren(root);
+    main.dataset.drawn = String(mine);
   } catch (err) {
-    if (mine === drawing) main.replaceChildren(Object.assign(document.createElement("pre"), { className: "message", textContent: String(err.message || err) }));
+    if (mine === drawing) {
+      main.replaceChildren(Object.assign(document.createElement("pre"), { className: "message", textContent: String(err.message || err) }));
+      main.dataset.drawn = String(mine);
+    }
   }
 }
 
 function follow() {
   const source = new EventSource("/api/events");
   let version = null;
+  source.addEventListener("progress", (ev) => {
+    const { done, total } = JSON.parse(ev.data);
+    showError(`Simulating the new state: ${done} of ${total} pods placed…`);
+  });
   source.addEventListener("version", (ev) => {
     const data = JSON.parse(ev.data);
     showError(data.error ? `The last update failed (the view shown is the one before): ${data.error}` : "");

@@ -2,7 +2,7 @@
 // decision. Filtered by status ("waiting": every pod left without a node), by node, by name.
 import { api } from "../api.js";
 import { navigate } from "../app.js";
-import { debounce, h, pager, sortHeader } from "../dom.js";
+import { bar, debounce, h, pager, sortHeader } from "../dom.js";
 
 const LIMIT = 100;
 
@@ -25,6 +25,7 @@ export async function render(root, params) {
   const nodeTag = state.node ? h("span", { class: "tag" }, `node ${state.node} `,
     h("a", { href: "#", onclick: (e) => { e.preventDefault(); state.node = ""; go(); } }, "×")) : null;
   root.append(h("h1", {}, state.node ? `Pods on ${state.node}` : "Pods"), h("div", { class: "toolbar" }, search, select, nodeTag));
+  if (state.node) root.append(await nodeFacts(state.node));
 
   const onSort = (key) => { state.desc = state.sort === key ? !state.desc : key === "priority"; state.sort = key; state.offset = 0; go(); };
   const page = await api.pods({ q: state.q, status: state.status, node: state.node, sort: state.sort,
@@ -40,4 +41,17 @@ export async function render(root, params) {
     h("td", {}, p.nominatedNode || ""), h("td", { class: "reason" }, p.message)));
   root.append(pager(page.total, page.offset, page.limit, (o) => { state.offset = o; go(); }),
     h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
+}
+
+// The node's allocation, labels, taints and DRA devices (published, and which are allocated).
+async function nodeFacts(name) {
+  const n = await api.node(name);
+  const used = new Set(n.devices.allocated);
+  return h("section", {},
+    h("div", { class: "cards" }, Object.entries(n.resources).filter(([, v]) => v.allocatable || v.requested)
+      .map(([r, v]) => h("div", { class: "card" }, bar(r, v.requested, v.allocatable), h("div", {}, r)))),
+    h("p", {}, Object.entries(n.labels).map(([k, v]) => h("span", { class: "tag" }, `${k}=${v}`)),
+      n.taints.map((t) => h("span", { class: "tag" }, t)), n.unschedulable ? h("span", { class: "tag" }, "cordoned") : null),
+    n.devices.published.length ? h("p", {}, h("b", {}, `DRA devices (${used.size} of ${n.devices.published.length} allocated): `),
+      n.devices.published.map((d) => h("span", { class: used.has(d) ? "tag status-Scheduled" : "tag" }, d))) : null);
 }
