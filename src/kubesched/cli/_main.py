@@ -51,4 +51,15 @@ def main() -> None:
 
 
 # Command modules register themselves on ``app`` when imported.
-from . import _bench, _capacity, _explain, _extender, _replay, _run, _simulate, _snapshot, _validate  # noqa: E402, F401
+from . import (  # noqa: E402, F401
+    _bench,
+    _capacity,
+    _explain,
+    _extender,
+    _replay,
+    _run,
+    _simulate,
+    _snapshot,
+    _ui,
+    _validate,
+)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import typer
 
-from ..api.loader import KINDS, LoadedObjects, kind_of
+from ..simulator import snapshot_text
 from ._inputs import (
     CONTEXT_OPTION,
     FROM_CLUSTER_OPTION,
@@ -30,7 +30,6 @@ from ._inputs import (
     warn,
 )
 from ._main import app
-from ._report import dump_yaml
 
 __all__ = ["snapshot", "snapshot_text", "write_whole"]
 
@@ -59,14 +58,6 @@ def snapshot(
     elif output != "-":
         counts = ", ".join(f"{k} {c}" for k, c in inputs.loaded.counts().items())
         typer.echo(f"wrote {n} objects to {output} ({counts})", err=True)
-
-
-def snapshot_text(loaded: LoadedObjects) -> str:
-    """The objects as one multi-document YAML stream, in dependency order (kinds in KINDS
-    order, each kind in input order), as the loader reads it back."""
-    order = {k: i for i, k in enumerate(KINDS)}
-    objects = sorted(loaded.objects, key=lambda o: order[kind_of(o)])  # stable: input order
-    return dump_yaml(o.to_dict() for o in objects)
 
 
 def write_whole(path: Path, text: str) -> None:

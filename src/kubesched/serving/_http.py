@@ -9,6 +9,11 @@ path (``benchmarks/extender_bench.py``). Here the request line and headers are r
 into a dict and each answer is one write. Limits are http.server's: 64 KiB per line, 100
 headers.
 
+An answer may be a stream (:attr:`Response.stream`: server-sent events, progress of a long
+run): sent with ``Transfer-Encoding: chunked`` (RFC 9112 section 7.1), each piece written and
+flushed as the route yields it, the connection closed at its end; a client that goes away ends
+it (the iterator is closed, running its ``finally``).
+
 A client that fails the TLS handshake (plain HTTP on the HTTPS port, an old TLS version) is
 one log line, as Go's ``http: TLS handshake error from ADDR: REASON``
 (:func:`~kubesched.cluster.refuse_failed_handshake`), never a traceback; a client that stops
@@ -23,7 +28,7 @@ import socket
 import socketserver
 import ssl
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -66,12 +71,14 @@ class Request:
 
 @dataclass(frozen=True, slots=True)
 class Response:
-    """An answer: status, content type, body and any more headers."""
+    """An answer: status, content type, body and any more headers; or, with ``stream``, the
+    pieces of a body sent as they come (``body`` is then not sent)."""
 
     status: int
     content_type: str
     body: bytes
     headers: Sequence[tuple[str, str]] = ()
+    stream: Iterable[bytes] | None = None
 
 
 Routes = Callable[[Request], Response]
@@ -150,12 +157,37 @@ def _handler(routes: Routes, read_timeout: float) -> type[socketserver.StreamReq
                 _log.exception("serving %s %s", method, path)
                 answer = Response(500, TEXT, b"internal server error\n")
             _log.debug("%s %s %s %d", self.client_address[0], method, path, answer.status)
+            if answer.stream is not None and method != "HEAD":
+                self._stream(answer)
+                run_after(request.after)
+                return False
             # After an error the body may be unread or half-read: it must not be taken for the
             # next request.
             keep = self._reply(answer.status, answer.body, answer.content_type, keep and answer.status < 400,
                                answer.headers, head=method == "HEAD")
             run_after(request.after)  # while the client reads the answer and works on it
             return keep
+
+        def _stream(self, answer: Response) -> None:
+            """The answer's head, then each piece as one chunk, then the last chunk. A write
+            that fails (the client went away) ends it; the stream is closed either way."""
+            extra = "".join(f"{k}: {v}\r\n" for k, v in answer.headers)
+            head = (f"HTTP/1.1 {answer.status} {_REASONS.get(answer.status, '')}\r\n"
+                    f"Content-Type: {answer.content_type}\r\nTransfer-Encoding: chunked\r\n"
+                    f"{extra}Connection: close\r\n\r\n")
+            pieces: Iterator[bytes] = iter(answer.stream or ())
+            try:
+                self.wfile.write(head.encode("latin-1"))
+                for piece in pieces:
+                    if piece:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                pass
+            finally:
+                close = getattr(pieces, "close", None)
+                if close is not None:
+                    close()
 
         def _reply(self, code: int, body: bytes, ctype: str = TEXT, keep: bool = False,
                    more: Sequence[tuple[str, str]] = (), head: bool = False) -> bool:

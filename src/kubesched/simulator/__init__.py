@@ -7,7 +7,14 @@ directly. :mod:`kubesched.simulator.capacity` answers cluster-capacity's questio
 more copies fit, how many nodes to add) on top of it.
 """
 
-from ._explain import SimulatedExplanation, explain_simulated_pod, explain_workload
+from ._explain import (
+    SimulatedExplanation,
+    explain_pod,
+    explain_simulated_pod,
+    explain_workload,
+    split_pod_key,
+)
+from ._report import dump_yaml, explanation_json, explanation_to_dict, snapshot_text, state_manifests
 from ._simulation import (
     BOUND,
     DELETED,
@@ -52,7 +59,14 @@ __all__ = [
     "Simulation",
     "Simulator",
     "allocations",
+    "dump_yaml",
+    "explain_pod",
     "explain_simulated_pod",
     "explain_workload",
+    "explanation_json",
+    "explanation_to_dict",
     "run_simulation",
+    "snapshot_text",
+    "split_pod_key",
+    "state_manifests",
 ]

@@ -26,12 +26,27 @@ from typing import Any
 
 from ..api import Pod, kind_of
 from ..api.loader import LoadedObjects
-from ..controllers import workload_owners
+from ..api.start import start_time
+from ..cluster import MemoryStore
+from ..controllers import (
+    WORKLOAD_KINDS,
+    claims_waiting_for_binding,
+    generate_claims,
+    workload_kind,
+    workload_owners,
+)
 from ..framework import QueuedPodInfo, Status
-from ..scheduler import ExplainError, Explanation, explain_in
+from ..scheduler import ExplainError, Explanation, SchedulerOptions, WaitingClaim, explain_in
+from ..scheduler import explain as explain_loaded_pod
 from ._simulation import Simulator
 
-__all__ = ["SimulatedExplanation", "explain_simulated_pod", "explain_workload"]
+__all__ = [
+    "SimulatedExplanation",
+    "explain_pod",
+    "explain_simulated_pod",
+    "explain_workload",
+    "split_pod_key",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,3 +232,61 @@ def _pods_in_creation_order(sim: Simulator) -> list[Pod]:
     for p in [*sim.initial, *(o for o in sim.controllers.created if isinstance(o, Pod))]:
         out.setdefault(p.key, p)
     return list(out.values())
+
+
+# -- explain's entry point: one pod key, whichever kind of pod it names -----------------------
+def split_pod_key(key: str) -> tuple[str | None, str, str]:
+    """``explain --pod``: ``NAMESPACE/NAME`` (``NAME``: namespace default) -> (None, ns, name);
+    ``KIND/NAMESPACE/NAME`` -> (the workload kind, ns, name), the kind as kubectl accepts it.
+    ValueError naming the key when it is neither."""
+    parts = key.split("/")
+    if len(parts) == 1:
+        parts = ["default", key]
+    if len(parts) == 3 and all(parts):
+        kind = workload_kind(parts[0])
+        if kind is None:
+            raise ValueError(f"--pod {key!r}: unknown workload kind {parts[0]!r} "
+                             f"(one of {', '.join(WORKLOAD_KINDS)})")
+        return kind, parts[1], parts[2]
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"--pod {key!r}: want NAMESPACE/NAME or KIND/NAMESPACE/NAME")
+    return None, parts[0], parts[1]
+
+
+def explain_pod(loaded: LoadedObjects, kind: str | None, namespace: str, name: str, *, config: Any = None,
+                seed: int = 0, features: Mapping[str, bool] | None = None,
+                ) -> tuple[Explanation, SimulatedExplanation | None]:
+    """What ``kubesched explain`` answers for a key of :func:`split_pod_key`: a workload
+    through one of its pods, a pod a controller creates at its first attempt in the simulation
+    (with where, second), a pod of the input against the loaded state (None second).
+    ExplainError for an unknown, bound or deleted pod."""
+    if kind is not None:
+        simulated = explain_workload(loaded, kind, namespace, name, config=config, seed=seed,
+                                     features=features)
+        return simulated.explanation, simulated
+    if not any(isinstance(o, Pod) and o.namespace == namespace and o.name == name for o in loaded.objects):
+        simulated = explain_simulated_pod(loaded, namespace, name, config=config, seed=seed,
+                                          features=features)
+        return simulated.explanation, simulated
+    return _explain_loaded(loaded, namespace, name, config, seed, features), None
+
+
+def _explain_loaded(loaded: LoadedObjects, namespace: str, name: str, config: Any, seed: int,
+                    features: Mapping[str, bool] | None) -> Explanation:
+    """A pod of the input, against the loaded state. No controller runs: the pod's
+    ResourceClaims are generated from their templates first, as the resourceclaim controller
+    would, and what the PersistentVolume controller would do with its unbound claims is only
+    reported (that controller runs in simulations, not here)."""
+    waiting: list[WaitingClaim] = []
+
+    def prepare(store: MemoryStore) -> None:
+        generate_claims(store, store.clock, seed)
+        found = store.try_get("Pod", namespace, name)
+        if isinstance(found, Pod):
+            waiting.extend(WaitingClaim(c, m) for c, m in claims_waiting_for_binding(store, found))
+
+    e = explain_loaded_pod(loaded.objects, namespace, name, config=config, seed=seed,
+                           now=start_time(loaded.objects),
+                           options=SchedulerOptions(features=features or {}), prepare=prepare)
+    e.waiting_claims = waiting
+    return e

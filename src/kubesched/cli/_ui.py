@@ -1,0 +1,145 @@
+"""``kubesched ui [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME] [--config FILE]
+[--kube-version X.Y] [--feature-gates ...] [--port N] [--bind-address ADDR] [--allow-remote]``.
+
+Reads the inputs as ``simulate`` and ``explain`` read them (:func:`load_inputs`: manifests, a
+live cluster, or both), runs the simulation ``simulate`` runs, and serves the web app of
+:mod:`kubesched.ui` on the serving stack of ``run`` and ``extender`` until interrupted. With a
+cluster, the view follows it through informers (read-only). Served on 127.0.0.1 by default;
+any other address needs ``--allow-remote`` (exit 2 otherwise): the page shows the cluster's
+objects and has no authentication of its own.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from ..serving import HTTPServer, join_host_port, parse_bind_address, stop_on_signals
+from ..ui import UIApp, Workspace
+from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
+from ._inputs import (
+    CONTEXT_OPTION,
+    DEFAULT_MAX_PODS,
+    FROM_CLUSTER_OPTION,
+    KUBECONFIG_OPTION,
+    MAX_PODS_HELP,
+    PATHS_ARGUMENT,
+    STRICT_HELP,
+    ClusterSource,
+    bad_input,
+    cluster_source,
+    live_extra_missing,
+    load_inputs,
+    reported_as_bad_input,
+)
+from ._main import app
+
+if TYPE_CHECKING:
+    from ..ui.live import LiveFollower
+
+__all__ = ["DEFAULT_UI_PORT", "ui"]
+
+DEFAULT_UI_PORT = 10280
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback IP (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _describe(paths: list[str] | None, context: str | None, live: bool) -> str:
+    parts = []
+    if live:
+        parts.append(f"cluster {context}" if context else "live cluster")
+    if paths:
+        parts.append(", ".join(paths))
+    return " + ".join(parts)
+
+
+@app.command("ui")
+def ui(
+    paths: list[str] | None = PATHS_ARGUMENT,
+    config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
+    strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
+    seed: int = typer.Option(0, "--seed", help="Seed for every random choice (ties, preemption offset)."),
+    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
+    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
+    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
+    kubeconfig: str | None = KUBECONFIG_OPTION,
+    from_cluster: bool = FROM_CLUSTER_OPTION,
+    context: str | None = CONTEXT_OPTION,
+    port: int | None = typer.Option(None, "--port", min=0, max=65535, show_default=False,
+                                    help=f"The port to serve on (0: a free one; default {DEFAULT_UI_PORT})."),
+    bind_address: str = typer.Option("127.0.0.1", "--bind-address", metavar="ADDR",
+                                     help="The address to serve on (an IP, or HOST:PORT)."),
+    allow_remote: bool = typer.Option(
+        False, "--allow-remote",
+        help="Allow an address other machines reach (the page has no authentication of its own)."),
+) -> None:
+    """Serve a local web page over the engine: the cluster, every pod's decision, exports."""
+    with reported_as_bad_input():
+        host, bound_port = parse_bind_address(bind_address, port, DEFAULT_UI_PORT)
+        if not allow_remote and not is_loopback(host):
+            raise ValueError(f"--bind-address {bind_address}: not a loopback address; the page shows the "
+                             "cluster to whoever reaches it and has no authentication: pass --allow-remote "
+                             "to serve it there")
+        release = parse_release(kube_version, feature_gates)
+        cluster = cluster_source(kubeconfig, from_cluster, context)
+
+        inputs = load_inputs(paths, config, strict=strict, features=release.features, max_pods=max_pods,
+                             kube_version=release.kube_version, cluster=cluster)
+        reread = None if paths and "-" in paths else (lambda: load_inputs(
+            paths, config, strict=strict, features=release.features, max_pods=max_pods,
+            kube_version=release.kube_version, cluster=cluster).loaded)
+        typer.echo("kubesched ui: simulating...", err=True)
+        workspace = Workspace(inputs.loaded, inputs.config, seed=seed, features=release.features,
+                              reload=reread, describe=_describe(paths, context, cluster is not None),
+                              live=cluster is not None)
+        follower = _follow(workspace, cluster, inputs.config, paths, strict) if cluster is not None else None
+    try:
+        server = HTTPServer(UIApp(workspace, allow_remote=allow_remote), host, bound_port,
+                            name="kubesched-ui")
+    except OSError as exc:
+        workspace.close()
+        if follower is not None:
+            follower.stop()
+        bad_input(OSError(f"--bind-address {join_host_port(host, bound_port)}: cannot listen: "
+                          f"{exc.strerror or exc}"))
+    stopped = threading.Event()
+    server.start()
+    typer.echo(f"kubesched ui: serving on {server.url}/ (Ctrl-C to stop)", err=True)
+    try:
+        with stop_on_signals(stopped.set):
+            while not stopped.wait(0.5) and server.wait(0):
+                pass
+    finally:
+        if follower is not None:
+            follower.stop()
+        workspace.close()
+        server.close()
+
+
+def _follow(workspace: Workspace, cluster: ClusterSource, config: Any, paths: list[str] | None,
+            strict: bool) -> LiveFollower:
+    """Informers on the cluster (a client as ``kubesched run`` builds it from the same flags and
+    the configuration's clientConnection), the manifests read again on top."""
+    try:
+        from ..cluster.live import rest_client_for
+        from ..ui.live import LiveFollower
+    except ImportError as exc:
+        live_extra_missing("ui --kubeconfig", exc)
+    from ..framework.config import default_config
+
+    extra = load_inputs(paths, None, strict=strict).loaded if paths else None
+    cc = (config if config is not None else default_config()).client_connection
+    rest, _ = rest_client_for(cc, cluster.kubeconfig, cluster.context)
+    return LiveFollower(rest, workspace, extra).start()

@@ -1,0 +1,150 @@
+"""What the page looks at: the inputs, the engine's options, and the current
+:class:`~kubesched.ui.ClusterView` built from them.
+
+The inputs come from the command's one input path (manifests, a live cluster, or both, read
+by ``kubesched.cli``'s loader exactly as ``simulate`` and ``explain`` read them); the
+workspace only keeps the loaded objects and runs the engine on them: the simulation
+``simulate`` runs, with the same configuration, feature gates and seed, and, for one pod, the
+explanation ``explain`` gives (:func:`kubesched.simulator.explain_pod`, the same call). A new
+input (a reload, the live cluster changing) builds a new view, replacing the old one whole:
+readers never see half of one. Waiters (the page's event stream) are told each new version.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from ..api import NEWEST_KUBE_VERSION
+from ..api.loader import LoadedObjects
+from ..scheduler import ExplainError
+from ..simulator import (
+    Simulator,
+    dump_yaml,
+    explain_pod,
+    explanation_json,
+    snapshot_text,
+    split_pod_key,
+    state_manifests,
+)
+from ._view import ClusterView
+
+__all__ = ["Workspace"]
+
+log = logging.getLogger(__name__)
+
+_DECISIONS_KEPT: Final = 64
+"""Explanations kept per view (one is a scheduling cycle over every node: worth keeping)."""
+
+
+class Workspace:
+    """``loaded``: the objects read; ``config``: the SchedulerConfig (None: kube-scheduler's
+    defaults); ``features``, ``seed``: as ``simulate --feature-gates --seed``; ``reload``:
+    reads the inputs again (``POST /api/reload``), None when there is nothing to re-read;
+    ``describe``: what the inputs are, for the page's header."""
+
+    def __init__(self, loaded: LoadedObjects, config: Any = None, *, seed: int = 0,
+                 features: Mapping[str, bool] | None = None,
+                 reload: Callable[[], LoadedObjects] | None = None, describe: str = "",
+                 live: bool = False) -> None:
+        self.config = config
+        self.seed = seed
+        self.features = dict(features or {})
+        self.describe = describe
+        self.live = live
+        self._reload = reload
+        self._cond = threading.Condition()
+        self._closed = False
+        self._building = threading.Lock()
+        self.error = ""
+        """Why the last rebuild failed (the view before it is kept), or empty."""
+        self._decisions: OrderedDict[tuple[int, str], tuple[int, bytes]] = OrderedDict()
+        self._view = self._build(1, loaded)
+
+    # -- the view ----------------------------------------------------------------------------
+    @property
+    def view(self) -> ClusterView:
+        return self._view
+
+    @property
+    def kube_version(self) -> str:
+        """The release the engine behaves as (the configuration's; kube-scheduler's newest
+        without one, as the scheduler's defaults)."""
+        version = getattr(self.config, "kube_version", None)
+        return str(version if version is not None else NEWEST_KUBE_VERSION)
+
+    def _build(self, version: int, loaded: LoadedObjects) -> ClusterView:
+        sim = Simulator(loaded, self.config, self.seed, self.features).run()
+        return ClusterView(version, loaded, sim)
+
+    def replace(self, loaded: LoadedObjects) -> ClusterView:
+        """Build the view of ``loaded`` and make it current; waiters are woken. Raises what
+        the simulation raises (the current view stays)."""
+        with self._building:
+            try:
+                view = self._build(self._view.version + 1, loaded)
+            except Exception as exc:
+                self.error = str(exc)
+                self._notify()
+                raise
+            self.error = ""
+            self._view = view
+            self._notify()
+            return view
+
+    def reload(self) -> ClusterView:
+        """Read the inputs again and rebuild; ValueError when there is nothing to re-read."""
+        if self._reload is None:
+            raise ValueError("nothing to reload: the input was read from stdin")
+        return self.replace(self._reload())
+
+    # -- answers -----------------------------------------------------------------------------
+    def decision(self, key: str) -> tuple[int, bytes]:
+        """``explain -o json``'s bytes for ``--pod key`` on the current view's input: (200,
+        the JSON), or (400/404, a one-line error). Kept per view."""
+        view = self._view
+        cached = self._decisions.get((view.version, key))
+        if cached is not None:
+            return cached
+        try:
+            kind, namespace, name = split_pod_key(key)
+            e, simulated = explain_pod(view.loaded, kind, namespace, name, config=self.config,
+                                       seed=self.seed, features=self.features)
+            answer = (200, explanation_json(e, simulated).encode())
+        except ExplainError as exc:  # an unknown, bound or deleted pod
+            answer = (404, f"{exc}\n".encode())
+        except ValueError as exc:  # a key that is no pod's
+            answer = (400, f"{exc}\n".encode())
+        self._decisions[(view.version, key)] = answer
+        while len(self._decisions) > _DECISIONS_KEPT:
+            self._decisions.popitem(last=False)
+        return answer
+
+    def snapshot(self) -> str:
+        """The input as ``kubesched snapshot`` writes it."""
+        return snapshot_text(self._view.loaded)
+
+    def state(self) -> str:
+        """The simulated end state as ``simulate -o yaml`` writes it."""
+        return dump_yaml(state_manifests(self._view.sim))
+
+    # -- waiting for a change ----------------------------------------------------------------
+    def _notify(self) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+    def wait_for_change(self, seen: int, timeout: float) -> int | None:
+        """The view's version once it differs from ``seen`` (at once if it does), else the
+        same after ``timeout`` seconds; None once the workspace is closed."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._closed or self._view.version != seen, timeout)
+            return None if self._closed else self._view.version
+
+    def close(self) -> None:
+        """Wake and end every waiter (the server is stopping)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
