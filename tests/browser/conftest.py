@@ -14,21 +14,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from typer.testing import CliRunner
 
+from kubesched.cli import app
 from kubesched.testing.browser import UIServer, chromium_executable, launch_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
 
 REPO = Path(__file__).resolve().parents[2]
-SRC = REPO / "src"
 QUICKSTART = REPO / "examples" / "quickstart"
 TIMEOUT_MS = 20_000  # per action and assertion; a shared CI machine can be slow, never this slow
 
@@ -98,15 +97,14 @@ def quickstart_ui(browser: Browser) -> Iterator[UIServer]:
         yield server
 
 
-def kubesched(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    """The command as a user runs it (its own process), checked."""
-    return subprocess.run([sys.executable, "-c", "from kubesched.cli import main; main()",
-                           *(str(a) for a in args)],
-                          env={**os.environ, "PYTHONPATH": str(SRC)}, capture_output=True, text=True,
-                          check=True, timeout=300)
+def kubesched(*args: str | Path) -> str:
+    """The command's standard output (in this process, as the CLI tests run it); it must succeed."""
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
 
 
 def explain_json(*args: str | Path) -> dict[str, Any]:
     """``kubesched explain ARGS... -o json``, parsed."""
-    out: dict[str, Any] = json.loads(kubesched("explain", *args, "-o", "json").stdout)
+    out: dict[str, Any] = json.loads(kubesched("explain", *args, "-o", "json"))
     return out
