@@ -51,11 +51,19 @@ def playwright() -> Iterator[Playwright]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Headless Chromium for the whole session."""
-    if chromium_executable() is None:
+def chromium(playwright: Playwright) -> str:
+    """The Chromium the tests drive (skipped, or failed in CI, where there is none)."""
+    path = chromium_executable()
+    if path is None:
         _missing("Chromium (apt-get install chromium, or set KUBESCHED_CHROMIUM to its path)")
-    b = launch_chromium(playwright)
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright, chromium: str) -> Iterator[Browser]:
+    """Headless Chromium for the whole session."""
+    b = launch_chromium(playwright, chromium)
     yield b
     b.close()
 
