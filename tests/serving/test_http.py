@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -69,3 +70,51 @@ def test_close_frees_the_port() -> None:
     srv.close()
     HTTPServer(_route, "127.0.0.1", port).close()
     assert srv.url == f"http://127.0.0.1:{port}"
+
+
+def test_a_streamed_answer_is_chunked_flushed_per_piece_and_closed_when_the_client_goes() -> None:
+    """server-sent events: each piece reaches the client as the route yields it, the stream
+    ends with the last chunk and the connection; a client that goes away ends the route's
+    iterator (its ``finally`` runs)."""
+    gate = threading.Event()
+    closed = threading.Event()
+
+    def pieces(n: int) -> Iterator[bytes]:
+        try:
+            yield b"first\n"
+            gate.wait(5)  # the client has read "first" before the second piece exists
+            for i in range(n):
+                yield f"piece {i}\n".encode()
+        finally:
+            closed.set()
+
+    def route(request: Request) -> Response:
+        n = 2 if request.path == "/short" else 10**9
+        return Response(200, "text/event-stream", b"", (("X-Test", "yes"),), stream=pieces(n))
+
+    srv = HTTPServer(route, "127.0.0.1", 0).start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+        conn.request("GET", "/short")
+        resp = conn.getresponse()
+        assert resp.headers["Transfer-Encoding"] == "chunked" and resp.headers["X-Test"] == "yes"
+        assert resp.readline() == b"first\n"
+        gate.set()
+        assert resp.read() == b"piece 0\npiece 1\n"
+        assert closed.wait(5)
+        conn.close()
+
+        gate.clear()
+        closed.clear()
+        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+        sock.sendall(b"GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while b"first" not in got:
+            data = sock.recv(4096)
+            assert data, got
+            got += data
+        sock.close()  # gone: the next writes fail
+        gate.set()
+        assert closed.wait(10)
+    finally:
+        srv.close()

@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
 
 const BINARY = ["Ki", "Mi", "Gi", "Ti", "Pi"];
 export function amount(resource, v) {
-  if (resource === "cpu") return v % 1000 === 0 ? `${v / 1000}` : `${v}m`;
+  if (resource === "cpu") return `${+(v / 1000).toFixed(3)}`; // cores, as kubectl top shows them
   if (resource === "memory" || resource.endsWith("storage")) {
     let x = v, i = -1;
     while (x >= 1024 && i < BINARY.length - 1) { x /= 1024; i++; }

@@ -56,7 +56,7 @@ function sortable(title, columns, rows, rowAttrs, initial, testid) {
     const more = sorted.length > state.shown
       ? h("button", { type: "button", onclick: () => { state.shown += STEP; draw(); } }, `Show ${Math.min(STEP, sorted.length - state.shown)} more of ${sorted.length - state.shown}`)
       : null;
-    wrap.replaceChildren(h("h2", {}, title), h("table", {}, h("thead", {}, head), h("tbody", {}, body)), more);
+    wrap.replaceChildren(h("h2", {}, title), h("table", {}, h("thead", {}, head), h("tbody", {}, body)), ...(more ? [more] : []));
   };
   draw();
   return wrap;
