@@ -6,8 +6,8 @@ Where Chromium or Playwright is absent (a user's clone without the ``browser`` e
 ``KUBESCHED_REQUIRE_K8S=1`` (set by ``.ci/run``, which installs both) a missing browser fails
 them instead, so CI always runs them. One browser serves the whole session (its start is most
 of these tests' time); each test gets a fresh context (no cookies or storage from another) and
-the server it needs: ``quickstart_ui`` is shared by the tests that only read, a test that
-changes the server's state starts its own with ``ui_server``.
+the server it needs: ``quickstart_ui`` is shared by the tests that leave it as it was, a
+test that changes the server's state starts its own with ``ui_server``.
 """
 
 from __future__ import annotations
@@ -97,11 +97,13 @@ def ui_server(tmp_path: Path) -> Iterator[Callable[..., UIServer]]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def quickstart_ui(browser: Browser) -> Iterator[UIServer]:
-    """``kubesched ui examples/quickstart/``, shared by a module's read-only tests (asks for
-    the browser first, so that a missing one skips before a server starts)."""
-    with UIServer([str(QUICKSTART)], cwd=REPO) as server:
+    """``kubesched ui examples/quickstart/``, shared by the tests that leave its state as it
+    was (a what-if, a replay or a decision changes nothing served); asks for the browser first,
+    so that a missing one skips before a server starts."""
+    # relative, as the quick start types it: the page shows its inputs as given
+    with UIServer(["examples/quickstart/"], cwd=REPO) as server:
         yield server
 
 

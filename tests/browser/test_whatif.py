@@ -85,4 +85,7 @@ def test_a_manifest_with_a_mistake_is_refused_on_its_line(page: Page, quickstart
     assert page.locator("#whatif-refused").inner_text() == "Nothing ran: see the problems above."
     # the served view is as it was: nothing half-applied
     page.goto(f"{quickstart_ui.url}/#/pods")
-    assert page.get_by_test_id("pod-row").count() == len(_placements(QUICKSTART))
+    rows = page.get_by_test_id("pod-row")
+    rows.first.wait_for()  # the page draws its table at once
+    shown = {r.get_attribute("data-pod"): r.locator("td").nth(2).inner_text() for r in rows.all()}
+    assert shown == {pod: node or "–" for pod, node in _placements(QUICKSTART).items()}
