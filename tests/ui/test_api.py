@@ -198,3 +198,25 @@ def test_an_unknown_route_is_404_and_a_wrong_method_405() -> None:
     with served(QUICKSTART) as ui:
         assert ui.get("/api/nope").status == 404
         assert ui.post("/api/summary").status == 405
+
+
+def test_dra_devices_and_extended_resources_per_node() -> None:
+    """examples/dra: each node's devices published by its ResourceSlices against those its
+    pods' claims were allocated (a shared claim counted once), and the extended resource
+    backed by DRA among the bars; hugepages no node offers or asks for are not."""
+    dra = QUICKSTART.parent / "dra"
+    with served(dra) as ui:
+        assert ui.get("/api/summary").json()["resources"] == ["cpu", "memory", "pods", "example.com/gpu"]
+        nodes = {n["name"]: n for n in ui.get("/api/nodes").json()["items"]}
+        assert nodes["gpu-node-6"]["devices"] == {"allocated": 6, "total": 8}
+        assert nodes["gpu-node-1"]["devices"] == {"allocated": 5, "total": 8}  # shared-a and -b: one gpu
+        assert nodes["cpu-node-0"]["devices"] == {"allocated": 0, "total": 0}
+        assert nodes["gpu-node-6"]["resources"]["example.com/gpu"] == {"requested": 2, "allocatable": 0}
+        node = ui.get("/api/node?name=gpu-node-6").json()
+        gpus = [f"gpu.example.com/gpu-node-6/gpu-{i}" for i in (0, 1, 4, 5, 6, 7)]
+        assert node["devices"]["allocated"] == gpus
+        assert len(node["devices"]["published"]) == 8
+        waiting = ui.get("/api/pods?status=waiting").json()["items"]
+        assert [p["pod"] for p in waiting] == ["ml/train-16"]
+        want = _cli("explain", str(dra), "--pod", "ml/train-16", "-o", "json")
+        assert ui.get("/api/decision?pod=ml/train-16").body == want.encode()

@@ -241,3 +241,20 @@ def test_the_pages_and_their_assets_are_served_from_the_package() -> None:
         # Nothing is fetched from elsewhere: no URL but the server's own in the scripts.
         lab = ui.get("/static/lab.js").body.decode()
         assert "http://" not in lab.replace("http://www.w3.org/2000/svg", "") and "https://" not in lab
+
+
+def test_the_cli_refuses_a_trace_cluster_without_a_trace() -> None:
+    from typer.testing import CliRunner
+
+    from kubesched.cli import app
+
+    r = CliRunner().invoke(app, ["ui", str(WEIGHTS), "--trace-cluster", str(WEIGHTS), "--port", "0"])
+    assert r.exit_code == 2 and "--trace-cluster: give the trace too" in r.output
+
+
+def test_the_config_editor_falls_back_to_the_defaults_when_the_file_is_gone(tmp_path: Path) -> None:
+    f = tmp_path / "sched.yaml"
+    f.write_text(FIT_WEIGHS_10)
+    config = load_config(f)
+    f.unlink()
+    assert startup_config_text(config) == CONFIG_HEAD

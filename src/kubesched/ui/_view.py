@@ -140,8 +140,8 @@ class ClusterView:
         for n in sim.nodes:
             obj = store.try_get("Node", "", n.name)
             node = obj if isinstance(obj, Node) else None
-            for r in n.allocatable:
-                if r not in self.resources and r not in ("ephemeral-storage",):
+            for r, amount in n.allocatable.items():  # extended resources offered or asked for
+                if (amount or n.requested.get(r)) and r not in self.resources and r != "ephemeral-storage":
                     self.resources.append(r)
             self.nodes.append(NodeRow(
                 n.name, {r: (n.requested.get(r, 0), a) for r, a in n.allocatable.items()},
