@@ -1,6 +1,7 @@
 """What-if in the browser: a plugin's weight changed in the Configuration page's form moves a
-pod, as ``kubesched simulate --config`` with that weight moves it; a manifest with a mistake
-is refused with the problem on its line of the editor, nothing run.
+pod, as ``kubesched simulate --config`` with that weight moves it; the Compare page shows
+the two configurations' placements and, per plugin, ``explain``'s scores for each; a manifest
+with a mistake is refused with the problem on its line of the editor, nothing run.
 
 The cluster is two equal nodes where weights decide (tests/ui/fixtures/weights): node-a is
 tainted PreferNoSchedule, node-b already runs a 3-cpu pod; the pending ``web`` pod goes to node-b
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from .conftest import QUICKSTART, REPO, kubesched
+from .conftest import QUICKSTART, REPO, explain_json, kubesched
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -89,3 +90,44 @@ def test_a_manifest_with_a_mistake_is_refused_on_its_line(page: Page, quickstart
     rows.first.wait_for()  # the page draws its table at once
     shown = {r.get_attribute("data-pod"): r.locator("td").nth(2).inner_text() for r in rows.all()}
     assert shown == {pod: node or "–" for pod, node in _placements(QUICKSTART).items()}
+
+
+FIT_10 = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    score:
+      enabled:
+      - name: NodeResourcesFit
+        weight: 10
+"""
+
+
+def test_two_configurations_compared_side_by_side_with_explains_totals(
+        page: Page, ui_server: Callable[..., UIServer], tmp_path: Path) -> None:
+    config_b = tmp_path / "fit-10.yaml"
+    config_b.write_text(FIT_10)
+    want = {"A": explain_json(WEIGHTS, "--pod", "default/web"),
+            "B": explain_json(WEIGHTS, "--pod", "default/web", "--config", config_b)}
+    server = ui_server(WEIGHTS)
+    page.goto(f"{server.url}/#/compare")
+    page.locator("#compare-b").fill(FIT_10)
+    page.locator("#compare-run").click()
+    row = page.locator('#compare-table tr[data-pod="default/web"]')
+    row.wait_for()
+    assert row.locator("td").all_inner_texts()[:3] == ["default/web", "node-b", "node-a"]
+
+    row.click()
+    reasons = page.locator('#compare-reasons-table[data-pod="default/web"]')
+    reasons.wait_for()
+    assert reasons.locator("li").all_inner_texts() == ["A: selects node-b", "B: selects node-a"]
+    heads = reasons.locator("thead th").all_inner_texts()[1:]
+    totals = reasons.locator('tr[data-plugin="total"] td').all_inner_texts()[1:]
+    fits = reasons.locator('tr[data-plugin="NodeResourcesFit"] td').all_inner_texts()[1:]
+    for head, total, fit in zip(heads, totals, fits, strict=True):
+        side, node = head.split(" on ")
+        (n,) = [n for n in want[side]["nodes"] if n["name"] == node]
+        assert total == str(n["totalScore"]), head
+        (score,) = [s for s in n["scores"] if s["plugin"] == "NodeResourcesFit"]
+        assert fit == str(score["weighted"]), head
