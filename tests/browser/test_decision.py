@@ -6,6 +6,7 @@ weight and raw, the totals, the chosen and tied nodes) against the command's JSO
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -128,3 +129,34 @@ def test_the_decision_downloads_as_explains_json(page: Page, quickstart_ui: UISe
         page.get_by_role("link", name="Download JSON (explain -o json)").click()
     assert json.loads(Path(download.value.path()).read_text()) == want
     assert download.value.suggested_filename == "explain-default_db-0.json"
+
+
+def _cluster(path: Path, nodes: int) -> Path:
+    docs = [{"apiVersion": "v1", "kind": "Node",
+             "metadata": {"name": f"node-{i:03d}", "labels": {"kubernetes.io/hostname": f"node-{i:03d}"}},
+             "status": {"allocatable": {"cpu": str(1 + i % 4), "memory": "8Gi", "pods": "110"}}}
+            for i in range(nodes)]
+    docs.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": "default"},
+                 "spec": {"containers": [{"name": "main", "resources": {"requests": {"cpu": "2"}}}]}})
+    path.write_text("---\n".join(json.dumps(d) + "\n" for d in docs))
+    return path
+
+
+def test_a_decision_over_many_nodes_shows_them_a_page_at_a_time(
+        page: Page, ui_server: Callable[..., UIServer], tmp_path: Path) -> None:
+    cluster = _cluster(tmp_path / "cluster.yaml", 250)
+    want = explain_json(cluster, "--pod", "default/big")
+    server = ui_server(cluster)
+    page.goto(f"{server.url}/#/decision?pod=default/big")
+    matrix = page.get_by_test_id("filter-matrix")
+    rows = matrix.locator("tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == 200  # a page of the matrix
+    matrix.get_by_role("button", name="Show 50 more of 50").click()
+    filter_rows, _ = _expected_filter(want)
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=filter-matrix] tbody tr').length === 250")
+    assert matrix.evaluate(READ_MATRIX) == filter_rows
+    # nodes of 1 cpu fail NodeResourcesFit with its reason; the feasible ones are scored
+    assert sum(r["feasible"] == "no" for r in filter_rows) == 63
+    assert page.get_by_test_id("score-matrix").locator("tbody tr").count() == 187
