@@ -49,11 +49,12 @@ def test_explain_and_simulate_behave_as_the_api_servers_release(control_plane: C
     ns = cluster
     code, out, err = _run("explain", "--pod", f"{ns}/huge", *_kubeconfig(control_plane), "-o", "json")
     assert code == 0, err
-    assert err == LINE
+    # the shared cluster may hold other tests' objects, which add warnings of their own
+    assert err.count("behaving as Kubernetes") == 1 and LINE in err
     as_server = json.loads(out)
     code, out, err = _run("explain", "--pod", f"{ns}/huge", *_kubeconfig(control_plane),
                           "--kube-version", "1.36", "-o", "json")
-    assert code == 0 and err == ""
+    assert code == 0 and "behaving as" not in err
     assert as_server != json.loads(out)  # v1.32's answer differs (see below)
 
 
