@@ -1,5 +1,5 @@
-"""Test-wide Hypothesis settings, the `--doc-update` option of tests/docs, and the
-`kubesched` logger put back after each test.
+"""Test-wide Hypothesis settings, the `--doc-update` option of tests/docs, `--screenshots` of
+tests/browser, and the `kubesched` logger put back after each test.
 
 No per-example deadline: property tests here check behaviour, never speed (benchmarks do that), and a
 shared CI machine can make any one example slow. Derandomized: the same examples on every run, so a
@@ -22,6 +22,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--doc-update", action="store_true", dest="doc_update",
                      help="rewrite the outputs shown in the docs' console examples to what "
                           "the commands print now, instead of failing (tests/docs)")
+    parser.addoption("--screenshots", action="store_true", dest="screenshots",
+                     help="write the screenshots of kubesched ui's main views into docs/images/ "
+                          "(tests/browser/test_screenshots.py; without it they go to a temporary folder)")
 
 
 @pytest.fixture(autouse=True)

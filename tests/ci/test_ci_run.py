@@ -6,7 +6,6 @@ the test checks what CI runs, in which order and from where, without installing 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import stat
@@ -52,9 +51,28 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(repo: Path, **rcs: int) -> tuple[int, list[str]]:
+def _fake_bin(repo: Path, *, chromium: bool, root: bool = True) -> Path:
+    """A PATH of its own: the few system tools the script and the stubs use, ``id`` answering
+    as ``root`` says, ``apt-get`` logging, and Chromium's commands only when ``chromium``."""
+    bin_dir = repo / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for tool in ("bash", "dirname", "basename", "mkdir", "cat", "chmod"):
+        found = shutil.which(tool)
+        assert found is not None, tool
+        (bin_dir / tool).symlink_to(found)
+    stubs = {"id": f"echo {0 if root else 1000}", "apt-get": 'echo "apt-get $*" >> "$CI_LOG"'}
+    if chromium:
+        stubs.update(chromium="exit 0", chromedriver="exit 0")
+    for name, body in stubs.items():
+        (bin_dir / name).write_text(f"#!/bin/bash\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    return bin_dir
+
+
+def _run(repo: Path, *, chromium: bool = True, root: bool = True, **rcs: int) -> tuple[int, list[str]]:
     log = repo / "ci.log"
-    env = {"PATH": os.environ["PATH"], "HOME": str(repo), "CI_LOG": str(log),
+    bin_dir = repo / "bin" if (repo / "bin").exists() else _fake_bin(repo, chromium=chromium, root=root)
+    env = {"PATH": str(bin_dir), "HOME": str(repo), "CI_LOG": str(log),
            "PYTHON": str(repo / "system-python3"), **{f"FAKE_RC_{k}": str(v) for k, v in rcs.items()}}
     proc = subprocess.run(["bash", str(repo / ".ci" / "run")], env=env, cwd="/", capture_output=True,
                           text=True, check=False)
@@ -67,7 +85,7 @@ def test_ci_makes_a_venv_and_runs_the_readme_commands_from_it(repo: Path) -> Non
     assert log == [
         "venv .venv",
         "python -m pip install --quiet --upgrade pip",
-        "python -m pip install --quiet -e .[test,ray,docs]",
+        "python -m pip install --quiet -e .[test,ray,docs,browser]",
         "ruff check src tests",
         "mypy",
         "lint-imports",
@@ -79,6 +97,22 @@ def test_ci_makes_a_venv_and_runs_the_readme_commands_from_it(repo: Path) -> Non
     # The README's first commands, as a new user types them, are what CI runs.
     readme = _bash_block((ROOT / "README.md").read_text())
     assert "kubesched simulate examples/quickstart/" in readme and "pytest" in readme
+
+
+def test_ci_installs_debians_chromium_for_the_browser_tests_when_it_is_missing(repo: Path) -> None:
+    rc, log = _run(repo, chromium=False)
+    assert rc == 0
+    assert log[:4] == [
+        "venv .venv",
+        "apt-get update -q",
+        "apt-get install -y -q --no-install-recommends chromium chromium-driver fonts-liberation",
+        "python -m pip install --quiet --upgrade pip",
+    ]
+
+
+def test_ci_leaves_apt_alone_when_not_root(repo: Path) -> None:
+    rc, log = _run(repo, chromium=False, root=False)
+    assert rc == 0 and not any(line.startswith("apt-get") for line in log)
 
 
 def test_ci_reuses_its_venv(repo: Path) -> None:

@@ -1,12 +1,15 @@
 """``kubesched ui [PATH...] [--kubeconfig PATH | --from-cluster | --context NAME] [--config FILE]
-[--kube-version X.Y] [--feature-gates ...] [--port N] [--bind-address ADDR] [--allow-remote]``.
+[--kube-version X.Y] [--feature-gates ...] [--port N] [--bind-address ADDR] [--allow-remote]
+[--trace PATH... [--trace-format F] [--trace-cluster PATH...]]``.
 
 Reads the inputs as ``simulate`` and ``explain`` read them (:func:`load_inputs`: manifests, a
 live cluster, or both), runs the simulation ``simulate`` runs, and serves the web app of
 :mod:`kubesched.ui` on the serving stack of ``run`` and ``extender`` until interrupted. With a
 cluster, the view follows it through informers (read-only). Served on 127.0.0.1 by default;
 any other address needs ``--allow-remote`` (exit 2 otherwise): the page shows the cluster's
-objects and has no authentication of its own.
+objects and has no authentication of its own. The what-if, configuration, compare and over-time
+pages (:class:`~kubesched.ui.WhatIfRoutes`) start from the ``--config`` file's text and offer
+the ``--trace`` (read as ``kubesched replay`` reads its trace) beside the bundled example.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from ..replay import FORMATS
 from ..serving import HTTPServer, join_host_port, parse_bind_address, stop_on_signals
 from ..simulator import ProgressFn
-from ..ui import UIApp, Workspace
+from ..ui import TraceInput, UIApp, WhatIfRoutes, Workspace, startup_config_text
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import (
     CONTEXT_OPTION,
@@ -99,6 +103,14 @@ def ui(
     allow_remote: bool = typer.Option(
         False, "--allow-remote",
         help="Allow an address other machines reach (the page has no authentication of its own)."),
+    trace: list[str] | None = typer.Option(
+        None, "--trace", metavar="PATH",
+        help="A trace the Over time page replays (as `kubesched replay PATH...`); repeatable."),
+    trace_format: str = typer.Option("kubesched", "--trace-format",
+                                     help=f"The --trace files' format: {', '.join(FORMATS)}."),
+    trace_cluster: list[str] | None = typer.Option(
+        None, "--trace-cluster", metavar="PATH",
+        help="The trace's cluster at time 0 (as replay --cluster); repeatable."),
 ) -> None:
     """Serve a local web page over the engine: the cluster, every pod's decision, exports."""
     with reported_as_bad_input():
@@ -119,11 +131,15 @@ def ui(
         workspace = Workspace(inputs.loaded, inputs.config, seed=seed, features=release.features,
                               reload=reread, describe=_describe(paths, context, cluster is not None),
                               live=cluster is not None, progress=_progress_lines())
+        traces = _traces(trace or [], trace_format, trace_cluster or [])
         follower = _follow(workspace, cluster, inputs.config, paths, strict) if cluster is not None else None
+    lab = WhatIfRoutes(workspace, config_text=startup_config_text(inputs.config), traces=traces)
+    ui_app = UIApp(workspace, allow_remote=allow_remote)
+    lab.mount(ui_app)
     try:
-        server = HTTPServer(UIApp(workspace, allow_remote=allow_remote), host, bound_port,
-                            name="kubesched-ui")
+        server = HTTPServer(ui_app, host, bound_port, name="kubesched-ui")
     except OSError as exc:
+        lab.close()
         workspace.close()
         if follower is not None:
             follower.stop()
@@ -139,8 +155,24 @@ def ui(
     finally:
         if follower is not None:
             follower.stop()
+        lab.close()
         workspace.close()
         server.close()
+
+
+def _traces(paths: list[str], fmt: str, cluster: list[str]) -> list[TraceInput]:
+    """The ``--trace`` files as the one trace the Over time page offers besides the bundled
+    example (read when replayed; a missing file or an unknown format is refused here)."""
+    if not paths:
+        if cluster:
+            raise ValueError("--trace-cluster: give the trace too (--trace PATH)")
+        return []
+    if fmt not in FORMATS:
+        raise ValueError(f"--trace-format: unknown trace format {fmt!r} (known: {', '.join(FORMATS)})")
+    for p in [*paths, *cluster]:
+        if not Path(p).exists():
+            raise ValueError(f"{p}: no such file or directory")
+    return [TraceInput(", ".join(Path(p).name for p in paths), fmt, tuple(paths), tuple(cluster))]
 
 
 def _follow(workspace: Workspace, cluster: ClusterSource, config: Any, paths: list[str] | None,

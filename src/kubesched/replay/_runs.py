@@ -86,9 +86,12 @@ def load_cluster(paths: Sequence[str]) -> list[ApiObject]:
 
 
 def prepare(spec: RunSpec, sink: Callable[[Sequence[float]], None] | None = None,
-            cluster: Sequence[ApiObject] | None = None) -> Replay:
-    """Read the trace and the configuration and build the replay; raises on bad input."""
-    config = spec_config(spec)
+            cluster: Sequence[ApiObject] | None = None, *, config: SchedulerConfig | None = None) -> Replay:
+    """Read the trace and the configuration and build the replay; raises on bad input.
+    ``config``: a configuration already decoded (``kubesched ui``'s editor), instead of the
+    spec's file or release defaults."""
+    if config is None:
+        config = spec_config(spec)
     trace = read_format(spec.format, list(spec.paths), replace(spec.options, seed=spec.seed))
     objects = list(cluster) if cluster is not None else load_cluster(spec.cluster)
     return Replay(trace, cluster=objects, config=config, seed=spec.seed, until=spec.until,

@@ -25,6 +25,10 @@ PAGES: Final[tuple[Page, ...]] = (
     Page("cluster", "Cluster"),
     Page("pods", "Pods"),
     Page("decision", "Decision", nav=False),
+    Page("whatif", "What-if"),
+    Page("config", "Configuration"),
+    Page("compare", "Compare"),
+    Page("timeline", "Over time"),
 )
 
 

@@ -460,19 +460,32 @@ def load_config(path: str | Path, *, registry: Mapping[str, Any] | None = None,
     p = Path(path)
     try:
         text = p.read_bytes().decode("utf-8")
-        doc = yaml.safe_load(text)
     except OSError as exc:
         raise ConfigError([FieldError.raw("<file>", f"cannot read: {exc.strerror or exc}")], str(p)) from exc
     except UnicodeDecodeError as exc:
         raise ConfigError([FieldError.raw(
             "<file>", f"not a YAML or JSON text file (byte {exc.start} is not UTF-8)")], str(p)) from exc
+    return loads_config(text, str(p), registry=registry, features=features, kube_version=kube_version)
+
+
+def loads_config(text: str, source: str = "", *, registry: Mapping[str, Any] | None = None,
+                 features: Mapping[str, bool] | None = None,
+                 kube_version: KubeVersion | None = None) -> SchedulerConfig:
+    """A KubeSchedulerConfiguration's YAML/JSON text (a file's, named ``source``, or typed in
+    ``kubesched ui``'s editor): decoded, defaulted and validated as :func:`load_config` does.
+    An invalid YAML text is one ``<file>`` error whose ``__cause__`` is the parser's (its mark
+    holds the line)."""
+    try:
+        doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {exc}")], str(p)) from exc
+        raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {exc}")], source) from exc
+    except RecursionError:  # as the manifest loader says it
+        raise ConfigError([FieldError.raw("<file>", "invalid YAML: nested too deeply")], source) from None
     if doc is None:  # kube-scheduler refuses it too: there is no kind to decode
         raise ConfigError([FieldError.raw(
             "<file>", f"empty: a configuration needs at least apiVersion: {API_VERSION} and kind: {KIND}")],
-            str(p))
-    return from_dict(doc, registry=registry, features=features, source=str(p), kube_version=kube_version)
+            source)
+    return from_dict(doc, registry=registry, features=features, source=source, kube_version=kube_version)
 
 
 def default_config(features: Mapping[str, bool] | None = None,

@@ -30,7 +30,7 @@ export async function render(root, params) {
     page.resources.map((r) => sortHeader(r, r, state, onSort)),
     withDevices ? h("th", {}, "DRA devices") : null,
     sortHeader("Pods on it", "pods-count", state, onSort), h("th", {}, "Taints"));
-  const rows = page.items.map((n) => h("tr", { class: "clickable", title: "Show its pods",
+  const rows = page.items.map((n) => h("tr", { class: "clickable", title: "Show its pods", "data-testid": "node-row", "data-node": n.name,
       onclick: () => navigate("pods", { node: n.name }) },
     h("td", {}, n.name, n.unschedulable ? h("span", { class: "tag" }, "cordoned") : null),
     page.resources.map((r) => {

@@ -34,15 +34,15 @@ export async function render(root, params) {
 function outcome(d) {
   if (d.selectedNode) {
     const tied = d.tiedNodes.length > 1 ? ` (tied: ${d.tiedNodes.join(", ")})` : "";
-    return h("p", {}, h("b", {}, "Selected node: "), d.selectedNode, tied, d.message ? h("div", { class: "muted" }, d.message) : null);
+    return h("p", { "data-testid": "selected-node" }, h("b", {}, "Selected node: "), d.selectedNode, tied, d.message ? h("div", { class: "muted" }, d.message) : null);
   }
   return h("pre", { class: "message status-Unschedulable" }, d.message || "No node fits.");
 }
 
 // A table whose rows sort on any column and are shown STEP at a time.
-function sortable(title, columns, rows, rowAttrs, initial) {
+function sortable(title, columns, rows, rowAttrs, initial, testid) {
   const state = { sort: initial.sort, desc: initial.desc, shown: STEP };
-  const wrap = h("section");
+  const wrap = h("section", { "data-testid": testid });
   const draw = () => {
     const col = columns.find((c) => c.key === state.sort) || columns[0];
     const sorted = [...rows].sort((a, b) => {
@@ -64,7 +64,7 @@ function sortable(title, columns, rows, rowAttrs, initial) {
 
 function rowMarks(d) {
   const tied = new Set(d.tiedNodes.length > 1 ? d.tiedNodes : []);
-  return (n) => ({ class: n.name === d.selectedNode ? "chosen" : tied.has(n.name) ? "tied" : "" });
+  return (n) => ({ class: n.name === d.selectedNode ? "chosen" : tied.has(n.name) ? "tied" : "", "data-node": n.name });
 }
 
 function filterMatrix(d) {
@@ -82,15 +82,15 @@ function filterMatrix(d) {
         const v = verdict(n, p);
         if (!v) return h("td", { class: "muted" }, "");
         const short = SHORT[v.code] || v.code;
-        return h("td", { class: `cell-${short}`, title: v.reasons.join("; ") || v.code },
+        return h("td", { class: `cell-${short}`, "data-plugin": p, title: v.reasons.join("; ") || v.code },
           short, v.reasons.length && v.code !== "Success" ? h("div", { class: "reason" }, v.reasons.join("; ")) : null);
       },
     })),
     { key: "feasible", label: "Feasible", value: (n) => (n.feasible ? 0 : 1),
-      cell: (n) => h("td", { class: n.feasible ? "cell-pass" : "cell-FAIL" }, n.feasible ? "yes" : "no") },
+      cell: (n) => h("td", { class: n.feasible ? "cell-pass" : "cell-FAIL", "data-testid": "feasible" }, n.feasible ? "yes" : "no") },
   ];
   const section = sortable(`Filter (${d.nodes.filter((n) => n.feasible).length} of ${d.nodes.length} nodes feasible)`,
-    columns, d.nodes, rowMarks(d), { sort: "node", desc: false });
+    columns, d.nodes, rowMarks(d), { sort: "node", desc: false }, "filter-matrix");
   if (skipped.length) section.append(h("p", { class: "muted" }, `Skipped (nothing to check for this pod): ${skipped.join(", ")}`));
   return section;
 }
@@ -109,13 +109,13 @@ function scoreMatrix(d) {
       key: `s:${p}`, label: p, num: true, value: (n) => score(n, p)?.weighted ?? -1,
       cell: (n) => {
         const s = score(n, p);
-        return s ? h("td", { class: "num", title: `raw ${s.raw}, normalized ${s.normalized} × weight ${s.weight} = ${s.weighted}` },
+        return s ? h("td", { class: "num", "data-plugin": p, title: `raw ${s.raw}, normalized ${s.normalized} × weight ${s.weight} = ${s.weighted}` },
           h("b", {}, s.weighted), h("div", { class: "reason muted" }, `${s.normalized}×${s.weight} · raw ${s.raw}`)) : h("td", {});
       },
     })),
-    { key: "total", label: "Total", num: true, value: (n) => n.totalScore, cell: (n) => h("td", { class: "num" }, h("b", {}, n.totalScore)) },
+    { key: "total", label: "Total", num: true, value: (n) => n.totalScore, cell: (n) => h("td", { class: "num", "data-testid": "total" }, h("b", {}, n.totalScore)) },
   ];
-  const section = sortable("Score (weighted; normalized × weight and raw below)", columns, feasible, rowMarks(d), { sort: "total", desc: true });
+  const section = sortable("Score (weighted; normalized × weight and raw below)", columns, feasible, rowMarks(d), { sort: "total", desc: true }, "score-matrix");
   return section;
 }
 

@@ -34,7 +34,7 @@ export async function render(root, params) {
     sortHeader("Node", "node", state, onSort), sortHeader("Status", "status", state, onSort),
     sortHeader("Priority", "priority", state, onSort, { class: "num" }), h("th", {}, "Nominated"),
     h("th", {}, "Why"));
-  const rows = page.items.map((p) => h("tr", { class: "clickable", title: "Show its decision",
+  const rows = page.items.map((p) => h("tr", { class: "clickable", title: "Show its decision", "data-testid": "pod-row", "data-pod": p.pod,
       onclick: () => navigate("decision", { pod: p.pod }) },
     h("td", {}, p.pod), h("td", {}, p.workload || ""), h("td", {}, p.node || "–"),
     h("td", { class: `status-${p.status}` }, p.status), h("td", { class: "num" }, p.priority),

@@ -1,0 +1,376 @@
+"""The routes of the what-if, configuration, compare and over-time pages, mounted on
+:class:`~kubesched.ui.UIApp` beside the cluster's (``UIApp.add_route``).
+
+==============================  ==============================================================
+``GET /api/lab``                the editors' starting texts, the effective score weights, the
+                                traces that may be replayed, the request body limit
+``POST /api/whatif``            ``{manifests, config}``: the inputs with the manifests on top,
+                                under the configuration, against the inputs as served
+``POST /api/config/check``      ``{config}``: the configuration's problems, or its weights
+``POST /api/config/weights``    ``{config, weights}``: the text with the form's weights in it
+``POST /api/compare``           ``{a, b, manifests}``: the pods two configurations place apart
+``POST /api/compare/reasons``   ``{a, b, manifests, pod}``: each one's per-plugin reasons
+``POST /api/replay``            ``{trace, config, compare, seed}``: start a replay (two, the
+                                second under ``compare``), answer its ``id``
+``GET /api/replay/events?id=N`` server-sent events: ``progress``, then ``timeline`` or ``failed``
+==============================  ==============================================================
+
+Requests carry text, never a path: a trace is chosen by name among those the command line gave
+and the bundled example (:func:`~._timeline.bundled_traces`). A body is JSON of at most
+:data:`MAX_BODY_BYTES` (413 beyond). Text the engine refuses is a 422 whose JSON lists each
+problem with its line (:class:`~._problems.InputProblems`); nothing is run then and the server
+goes on. State-changing requests are POSTs, which the app's Origin check guards
+(:mod:`._security`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from ..api.loader import LoadedObjects
+from ..framework.config import SchedulerConfig
+from ..scheduler import ExplainError
+from ..serving import TEXT, Request, Response
+from ._compare import compare_configs, pod_reasons
+from ._configedit import DEFAULT_CONFIG_TEXT, import_paths, parse_config, score_weights, set_score_weights
+from ._problems import InputProblems
+from ._timeline import Timeline, TraceInput, bundled_traces, run_timeline
+from ._whatif import run_whatif, with_manifests
+
+__all__ = ["MAX_BODY_BYTES", "WhatIfRoutes", "startup_config_text"]
+
+log = logging.getLogger(__name__)
+
+JSON: Final = "application/json"
+MAX_BODY_BYTES: Final = 2 * 2**20
+"""Largest request body: manifests and a configuration typed or pasted in the page."""
+_JOBS_KEPT: Final = 8
+_KEEPALIVE_SECONDS: Final = 15.0
+_LABELS: Final = ("A", "B")
+"""A replay's runs: A under the configuration, B under the one it is compared with."""
+_PROGRESS_STEPS: Final = 200
+"""A replay tells the page about this many times over its run, at most."""
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(status, JSON, json.dumps(data, separators=(",", ":"), allow_nan=False).encode())
+
+
+def _error(status: int, message: str) -> Response:
+    return Response(status, TEXT, f"{message}\n".encode())
+
+
+class _BodyError(ValueError):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The request's JSON object body; _BodyError (411, 413, 415 or 400) otherwise."""
+    ctype = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if ctype != JSON:
+        raise _BodyError(415, f"the body must be {JSON}, not {ctype or 'untyped'}")
+    length = request.headers.get("content-length")
+    if length is None:
+        raise _BodyError(411, "a Content-Length is required")
+    try:
+        n = int(length)
+    except ValueError:
+        raise _BodyError(400, f"Content-Length {length!r} is not a number") from None
+    if n < 0:
+        raise _BodyError(400, f"Content-Length {length!r} is not a number")
+    if n > limit:
+        raise _BodyError(413, f"request body of {n:,} bytes: more than the limit of {limit:,}")
+    try:
+        body = json.loads(request.read(n).decode("utf-8")) if n else {}
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _BodyError(400, f"the body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise _BodyError(400, "the body must be a JSON object")
+    return body
+
+
+def _text(body: Mapping[str, Any], key: str, default: str = "") -> str:
+    v = body.get(key, default)
+    if v is None:
+        return default
+    if not isinstance(v, str):
+        raise _BodyError(400, f"{key}: must be a string (YAML text)")
+    return v
+
+
+def startup_config_text(config: Any) -> str:
+    """The configuration editor's first text: the ``--config`` file ``kubesched ui`` was
+    started with (its ``source``, a path from the command line), else the defaults' header."""
+    source = getattr(config, "source", "")
+    if source:
+        try:
+            return Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            log.warning("%s: cannot read it again for the editor: %s", source, exc)
+    return DEFAULT_CONFIG_TEXT
+
+
+@dataclass(slots=True)
+class _Job:
+    """One replay (or two: a configuration compared over time): its progress, then its
+    timelines or its error; ``cond`` wakes the streams."""
+
+    id: int
+    trace: str
+    runs: int = 1
+    state: str = "queued"  # running, done, failed
+    run: int = 0  # the run under way, from 0
+    done: int = 0
+    total: int = 0
+    virtual: float = 0.0
+    timelines: list[Timeline] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+    version: int = 0
+    cond: threading.Condition = field(default_factory=threading.Condition)
+
+    def tell(self, **changes: Any) -> None:
+        with self.cond:
+            for k, v in changes.items():
+                setattr(self, k, v)
+            self.version += 1
+            self.cond.notify_all()
+
+    def progress(self) -> dict[str, Any]:
+        return {"id": self.id, "trace": self.trace, "state": self.state, "run": self.run, "runs": self.runs,
+                "done": self.done, "total": self.total, "virtualSeconds": self.virtual}
+
+
+class WhatIfRoutes:
+    """The routes over ``workspace`` (the app's); ``config_text``: the configuration editor's
+    first text (:func:`startup_config_text`); ``traces``: the traces the command line gave (the
+    bundled example is always offered after them)."""
+
+    def __init__(self, workspace: Any, *, config_text: str = DEFAULT_CONFIG_TEXT,
+                 traces: Sequence[TraceInput] = ()) -> None:
+        self.workspace = workspace
+        self.config_text = config_text
+        self.allowed_imports = import_paths(config_text)
+        self.traces = {t.name: t for t in [*traces, *bundled_traces()]}
+        self._jobs: OrderedDict[int, _Job] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._jobs_lock = threading.Lock()
+        self._one_replay = threading.Lock()  # replays run one after the other: a small machine
+        self._closed = threading.Event()
+
+    def mount(self, app: Any) -> None:
+        """Add the routes to ``app`` (:meth:`UIApp.add_route`)."""
+        for method, path, handler in (
+            ("GET", "/api/lab", self._lab),
+            ("POST", "/api/whatif", self._whatif),
+            ("POST", "/api/config/check", self._config_check),
+            ("POST", "/api/config/weights", self._config_weights),
+            ("POST", "/api/compare", self._compare),
+            ("POST", "/api/compare/reasons", self._reasons),
+            ("POST", "/api/replay", self._replay),
+            ("GET", "/api/replay/events", self._replay_events),
+        ):
+            app.add_route(method, path, self._guarded(handler))
+
+    def close(self) -> None:
+        """End every event stream (the server is stopping)."""
+        self._closed.set()
+        with self._jobs_lock:
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            job.tell()
+
+    @staticmethod
+    def _guarded(handler: Any) -> Any:
+        """Bad bodies and refused text as answers (413, 422, ...), never a dead request."""
+
+        def route(request: Request, params: dict[str, str]) -> Response:
+            try:
+                answer: Response = handler(request, params)
+                return answer
+            except _BodyError as exc:
+                return _error(exc.status, str(exc))
+            except InputProblems as exc:
+                return _json(exc.to_dict(), 422)
+
+        return route
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _config(self, text: str) -> SchedulerConfig:
+        ws = self.workspace
+        version = getattr(ws.config, "kube_version", None)
+        return parse_config(text, features=ws.features, kube_version=version,
+                            allowed_imports=self.allowed_imports)
+
+    def _sides(self, body: Mapping[str, Any]) -> tuple[SchedulerConfig, SchedulerConfig, LoadedObjects, str]:
+        """The two configurations, the objects compared (the inputs, the manifests on top) and
+        the manifests' text."""
+        configs = []
+        for side in ("a", "b"):
+            try:
+                configs.append(self._config(_text(body, side, self.config_text)))
+            except InputProblems as exc:
+                exc.what = f"configuration {side.upper()}"
+                raise
+        manifests = _text(body, "manifests")
+        loaded, _, _ = with_manifests(self.workspace.view.loaded, manifests)
+        return configs[0], configs[1], loaded, manifests
+
+    # -- routes ------------------------------------------------------------------------------
+    def _lab(self, _request: Request, _params: dict[str, str]) -> Response:
+        try:
+            weights = [w.to_dict() for w in score_weights(self.workspace.config)]
+        except ValueError as exc:  # a startup configuration whose framework cannot be built
+            weights, problem = [], str(exc)
+        else:
+            problem = ""
+        return _json({"config": self.config_text, "weights": weights, "problem": problem,
+                      "traces": [t.to_dict() for t in self.traces.values()], "maxBodyBytes": MAX_BODY_BYTES})
+
+    def _whatif(self, request: Request, _params: dict[str, str]) -> Response:
+        body = read_json(request)
+        ws = self.workspace
+        config_text = _text(body, "config", self.config_text)
+        config = ws.config if config_text == self.config_text else self._config(config_text)
+        view = ws.view
+        result = run_whatif(view.loaded, _text(body, "manifests"), config=config, base_config=ws.config,
+                            seed=ws.seed, features=ws.features, before=view.sim)
+        return _json({**result.to_dict(), "weights": [w.to_dict() for w in score_weights(config)]})
+
+    def _config_check(self, request: Request, _params: dict[str, str]) -> Response:
+        config = self._config(_text(read_json(request), "config", self.config_text))
+        return _json({"weights": [w.to_dict() for w in score_weights(config)]})
+
+    def _config_weights(self, request: Request, _params: dict[str, str]) -> Response:
+        body = read_json(request)
+        weights = body.get("weights")
+        if not isinstance(weights, dict) or not all(
+                isinstance(p, dict) and all(_is_int(w) for w in p.values()) for p in weights.values()):
+            raise _BodyError(400, "weights: must map a schedulerName to {plugin: integer weight}")
+        text = set_score_weights(_text(body, "config", self.config_text), weights)
+        config = self._config(text)
+        return _json({"config": text, "weights": [w.to_dict() for w in score_weights(config)]})
+
+    def _compare(self, request: Request, _params: dict[str, str]) -> Response:
+        a, b, loaded, manifests = self._sides(read_json(request))
+        ws = self.workspace
+        comparison = compare_configs(loaded, a, b, seed=ws.seed, features=ws.features, text=manifests)
+        return _json(comparison.to_dict())
+
+    def _reasons(self, request: Request, _params: dict[str, str]) -> Response:
+        body = read_json(request)
+        pod = _text(body, "pod")
+        a, b, loaded, _ = self._sides(body)
+        ws = self.workspace
+        try:
+            return _json(pod_reasons(loaded, pod, [a, b], seed=ws.seed, features=ws.features))
+        except ExplainError as exc:
+            return _error(404, str(exc))
+
+    # -- replays -----------------------------------------------------------------------------
+    def _replay(self, request: Request, _params: dict[str, str]) -> Response:
+        body = read_json(request)
+        name = _text(body, "trace")
+        trace = self.traces.get(name)
+        if trace is None:
+            return _error(404, f"trace {name!r}: no such trace (known: {', '.join(self.traces)})")
+        seed = body.get("seed", self.workspace.seed)
+        if not _is_int(seed):
+            raise _BodyError(400, "seed: must be an integer")
+        configs = [(_LABELS[0], self._served_or(_text(body, "config", self.config_text)))]
+        other = _text(body, "compare")
+        if other.strip():
+            try:
+                configs.append((_LABELS[1], self._served_or(other)))
+            except InputProblems as exc:
+                exc.what = "configuration B"
+                raise
+        with self._jobs_lock:
+            job = _Job(next(self._ids), trace.name, runs=len(configs))
+            self._jobs[job.id] = job
+            while len(self._jobs) > _JOBS_KEPT:
+                self._jobs.popitem(last=False)
+        threading.Thread(target=self._run, args=(job, trace, configs, seed), daemon=True,
+                         name=f"kubesched-ui-replay-{job.id}").start()
+        return _json(job.progress(), 202)
+
+    def _served_or(self, text: str) -> Any:
+        """The served configuration for its own text, else the text's."""
+        return self.workspace.config if text == self.config_text else self._config(text)
+
+    def _run(self, job: _Job, trace: TraceInput, configs: list[tuple[str, Any]], seed: int) -> None:
+        """Each configuration's replay in turn (same trace and seed: ``kubesched compare``)."""
+        with self._one_replay:
+            job.tell(state="running")
+
+            def progress(done: int, total: int, virtual: float) -> None:
+                if done % max(1, total // _PROGRESS_STEPS) == 0 or done == total:
+                    job.tell(done=done, total=total, virtual=virtual)
+
+            try:
+                timelines = []
+                for i, (label, config) in enumerate(configs):
+                    job.tell(run=i, done=0, virtual=0.0)
+                    timelines.append(run_timeline(trace, config, seed=seed, progress=progress, label=label))
+            except InputProblems as exc:
+                job.tell(state="failed", error=exc.to_dict())
+            except (ValueError, OSError) as exc:  # a bad trace: one line, as replay says it
+                job.tell(state="failed", error={"error": str(exc), "what": "trace", "problems": []})
+            except Exception as exc:  # a bug: logged, told, the server goes on
+                log.exception("replaying %s", trace.name)
+                job.tell(state="failed", error={"error": f"internal error: {exc}", "what": "replay",
+                                                "problems": []})
+            else:
+                job.tell(state="done", timelines=timelines)
+
+    def _replay_events(self, _request: Request, params: dict[str, str]) -> Response:
+        try:
+            job = self._jobs.get(int(params.get("id", "")))
+        except ValueError:
+            job = None
+        if job is None:
+            return _error(404, f"replay {params.get('id', '')!r}: no such replay (or long gone)")
+        return Response(200, "text/event-stream", b"", (("Cache-Control", "no-cache"),),
+                        stream=self._stream(job))
+
+    def _stream(self, job: _Job) -> Iterator[bytes]:
+        seen = [-1]
+
+        def changed() -> bool:
+            return job.version != seen[0] or self._closed.is_set()
+
+        while not self._closed.is_set():
+            with job.cond:
+                job.cond.wait_for(changed, _KEEPALIVE_SECONDS)
+                if job.version == seen[0]:
+                    if self._closed.is_set():
+                        return
+                    yield b": keepalive\n\n"
+                    continue
+                seen[0] = job.version
+                state, progress = job.state, job.progress()
+            if state == "done":
+                yield _event("progress", progress) + _event("timeline", {
+                    "runs": [t.to_dict() for t in job.timelines]})
+                return
+            if state == "failed":
+                yield _event("failed", job.error or {})
+                return
+            yield _event("progress", progress)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _event(name: str, data: Any) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), allow_nan=False)}\n\n".encode()
