@@ -121,6 +121,7 @@ def ui(
                              "to serve it there")
         release = parse_release(kube_version, feature_gates)
         cluster = cluster_source(kubeconfig, from_cluster, context)
+        traces = _traces(trace or [], trace_format, trace_cluster or [])  # refused before anything runs
 
         inputs = load_inputs(paths, config, strict=strict, features=release.features, max_pods=max_pods,
                              kube_version=release.kube_version, cluster=cluster)
@@ -131,7 +132,6 @@ def ui(
         workspace = Workspace(inputs.loaded, inputs.config, seed=seed, features=release.features,
                               reload=reread, describe=_describe(paths, context, cluster is not None),
                               live=cluster is not None, progress=_progress_lines())
-        traces = _traces(trace or [], trace_format, trace_cluster or [])
         follower = _follow(workspace, cluster, inputs.config, paths, strict) if cluster is not None else None
     lab = WhatIfRoutes(workspace, config_text=startup_config_text(inputs.config), traces=traces)
     ui_app = UIApp(workspace, allow_remote=allow_remote)
