@@ -87,7 +87,8 @@ def test_the_input_flags_are_explains_one_group() -> None:
 
     def group(name: str) -> dict[str, tuple[object, ...]]:
         cmd = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
-        flags = {"--kube-version", "--feature-gates", "--max-pods", "--kubeconfig", "--from-cluster", "--context"}
+        flags = {"--kube-version", "--feature-gates", "--max-pods",
+                 "--kubeconfig", "--from-cluster", "--context"}
         return {p.opts[0]: (tuple(p.opts), p.default, getattr(p, "help", None))
                 for p in cmd.params if p.opts and p.opts[0] in flags}
 
