@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..api import dumps_json_indented
 from ..api.loader import KINDS, LoadedObjects, kind_of
 from ..plugins.dynamicresources import EXTENDED_RESOURCE_CLAIM_ANNOTATION
 from ..scheduler import Explanation, NodeExplanation
@@ -91,5 +92,7 @@ def _node(n: NodeExplanation) -> dict[str, Any]:
 
 
 def explanation_json(e: Explanation, simulated: SimulatedExplanation | None = None) -> str:
-    """``explain -o json``'s text, as printed (indented, one newline at the end)."""
-    return json.dumps(explanation_to_dict(e, simulated), indent=2) + "\n"
+    """``explain -o json``'s text, as printed (indented, one newline at the end). Without
+    ``simulated`` the document holds no float: :func:`~kubesched.api.dumps_json_indented` may write it."""
+    doc = explanation_to_dict(e, simulated)
+    return (json.dumps(doc, indent=2) if simulated is not None else dumps_json_indented(doc)) + "\n"
