@@ -24,7 +24,6 @@ from typing import Any, Final
 
 from ..api import NEWEST_KUBE_VERSION
 from ..api.loader import LoadedObjects
-from ..process import HeapFreezer
 from ..scheduler import ExplainError
 from ..simulator import (
     PodExplainer,
@@ -80,11 +79,6 @@ class Workspace:
         self._explainer: tuple[int, PodExplainer] | None = None  # the view's version, its explainer
         self._explaining = threading.Lock()  # one explainer per view, one decision at a time
         self._view = self._build(1, loaded)
-        # The view (and, from the first decision, the explainer's store and scheduler) lives
-        # as long as the server: kept out of the collector's full walks, which would otherwise
-        # cost a decision a second at 5000 nodes (the process's policy, as the extender's).
-        self._freezer = HeapFreezer()
-        self._freezer.settle()
 
     # -- the view ----------------------------------------------------------------------------
     @property
@@ -128,7 +122,6 @@ class Workspace:
                 raise
             self.error = ""
             self._view = view
-            self._freezer.tick()
             self._notify()
             return view
 
@@ -163,7 +156,6 @@ class Workspace:
                 kind, namespace, name = split_pod_key(key)
                 e, simulated = self._explainer_for(view.version, view.loaded).explain(kind, namespace, name)
                 answer = (200, explanation_json(e, simulated).encode())
-                self._freezer.tick()
             except ExplainError as exc:  # an unknown, bound or deleted pod
                 answer = (404, f"{exc}\n".encode())
             except ValueError as exc:  # a key that is no pod's
@@ -214,4 +206,3 @@ class Workspace:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
-        self._freezer.release()
