@@ -252,3 +252,23 @@ def test_dra_devices_and_extended_resources_per_node() -> None:
         assert [p["pod"] for p in waiting] == ["ml/train-16"]
         want = _cli("explain", str(dra), "--pod", "ml/train-16", "-o", "json")
         assert ui.get("/api/decision?pod=ml/train-16").body == want.encode()
+
+
+@pytest.mark.parametrize(("example", "pods"), [
+    # db-0 preempts batch-4; web-0 and report-0 are placed (on a tie among several nodes).
+    ("quickstart", ["default/db-0", "default/web-0", "default/report-0", "default/web-1"]),
+    # DRA claims: devices per node, ties among GPU nodes, a shared claim, one that fits nowhere.
+    ("dra", ["ml/train-0", "ml/mig-small-0", "ml/train-16", "ml/shared-a", "ml/train-1"]),
+])
+def test_decisions_in_a_row_on_one_workspace_are_fresh_explains(example: str, pods: list[str]) -> None:
+    """The workspace keeps the loaded state's store and scheduler between decisions: each
+    decision after the first is a dry run on them, and still ``explain``'s bytes (the random
+    tie-break drawn afresh, nothing left behind by the decision before)."""
+    path = QUICKSTART.parent / example
+    workspace = Workspace(load_paths([path]))
+    try:
+        for key in pods:
+            want = _cli("explain", str(path), "--pod", key, "-o", "json")
+            assert workspace.decision(key) == (200, want.encode()), key
+    finally:
+        workspace.close()

@@ -78,3 +78,19 @@ def test_bad_input_is_one_line_and_exit_2() -> None:
     assert result.output.startswith("error: ") and "does-not-exist.yaml" in result.output
     result = runner.invoke(app, ["ui", str(QUICKSTART), "--kube-version", "0.1", "--port", "0"])
     assert result.exit_code == 2 and result.output.startswith("error: ")
+
+
+def test_the_input_flags_are_explains_one_group() -> None:
+    """``--kube-version``, ``--feature-gates``, ``--max-pods`` and the live-cluster flags are the
+    group ``simulate`` and ``explain`` declare: the same options, defaults and help."""
+    import typer.main
+
+    def group(name: str) -> dict[str, tuple[object, ...]]:
+        cmd = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+        flags = {"--kube-version", "--feature-gates", "--max-pods",
+                 "--kubeconfig", "--from-cluster", "--context"}
+        return {p.opts[0]: (tuple(p.opts), p.default, getattr(p, "help", None))
+                for p in cmd.params if p.opts and p.opts[0] in flags}
+
+    assert len(group("ui")) == 6
+    assert group("ui") == group("explain")

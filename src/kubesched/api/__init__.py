@@ -11,6 +11,7 @@ from . import _fields as fields
 from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
 from ._fields import FieldValueError
 from ._json import dumps as dumps_json
+from ._json import dumps_indented as dumps_json_indented
 from ._json import loads as loads_json
 from ._meta import ObjectMeta, format_time, parse_time
 from ._node import ContainerImage, Node
@@ -217,6 +218,7 @@ __all__ = [
     "compute_qos",
     "default_priority_class",
     "dumps_json",
+    "dumps_json_indented",
     "fields",
     "find_untolerated_taint",
     "format_quantity",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["dumps", "loads", "stdlib_loads"]
+__all__ = ["dumps", "dumps_indented", "loads", "stdlib_loads"]
 
 _orjson: Any = None
 _looked = False
@@ -75,3 +75,22 @@ def dumps(obj: Any) -> bytes:
         except TypeError:
             pass
     return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def dumps_indented(obj: Any) -> str:
+    """``json.dumps(obj, indent=2)``'s text, byte for byte, for a document of dicts with string
+    keys, lists, str, int, bool and None only: the caller holds no float (orjson writes a
+    float's exponent and NaN differently). orjson writes it when installed (ten times faster:
+    an explanation over 5000 nodes is 12 MB) unless the text has a character ``json`` escapes
+    and orjson does not (DEL, anything beyond ASCII) or orjson refuses the document (an
+    integer beyond 64 bits); then ``json`` does."""
+    fast = _orjson if _looked else _fast()
+    if fast is not None:
+        try:
+            text: str = fast.dumps(obj, option=fast.OPT_INDENT_2).decode()
+        except TypeError:
+            pass
+        else:
+            if text.isascii() and "\x7f" not in text:
+                return text
+    return json.dumps(obj, indent=2)

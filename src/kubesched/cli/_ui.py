@@ -2,8 +2,9 @@
 [--kube-version X.Y] [--feature-gates ...] [--port N] [--bind-address ADDR] [--allow-remote]
 [--trace PATH... [--trace-format F] [--trace-cluster PATH...]]``.
 
-Reads the inputs as ``simulate`` and ``explain`` read them (:func:`load_inputs`: manifests, a
-live cluster, or both), runs the simulation ``simulate`` runs, and serves the web app of
+Reads the inputs as ``simulate`` and ``explain`` read them (their one input parameter group,
+:func:`~._input_flags.input_flags`: manifests, a live cluster, or both), runs the simulation
+``simulate`` runs, and serves the web app of
 :mod:`kubesched.ui` on the serving stack of ``run`` and ``extender`` until interrupted. With a
 cluster, the view follows it through informers (read-only). Served on 127.0.0.1 by default;
 any other address needs ``--allow-remote`` (exit 2 otherwise): the page shows the cluster's
@@ -16,27 +17,23 @@ from __future__ import annotations
 
 import ipaddress
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from ..process import HeapFreezer
 from ..replay import FORMATS
 from ..serving import HTTPServer, join_host_port, parse_bind_address, stop_on_signals
 from ..simulator import ProgressFn
 from ..ui import TraceInput, UIApp, WhatIfRoutes, Workspace, startup_config_text
-from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
+from ._input_flags import INPUTS, InputArgs, input_flags
 from ._inputs import (
-    CONTEXT_OPTION,
-    DEFAULT_MAX_PODS,
-    FROM_CLUSTER_OPTION,
-    KUBECONFIG_OPTION,
-    MAX_PODS_HELP,
     PATHS_ARGUMENT,
     STRICT_HELP,
     ClusterSource,
     bad_input,
-    cluster_source,
     live_extra_missing,
     load_inputs,
     reported_as_bad_input,
@@ -50,6 +47,10 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_UI_PORT", "ui"]
 
 DEFAULT_UI_PORT = 10280
+
+GC_FREEZE_INTERVAL = 5.0
+"""Seconds between the heap freezer's ticks (as ``run``'s): each freezes what a decision or a
+new view built since the last one."""
 
 
 def is_loopback(host: str) -> bool:
@@ -85,17 +86,12 @@ def _describe(paths: list[str] | None, context: str | None, live: bool) -> str:
 
 
 @app.command("ui")
+@input_flags()
 def ui(
     paths: list[str] | None = PATHS_ARGUMENT,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     strict: bool = typer.Option(False, "--strict", help=STRICT_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice (ties, preemption offset)."),
-    feature_gates: str | None = typer.Option(None, "--feature-gates", help=FEATURE_GATES_HELP),
-    kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
-    max_pods: int = typer.Option(DEFAULT_MAX_PODS, "--max-pods", min=1, help=MAX_PODS_HELP),
-    kubeconfig: str | None = KUBECONFIG_OPTION,
-    from_cluster: bool = FROM_CLUSTER_OPTION,
-    context: str | None = CONTEXT_OPTION,
     port: int | None = typer.Option(None, "--port", min=0, max=65535, show_default=False,
                                     help=f"The port to serve on (0: a free one; default {DEFAULT_UI_PORT})."),
     bind_address: str = typer.Option("127.0.0.1", "--bind-address", metavar="ADDR",
@@ -111,6 +107,7 @@ def ui(
     trace_cluster: list[str] | None = typer.Option(
         None, "--trace-cluster", metavar="PATH",
         help="The trace's cluster at time 0 (as replay --cluster); repeatable."),
+    inputs_args: InputArgs = INPUTS,
 ) -> None:
     """Serve a local web page over the engine: the cluster, every pod's decision, exports."""
     with reported_as_bad_input():
@@ -119,18 +116,17 @@ def ui(
             raise ValueError(f"--bind-address {bind_address}: not a loopback address; the page shows the "
                              "cluster to whoever reaches it and has no authentication: pass --allow-remote "
                              "to serve it there")
-        release = parse_release(kube_version, feature_gates)
-        cluster = cluster_source(kubeconfig, from_cluster, context)
-        traces = _traces(trace or [], trace_format, trace_cluster or [])  # refused before anything runs
+        inputs_args.release()  # bad flags, a missing trace: refused before anything runs
+        cluster = inputs_args.cluster()
+        traces = _traces(trace or [], trace_format, trace_cluster or [])
 
-        inputs = load_inputs(paths, config, strict=strict, features=release.features, max_pods=max_pods,
-                             kube_version=release.kube_version, cluster=cluster)
-        reread = None if paths and "-" in paths else (lambda: load_inputs(
-            paths, config, strict=strict, features=release.features, max_pods=max_pods,
-            kube_version=release.kube_version, cluster=cluster).loaded)
+        release, inputs = inputs_args.load(paths, config, strict=strict)
+        reread = None if paths and "-" in paths else (
+            lambda: inputs_args.load(paths, config, strict=strict)[1].loaded)
         typer.echo("kubesched ui: simulating...", err=True)
         workspace = Workspace(inputs.loaded, inputs.config, seed=seed, features=release.features,
-                              reload=reread, describe=_describe(paths, context, cluster is not None),
+                              reload=reread,
+                              describe=_describe(paths, inputs_args.context, cluster is not None),
                               live=cluster is not None, progress=_progress_lines())
         follower = _follow(workspace, cluster, inputs.config, paths, strict) if cluster is not None else None
     lab = WhatIfRoutes(workspace, config_text=startup_config_text(inputs.config), traces=traces)
@@ -146,13 +142,22 @@ def ui(
         bad_input(OSError(f"--bind-address {join_host_port(host, bound_port)}: cannot listen: "
                           f"{exc.strerror or exc}"))
     stopped = threading.Event()
+    # The view, and from the first decision on the explainer's store and scheduler, live as
+    # long as the server: kept out of the collector's full walks (which cost a decision about
+    # a second at 5000 nodes), as ``run`` and ``extender`` keep theirs (kubesched.process).
+    freezer = HeapFreezer()
+    freezer.settle()
     server.start()
     typer.echo(f"kubesched ui: serving on {server.url}/ (Ctrl-C to stop)", err=True)
     try:
         with stop_on_signals(stopped.set):
+            next_tick = time.monotonic() + GC_FREEZE_INTERVAL
             while not stopped.wait(0.5) and server.wait(0):
-                pass
+                if time.monotonic() >= next_tick:
+                    freezer.tick()
+                    next_tick = time.monotonic() + GC_FREEZE_INTERVAL
     finally:
+        freezer.release()
         if follower is not None:
             follower.stop()
         lab.close()

@@ -17,6 +17,7 @@ from ._diagnosis import NoNodesAvailableError, excluded_by_pre_filter, fit_error
 from ._dry_run import DryRun, DryRunOptions, DryRunResult, NodeRecord, PostFilterRecord
 from ._eventhandlers import node_scheduling_properties_change
 from ._explain import (
+    Explainer,
     ExplainError,
     Explanation,
     FilterVerdict,
@@ -42,6 +43,7 @@ __all__ = [
     "DryRunOptions",
     "DryRunResult",
     "ExplainError",
+    "Explainer",
     "Explanation",
     "ExtenderConfig",
     "ExtenderError",

@@ -157,6 +157,7 @@ class DryRun:
         self.state.write(PODS_TO_ACTIVATE_KEY, PodsToActivate())
         self.diagnosis = Diagnosis()
         self._pre_filter: tuple[PreFilterResult | None, Status, set[str]] | None = None
+        self._allocators: list[NodeAllocationsPlugin] | None = None
 
     # -- the whole cycle --------------------------------------------------------------------
     def run(self) -> DryRunResult:
@@ -340,10 +341,10 @@ class DryRun:
     def _devices(self, node_name: str) -> list[str]:
         """What the plugins that allocate devices (DynamicResources: ``node_allocations``)
         found for the pod on ``node_name``."""
+        if self._allocators is None:  # a Protocol's isinstance is slow: once per cycle, not per node
+            self._allocators = [pl for pl in self.fwk.filter_plugins if isinstance(pl, NodeAllocationsPlugin)]
         out = []
-        for pl in self.fwk.filter_plugins:
-            if not isinstance(pl, NodeAllocationsPlugin):
-                continue
+        for pl in self._allocators:
             for claim, allocation in pl.node_allocations(self.state, node_name):
                 key = f"{claim.meta.namespace}/{claim.meta.name}"
                 out += [f"{key}: {r.request} -> {r.driver}/{r.pool}/{r.device}" for r in allocation.results]

@@ -22,6 +22,7 @@ status, with no node evaluated and none selected.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ExplainError",
+    "Explainer",
     "Explanation",
     "FilterVerdict",
     "NodeExplanation",
@@ -130,28 +132,54 @@ class Explanation:
     controller runs in the scheduler)."""
 
 
+class Explainer:
+    """Explains pods one after another against one state: ``objects`` (manifests as loaded)
+    are admitted into one store (raises the store's error on bad input), ``prepare`` acts on it
+    (the command line generates the pods' ResourceClaims from their templates, as the
+    resourceclaim controller would), and one scheduler (cache, snapshot, profiles) is built
+    on it. Each :meth:`explain` is then one dry run on that scheduler (no assume: nothing is
+    written), its random generators reseeded first, so that each answer is the one a fresh
+    :func:`explain` gives: building the store and the scheduler is most of an explanation's
+    cost on a large cluster, and none of it depends on the pod."""
+
+    def __init__(self, objects: Iterable[ApiObject], *, config: Any = None, seed: int = 0,
+                 now: float = 0.0, options: SchedulerOptions | None = None,
+                 prepare: Callable[[MemoryStore], object] | None = None) -> None:
+        from ..clock import VirtualClock
+        from ..cluster import MemoryStore
+        from ._scheduler import Scheduler
+
+        clock = VirtualClock(now)
+        self.store = MemoryStore(clock)
+        self.store.load(list(objects))
+        if prepare is not None:
+            prepare(self.store)
+        self._seed = seed
+        self._lock = threading.Lock()  # one dry run at a time: it writes the scheduler's RNG
+        self.sched = Scheduler(self.store, clock, config, seed=seed, options=options)
+
+    def explain(self, namespace: str, name: str) -> Explanation:
+        """Explain pod ``namespace/name`` (ExplainError: see :func:`explain_in`)."""
+        with self._lock:
+            # As a new Scheduler(seed=...) draws: host ties, preemption's candidate offset.
+            self.sched.rng.seed(self._seed)
+            self.sched.plugin_metrics_rng.seed(f"pluginMetricsSample/{self._seed}")
+            return explain_in(self.sched, namespace, name)
+
+    def close(self) -> None:
+        self.sched.close()
+
+
 def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: Any = None,
             seed: int = 0, now: float = 0.0, options: SchedulerOptions | None = None,
             prepare: Callable[[MemoryStore], object] | None = None) -> Explanation:
-    """Explain the scheduling of pod ``namespace/name`` among ``objects`` (manifests as loaded).
-
-    The objects are admitted into a fresh store (raises the store's error on bad input);
-    ``prepare`` then acts on it before the scheduler starts (the command line generates the
-    pods' ResourceClaims from their templates, as the resourceclaim controller would)."""
-    from ..clock import VirtualClock
-    from ..cluster import MemoryStore
-    from ._scheduler import Scheduler
-
-    clock = VirtualClock(now)
-    store = MemoryStore(clock)
-    store.load(list(objects))
-    if prepare is not None:
-        prepare(store)
-    sched = Scheduler(store, clock, config, seed=seed, options=options)
+    """Explain the scheduling of pod ``namespace/name`` among ``objects`` (manifests as loaded):
+    one :class:`Explainer`'s one explanation."""
+    explainer = Explainer(objects, config=config, seed=seed, now=now, options=options, prepare=prepare)
     try:
-        return explain_in(sched, namespace, name)
+        return explainer.explain(namespace, name)
     finally:
-        sched.close()
+        explainer.close()
 
 
 def explain_in(sched: Scheduler, namespace: str, name: str) -> Explanation:

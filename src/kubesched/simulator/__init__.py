@@ -8,6 +8,7 @@ more copies fit, how many nodes to add) on top of it.
 """
 
 from ._explain import (
+    PodExplainer,
     SimulatedExplanation,
     explain_pod,
     explain_simulated_pod,
@@ -52,6 +53,7 @@ __all__ = [
     "UNSCHEDULABLE",
     "NodeAllocation",
     "PodDevice",
+    "PodExplainer",
     "PodOutcome",
     "Preemption",
     "ProgressFn",

@@ -27,7 +27,6 @@ from typing import Any
 from ..api import Pod, kind_of
 from ..api.loader import LoadedObjects
 from ..api.start import start_time
-from ..cluster import MemoryStore
 from ..controllers import (
     WORKLOAD_KINDS,
     claims_waiting_for_binding,
@@ -36,11 +35,11 @@ from ..controllers import (
     workload_owners,
 )
 from ..framework import QueuedPodInfo, Status
-from ..scheduler import ExplainError, Explanation, SchedulerOptions, WaitingClaim, explain_in
-from ..scheduler import explain as explain_loaded_pod
+from ..scheduler import Explainer, ExplainError, Explanation, SchedulerOptions, WaitingClaim, explain_in
 from ._simulation import Simulator
 
 __all__ = [
+    "PodExplainer",
     "SimulatedExplanation",
     "explain_pod",
     "explain_simulated_pod",
@@ -253,40 +252,68 @@ def split_pod_key(key: str) -> tuple[str | None, str, str]:
     return None, parts[0], parts[1]
 
 
+class PodExplainer:
+    """What ``kubesched explain`` answers, for several keys of :func:`split_pod_key` on one
+    input: a workload through one of its pods, a pod a controller creates at its first attempt
+    in the simulation (each a simulation of its own), a pod of the input against the loaded
+    state. The loaded state (its store, with the pods' ResourceClaims generated from their
+    templates as the resourceclaim controller would, and a scheduler on it) is built at the
+    first pod of the input asked about and kept: each such pod is then one dry run on it
+    (:class:`~kubesched.scheduler.Explainer`), with the answer a fresh ``explain`` gives."""
+
+    def __init__(self, loaded: LoadedObjects, *, config: Any = None, seed: int = 0,
+                 features: Mapping[str, bool] | None = None) -> None:
+        self.loaded = loaded
+        self.config = config
+        self.seed = seed
+        self.features = features
+        self._pods = {(o.namespace, o.name) for o in loaded.objects if isinstance(o, Pod)}
+        self._explainer: Explainer | None = None
+
+    def explain(self, kind: str | None, namespace: str, name: str,
+                ) -> tuple[Explanation, SimulatedExplanation | None]:
+        """The explanation (and where in the simulation, second; None for a pod of the input).
+        ExplainError for an unknown, bound or deleted pod."""
+        if kind is not None:
+            simulated = explain_workload(self.loaded, kind, namespace, name, config=self.config,
+                                         seed=self.seed, features=self.features)
+            return simulated.explanation, simulated
+        if (namespace, name) not in self._pods:
+            simulated = explain_simulated_pod(self.loaded, namespace, name, config=self.config,
+                                              seed=self.seed, features=self.features)
+            return simulated.explanation, simulated
+        return self._explain_loaded(namespace, name), None
+
+    def _explain_loaded(self, namespace: str, name: str) -> Explanation:
+        """A pod of the input, against the loaded state. No controller runs: what the
+        PersistentVolume controller would do with the pod's unbound claims is only reported
+        (that controller runs in simulations, not here)."""
+        if self._explainer is None:
+            seed = self.seed
+            self._explainer = Explainer(
+                self.loaded.objects, config=self.config, seed=seed, now=start_time(self.loaded.objects),
+                options=SchedulerOptions(features=self.features or {}),
+                prepare=lambda store: generate_claims(store, store.clock, seed))
+        explainer = self._explainer
+        e = explainer.explain(namespace, name)
+        store = explainer.store
+        found = store.try_get("Pod", namespace, name)
+        if isinstance(found, Pod):
+            e.waiting_claims = [WaitingClaim(c, m) for c, m in claims_waiting_for_binding(store, found)]
+        return e
+
+    def close(self) -> None:
+        if self._explainer is not None:
+            self._explainer.close()
+            self._explainer = None
+
+
 def explain_pod(loaded: LoadedObjects, kind: str | None, namespace: str, name: str, *, config: Any = None,
                 seed: int = 0, features: Mapping[str, bool] | None = None,
                 ) -> tuple[Explanation, SimulatedExplanation | None]:
-    """What ``kubesched explain`` answers for a key of :func:`split_pod_key`: a workload
-    through one of its pods, a pod a controller creates at its first attempt in the simulation
-    (with where, second), a pod of the input against the loaded state (None second).
-    ExplainError for an unknown, bound or deleted pod."""
-    if kind is not None:
-        simulated = explain_workload(loaded, kind, namespace, name, config=config, seed=seed,
-                                     features=features)
-        return simulated.explanation, simulated
-    if not any(isinstance(o, Pod) and o.namespace == namespace and o.name == name for o in loaded.objects):
-        simulated = explain_simulated_pod(loaded, namespace, name, config=config, seed=seed,
-                                          features=features)
-        return simulated.explanation, simulated
-    return _explain_loaded(loaded, namespace, name, config, seed, features), None
-
-
-def _explain_loaded(loaded: LoadedObjects, namespace: str, name: str, config: Any, seed: int,
-                    features: Mapping[str, bool] | None) -> Explanation:
-    """A pod of the input, against the loaded state. No controller runs: the pod's
-    ResourceClaims are generated from their templates first, as the resourceclaim controller
-    would, and what the PersistentVolume controller would do with its unbound claims is only
-    reported (that controller runs in simulations, not here)."""
-    waiting: list[WaitingClaim] = []
-
-    def prepare(store: MemoryStore) -> None:
-        generate_claims(store, store.clock, seed)
-        found = store.try_get("Pod", namespace, name)
-        if isinstance(found, Pod):
-            waiting.extend(WaitingClaim(c, m) for c, m in claims_waiting_for_binding(store, found))
-
-    e = explain_loaded_pod(loaded.objects, namespace, name, config=config, seed=seed,
-                           now=start_time(loaded.objects),
-                           options=SchedulerOptions(features=features or {}), prepare=prepare)
-    e.waiting_claims = waiting
-    return e
+    """One :class:`PodExplainer`'s one answer: what ``kubesched explain`` prints."""
+    explainer = PodExplainer(loaded, config=config, seed=seed, features=features)
+    try:
+        return explainer.explain(kind, namespace, name)
+    finally:
+        explainer.close()

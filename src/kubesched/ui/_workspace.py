@@ -5,7 +5,9 @@ The inputs come from the command's one input path (manifests, a live cluster, or
 by ``kubesched.cli``'s loader exactly as ``simulate`` and ``explain`` read them); the
 workspace only keeps the loaded objects and runs the engine on them: the simulation
 ``simulate`` runs, with the same configuration, feature gates and seed, and, for one pod, the
-explanation ``explain`` gives (:func:`kubesched.simulator.explain_pod`, the same call). A new
+explanation ``explain`` gives (a :class:`kubesched.simulator.PodExplainer` per view: the
+loaded state's store and scheduler are built at the first decision and kept, each decision then
+one dry run on them, with ``explain``'s answer). A new
 input (a reload, the live cluster changing) builds a new view, replacing the old one whole:
 readers never see half of one. Waiters (the page's event stream) are told each new version,
 and, while a simulation runs (a large cluster takes a while), its progress.
@@ -24,10 +26,10 @@ from ..api import NEWEST_KUBE_VERSION
 from ..api.loader import LoadedObjects
 from ..scheduler import ExplainError
 from ..simulator import (
+    PodExplainer,
     ProgressFn,
     Simulator,
     dump_yaml,
-    explain_pod,
     explanation_json,
     snapshot_text,
     split_pod_key,
@@ -74,6 +76,8 @@ class Workspace:
         self._tick = 0  # counts the progress told, so that a waiter sees each
         self._told = 0.0
         self._decisions: OrderedDict[tuple[int, str], tuple[int, bytes]] = OrderedDict()
+        self._explainer: tuple[int, PodExplainer] | None = None  # the view's version, its explainer
+        self._explaining = threading.Lock()  # one explainer per view, one decision at a time
         self._view = self._build(1, loaded)
 
     # -- the view ----------------------------------------------------------------------------
@@ -147,19 +151,30 @@ class Workspace:
         cached = self._decisions.get((view.version, key))
         if cached is not None:
             return cached
-        try:
-            kind, namespace, name = split_pod_key(key)
-            e, simulated = explain_pod(view.loaded, kind, namespace, name, config=self.config,
-                                       seed=self.seed, features=self.features)
-            answer = (200, explanation_json(e, simulated).encode())
-        except ExplainError as exc:  # an unknown, bound or deleted pod
-            answer = (404, f"{exc}\n".encode())
-        except ValueError as exc:  # a key that is no pod's
-            answer = (400, f"{exc}\n".encode())
+        with self._explaining:
+            try:
+                kind, namespace, name = split_pod_key(key)
+                e, simulated = self._explainer_for(view.version, view.loaded).explain(kind, namespace, name)
+                answer = (200, explanation_json(e, simulated).encode())
+            except ExplainError as exc:  # an unknown, bound or deleted pod
+                answer = (404, f"{exc}\n".encode())
+            except ValueError as exc:  # a key that is no pod's
+                answer = (400, f"{exc}\n".encode())
         self._decisions[(view.version, key)] = answer
         while len(self._decisions) > _DECISIONS_KEPT:
             self._decisions.popitem(last=False)
         return answer
+
+    def _explainer_for(self, version: int, loaded: LoadedObjects) -> PodExplainer:
+        """The explainer of view ``version`` (the one before it, if any, is closed: a newer
+        view replaced it)."""
+        if self._explainer is not None and self._explainer[0] == version:
+            return self._explainer[1]
+        if self._explainer is not None:
+            self._explainer[1].close()
+        explainer = PodExplainer(loaded, config=self.config, seed=self.seed, features=self.features)
+        self._explainer = (version, explainer)
+        return explainer
 
     def snapshot(self) -> str:
         """The input as ``kubesched snapshot`` writes it."""
