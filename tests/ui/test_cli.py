@@ -4,11 +4,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,35 +12,21 @@ from contextlib import contextmanager
 from typer.testing import CliRunner
 
 from kubesched.cli import app
+from kubesched.testing.browser import UIServer
 
-from .conftest import QUICKSTART, REPO
+from .conftest import QUICKSTART
 
 runner = CliRunner()
 
 
 @contextmanager
 def _ui(*args: str) -> Iterator[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from kubesched.cli import main; main()", "ui", *args, "--port", "0"],
-        env={**os.environ, "PYTHONPATH": str(REPO / "src")}, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stderr is not None
-        line = ""
-        for _ in range(20):
-            line = proc.stderr.readline()
-            if "serving" in line or not line:
-                break
-        m = re.search(r"serving on (http://127\.0\.0\.1:\d+)/ ", line)
-        assert m, line
-        yield m.group(1)
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    """``kubesched ui ARGS... --port 0`` in its own process (the browser tests' server): its
+    URL, on loopback; interrupted as Ctrl-C does after, exiting 0."""
+    with UIServer(args) as server:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", server.url), server.url
+        yield server.url
+        assert server.stop() == 0
 
 
 def _get(url: str) -> bytes:
