@@ -30,10 +30,11 @@ POD_CLAIM_NAME = "resource.kubernetes.io/pod-claim-name"
 
 
 def started_release_plane(folder: str, tmp_path_factory: pytest.TempPathFactory,
-                          sched_args: str = "") -> Iterator[ControlPlane]:
+                          sched_args: str = "", apiserver_args: Sequence[str] = ()) -> Iterator[ControlPlane]:
     """A control plane from ``../shared/<folder>`` with its real kube-scheduler (default
-    configuration, ``sched_args`` as more flags), for a fixture to yield from; skipped (or
-    failed, in CI) when absent, stopped after (the side-by-side harness's ``running_plane``)."""
+    configuration, ``sched_args`` as more flags; ``apiserver_args``: more kube-apiserver flags),
+    for a fixture to yield from; skipped (or failed, in CI) when absent, stopped after (the
+    side-by-side harness's ``running_plane``)."""
     release = {folder: release for release, folder in FOLDERS.items()}[folder]
     script = REPO.parent / "shared" / folder / "control-plane"
     if not script.is_file():
@@ -42,7 +43,8 @@ def started_release_plane(folder: str, tmp_path_factory: pytest.TempPathFactory,
         if shutil.which(tool) is None:
             _missing(f"{tool} is not installed")
     try:
-        plane = running_plane(release, tmp_path_factory.mktemp(f"cp-{folder}") / "cp", sched_args)
+        plane = running_plane(release, tmp_path_factory.mktemp(f"cp-{folder}") / "cp", sched_args,
+                              apiserver_args)
         cp = plane.__enter__()
     except RuntimeError as e:
         _missing(str(e))

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,19 +63,42 @@ class Outcome:
 
 
 @contextmanager
-def running_plane(release: str, where: Path, sched_args: str = "") -> Iterator[ControlPlane]:
+def running_plane(release: str, where: Path, sched_args: str = "",
+                  apiserver_args: Sequence[str] = ()) -> Iterator[ControlPlane]:
     """A control plane of ``release`` in ``where`` with its real kube-scheduler (extra flags in
-    ``sched_args``, the script's SCHED_ARGS), stopped after. Raises if it does not start."""
+    ``sched_args``, the script's SCHED_ARGS), stopped after. Raises if it does not start.
+    ``apiserver_args``: more kube-apiserver flags (``--runtime-config=...``): the script has
+    none to pass, so they go through :func:`apiserver_with_args`."""
     script = REPO.parent / "shared" / FOLDERS[release] / "control-plane"
-    started = subprocess.run([str(script), "start", str(where)], capture_output=True, text=True, timeout=600)
+    env = {**os.environ, **(apiserver_with_args(script, where.parent / "bin", apiserver_args)
+                            if apiserver_args else {})}
+    started = subprocess.run([str(script), "start", str(where)], capture_output=True, text=True, timeout=600,
+                             env=env)
     if started.returncode != 0:
         raise RuntimeError(f"control-plane start failed: {started.stderr.strip()[-2000:]}")
     try:
         cp = plane_in(where, script)
-        start_scheduler(cp, sched_args)
+        start_scheduler(cp, sched_args, env)
         yield cp
     finally:
-        subprocess.run([str(script), "stop", str(where)], capture_output=True, text=True, timeout=180)
+        subprocess.run([str(script), "stop", str(where)], capture_output=True, text=True, timeout=180,
+                       env=env)
+
+
+def apiserver_with_args(script: Path, cache: Path, args: Sequence[str]) -> dict[str, str]:
+    """The environment that makes ``script`` start its kube-apiserver with ``args`` added: its
+    binary cache (``KUBESCHED_K8S_CACHE``) pointed at ``cache``, where ``kube-apiserver`` is a
+    wrapper running the binary unpacked beside it with ``args`` after the script's flags (the
+    script unpacks ``kube-scheduler`` there itself)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    real = cache / "kube-apiserver.bin"
+    with (script.parent / "kube-apiserver.xz").open("rb") as xz, real.open("wb") as out:
+        subprocess.run(["xz", "-dc"], stdin=xz, stdout=out, check=True, timeout=300)
+    real.chmod(0o755)
+    wrapper = cache / "kube-apiserver"
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(str(real))} "$@" {shlex.join(args)}\n')
+    wrapper.chmod(0o755)
+    return {"KUBESCHED_K8S_CACHE": str(cache)}
 
 
 def plane_in(where: Path, script: Path) -> ControlPlane:
@@ -83,10 +107,11 @@ def plane_in(where: Path, script: Path) -> ControlPlane:
                         api_url=env["API_URL"], token=env["TOKEN"])
 
 
-def start_scheduler(cp: ControlPlane, sched_args: str = "") -> None:
-    """The real kube-scheduler, default configuration, ``sched_args`` as SCHED_ARGS."""
+def start_scheduler(cp: ControlPlane, sched_args: str = "", env: Mapping[str, str] | None = None) -> None:
+    """The real kube-scheduler, default configuration, ``sched_args`` as SCHED_ARGS (``env``:
+    the script's environment, default this process's)."""
     subprocess.run([str(cp.script), "scheduler", str(cp.dir)], check=True, capture_output=True, text=True,
-                   timeout=180, env={**os.environ, "SCHED_ARGS": sched_args})
+                   timeout=180, env={**(os.environ if env is None else env), "SCHED_ARGS": sched_args})
 
 
 # --- generators ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kubesched.api import KubeVersion, ResourceClaim
+from kubesched.api import KubeVersion, ResourceClaim, parse_object
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient
 from kubesched.framework.config import default_config
@@ -59,8 +59,17 @@ from ._dra_side_by_side import (
 from ._kube import KubeschedProcess, condition, get_pod, https_get, node_manifest, rest_for, wait_for
 from .conftest import ControlPlane
 
-GATES = "DRADeviceTaints=true,DRADeviceBindingConditions=true"
-"""Alpha in v1.35, on in both schedulers (the v1.36 API server serves their fields)."""
+GATES = "DRADeviceTaints=true,DRADeviceBindingConditions=true,DRADeviceTaintRules=true"
+"""Alpha in v1.35, on in both schedulers (the v1.36 API server serves their fields and, with
+:data:`APISERVER_ARGS`, DeviceTaintRules)."""
+RULE_VERSION = "resource.k8s.io/v1alpha3"
+"""The DeviceTaintRule version v1.35's scheduler reads (its ResourceSlice tracker's informer;
+kubesched's KINDS say the same for 1.35)."""
+RULES = f"/apis/{RULE_VERSION}/devicetaintrules"
+APISERVER_ARGS = ("--runtime-config=resource.k8s.io/v1alpha3=true,resource.k8s.io/v1beta2=true",
+                  "--feature-gates=DRADeviceTaintRules=true")
+"""The v1.36 API server serves DeviceTaintRules only with these: the gate is beta and off, and
+both versions that have them are off by default."""
 OURS = "kubesched"
 DRIVER = "gpu.example.com"
 
@@ -68,7 +77,7 @@ DRIVER = "gpu.example.com"
 @pytest.fixture(scope="module")
 def plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
     """A v1.36 API server with the real kube-scheduler v1.35.4 running."""
-    yield from started_release_plane("k8s-1.35", tmp_path_factory, f"--feature-gates={GATES}")
+    yield from started_release_plane("k8s-1.35", tmp_path_factory, f"--feature-gates={GATES}", APISERVER_ARGS)
 
 
 @pytest.fixture(scope="module")
@@ -299,6 +308,52 @@ def test_device_taints_are_honoured_as_the_real_scheduler_does(twin: Twin) -> No
     twin.compare("still-blocked", bound=False)
     twin.create_pod("tolerates-all", [{"name": "gpu", "resourceClaimName": "c4"}])
     assert twin.compare("tolerates-all")["devices"][0].endswith("/gpu-2")
+
+
+def test_device_taint_rules_are_watched_as_the_real_scheduler_does(twin: Twin) -> None:
+    """DRADeviceTaintRules: a rule with a NoSchedule taint on the only device keeps the pod
+    from it, with the same message on both sides and the same one offline (``explain`` as
+    v1.35 on the same objects, the rules read back from the API server); deleting the rule
+    requeues the pod (a ResourceSlice update, as the slice tracker reports it) and both bind it
+    to that device, well before the unschedulable pods' 5-minute flush."""
+    klass = _class(twin)
+    twin.node(0, "8", gpus(1))
+    names = []
+    for side in twin.sides:
+        names.append(f"{side.prefix}-maintenance")
+        twin.rest.request("POST", RULES, {
+            "apiVersion": RULE_VERSION, "kind": "DeviceTaintRule", "metadata": {"name": names[-1]},
+            "spec": {"deviceSelector": {"driver": DRIVER, "pool": side.node(0), "device": "gpu-0"},
+                     "taint": {"key": "maintenance", "value": "planned", "effect": "NoSchedule"}}})
+    try:
+        time.sleep(1)  # both schedulers' rule informers see them before the pod exists
+        twin.claim("c", [request(klass=klass)])
+        twin.create_pod("waits", [{"name": "gpu", "resourceClaimName": "c"}])
+        refused = twin.compare("waits", bound=False)
+        assert "cannot allocate all claims" in refused["message"]
+
+        real = twin.sides[0]  # default-scheduler: the default configuration's profile
+        rules = [parse_object({"apiVersion": RULE_VERSION, "kind": "DeviceTaintRule", **item})
+                 for item in twin.rest.request("GET", RULES)["items"]]
+        config = default_config({g.split("=")[0]: True for g in GATES.split(",")}, KubeVersion(1, 35))
+        state = cluster_state(twin.rest, real.namespace) + rules
+        offline = explain(state, real.namespace, "waits", config=config)
+        assert offline.selected_node is None
+        live = (condition(get_pod(twin.rest, real.namespace, "waits"), "PodScheduled") or {})["message"]
+        assert offline.message == live
+        without = explain(cluster_state(twin.rest, real.namespace), real.namespace, "waits", config=config)
+        assert without.selected_node == real.node(0)
+
+        started = time.monotonic()
+        for name in names:
+            twin.rest.request("DELETE", f"{RULES}/{name}")
+        bound = twin.compare("waits")
+        assert bound["devices"] == ["<side>/c: gpu -> gpu.example.com/<side>-n0/gpu-0"]
+        assert time.monotonic() - started < 60
+    finally:
+        for name in names:
+            with suppress(NotFound):
+                twin.rest.request("DELETE", f"{RULES}/{name}")
 
 
 def test_binding_conditions_are_waited_for_as_the_real_scheduler_does(twin: Twin) -> None:

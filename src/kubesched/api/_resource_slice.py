@@ -395,6 +395,11 @@ class DeviceTaintRule(ManifestObject):
         driver = _opt_str(sel.get("driver"), f"{p}.driver")
         pool = _opt_str(sel.get("pool"), f"{p}.pool")
         device = _opt_str(sel.get("device"), f"{p}.device")
+        for gone in ("deviceClassName", "selectors"):
+            # resource.k8s.io/v1alpha3 of 1.33 and 1.34 only (dropped in 1.35): a rule selecting
+            # by class or CEL would be read as selecting more devices than it does.
+            if sel.get(gone) is not None:
+                errs.forbidden(f"{p}.{gone}", "not supported (removed from DeviceTaintRule in 1.35)")
         if driver is not None:
             _validate_driver_name(driver, f"{p}.driver", errs)
         if pool is not None:

@@ -45,6 +45,7 @@ from ._resource import DeviceClass, ResourceClaim, ResourceClaimTemplate
 from ._resource_slice import DeviceTaintRule, ResourceSlice
 from ._scheduling_group import SCHEDULING_API_VERSIONS, PodGroup, Workload
 from ._validation import validate_object
+from ._version import KubeVersion
 from ._workloads import (
     DaemonSet,
     Deployment,
@@ -123,11 +124,30 @@ class KindInfo:
     read from files only."""
     optional: bool = False
     """A live cluster may not serve it or not grant it to the scheduler: read as empty then."""
+    gates: tuple[str, ...] = ()
+    """Feature gates kube-scheduler starts its informer under (all of them on): ``run``
+    watches the kind only then."""
+    release_versions: tuple[tuple[KubeVersion, str], ...] = ()
+    """``(release, apiVersion)`` entries in release order: the version the informer of that
+    release's kube-scheduler (and of later ones up to the next entry) lists and watches, the
+    typed informer it was built with; before the first entry it has none. Empty: every
+    release reads ``api_version``."""
 
     @property
     def group(self) -> str:
         """The API group (``""`` for the core group), as in RBAC rules."""
         return self.api_version.rpartition("/")[0]
+
+    def version_for(self, release: KubeVersion) -> str | None:
+        """The apiVersion ``release``'s kube-scheduler reads this kind from (see
+        ``release_versions``), None when it reads none."""
+        if not self.release_versions:
+            return self.api_version
+        out: str | None = None
+        for first, version in self.release_versions:
+            if first <= release:
+                out = version
+        return out
 
 
 KINDS: Final[Mapping[str, KindInfo]] = {
@@ -156,8 +176,18 @@ KINDS: Final[Mapping[str, KindInfo]] = {
                  live="watch", optional=True),
         KindInfo("ResourceSlice", "resource.k8s.io/v1", "resourceslices", False, ResourceSlice,
                  live="watch", optional=True),
-        # Upstream serves DeviceTaintRules from a beta version the scheduler does not watch.
-        KindInfo("DeviceTaintRule", "resource.k8s.io/v1", "devicetaintrules", False, DeviceTaintRule),
+        # The ResourceSlice tracker's rule informer (staging/.../resourceslice/tracker, built in
+        # pkg/scheduler/scheduler.go while DRADeviceTaintRules is on): v1alpha3 in 1.35,
+        # v1beta2 in 1.36 (beta, off by default, and the version off unless --runtime-config
+        # turns it on), v1 from 1.37. (1.33 and 1.34 read v1alpha3 under DRADeviceTaints; the
+        # DRADeviceTaintRules gate, and so rules here, start with 1.35.) The fields read are
+        # the same in the three.
+        KindInfo("DeviceTaintRule", "resource.k8s.io/v1", "devicetaintrules", False, DeviceTaintRule,
+                 ("resource.k8s.io/v1beta2", "resource.k8s.io/v1alpha3"), live="watch", optional=True,
+                 gates=("DynamicResourceAllocation", "DRADeviceTaintRules"),
+                 release_versions=((KubeVersion(1, 35), "resource.k8s.io/v1alpha3"),
+                                   (KubeVersion(1, 36), "resource.k8s.io/v1beta2"),
+                                   (KubeVersion(1, 37), "resource.k8s.io/v1"))),
         KindInfo("ResourceClaimTemplate", "resource.k8s.io/v1", "resourceclaimtemplates", True,
                  ResourceClaimTemplate),
         KindInfo("ResourceClaim", "resource.k8s.io/v1", "resourceclaims", True, ResourceClaim,

@@ -36,7 +36,7 @@ from typing import Any
 from prometheus_client import CollectorRegistry
 
 from ..clock import RealClock, Timer
-from ..cluster.live import LiveStore, RestClient, WriteFence, rest_client_for
+from ..cluster.live import LiveStore, RestClient, WriteFence, rest_client_for, watched_kinds
 from ..cluster.live.leaderelection import (
     LeaderCallbacks,
     LeaderElectionConfig,
@@ -69,7 +69,9 @@ class LiveScheduler:
         self.config = config if config is not None else default_config()
         self.rest, self.kubeconfig = rest_client_for(self.config.client_connection, kubeconfig)
         self.clock = RealClock()
-        self.store = LiveStore(self.rest, self.clock)
+        # The informers of this release's kube-scheduler with these gates (DeviceTaintRules).
+        self.store = LiveStore(self.rest, self.clock,
+                               watched_kinds(self.config.kube_version, self.config.features))
         self.stop_event = stop_event if stop_event is not None else threading.Event()
         self.seed = seed
         self.scheduler: Scheduler | None = None

@@ -25,7 +25,7 @@ import logging
 import threading
 
 from ..clock import RealClock
-from ..cluster.live import LiveStore, rest_client_for
+from ..cluster.live import LiveStore, rest_client_for, watched_kinds
 from ..framework.config import SchedulerConfig, default_config
 from ._engine import ExtenderEngine
 
@@ -49,7 +49,8 @@ class InformerView:
         self.config = config if config is not None else default_config()
         self.rest, self.kubeconfig = rest_client_for(self.config.client_connection, kubeconfig)
         self.clock = RealClock(wake_on_schedule=False)
-        self.store = LiveStore(self.rest, self.clock)
+        self.store = LiveStore(self.rest, self.clock,
+                               watched_kinds(self.config.kube_version, self.config.features))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False

@@ -15,7 +15,7 @@ from ._pager import list_kind
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
 from ._snapshot import READ_KINDS, list_cluster
-from ._store import LIVE_KINDS, OPTIONAL_KINDS, POD_FIELD_SELECTOR, LiveStore
+from ._store import LIVE_KINDS, OPTIONAL_KINDS, POD_FIELD_SELECTOR, LiveStore, watched_kinds
 
 __all__ = [
     "LIVE_KINDS",
@@ -40,4 +40,5 @@ __all__ = [
     "load_rest_config",
     "resolve_kubeconfig",
     "rest_client_for",
+    "watched_kinds",
 ]

@@ -49,7 +49,7 @@ class Informer:
 
     def __init__(self, rest: RestClient, kind: str, lock: threading.RLock,
                  on_event: Callable[[WatchEvent], None], field_selector: str | None = None,
-                 optional: bool = False) -> None:
+                 optional: bool = False, api_version: str | None = None) -> None:
         self.rest = rest
         self.kind = kind
         self.lock = lock
@@ -57,13 +57,14 @@ class Informer:
         self.field_selector = field_selector
         self.optional = optional
         """A kind the cluster may not serve or grant (see ``_run``): none, rather than no start."""
+        self.api_version = api_version or KINDS[kind].api_version
+        """The version listed and watched (the kind's preferred one unless told)."""
         self.items: dict[_Key, ApiObject] = {}
         self.resource_version = ""
         self.synced = threading.Event()
         self._stop = threading.Event()
         self._resp: Any = None
         self._thread: threading.Thread | None = None
-        self._info = KINDS[kind]
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -108,7 +109,7 @@ class Informer:
                 # case the API is turned on. Said once.
                 if not self.synced.is_set():
                     log.warning("%s: %s cannot be listed (%s); treating it as empty",
-                                self.kind, self._info.api_version, exc)
+                                self.kind, self.api_version, exc)
                     self.synced.set()
                 self._stop.wait(_BACKOFF_CAP)
             except Exception as exc:
@@ -130,12 +131,12 @@ class Informer:
 
         def page(items: Sequence[Any], remaining: int) -> None:
             for item in items:
-                obj = parse_listed(self.kind, item)
+                obj = parse_listed(self.kind, item, api_version=self.api_version)
                 if obj is not None:
                     fresh[(obj.meta.namespace, obj.meta.name)] = obj
 
         rv = list_kind(self.rest, self.kind, page, field_selector=self.field_selector,
-                       optional=self.optional)
+                       optional=self.optional, api_version=self.api_version)
         with self.lock:
             old = self.items
             self.items = fresh
@@ -154,7 +155,7 @@ class Informer:
 
     # -- watch -----------------------------------------------------------------------------
     def _watch(self) -> None:
-        resp = self.rest.stream(collection_path(self.kind), {
+        resp = self.rest.stream(collection_path(self.kind, api_version=self.api_version), {
             "watch": "true", "resourceVersion": self.resource_version, "allowWatchBookmarks": "true",
             "timeoutSeconds": _WATCH_TIMEOUT, "fieldSelector": self.field_selector},
             timeout=_WATCH_TIMEOUT + 30)
@@ -191,7 +192,7 @@ class Informer:
             md = raw.get("metadata") if isinstance(raw, Mapping) else None
             if isinstance(md, Mapping):  # (read without the lock: only a hint, see parse_listed)
                 prev_seen = self.items.get((md.get("namespace") or "", md.get("name") or ""))
-        obj = parse_listed(self.kind, raw, prev_seen)
+        obj = parse_listed(self.kind, raw, prev_seen, self.api_version)
         with self.lock:
             if rv:
                 self.resource_version = rv

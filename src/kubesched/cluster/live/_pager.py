@@ -24,14 +24,17 @@ log = logging.getLogger(__name__)
 PAGE: Final = 500
 """Items per page (the reflector's default page size)."""
 
-def parse_listed(kind: str, raw: Any, prev: ApiObject | None = None) -> ApiObject | None:
+def parse_listed(kind: str, raw: Any, prev: ApiObject | None = None,
+                 api_version: str | None = None) -> ApiObject | None:
     """The api object for an item the server sent, or None (logged) for one kubesched cannot
     read. ``prev``: a cached earlier version of it, whose unchanged parts need not be parsed
-    again (the same object results from any earlier version, so a stale one is fine)."""
+    again (the same object results from any earlier version, so a stale one is fine).
+    ``api_version``: the version it was listed from (list items carry none), default the
+    kind's preferred one."""
     try:
         doc = dict(raw)
         doc.setdefault("kind", kind)
-        doc.setdefault("apiVersion", KINDS[kind].api_version)
+        doc.setdefault("apiVersion", api_version or KINDS[kind].api_version)
         return parse_object(doc) if prev is None else parse_update(prev, doc)
     except Exception as exc:
         md = (raw or {}).get("metadata") if isinstance(raw, Mapping) else None
@@ -41,21 +44,29 @@ def parse_listed(kind: str, raw: Any, prev: ApiObject | None = None) -> ApiObjec
 
 
 def list_kind(rest: RestClient, kind: str, on_page: Callable[[Sequence[Any], int], None], *,
-              field_selector: str | None = None, optional: bool = False) -> str:
+              field_selector: str | None = None, optional: bool = False,
+              api_version: str | None = None) -> str:
     """List every ``kind`` object, page by page: ``on_page(items, remaining)`` for each page
     (``remaining``: the server's ``remainingItemCount``, 0 when it does not say). Returns the
-    list's resourceVersion. For an optional kind, API discovery first: a version the server
-    does not serve raises NotFound without listing."""
+    list's resourceVersion. ``api_version``: the version to read (default the kind's preferred
+    one). For an optional kind, API discovery first: a group version the server does not
+    serve, or one without the kind's resource (a beta version served without the feature gate
+    that adds the resource), raises NotFound without listing."""
     info = KINDS[kind]
-    if optional and info.api_version != "v1":
+    version = api_version or info.api_version
+    if optional and version != "v1":
         try:
-            rest.request("GET", f"/apis/{info.api_version}")
+            found = rest.request("GET", f"/apis/{version}")
         except NotFound:
-            raise NotFound(f"{info.api_version} is not served by the API server") from None
+            raise NotFound(f"{version} is not served by the API server") from None
+        resources = found.get("resources") if isinstance(found, Mapping) else None
+        if isinstance(resources, list) and info.plural not in {
+                r.get("name") for r in resources if isinstance(r, Mapping)}:
+            raise NotFound(f"{version} is served without {info.plural}")
     cont: str | None = None
     rv = ""
     while True:
-        body = rest.request("GET", collection_path(kind), query={
+        body = rest.request("GET", collection_path(kind, api_version=version), query={
             "limit": PAGE, "continue": cont, "fieldSelector": field_selector})
         md = body.get("metadata") or {}
         on_page(body.get("items") or (), int(md.get("remainingItemCount") or 0))

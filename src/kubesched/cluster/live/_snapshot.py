@@ -23,11 +23,11 @@ __all__ = ["READ_KINDS", "list_cluster"]
 
 log = logging.getLogger(__name__)
 
-READ_KINDS: Final[tuple[str, ...]] = tuple(k for k, info in KINDS.items() if info.live)
-"""What the cluster input lists (``KindInfo.live``): the kinds ``run`` watches, and
-PriorityClasses, which a simulation's admission resolves ``priorityClassName`` against (the
-scheduler itself reads only ``spec.priority``, so ``run`` has no informer for them). In
-dependency order."""
+READ_KINDS: Final[tuple[str, ...]] = tuple(k for k, info in KINDS.items() if info.live and not info.gates)
+"""What the cluster input lists (``KindInfo.live``): the kinds ``run`` watches in every
+release and with any gates (not DeviceTaintRules), and PriorityClasses, which a simulation's
+admission resolves ``priorityClassName`` against (the scheduler itself reads only
+``spec.priority``, so ``run`` has no informer for them). In dependency order."""
 
 _OPTIONAL_READ: Final = frozenset(k for k in READ_KINDS if KINDS[k].optional)
 """Kinds listed as empty (``KindInfo.optional``) when the server does not serve them or the

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ...api import Pod
+from ...api import KubeVersion, Pod
 from ...api.loader import KINDS, ApiObject, kind_of, parse_object
 from ...clock import Clock
 from .._conditions import update_pod_conditions
@@ -36,7 +36,7 @@ from ._informer import Informer
 from ._resources import collection_path, object_path
 from ._rest import RestClient
 
-__all__ = ["LIVE_KINDS", "OPTIONAL_KINDS", "POD_FIELD_SELECTOR", "LiveStore"]
+__all__ = ["LIVE_KINDS", "OPTIONAL_KINDS", "POD_FIELD_SELECTOR", "LiveStore", "watched_kinds"]
 
 log = logging.getLogger(__name__)
 
@@ -46,23 +46,48 @@ scheduler (see scheduler/_pod_informer.py)."""
 
 _STRATEGIC = "application/strategic-merge-patch+json"
 
-LIVE_KINDS: tuple[str, ...] = tuple(k for k, info in KINDS.items() if info.live == "watch")
-"""The kinds watched (``KindInfo.live``): the informers kube-scheduler starts for its plugins, in
-the loader's dependency order. Not every kind the loader reads: no PriorityClasses (no such
+LIVE_KINDS: tuple[str, ...] = tuple(k for k, info in KINDS.items() if info.live == "watch" and not info.gates)
+"""The kinds watched in every release (``KindInfo.live``): the informers kube-scheduler starts
+for its plugins, in the loader's dependency order. Not every kind the loader reads:
+no PriorityClasses (no such
 informer: the API server's Priority admission writes ``spec.priority`` into each pod, which is
 all the scheduler reads, and ``system:kube-scheduler`` grants no access to them), no workload
 kinds a simulation's controllers read (Deployments, DaemonSets, Jobs). The ``resource.k8s.io/v1``
-kinds DynamicResources reads are watched too (no DeviceTaintRules: upstream serves them from a
-beta version the scheduler does not watch by default); an API server that does not serve
+kinds DynamicResources reads are watched too; an API server that does not serve
 ``resource.k8s.io/v1`` (before 1.34) has none of them (see :class:`Informer`), which only
-pods with resource claims notice. Every kind here is one ``system:kube-scheduler`` (or
+pods with resource claims notice. DeviceTaintRules are watched only where the release's
+scheduler does (:func:`watched_kinds`). Every kind here is one ``system:kube-scheduler`` (or
 ``system:volume-scheduler``: StorageClasses) lets it list and watch."""
 
-OPTIONAL_KINDS: frozenset[str] = frozenset(k for k in LIVE_KINDS if KINDS[k].optional)
-"""Watched kinds a cluster may not serve (resource.k8s.io/v1 before 1.34) or not grant the
-scheduler (the bootstrap role has the DRA rules only while DynamicResourceAllocation is on):
-their informer treats a 404 or 403 as "none" (logged once) instead of keeping the scheduler
-from starting."""
+OPTIONAL_KINDS: frozenset[str] = frozenset(
+    k for k, info in KINDS.items() if info.live == "watch" and info.optional)
+"""Watched kinds a cluster may not serve (resource.k8s.io/v1 before 1.34; DeviceTaintRules in
+the version the release reads, see :func:`watched_kinds`) or not grant the scheduler (the
+bootstrap role has the DRA rules only while DynamicResourceAllocation is on): their informer
+treats a 404 or 403 as "none" (logged once) instead of keeping the scheduler from starting."""
+
+
+def watched_kinds(release: KubeVersion, features: Mapping[str, bool]) -> dict[str, str]:
+    """Kind -> apiVersion of every informer ``release``'s kube-scheduler starts with the feature
+    gates ``features`` (every gate of the release, ``--feature-gates`` applied): the kinds of
+    :data:`LIVE_KINDS`, and a gated kind (``KindInfo.gates``, all on) in the version that
+    release reads (``KindInfo.release_versions``). DeviceTaintRules: the ResourceSlice tracker's
+    rule informer (DynamicResourceAllocation and DRADeviceTaintRules on), ``v1alpha3`` in
+    1.35, ``v1beta2`` in 1.36, ``v1`` from 1.37.
+
+    Where the server does not serve that version (v1beta2 is off by default in 1.36; a 1.35
+    server serves v1alpha3 only with ``--runtime-config``) upstream's informer keeps failing
+    to list and the scheduler waits for its cache forever; kubesched logs one line
+    (``DeviceTaintRule: resource.k8s.io/v1alpha3 cannot be listed (...); treating it as
+    empty``), schedules without rules and lists again every 30 s (see :class:`Informer`)."""
+    out: dict[str, str] = {}
+    for kind, info in KINDS.items():
+        if info.live != "watch" or not all(features.get(g, False) for g in info.gates):
+            continue
+        version = info.version_for(release)
+        if version is not None:
+            out[kind] = version
+    return out
 
 
 class LiveStore:
@@ -72,7 +97,10 @@ class LiveStore:
     """Real controllers (PV controller, provisioners) act on this cluster: VolumeBinding's
     PreBind writes only upstream's updates and waits for them (see plugins/volumebinding)."""
 
-    def __init__(self, rest: RestClient, clock: Clock, kinds: Sequence[str] = LIVE_KINDS) -> None:
+    def __init__(self, rest: RestClient, clock: Clock,
+                 kinds: Sequence[str] | Mapping[str, str] = LIVE_KINDS) -> None:
+        """``kinds``: the kinds to watch, in their preferred versions, or kind -> apiVersion
+        (:func:`watched_kinds`)."""
         self.rest = rest
         self._clock = clock
         self._lock = threading.RLock()
@@ -80,10 +108,11 @@ class LiveStore:
         self._pending: deque[WatchEvent] = deque()
         self._drain_scheduled = False
         self._rv = 0
+        versions: Mapping[str, str] = kinds if isinstance(kinds, Mapping) else {}
         self.informers = {
             k: Informer(rest, k, self._lock, self._on_event,
                         field_selector=POD_FIELD_SELECTOR if k == "Pod" else None,
-                        optional=k in OPTIONAL_KINDS)
+                        optional=k in OPTIONAL_KINDS, api_version=versions.get(k))
             for k in kinds}
         self.sink = EventSink(rest.clone())  # createClients: a separate event client
 
