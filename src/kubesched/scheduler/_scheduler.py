@@ -21,10 +21,11 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, cast
 
-from ..api import Namespace, Node, Pod, PodGroup
+from ..api import DeviceTaintRule, Namespace, Node, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store, WatchEvent
+from ..dra.structured import apply_device_taint_rules
 from ..framework import (
     EXTENDER_NAME,
     MAX_PERMIT_TIMEOUT,
@@ -279,10 +280,23 @@ class Scheduler(SchedulePodGroupMixin):
         elif kind in KIND_TO_RESOURCE:
             action = {"ADDED": ActionType.ADD, "MODIFIED": ActionType.UPDATE}.get(typ, ActionType.DELETE)
             h.other(KIND_TO_RESOURCE[kind], action, old, new)
-        elif kind == "DeviceTaintRule":
+        elif kind == "DeviceTaintRule" and self._rule_changes_slices(
+                cast("DeviceTaintRule | None", old), cast("DeviceTaintRule | None", new)):
             # Upstream's ResourceSlice tracker applies taint rules to the slices it serves and
             # reports the change as ResourceSlice updates; no slice object stands for it here.
             h.other(EventResource.RESOURCE_SLICE, ActionType.UPDATE, None, None)
+
+    def _rule_changes_slices(self, old: DeviceTaintRule | None, new: DeviceTaintRule | None) -> bool:
+        """Whether the tracker would report slice updates for this rule change (its
+        deviceTaintAdd/Update/Delete sync the slices the old or new rule selects, and syncSlice
+        reports only a slice whose patched copy changed): the rule (before or after) selects a
+        device of a stored slice, and an update changed its selector or taint."""
+        if old is not None and new is not None and (old.driver, old.pool, old.device, old.taint) \
+                == (new.driver, new.pool, new.device, new.taint):
+            return False
+        rules = [r for r in (old, new) if r is not None]
+        return any(apply_device_taint_rules(s, [r]) is not s
+                   for s in self.store.list("ResourceSlice") for r in rules)
 
     def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
         """The pod lister of the scheduler's informer: a finished pod is not found."""

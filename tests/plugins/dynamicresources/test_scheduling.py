@@ -144,6 +144,37 @@ def test_device_taint_rule_taints_and_its_removal_wakes_the_pod() -> None:
     assert mgr.clock.now - start < FLUSH
 
 
+def _rule(name: str, **selector: str) -> DeviceTaintRule:
+    return DeviceTaintRule.from_dict({
+        "apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule", "metadata": {"name": name},
+        "spec": {"deviceSelector": selector, "taint": {"key": name, "effect": "NoSchedule"}}})
+
+
+def test_only_a_rule_change_that_changes_a_slice_wakes_the_pod() -> None:
+    """The slice tracker reports a rule's add, update or delete as updates of the slices whose
+    patched copy changed (deviceTaintAdd/Update/Delete, syncSlice): a rule selecting no
+    device, or an update that keeps selector and taint, requeues nothing; a rule tainting a
+    device (even one that cannot help) is a ResourceSlice update, and DynamicResources
+    registers those without a hint."""
+    store, sched, mgr = _cluster(1, _rule("maintenance", device="dev-0"), _template(),
+                                 _pod("p", template="one"))
+    sched.run_until_idle(until=mgr.clock.now + 10)
+    assert not store.get("Pod", "default", "p").node_name
+
+    def waiting() -> str:
+        return sched.queue.pending_pods()[1]
+
+    assert waiting() == "activeQ:0; backoffQ:0; unschedulablePods:1"
+    store.create(_rule("elsewhere", driver="other.example.com"))  # selects no device
+    other = store.get("DeviceTaintRule", "", "maintenance")
+    store.update(DeviceTaintRule.from_dict({**other.raw, "metadata": {
+        **other.raw["metadata"], "labels": {"seen": "yes"}}}))  # selector and taint unchanged
+    store.delete("DeviceTaintRule", "", "elsewhere")
+    assert waiting() == "activeQ:0; backoffQ:0; unschedulablePods:1"
+    store.create(_rule("more", device="dev-0"))  # a second taint on the device
+    assert waiting().endswith("unschedulablePods:0")  # moved to activeQ (its backoff is over)
+
+
 def test_claim_events_ask_only_the_pods_of_the_claim() -> None:
     """isSchedulableAfterClaimChange / isSchedulableAfterPodChange can only queue the pods that
     own or name the claim (the updated pod itself): the queue reaches those pods through the
