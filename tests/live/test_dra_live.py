@@ -76,7 +76,7 @@ DRIVER = "gpu.example.com"
 
 @pytest.fixture(scope="module")
 def plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:
-    """A v1.36 API server with the real kube-scheduler v1.35.4 running."""
+    """A v1.36 API server serving DeviceTaintRules, with the real kube-scheduler v1.35.4 running."""
     yield from started_release_plane("k8s-1.35", tmp_path_factory, f"--feature-gates={GATES}", APISERVER_ARGS)
 
 
