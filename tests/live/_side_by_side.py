@@ -23,10 +23,12 @@ Used by the ``test_*side_by_side*`` live tests (a few seeds each, in CI) and by
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import shlex
 import subprocess
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -88,15 +90,25 @@ def running_plane(release: str, where: Path, sched_args: str = "",
 def apiserver_with_args(script: Path, cache: Path, args: Sequence[str]) -> dict[str, str]:
     """The environment that makes ``script`` start its kube-apiserver with ``args`` added: its
     binary cache (``KUBESCHED_K8S_CACHE``) pointed at ``cache``, where ``kube-apiserver`` is a
-    wrapper running the binary unpacked beside it with ``args`` after the script's flags (the
-    script unpacks ``kube-scheduler`` there itself)."""
+    wrapper running the real binary with ``args`` after the script's flags. The binaries are
+    unpacked once per set (keyed on its ``SHA256SUMS``, as the script keys its own cache) into a
+    folder of ``$XDG_CACHE_HOME`` (else the temporary directory), and linked from ``cache``."""
+    key = hashlib.sha256((script.parent / "SHA256SUMS").read_bytes()).hexdigest()[:12]
+    unpacked = Path(os.environ.get("XDG_CACHE_HOME") or tempfile.gettempdir()) / f"kubesched-k8s-bin-{key}"
+    unpacked.mkdir(parents=True, exist_ok=True)
     cache.mkdir(parents=True, exist_ok=True)
-    real = cache / "kube-apiserver.bin"
-    with (script.parent / "kube-apiserver.xz").open("rb") as xz, real.open("wb") as out:
-        subprocess.run(["xz", "-dc"], stdin=xz, stdout=out, check=True, timeout=300)
-    real.chmod(0o755)
+    for binary in ("kube-apiserver", "kube-scheduler"):
+        target = unpacked / binary
+        if not os.access(target, os.X_OK):
+            part = unpacked / f"{binary}.{os.getpid()}.part"
+            with (script.parent / f"{binary}.xz").open("rb") as xz, part.open("wb") as out:
+                subprocess.run(["xz", "-dc"], stdin=xz, stdout=out, check=True, timeout=300)
+            part.chmod(0o755)
+            os.replace(part, target)
+    (cache / "kube-scheduler").symlink_to(unpacked / "kube-scheduler")
     wrapper = cache / "kube-apiserver"
-    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(str(real))} "$@" {shlex.join(args)}\n')
+    real = shlex.quote(str(unpacked / "kube-apiserver"))
+    wrapper.write_text(f'#!/bin/sh\nexec {real} "$@" {shlex.join(args)}\n')
     wrapper.chmod(0o755)
     return {"KUBESCHED_K8S_CACHE": str(cache)}
 
