@@ -15,11 +15,19 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from kubesched.api import NEWEST_KUBE_VERSION, KubeVersion
 from kubesched.api.loader import KINDS, load_paths
 from kubesched.cli import app
 from kubesched.cli._kubectl import kubectl_args
 from kubesched.cluster import NotFound
-from kubesched.cluster.live import POD_FIELD_SELECTOR, READ_KINDS, error_for_status, list_cluster
+from kubesched.cluster.live import (
+    POD_FIELD_SELECTOR,
+    READ_KINDS,
+    error_for_status,
+    list_cluster,
+    read_kinds,
+)
+from kubesched.framework import feature_gates_for
 
 REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "examples" / "quickstart"
@@ -171,6 +179,23 @@ def test_optional_kinds_not_served_or_not_granted_are_empty() -> None:
     assert not any(p.endswith("/deviceclasses") for _, p, _ in api.requests)
 
 
+def test_device_taint_rules_are_listed_as_the_release_simulated_reads_them() -> None:
+    """The cluster input of a simulation as 1.36 with DRADeviceTaintRules lists the rules from
+    ``resource.k8s.io/v1beta2``, as ``run`` as 1.36 watches them; 1.36 with its defaults (the
+    gate off) lists none, as its scheduler has no such informer."""
+    rule = {"metadata": {"name": "maintenance", "resourceVersion": "3"},
+            "spec": {"deviceSelector": {"device": "gpu-0"}, "taint": {"key": "k", "effect": "NoSchedule"}}}
+    v136 = KubeVersion(1, 36)
+    kinds = read_kinds(v136, feature_gates_for(v136, {"DRADeviceTaintRules": True}))
+    assert [k for k in kinds if k != "DeviceTaintRule"] == list(READ_KINDS)
+    api = FakeApi({"Node": [_node("n")], "DeviceTaintRule": [rule]})
+    api.by_path["/apis/resource.k8s.io/v1beta2/devicetaintrules"] = "DeviceTaintRule"
+    loaded = list_cluster(api, kinds)  # type: ignore[arg-type]
+    assert loaded.counts() == {"Node": 1, "DeviceTaintRule": 1}
+    assert loaded.device_taint_rules[0].device == "gpu-0"
+    assert "DeviceTaintRule" not in read_kinds(v136, feature_gates_for(v136))
+
+
 def test_a_required_kind_refused_is_an_error() -> None:
     api = FakeApi({}, forbidden=frozenset({"Node"}))
     with pytest.raises(Exception, match="forbidden"):
@@ -222,7 +247,7 @@ def test_the_readonly_role_grants_reading_exactly_the_kinds_listed() -> None:
     granted = {(g, r, v) for rule in role["rules"] for g in rule["apiGroups"] for r in rule["resources"]
                for v in rule["verbs"]}
     want = set()
-    for kind in READ_KINDS:
+    for kind in {*READ_KINDS, *read_kinds(NEWEST_KUBE_VERSION, feature_gates_for(NEWEST_KUBE_VERSION))}:
         info = KINDS[kind]
         for verb in ("get", "list", "watch"):
             want.add((info.group, info.plural, verb))

@@ -14,7 +14,7 @@ from ._informer import Informer
 from ._pager import list_kind
 from ._ratelimit import TokenBucket
 from ._rest import ApiError, RestClient, error_for_status
-from ._snapshot import READ_KINDS, list_cluster
+from ._snapshot import READ_KINDS, list_cluster, read_kinds
 from ._store import LIVE_KINDS, OPTIONAL_KINDS, POD_FIELD_SELECTOR, LiveStore, watched_kinds
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "list_cluster",
     "list_kind",
     "load_rest_config",
+    "read_kinds",
     "resolve_kubeconfig",
     "rest_client_for",
     "watched_kinds",
