@@ -350,7 +350,8 @@ class ScheduleOne:
     def _advance(self, c: _Cycle, steps: BindingSteps, status: Status | None) -> None:
         """Run the binding cycle's ``steps`` on from their last wait (``status``: how it ended;
         None to start) to the next wait not over yet, which resumes them from its callback
-        through the executor, or to their end (:meth:`_end_binding_cycle`)."""
+        through the executor, or to their end (:meth:`_end_binding_cycle`). No upstream
+        counterpart: there the binding goroutine blocks in WaitOnPermit and in PreBind."""
         while True:
             try:
                 wait = next(steps) if status is None else steps.send(status)
