@@ -109,7 +109,10 @@ class _ExtenderPlugin:
 class _NominatorView:
     """The scheduling queue as the frameworks' nominator, with a fast path: most nodes have no
     nominated pod, and asking the queue (its lock and timer re-arm) for every node of every
-    cycle dominated filtering time. Everything else goes to the queue."""
+    cycle dominated filtering time. The rest is the queue's: the change log the nominated
+    columns read (``LoggingNominator``) and ``activate`` (upstream's PodActivator)."""
+
+    __slots__ = ("_queue",)
 
     def __init__(self, queue: PriorityQueue) -> None:
         self._queue = queue
@@ -122,8 +125,14 @@ class _NominatorView:
     def __len__(self) -> int:
         return len(self._queue.nominator)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._queue, name)
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]:
+        return self._queue.nominated_changes_since(version)
+
+    def nominated_node_names(self) -> set[str]:
+        return self._queue.nominated_node_names()
+
+    def activate(self, pods: Mapping[str, Pod]) -> None:
+        self._queue.activate(pods)
 
 
 class Scheduler:
