@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kubesched.framework import Status
+from kubesched.framework import Code, Status
 from kubesched.scheduler import BindingMode, SchedulerOptions
 
 from .env import Env, plugin, profile
@@ -54,3 +54,35 @@ def test_binding_mode_is_a_type() -> None:
     assert SchedulerOptions(binding="thread").binding is BindingMode.THREAD  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'threads' is not a valid BindingMode"):
         SchedulerOptions(binding="threads")  # type: ignore[arg-type]
+
+
+def test_a_pod_allowed_from_the_loop_thread_binds_on_a_binding_worker() -> None:
+    """Live mode: a binding cycle waiting on Permit holds no thread; when the loop's thread
+    allows the pod (a Permit plugin of a later cycle, a timeout), the rest of the cycle (PreBind,
+    Bind, PostBind) goes back to a binding worker, off the scheduling thread."""
+    bound_on: list[str] = []
+    bound = threading.Event()
+
+    def bind(self: Any, state: Any, pod: Any, node_name: str) -> Status | None:
+        bound_on.append(threading.current_thread().name)
+        bound.set()
+        return None
+
+    def wait(self: Any, state: Any, pod: Any, node_name: str) -> tuple[Status, float]:
+        return Status.of(Code.WAIT), 30.0
+
+    env = Env(profile(plugins=("PrioritySort", "NodeResourcesFit", "Waiter", "Gate"), bind={
+        "enabled": [{"name": "Gate"}], "disabled": [{"name": "*"}]}),
+        registry={"Gate": plugin("Gate", bind=bind), "Waiter": plugin("Waiter", permit=wait)},
+        options={"binding": "thread"})
+    env.add(_node("n0"), _pod("p"))
+    sched = env.sched
+    try:
+        assert sched.schedule_one()
+        waiting = sched.profiles["default-scheduler"].get_waiting_pod("p-uid")
+        assert waiting is not None and not bound.is_set()
+        waiting.allow("Waiter")
+        assert bound.wait(20)
+    finally:
+        sched.shutdown_binding(wait=True)
+    assert bound_on[0].startswith("binding_") and bound_on[0] != threading.current_thread().name

@@ -13,6 +13,7 @@ from ._algorithm import (
     num_feasible_nodes_to_find,
 )
 from ._attempt_hook import AttemptHook
+from ._binding import BindingMode
 from ._diagnosis import NoNodesAvailableError, excluded_by_pre_filter, fit_error_for_single_node
 from ._dry_run import DryRun, DryRunOptions, DryRunResult, NodeRecord, PostFilterRecord
 from ._eventhandlers import node_scheduling_properties_change
@@ -31,7 +32,7 @@ from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
 from ._loop import FIXED_POINT_HORIZON, IDLE_WAIT, run
 from ._metrics import SchedulerMetrics
 from ._realtime import run_realtime
-from ._scheduler import BindingMode, RunSummary, Scheduler, SchedulerOptions
+from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
     "FIXED_POINT_HORIZON",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..api import ApiObject, Node, Pod
 from ..framework import ActionType, ClusterEvent, EventResource
@@ -41,7 +41,7 @@ EVENT_NODE_ADD = ClusterEvent(EventResource.NODE, ActionType.ADD)
 EVENT_NODE_DELETE = ClusterEvent(EventResource.NODE, ActionType.DELETE)
 
 
-def _conditions(node: Node) -> dict[str, Any]:
+def _conditions(node: Node) -> dict[str, object]:
     return {str(c.get("type")): c.get("status") for c in node.conditions}
 
 

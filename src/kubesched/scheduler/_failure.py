@@ -8,8 +8,6 @@ written; lastTransitionTime moves only when the status changes); the scheduler s
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..api import Pod
 from ..framework import PostFilterResult
 
@@ -18,6 +16,7 @@ __all__ = [
     "NOTE_LENGTH_LIMIT",
     "REASON_SCHEDULER_ERROR",
     "REASON_UNSCHEDULABLE",
+    "PodCondition",
     "pod_scheduled_condition",
     "truncate_message",
 ]
@@ -28,6 +27,9 @@ NOTE_LENGTH_LIMIT = 1024
 REASON_UNSCHEDULABLE = "Unschedulable"
 REASON_SCHEDULER_ERROR = "SchedulerError"
 MODE_OVERRIDE = "ModeOverride"
+
+PodCondition = dict[str, str | int]
+"""A pod condition as written to ``status.conditions`` (strings, and ``observedGeneration``)."""
 
 CLEAR_NOMINATED_NODE = PostFilterResult("", MODE_OVERRIDE)
 """clearNominatedNode: ModeOverride with an empty node clears ``nominatedNodeName``."""
@@ -41,9 +43,9 @@ def truncate_message(message: str) -> str:
     return message[: NOTE_LENGTH_LIMIT - len(suffix)] + suffix
 
 
-def pod_scheduled_condition(pod: Pod, reason: str, message: str) -> dict[str, Any]:
+def pod_scheduled_condition(pod: Pod, reason: str, message: str) -> PodCondition:
     """The PodScheduled=False condition handleSchedulingFailure writes."""
-    cond: dict[str, Any] = {"type": "PodScheduled", "status": "False", "reason": reason,
+    cond: PodCondition = {"type": "PodScheduled", "status": "False", "reason": reason,
                             "message": message}
     if pod.meta.generation:
         cond["observedGeneration"] = pod.meta.generation

@@ -1,24 +1,38 @@
 """ScheduleOne: the scheduling cycle, the binding cycle and failure handling.
 
-Mirrors pkg/scheduler/schedule_one.go (master 2026), read top-down: ``schedule_one`` ->
-``_scheduling_cycle`` (schedulePod, assume, Reserve, Permit) -> ``_binding_cycle`` (WaitOnPermit,
-PreBind, Bind, PostBind) -> ``_handle_binding_cycle_error`` / ``_handle_scheduling_failure``.
+Mirrors pkg/scheduler/schedule_one.go (master 2026), read top-down as upstream's:
+:meth:`ScheduleOne.schedule_one` (ScheduleOne) -> :meth:`~ScheduleOne._scheduling_cycle`
+(schedulingCycle: schedulePod, assume, Reserve, Permit) -> :meth:`~ScheduleOne._binding_cycle`
+(bindingCycle: WaitOnPermit, PreBind, Bind, PostBind) -> :meth:`~ScheduleOne._handle_binding_cycle_error`
+(handleBindingCycleError) / :meth:`~ScheduleOne._handle_scheduling_failure`
+(handleSchedulingFailure). A pod of a PodGroup goes through the group's cycle instead
+(:mod:`._schedule_pod_group`, upstream's schedule_one_podgroup.go), which reuses these steps.
 
-The binding cycle is asynchronous from the next scheduling cycle: it is handed to
-``self._spawn`` (a task on the virtual clock in simulations, a thread in live mode). Waiting on
-Permit never blocks: the binding cycle continues from a callback once the waiting pod is
-allowed, rejected or times out; likewise after a PreBind plugin that waits (DynamicResources
-polling for device binding conditions, see the framework's ``run_pre_bind_plugins_async``).
+What the cycles need from the scheduler hosting them is passed in, typed: the queue, the cache
+and its snapshot, the profiles' frameworks, the algorithm, the extenders, the metrics, the
+store's reads and writes (:class:`~._store_client.StoreClient`: the pod lister, updatePod, the
+event recorder) and the :class:`~._binding.BindingExecutor`.
+
+The binding cycle is asynchronous from the next scheduling cycle: the executor starts it (a
+timer due now on the virtual clock in simulations, a binding worker in live mode). Its waits
+(WaitOnPermit; a PreBind plugin that waits, DynamicResources polling for device binding
+conditions, see the framework's ``run_pre_bind_plugins_async``) never block a thread:
+``_binding_cycle`` is a generator that yields the future each wait ends with, and
+:meth:`~ScheduleOne._advance` resumes it once the future is resolved (at once when it already
+is; else from the future's callback, through the executor, which brings it back to a binding
+worker in live mode). Offline, everything runs on the loop's thread in timer order, so a run
+stays deterministic.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..framework import (
     PODS_TO_ACTIVATE_KEY,
@@ -48,6 +62,7 @@ from ._failure import (
     truncate_message,
 )
 from ._metrics import ERROR, PLUGIN_METRICS_SAMPLE_PERCENT, SCHEDULED, UNSCHEDULABLE, SchedulerMetrics
+from ._schedule_pod_group import pod_group_of, schedule_one_pod_group
 
 if TYPE_CHECKING:
     from ..api import Pod, PodGroup
@@ -55,10 +70,12 @@ if TYPE_CHECKING:
     from ..framework import Framework
     from ..queue import PriorityQueue
     from ._attempt_hook import AttemptHook
+    from ._binding import BindingExecutor
     from ._extender import HTTPExtender
+    from ._store_client import StoreClient
 
-__all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "PodsToActivate",
-           "ScheduleOneMixin"]
+__all__ = ["NOMINATED_NODE_NAME_FOR_EXPECTATION", "PODS_TO_ACTIVATE_KEY", "CycleStats", "PodsToActivate",
+           "ScheduleOne"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +96,11 @@ class _Cycle:
     pods_to_activate: PodsToActivate
 
 
+BindingSteps = Generator[PermitFuture, Status, Status]
+"""A binding cycle in progress: yields the future of each wait, is sent the status the wait
+ended with, and returns the cycle's status."""
+
+
 def _ok(st: Status | None) -> Status:
     return st if st is not None else Status.success()
 
@@ -95,67 +117,41 @@ class CycleStats:
         self.error_attempts = 0
 
 
-class ScheduleOneMixin:
-    """The cycles; mixed into :class:`~kubesched.scheduler.Scheduler`, which provides these."""
+class ScheduleOne:
+    """The cycles of one scheduler (upstream: the ``Scheduler`` methods of schedule_one.go),
+    over the collaborators it is given; :class:`~kubesched.scheduler.Scheduler` builds it."""
 
-    queue: PriorityQueue
-    cache: Cache
-    snapshot: Snapshot
-    algorithm: ScheduleAlgorithm
-    extenders: list[HTTPExtender]
-    metrics: SchedulerMetrics
-    rng: random.Random
-    plugin_metrics_rng: random.Random
-    nominated_node_name_for_expectation: bool
-    profiles: dict[str, Framework]
-    bindings_in_flight: int
-    stats: CycleStats
-    attempt_hook: AttemptHook | None
-    stopped_before: QueuedPodInfo | None
-    stopped_pod_group: PodGroup | None
-
-    def _spawn(self, fn: Callable[[], None]) -> None:
-        raise NotImplementedError
-
-    def _count_binding(self, delta: int) -> None:
-        raise NotImplementedError
-
-    def _resume_binding(self, fn: Callable[[], None]) -> None:
-        """Continue a binding cycle after Permit (on a binding worker in live mode)."""
-        fn()
-
-    def _to_loop(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` where scheduler state may be changed (the loop thread in live mode)."""
-        fn()
-
-    def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
-        raise NotImplementedError
-
-    def _store_update_pod(self, pod: Pod, condition: dict[str, Any] | None,
-                          nominating: PostFilterResult | None) -> None:
-        raise NotImplementedError
-
-    def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
-        raise NotImplementedError
-
-    def _store_extender_binding(self, pod: Pod, node_name: str) -> None:
-        raise NotImplementedError
-
-    def _update_snapshot(self) -> None:
-        raise NotImplementedError
-
-    def _pod_group_of(self, fwk: Framework, pod: Pod) -> PodGroup | None:
-        """The PodGroup whose cycle schedules ``pod`` (see ``_schedule_pod_group``); None: the
-        pod's own cycle."""
-        return None
-
-    def _schedule_one_pod_group(self, fwk: Framework, pinfo: QueuedPodInfo, pg: PodGroup) -> None:
-        raise NotImplementedError
+    def __init__(self, *, profiles: Mapping[str, Framework], queue: PriorityQueue, cache: Cache,
+                 snapshot: Snapshot, algorithm: ScheduleAlgorithm, extenders: Sequence[HTTPExtender],
+                 metrics: SchedulerMetrics, plugin_metrics_rng: random.Random, client: StoreClient,
+                 binding: BindingExecutor, nominated_node_name_for_expectation: bool) -> None:
+        """``plugin_metrics_rng``: draws which cycles time each plugin call
+        (pluginMetricsSamplePercent); ``nominated_node_name_for_expectation``: the
+        NominatedNodeNameForExpectation gate."""
+        self.profiles = profiles
+        self.queue = queue
+        self.cache = cache
+        self.snapshot = snapshot
+        self.algorithm = algorithm
+        self.extenders = extenders
+        self.metrics = metrics
+        self.plugin_metrics_rng = plugin_metrics_rng
+        self.client = client
+        self.binding = binding
+        self.nominated_node_name_for_expectation = nominated_node_name_for_expectation
+        self.stats = CycleStats()
+        # Told of each attempt, may stop the run before one (see AttemptHook); None: no hook.
+        self.attempt_hook: AttemptHook | None = None
+        self.stopped_before: QueuedPodInfo | None = None
+        self.stopped_pod_group: PodGroup | None = None  # the cycle stopped_before was in
+        self.bindings_in_flight = 0
+        self._lock = threading.Lock()  # bindings_in_flight: binding workers end cycles too
 
     # -- ScheduleOne --------------------------------------------------------------------------
     def schedule_one(self) -> bool:
-        """ScheduleOne: pop one pod and run its scheduling cycle (and hand its binding cycle to
-        ``_spawn``). False when activeQ had no pod, or the attempt hook stopped the run."""
+        """ScheduleOne: pop one pod, run its scheduling cycle and, when it succeeds, start its
+        binding cycle (asynchronous: the binding executor runs it). False when activeQ had no
+        pod, or the attempt hook stopped the run."""
         if self.stopped_before is not None:
             return False
         pinfo = self.queue.pop()
@@ -170,12 +166,13 @@ class ScheduleOneMixin:
         if self._skip_pod_schedule(fwk, pod):
             self.queue.done(pod.uid)
             return True
-        pod_group = self._pod_group_of(fwk, pod)
-        if pod_group is None and self._stops_before([pinfo]):
-            return False
+        pod_group = pod_group_of(fwk, pod)
         if pod_group is not None:
-            self._schedule_one_pod_group(fwk, pinfo, pod_group)
+            # scheduleOnePodGroup: the group's queued pods in one cycle
+            schedule_one_pod_group(self, fwk, pinfo, pod_group)
             return True
+        if self._stops_before([pinfo]):
+            return False
         self.stats.attempts += 1
         start = time.perf_counter()
         state = CycleState()
@@ -188,8 +185,7 @@ class ScheduleOneMixin:
             failed = cycle.pinfo if cycle is not None else pinfo
             self._handle_scheduling_failure(fwk, failed, status, nominating, start)
             return True
-        self._count_binding(+1)
-        self._spawn(lambda: self._binding_cycle(cycle))
+        self._start_binding_cycle(cycle)
         return True
 
     def _stops_before(self, infos: list[QueuedPodInfo], pod_group: PodGroup | None = None) -> bool:
@@ -209,18 +205,19 @@ class ScheduleOneMixin:
         """skipPodSchedule: a pod being deleted, or one already assumed (it can come back to the
         queue through an update received during its own scheduling cycle)."""
         if pod.is_terminating:
-            self._record_event(pod, "Warning", "FailedScheduling", "Scheduling",
-                               f"skip schedule deleting pod: {pod.namespace}/{pod.name}")
+            self.client.record_event(pod, "Warning", "FailedScheduling", "Scheduling",
+                                     f"skip schedule deleting pod: {pod.namespace}/{pod.name}")
             return True
         return bool(self.cache.is_assumed_pod(pod))
 
+    # -- scheduling cycle ---------------------------------------------------------------------
     def _scheduling_cycle(self, fwk: Framework, state: CycleState, pinfo: QueuedPodInfo, start: float,
                           pods_to_activate: PodsToActivate
                           ) -> tuple[_Cycle | None, PostFilterResult | None, Status]:
         """schedulingCycle -> (the cycle for binding, nominating info, status)."""
         pod = pinfo.pod
         try:
-            self._update_snapshot()
+            self.cache.update_snapshot(self.snapshot)
             result = self.algorithm.schedule_pod(fwk, state, pod, self.snapshot,
                                                  self.queue.scheduling_cycle)
         except NoNodesAvailableError as err:
@@ -293,19 +290,96 @@ class ScheduleOneMixin:
         return True
 
     # -- binding cycle ------------------------------------------------------------------------
-    def _binding_cycle(self, c: _Cycle) -> None:
-        """bindingCycle, first steps: announce the chosen node when binding will take a while
-        (NominatedNodeNameForExpectation), then wait on Permit without blocking."""
+    def _start_binding_cycle(self, c: _Cycle) -> None:
+        """ScheduleOne's ``go func() { status := bindingCycle(...); if !status.IsSuccess() {
+        handleBindingCycleError(...) } }()``: the executor starts the cycle; it counts as in
+        flight until :meth:`_end_binding_cycle`."""
+        self._count_binding(+1)
+        self.binding.start(lambda: self._advance(c, self._binding_cycle(c), None))
+
+    def _binding_cycle(self, c: _Cycle) -> BindingSteps:
+        """bindingCycle: announce the chosen node (NominatedNodeNameForExpectation), wait on
+        Permit, PreBind (which may wait too), Bind, PostBind. Each wait is a ``yield`` of the
+        future it ends with (:meth:`_advance` sends back its status); the return value is the
+        cycle's status."""
+        fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host
         if self.nominated_node_name_for_expectation:
             try:
                 st = self._nominate_for_expectation(c)
             except Exception as err:
                 st = Status.from_error(err)
             if st.code == Code.ERROR or st.is_rejected():
-                self._end_binding_cycle(c, st)
+                return st
+
+        # WaitOnPermit
+        status = yield fwk.wait_on_permit(pod)
+        try:
+            if not status.is_success():
+                if status.is_rejected():
+                    fe = fit_error_for_single_node(
+                        c.pinfo.pod, host, status,
+                        record=lambda d, s: d.unschedulable_plugins.add(s.plugin))
+                    return status_with_fit_error(status.code, fe)
+                return status
+            # From here on a failure cannot make the pod "unschedulable": it goes to backoffQ.
+            self.queue.done(pod.uid)
+            pre_bind = fwk.run_pre_bind_plugins_async(state, pod, host)
+        except Exception as err:
+            return Status.from_error(err)
+
+        # PreBind
+        status = yield pre_bind
+        try:
+            if not status.is_success():
+                return status
+            # Bind
+            status = self._bind(fwk, state, pod, host)
+            if not status.is_success():
+                return status
+            self.stats.scheduled += 1
+            self.metrics.observe_attempt(SCHEDULED, fwk.profile_name, time.perf_counter() - c.start)
+            self.metrics.pod_scheduling_attempts.observe(c.pinfo.attempts)
+            # PostBind
+            fwk.run_post_bind_plugins(state, pod, host)
+            if c.pods_to_activate.map:
+                self.queue.activate(list(c.pods_to_activate.map.values()))
+        except Exception as err:
+            return Status.from_error(err)
+        return Status.success()
+
+    def _advance(self, c: _Cycle, steps: BindingSteps, status: Status | None) -> None:
+        """Run the binding cycle's ``steps`` on from their last wait (``status``: how it ended;
+        None to start) to the next wait not over yet, which resumes them from its callback
+        through the executor, or to their end (:meth:`_end_binding_cycle`). No upstream
+        counterpart: there the binding goroutine blocks in WaitOnPermit and in PreBind."""
+        while True:
+            try:
+                wait = next(steps) if status is None else steps.send(status)
+            except StopIteration as end:
+                self._end_binding_cycle(c, end.value)
                 return
-        self._wait_on_permit(c.fwk, c.assumed, lambda st: self._resume_binding(
-            lambda: self._binding_cycle_after_permit(c, st)))
+            if not wait.done():
+                wait.add_done_callback(lambda st: self.binding.resume(
+                    lambda: self._advance(c, steps, _ok(st))))
+                return
+            status = wait.status()
+
+    def _end_binding_cycle(self, c: _Cycle, status: Status) -> None:
+        """The binding cycle ended: a failure is handled (handleBindingCycleError) where the
+        scheduler's state may change (the executor's ``to_loop``)."""
+        if status.is_success():
+            self._count_binding(-1)
+            return
+
+        def fail() -> None:
+            self._handle_binding_cycle_error(c, status)
+            self._count_binding(-1)
+
+        self.binding.to_loop(fail)
+
+    def _count_binding(self, delta: int) -> None:
+        with self._lock:
+            self.bindings_in_flight += delta
 
     def _nominate_for_expectation(self, c: _Cycle) -> Status:
         """RunPreBindPreFlights; when a PreBind plugin has work or the pod will wait on Permit,
@@ -317,76 +391,7 @@ class ScheduleOneMixin:
         if st.code == Code.ERROR or st.is_rejected():
             return st
         if st.is_success() or c.fwk.will_wait_on_permit(c.assumed):
-            self._store_update_pod(c.assumed, None, PostFilterResult(host, MODE_OVERRIDE))
-        return Status.success()
-
-    def _wait_on_permit(self, fwk: Framework, pod: Pod, cont: Callable[[Status], None]) -> None:
-        """WaitOnPermit as a continuation: ``cont`` runs at once when the pod does not wait, or
-        when the waiting pod is allowed, rejected or times out."""
-        fwk.wait_on_permit(pod).add_done_callback(lambda st: cont(_ok(st)))
-
-    def _binding_cycle_after_permit(self, c: _Cycle, status: Status) -> None:
-        """After Permit: PreBind, which may wait (a continuation again, as for Permit), then
-        Bind and PostBind."""
-        try:
-            st = self._binding_cycle_pre_bind(c, status)
-        except Exception as err:
-            st = Status.from_error(err)
-        if isinstance(st, Status):
-            self._end_binding_cycle(c, st)
-        elif st.done():
-            self._binding_cycle_after_pre_bind(c, st.status())
-        else:
-            st.add_done_callback(lambda s: self._resume_binding(
-                lambda: self._binding_cycle_after_pre_bind(c, _ok(s))))
-
-    def _binding_cycle_after_pre_bind(self, c: _Cycle, status: Status) -> None:
-        try:
-            status = self._binding_cycle_rest(c, status)
-        except Exception as err:
-            status = Status.from_error(err)
-        self._end_binding_cycle(c, status)
-
-    def _end_binding_cycle(self, c: _Cycle, status: Status) -> None:
-        if status.is_success():
-            self._count_binding(-1)
-            return
-
-        def fail() -> None:
-            self._handle_binding_cycle_error(c, status)
-            self._count_binding(-1)
-
-        self._to_loop(fail)
-
-    def _binding_cycle_pre_bind(self, c: _Cycle, status: Status) -> Status | PermitFuture:
-        """The permit outcome, then PreBind: a Status when the cycle ends here, else the
-        PreBind plugins' future."""
-        fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host
-        if not status.is_success():
-            if status.is_rejected():
-                fe = fit_error_for_single_node(
-                    c.pinfo.pod, host, status,
-                    record=lambda d, s: d.unschedulable_plugins.add(s.plugin))
-                return status_with_fit_error(status.code, fe)
-            return status
-        # From here on a failure cannot make the pod "unschedulable": it goes to backoffQ.
-        self.queue.done(pod.uid)
-        return fwk.run_pre_bind_plugins_async(state, pod, host)
-
-    def _binding_cycle_rest(self, c: _Cycle, st: Status) -> Status:
-        """After PreBind (``st``): Bind, PostBind."""
-        fwk, state, pod, host = c.fwk, c.state, c.assumed, c.result.suggested_host
-        if not st.is_success():
-            return st
-        st = self._bind(fwk, state, pod, host)
-        if not st.is_success():
-            return st
-        self.stats.scheduled += 1
-        self.metrics.observe_attempt(SCHEDULED, fwk.profile_name, time.perf_counter() - c.start)
-        self.metrics.pod_scheduling_attempts.observe(c.pinfo.attempts)
-        fwk.run_post_bind_plugins(state, pod, host)
-        if c.pods_to_activate.map:
-            self.queue.activate(list(c.pods_to_activate.map.values()))
+            self.client.update_pod(c.assumed, None, PostFilterResult(host, MODE_OVERRIDE))
         return Status.success()
 
     def _bind(self, fwk: Framework, state: CycleState, pod: Pod, host: str) -> Status:
@@ -405,8 +410,8 @@ class ScheduleOneMixin:
             # finishBinding: V(1); the error itself is logged by the failure handler
             log.info('Failed to bind pod pod="%s/%s" node="%s"', pod.namespace, pod.name, host)
             return status
-        self._record_event(pod, "Normal", "Scheduled", "Binding",
-                           f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
+        self.client.record_event(pod, "Normal", "Scheduled", "Binding",
+                                 f"Successfully assigned {pod.namespace}/{pod.name} to {host}")
         return status
 
     def _extenders_binding(self, pod: Pod, host: str) -> tuple[bool, Exception | None]:
@@ -427,7 +432,7 @@ class ScheduleOneMixin:
                     continue
                 return True, err
             try:
-                self._store_extender_binding(pod, host)
+                self.client.extender_binding(pod, host)
             except Exception as err:
                 return True, err
             return True, None
@@ -483,7 +488,7 @@ class ScheduleOneMixin:
         else:
             log.error('Error scheduling pod; retrying pod="%s/%s" err="%s"', pod.namespace, pod.name,
                       status.message() or status.code.name)
-        cached = self._store_get_pod(pod.namespace, pod.name)
+        cached = self.client.get_pod(pod.namespace, pod.name)
         requeued = False
         if cached is None:
             log.info('Pod doesn\'t exist in informer cache pod="%s/%s"', pod.namespace, pod.name)
@@ -500,9 +505,9 @@ class ScheduleOneMixin:
         if cached is None:
             return  # deleted meanwhile: nothing to write
         msg = status.message()
-        self._record_event(cached, "Warning", "FailedScheduling", "Scheduling", truncate_message(msg))
+        self.client.record_event(cached, "Warning", "FailedScheduling", "Scheduling", truncate_message(msg))
         # updatePod with the pod as popped (handleSchedulingFailure's ``pod``), not the cached one
-        self._store_update_pod(pod, pod_scheduled_condition(cached, reason, msg), nominating)
+        self.client.update_pod(pod, pod_scheduled_condition(cached, reason, msg), nominating)
 
 
 def _with_node_name(pod: Pod, node_name: str) -> Pod:

@@ -2,8 +2,10 @@
 
 Mirrors pkg/scheduler/scheduler.go (master 2026): one framework per profile (keyed by
 ``schedulerName``), one scheduling queue and one cache shared by all profiles, the store's watch
-feeding the event handlers, extenders from the configuration. ``schedule_one`` (the cycles) lives
-in :mod:`._schedule_one`.
+feeding the event handlers, extenders from the configuration. The cycles (ScheduleOne) are a
+:class:`~._schedule_one.ScheduleOne` built here over those, the store's reads and writes
+(:class:`~._store_client.StoreClient`) and the binding executor the binding mode selects
+(:mod:`._binding`).
 
 Time and randomness are injected: the clock (VirtualClock in simulations) and one
 ``random.Random(seed)`` used for every random choice (ties in host selection, preemption's
@@ -12,16 +14,13 @@ candidate offset), so the same inputs and seed give the same placements.
 
 from __future__ import annotations
 
-import enum
 import logging
 import random
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any, cast
 
-from ..api import DeviceTaintRule, Namespace, Node, Pod, PodGroup
+from ..api import DeviceTaintRule, Node, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store, WatchEvent
@@ -32,7 +31,6 @@ from ..framework import (
     ActionType,
     EventResource,
     Framework,
-    PostFilterResult,
     QueuedPodInfo,
     feature_gates_for,
     gang_scheduling_enabled,
@@ -48,39 +46,22 @@ from ..queue import (
 )
 from ._algorithm import ScheduleAlgorithm
 from ._attempt_hook import AttemptHook
+from ._binding import BindingExecutor, BindingMode, new_binding_executor
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._loop import run
 from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
-from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, CycleStats
-from ._schedule_pod_group import SchedulePodGroupMixin
-from ._workers import WorkerPool
+from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, CycleStats, ScheduleOne
+from ._store_client import StoreClient
 
-__all__ = ["BINDING_WORKERS", "RunSummary", "Scheduler", "SchedulerOptions"]
+__all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
 
 log = logging.getLogger(__name__)
-
-BINDING_WORKERS = 64
-"""Binding cycles in flight at once in live mode (goroutines upstream: unbounded; here
-threads, bounded so that a slow API server does not grow them without limit). A binding POST
-waits milliseconds on a busy API server; with 16 workers the bindings queued behind each other
-and kubesched ended 4 s behind a burst of 5000 pod creations where kube-scheduler ended under
-1 s behind (benchmarks/live_side_by_side.py, 1000 nodes); with 64, 1-2 s."""
 
 _NAMESPACE_SPREAD_PLUGINS = frozenset({POD_TOPOLOGY_SPREAD})
 """Plugins whose rejection any assigned pod of the rejected pod's namespace may resolve: the
 queue's cross-topology pre-check (upstream names PodTopologySpread in the queue itself)."""
-
-
-class BindingMode(enum.StrEnum):
-    """How binding cycles run (:attr:`SchedulerOptions.binding`)."""
-
-    CLOCK = "clock"
-    """A task at the current time on the clock: deterministic, the default."""
-    THREAD = "thread"
-    """Live mode: binding workers run them beside the loop, as upstream's goroutines; their
-    failure handling comes back to the loop."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,7 +110,10 @@ class _ExtenderPlugin:
 class _NominatorView:
     """The scheduling queue as the frameworks' nominator, with a fast path: most nodes have no
     nominated pod, and asking the queue (its lock and timer re-arm) for every node of every
-    cycle dominated filtering time. Everything else goes to the queue."""
+    cycle dominated filtering time. The rest is the queue's: the change log the nominated
+    columns read (``LoggingNominator``) and ``activate`` (upstream's PodActivator)."""
+
+    __slots__ = ("_queue",)
 
     def __init__(self, queue: PriorityQueue) -> None:
         self._queue = queue
@@ -142,11 +126,17 @@ class _NominatorView:
     def __len__(self) -> int:
         return len(self._queue.nominator)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._queue, name)
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]:
+        return self._queue.nominated_changes_since(version)
+
+    def nominated_node_names(self) -> set[str]:
+        return self._queue.nominated_node_names()
+
+    def activate(self, pods: Mapping[str, Pod]) -> None:
+        self._queue.activate(pods)
 
 
-class Scheduler(SchedulePodGroupMixin):
+class Scheduler:
     """kube-scheduler over a :class:`~kubesched.cluster.Store`.
 
     ``store``: the cluster (MemoryStore or a live adapter); ``clock``: defaults to the store's;
@@ -171,16 +161,10 @@ class Scheduler(SchedulePodGroupMixin):
         # Which cycles time each plugin call (pluginMetricsSamplePercent): drawn from a second
         # generator seeded from ``seed``, so that sampling never shifts the decisions' stream.
         self.plugin_metrics_rng = random.Random(f"pluginMetricsSample/{seed}")
-        # NominatedNodeNameForExpectation (KEP-5278; beta, on by default since 1.35).
-        self.nominated_node_name_for_expectation = bool(
-            self.options.features.get(NOMINATED_NODE_NAME_FOR_EXPECTATION, True))
         self.metrics = SchedulerMetrics()
-        self.stats = CycleStats()
-        # Told of each attempt, may stop the run before one (see AttemptHook); None: no hook.
-        self.attempt_hook: AttemptHook | None = None
-        self.stopped_before: QueuedPodInfo | None = None
-        self.stopped_pod_group: PodGroup | None = None  # the cycle stopped_before was in
-        self.bindings_in_flight = 0
+        self.client = StoreClient(store)
+        # Where binding cycles run: the one place the binding mode is looked at.
+        self.binding: BindingExecutor = new_binding_executor(self.options.binding, self.clock)
         self.last_progress = self.clock.now
         self.snapshot = Snapshot()
         self.cache = Cache(self.clock, self.options.assumed_pod_ttl)
@@ -199,14 +183,18 @@ class Scheduler(SchedulePodGroupMixin):
             if fwk.batch is not None:
                 fwk.batch.metrics = self.metrics
             fwk.set_pod_group_states(self.cache.pod_groups)
-            if self.options.binding is BindingMode.THREAD:
-                fwk.run_async = self._spawn  # asynchronous preemption beside the loop, too
+            # asynchronous preemption where binding cycles run (live mode: beside the loop)
+            fwk.run_async = self.binding.run_async
         self.algorithm = ScheduleAlgorithm(self.extenders, self.rng,
                                            per_node=self.options.per_node_filters)
+        self.cycles = ScheduleOne(
+            profiles=self.profiles, queue=self.queue, cache=self.cache, snapshot=self.snapshot,
+            algorithm=self.algorithm, extenders=self.extenders, metrics=self.metrics,
+            plugin_metrics_rng=self.plugin_metrics_rng, client=self.client, binding=self.binding,
+            # NominatedNodeNameForExpectation (KEP-5278; beta, on by default since 1.35).
+            nominated_node_name_for_expectation=bool(
+                self.options.features.get(NOMINATED_NODE_NAME_FOR_EXPECTATION, True)))
         self.handlers = EventHandlers(self, gang_scheduling=gang_scheduling_enabled(self.options.features))
-        self._lock = threading.RLock()
-        self._pool: WorkerPool | None = None
-        self._worker = threading.local()
         self._initial_sync()
         self._unsubscribe = store.subscribe(self._on_watch_event)
         self.queue.start()
@@ -229,8 +217,8 @@ class Scheduler(SchedulePodGroupMixin):
             pod_initial_backoff=float(self.config.pod_initial_backoff_seconds),
             pod_max_backoff=float(self.config.pod_max_backoff_seconds),
             pop_from_backoff_q=self.options.features.get("SchedulerPopFromBackoffQ", True),
-            pod_lookup=self._store_get_pod,
-            namespace_labels=self._namespace_labels,
+            pod_lookup=self.client.get_pod,
+            namespace_labels=self.client.namespace_labels,
             sort_key=sort_key,
             namespace_spread_plugins=_NAMESPACE_SPREAD_PLUGINS,
         )
@@ -298,95 +286,53 @@ class Scheduler(SchedulePodGroupMixin):
         return any(apply_device_taint_rules(s, [r]) is not s
                    for s in self.store.list("ResourceSlice") for r in rules)
 
-    def _store_get_pod(self, namespace: str, name: str) -> Pod | None:
-        """The pod lister of the scheduler's informer: a finished pod is not found."""
-        pod = self.store.try_get("Pod", namespace, name)
-        return pod if pod is not None and informer_selects(pod) else None
-
-    def _namespace_labels(self, namespace: str) -> Mapping[str, str] | None:
-        ns = self.store.try_get("Namespace", "", namespace)
-        return ns.labels if isinstance(ns, Namespace) else None
-
-    def _store_update_pod(self, pod: Pod, condition: dict[str, Any] | None,
-                          nominating: PostFilterResult | None) -> None:
-        """updatePod: the condition (the store skips an unchanged one) and, in ModeOverride,
-        nominatedNodeName when it differs from ``pod``'s: upstream compares with the pod it was
-        given (the one popped from the queue), not the current one, so a binding cycle's
-        failure leaves the nominatedNodeName its NominatedNodeNameForExpectation step wrote."""
-        nnn = None
-        if nominating is not None and nominating.mode == "ModeOverride" \
-                and nominating.nominated_node_name != (pod.nominated_node_name or ""):
-            nnn = nominating.nominated_node_name
-        try:
-            self.store.patch_pod_status(pod.namespace, pod.name, [condition] if condition else [], nnn)
-        except Exception as err:  # the pod may be gone; upstream logs and moves on
-            log.error('Error updating pod pod="%s/%s" err="%s"', pod.namespace, pod.name, err)
-
-    def _store_extender_binding(self, pod: Pod, node_name: str) -> None:
-        """The Binding a binder extender created through the API server, as the store sees it:
-        the pod bound to ``node_name`` (the informer's update then confirms the assumed pod).
-        Nothing to do when the store already shows it (an extender that wrote to this store)."""
-        current = self._store_get_pod(pod.namespace, pod.name)
-        if current is not None and current.uid == pod.uid and current.node_name == node_name:
-            return
-        self.store.bind(pod.namespace, pod.name, node_name, uid=pod.meta.uid or None)
-
-    def _record_event(self, pod: Pod, type_: str, reason: str, action: str, message: str) -> None:
-        """The event recorder: a failure is logged upstream, never raised. (try, not
-        contextlib.suppress: this runs for every bound pod, and a suppress object per call
-        costs more than the guarded call's own bookkeeping.)"""
-        try:
-            self.store.record_event(pod, reason, message, type=type_, action=action)
-        except Exception:
-            return
-
     def _update_snapshot(self) -> None:
         self.cache.update_snapshot(self.snapshot)
 
-    def _count_binding(self, delta: int) -> None:
-        with self._lock:
-            self.bindings_in_flight += delta
-
-    def _spawn(self, fn: Callable[[], None]) -> None:
-        """Start a binding cycle: a task on the clock, or (``BindingMode.THREAD``, live mode) a
-        job for the binding workers, upstream's ``go sched.bindingCycle(...)``."""
-        if self.options.binding is BindingMode.THREAD:
-            self._binding_pool().submit(partial(self._on_worker, fn))
-        else:
-            self.clock.schedule(0.0, fn)
-
-    def _binding_pool(self) -> WorkerPool:
-        if self._pool is None:
-            self._pool = WorkerPool(BINDING_WORKERS, "binding")
-        return self._pool
-
-    def _on_worker(self, fn: Callable[[], None]) -> None:
-        self._worker.active = True
-        try:
-            fn()
-        except Exception:
-            log.exception("binding cycle failed")
-
-    def _resume_binding(self, fn: Callable[[], None]) -> None:
-        """After WaitOnPermit: a pod allowed from the loop thread (a Permit plugin, a timeout)
-        goes back to a binding worker; one that did not wait continues where it is."""
-        if self.options.binding is BindingMode.THREAD and not getattr(self._worker, "active", False):
-            self._binding_pool().submit(partial(self._on_worker, fn))
-        else:
-            fn()
-
-    def _to_loop(self, fn: Callable[[], None]) -> None:
-        """Binding-cycle failure handling runs on the loop (a timer due now on the clock)."""
-        if self.options.binding is BindingMode.THREAD:
-            self.clock.schedule(0.0, fn)
-        else:
-            fn()
-
     def shutdown_binding(self, wait: bool = True) -> None:
         """Stop the binding workers (after the cycles in flight when ``wait``)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=wait)
-            self._pool = None
+        self.binding.shutdown(wait=wait)
+
+    # -- the cycles (ScheduleOne) --------------------------------------------------------------
+    def schedule_one(self) -> bool:
+        """ScheduleOne: pop one pod and run its scheduling cycle (its binding cycle is started
+        on the binding executor). False when activeQ had no pod, or the attempt hook stopped
+        the run (:class:`~._schedule_one.ScheduleOne`)."""
+        return self.cycles.schedule_one()
+
+    @property
+    def stats(self) -> CycleStats:
+        """Counters of the scheduling attempts."""
+        return self.cycles.stats
+
+    @property
+    def attempt_hook(self) -> AttemptHook | None:
+        """Told of each attempt, may stop the run before one (see AttemptHook); None: no hook."""
+        return self.cycles.attempt_hook
+
+    @attempt_hook.setter
+    def attempt_hook(self, hook: AttemptHook | None) -> None:
+        self.cycles.attempt_hook = hook
+
+    @property
+    def stopped_before(self) -> QueuedPodInfo | None:
+        """The pod the attempt hook stopped the run before (still popped), or None."""
+        return self.cycles.stopped_before
+
+    @property
+    def stopped_pod_group(self) -> PodGroup | None:
+        """The PodGroup whose cycle ``stopped_before`` was in (None: the pod's own)."""
+        return self.cycles.stopped_pod_group
+
+    @property
+    def bindings_in_flight(self) -> int:
+        """Binding cycles started and not ended yet."""
+        return self.cycles.bindings_in_flight
+
+    @property
+    def nominated_node_name_for_expectation(self) -> bool:
+        """The NominatedNodeNameForExpectation gate as the binding cycle reads it."""
+        return self.cycles.nominated_node_name_for_expectation
 
     # -- running -----------------------------------------------------------------------------
     def schedule_pending(self, max_cycles: int | None = None) -> int:
@@ -400,7 +346,9 @@ class Scheduler(SchedulePodGroupMixin):
         self._update_pending_metric()
         return n
 
-    run_one_cycle = SchedulePodGroupMixin.schedule_one
+    def run_one_cycle(self) -> bool:
+        """One scheduling cycle (ScheduleOne; see :meth:`schedule_one`)."""
+        return self.cycles.schedule_one()
 
     def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000,
                        before_step: Callable[[float], None] | None = None) -> RunSummary:

@@ -113,7 +113,7 @@ class DefaultPreemption(PluginBase):
         super().__init__(args, handle)
         assert isinstance(self.args, DefaultPreemptionArgs)  # checked and validated by PluginBase
         self.pl_args: DefaultPreemptionArgs = self.args
-        features = getattr(handle, "features", None) or {}
+        features = handle.features if handle is not None else {}
         self.enable_async_preemption = bool(features.get(ASYNC_PREEMPTION_FEATURE, True))
         # Upstream's New always gets a handle; without one (args checks) only the methods that
         # read no handle work, and the Evaluator and Executor are never called.
