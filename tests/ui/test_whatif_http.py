@@ -21,11 +21,11 @@ from .conftest import Answer, Served
 
 
 @contextmanager
-def served(*paths: Path, config: Any = None) -> Iterator[Served]:
+def served(*paths: Path, config: Any = None, strict: bool = False) -> Iterator[Served]:
     """``kubesched ui PATHS`` as the command builds it, the what-if routes mounted."""
-    workspace = Workspace(load_paths(list(paths)), config, describe="test")
+    workspace = Workspace(load_paths(list(paths), strict=strict), config, describe="test")
     app = UIApp(workspace)
-    lab = WhatIfRoutes(workspace, config_text=startup_config_text(config))
+    lab = WhatIfRoutes(workspace, config_text=startup_config_text(config), strict=strict)
     lab.mount(app)
     server = HTTPServer(app, "127.0.0.1", 0).start()
     try:
@@ -103,6 +103,56 @@ def test_invalid_yaml_is_a_422_naming_its_line_and_the_server_goes_on() -> None:
         assert bad.json()["problems"][0]["line"] == 3
         assert "percentageOfNodesToScore: Invalid value: 200" in bad.json()["problems"][0]["message"]
         assert ui.get("/api/summary").status == 200  # still serving
+
+
+CONFIG_MAP = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  a: b
+"""
+
+
+def test_strict_refuses_a_kind_not_read_on_its_line_as_the_command_line_does() -> None:
+    text = pod("extra", "100m") + "---\n" + CONFIG_MAP
+    line = pod("extra").count("\n") + 2  # the ConfigMap's first line, after the pod and "---"
+    with served(WEIGHTS) as ui:  # without --strict: skipped, as files are
+        assert ui.get("/api/lab").json()["strict"] is False
+        a = post(ui, "/api/whatif", {"manifests": text})
+        assert a.status == 200, a.body
+        assert a.json()["added"] == ["Pod default/extra"]
+    with served(WEIGHTS, strict=True) as ui:
+        assert ui.get("/api/lab").json()["strict"] is True
+        for path, body in (("/api/whatif", {"manifests": text}),
+                           ("/api/whatif", {"manifests": text, "config": FIT_WEIGHS_10}),
+                           ("/api/compare", {"a": CONFIG_HEAD, "b": FIT_WEIGHS_10, "manifests": text}),
+                           ("/api/compare/reasons", {"a": CONFIG_HEAD, "b": FIT_WEIGHS_10, "manifests": text,
+                                                     "pod": "default/web"})):
+            bad = post(ui, path, body)
+            assert bad.status == 422, (path, bad.body)
+            assert bad.json()["what"] == "manifests"
+            (p,) = bad.json()["problems"]
+            assert p["line"] == line, (path, p)
+            assert p["object"] == "ConfigMap settings"
+            assert p["message"].startswith("what-if.yaml: document 2 (ConfigMap settings): kind 'ConfigMap' "
+                                            "is not read by the scheduler (kinds read: Namespace, ")
+        assert post(ui, "/api/whatif", {"manifests": pod("extra", "100m")}).status == 200
+
+
+def test_the_configuration_is_decoded_strictly_with_or_without_strict() -> None:
+    """As ``--config`` decodes a file (upstream's strict decoding, whatever --strict says): an
+    unknown field is an error on its line."""
+    text = FIT_WEIGHS_10.replace("  plugins:\n", "  plugin:\n")
+    for strict in (False, True):
+        with served(WEIGHTS, strict=strict) as ui:
+            for path, body in (("/api/config/check", {"config": text}), ("/api/whatif", {"config": text}),
+                               ("/api/compare", {"a": CONFIG_HEAD, "b": text})):
+                bad = post(ui, path, body)
+                assert bad.status == 422, (path, bad.body)
+                (p,) = bad.json()["problems"]
+                assert p["line"] == 5, path
+                assert p["message"] == "config.yaml: profiles[0].plugin: unknown field", path
 
 
 def test_compare_lists_the_differing_pods_and_each_ones_reasons() -> None:

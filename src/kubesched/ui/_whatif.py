@@ -128,11 +128,13 @@ def overlay(base: LoadedObjects, added: LoadedObjects) -> tuple[LoadedObjects, l
     return out, [_name(o) for o in by_key.values()], replaced
 
 
-def with_manifests(base: LoadedObjects, text: str) -> tuple[LoadedObjects, list[str], list[str]]:
+def with_manifests(base: LoadedObjects, text: str, *,
+                   strict: bool = False) -> tuple[LoadedObjects, list[str], list[str]]:
     """:func:`overlay` of the editor's text (none: ``base`` as it is) on ``base``; InputProblems
     when the loader refuses the text (a duplicate inside it included: the base has none, and an
-    object of the text replaces the base's)."""
-    return overlay(base, parse_manifests(text) if text.strip() else LoadedObjects())
+    object of the text replaces the base's). ``strict``: as ``--strict`` (an object of a kind
+    the scheduler does not read is refused, not skipped)."""
+    return overlay(base, parse_manifests(text, strict=strict) if text.strip() else LoadedObjects())
 
 
 def _name(obj: Any) -> str:
@@ -169,13 +171,13 @@ _SAME: Final[Any] = object()
 
 def run_whatif(base: LoadedObjects, text: str, *, config: Any = None, base_config: Any = _SAME,
                seed: int = 0, features: Mapping[str, bool] | None = None,
-               before: Simulation | None = None) -> WhatIf:
+               before: Simulation | None = None, strict: bool = False) -> WhatIf:
     """Simulate ``base`` with the editor's ``text`` on top under ``config`` and compare it with
     ``base`` alone under ``base_config`` (default: ``config`` too; the page passes the
     configuration ``kubesched ui`` started with, so that an edited configuration shows what it
     changes). ``before``: that run, when the caller has it already. Raises InputProblems,
-    nothing run, when the text or the result is refused."""
-    loaded, new, replaced = with_manifests(base, text)
+    nothing run, when the text or the result is refused. ``strict``: as ``--strict``."""
+    loaded, new, replaced = with_manifests(base, text, strict=strict)
     after_sim = prepare(loaded, text, config, seed, features)
     if before is None:
         before = Simulator(base, config if base_config is _SAME else base_config, seed, features).run()

@@ -3,7 +3,8 @@
 
 ==============================  ==============================================================
 ``GET /api/lab``                the editors' starting texts, the effective score weights, the
-                                traces that may be replayed, the request body limit
+                                traces that may be replayed, the request body limit, whether
+                                the manifests are read ``--strict``
 ``POST /api/whatif``            ``{manifests, config}``: the inputs with the manifests on top,
                                 under the configuration, against the inputs as served
 ``POST /api/config/check``      ``{config}``: the configuration's problems, or its weights
@@ -153,11 +154,14 @@ class _Job:
 class WhatIfRoutes:
     """The routes over ``workspace`` (the app's); ``config_text``: the configuration editor's
     first text (:func:`startup_config_text`); ``traces``: the traces the command line gave (the
-    bundled example is always offered after them)."""
+    bundled example is always offered after them); ``strict``: the manifests typed in the page
+    are read as ``--strict`` reads files (the command's own flag: an object of a kind the
+    scheduler does not read is refused, on its line, instead of skipped)."""
 
     def __init__(self, workspace: Any, *, config_text: str = DEFAULT_CONFIG_TEXT,
-                 traces: Sequence[TraceInput] = ()) -> None:
+                 traces: Sequence[TraceInput] = (), strict: bool = False) -> None:
         self.workspace = workspace
+        self.strict = strict
         self.config_text = config_text
         self.allowed_imports = import_paths(config_text)
         self.traces = {t.name: t for t in [*traces, *bundled_traces()]}
@@ -222,7 +226,7 @@ class WhatIfRoutes:
                 exc.what = f"configuration {side.upper()}"
                 raise
         manifests = _text(body, "manifests")
-        loaded, _, _ = with_manifests(self.workspace.view.loaded, manifests)
+        loaded, _, _ = with_manifests(self.workspace.view.loaded, manifests, strict=self.strict)
         return configs[0], configs[1], loaded, manifests
 
     # -- routes ------------------------------------------------------------------------------
@@ -234,7 +238,8 @@ class WhatIfRoutes:
         else:
             problem = ""
         return _json({"config": self.config_text, "weights": weights, "problem": problem,
-                      "traces": [t.to_dict() for t in self.traces.values()], "maxBodyBytes": MAX_BODY_BYTES})
+                      "traces": [t.to_dict() for t in self.traces.values()], "maxBodyBytes": MAX_BODY_BYTES,
+                      "strict": self.strict})
 
     def _whatif(self, request: Request, _params: dict[str, str]) -> Response:
         body = read_json(request)
@@ -243,7 +248,7 @@ class WhatIfRoutes:
         config = ws.config if config_text == self.config_text else self._config(config_text)
         view = ws.view
         result = run_whatif(view.loaded, _text(body, "manifests"), config=config, base_config=ws.config,
-                            seed=ws.seed, features=ws.features, before=view.sim)
+                            seed=ws.seed, features=ws.features, before=view.sim, strict=self.strict)
         return _json({**result.to_dict(), "weights": [w.to_dict() for w in score_weights(config)]})
 
     def _config_check(self, request: Request, _params: dict[str, str]) -> Response:
