@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from _yaml_bomb import billion_laughs, manifest_bomb
+from kubesched.api import EXCESSIVE_ALIASING
 from kubesched.api.loader import load_paths
 from kubesched.framework.config import load_config
 from kubesched.serving import HTTPServer
@@ -18,6 +20,7 @@ from kubesched.ui import MAX_BODY_BYTES, UIApp, WhatIfRoutes, Workspace, startup
 
 from ._fixtures import CONFIG_HEAD, FIT_WEIGHS_10, REPO, WEIGHTS, pod
 from .conftest import Answer, Served
+from .conftest import served as served_reloading
 
 
 @contextmanager
@@ -308,3 +311,34 @@ def test_the_config_editor_falls_back_to_the_defaults_when_the_file_is_gone(tmp_
     config = load_config(f)
     f.unlink()
     assert startup_config_text(config) == CONFIG_HEAD
+
+
+def test_an_alias_bomb_is_a_400_with_its_one_line_before_it_expands(tmp_path: Path) -> None:
+    """In the what-if editor's manifests, in a configuration (each route that reads one) and in
+    the inputs read again: refused whole, go-yaml's message, the server goes on."""
+    laughs = CONFIG_HEAD + billion_laughs(key="profiles")
+    weights = {"default-scheduler": {"NodeResourcesFit": 2}}
+    with served(WEIGHTS) as ui:
+        for path, body, source in (
+                ("/api/whatif", {"manifests": manifest_bomb()}, "what-if.yaml"),
+                ("/api/compare", {"a": CONFIG_HEAD, "b": CONFIG_HEAD, "manifests": manifest_bomb()},
+                 "what-if.yaml"),
+                ("/api/whatif", {"config": laughs}, "config.yaml"),
+                ("/api/config/check", {"config": laughs}, "config.yaml"),
+                ("/api/config/weights", {"config": laughs, "weights": weights}, "config.yaml"),
+                ("/api/compare", {"a": CONFIG_HEAD, "b": laughs}, "config.yaml"),
+                ("/api/replay", {"trace": "example: replay", "config": laughs}, "config.yaml")):
+            bad = post(ui, path, body)
+            assert (bad.status, bad.body.decode()) == (400, f"{source}: {EXCESSIVE_ALIASING}\n"), path
+        assert post(ui, "/api/whatif", {"manifests": pod("extra", "100m")}).status == 200
+
+
+def test_inputs_read_again_as_a_bomb_are_refused_and_the_view_stays(tmp_path: Path) -> None:
+    f = tmp_path / "cluster.yaml"
+    f.write_text((WEIGHTS / "cluster.yaml").read_text())
+    with served_reloading(f) as ui:
+        f.write_text(manifest_bomb())
+        bad = ui.post("/api/reload")
+        assert (bad.status, bad.body.decode()) == (400, f"{f}: {EXCESSIVE_ALIASING}\n")
+        assert ui.get("/api/summary").json()["error"] == f"{f}: {EXCESSIVE_ALIASING}"
+        assert ui.get("/api/summary").json()["version"] == 1

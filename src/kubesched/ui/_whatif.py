@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..api import ExcessiveAliasing
 from ..api.loader import LoadedObjects, LoadError, kind_of, load_documents
 from ..cluster import StoreError
 from ..framework import FrameworkBuildError
@@ -91,10 +92,13 @@ class WhatIf:
 
 
 def parse_manifests(text: str, *, source: str = WHATIF_SOURCE, strict: bool = False) -> LoadedObjects:
-    """The editor's manifests through the loader; InputProblems (with the line) when refused."""
+    """The editor's manifests through the loader; InputProblems (with the line) when refused, a
+    ValueError (the message alone) for an alias bomb."""
     try:
         return load_documents(text, source, strict=strict)
     except LoadError as exc:
+        if isinstance(exc.__cause__, ExcessiveAliasing):  # refused whole (a 400), not on a line
+            raise ValueError(str(exc)) from None
         line = yaml_error_line(exc.__cause__)
         raise InputProblems("manifests", [_problem(text, str(exc), line)]) from exc
 

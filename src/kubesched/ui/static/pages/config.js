@@ -27,10 +27,15 @@ export async function render(root) {
 
   const check = h("button", { type: "button", id: "config-check", onclick: async () => {
     busy("checking…");
-    const answer = await call("/api/config/check", { config: ed.value });
-    ed.show(answer.ok ? null : answer.problems);
-    if (answer.ok) { kept.set("config", ed.value); drawWeights(answer.data.weights); }
-    busy(answer.ok ? "valid" : "");
+    try {
+      const answer = await call("/api/config/check", { config: ed.value });
+      ed.show(answer.ok ? null : answer.problems);
+      if (answer.ok) { kept.set("config", ed.value); drawWeights(answer.data.weights); }
+      busy(answer.ok ? "valid" : "");
+    } catch (err) {  // a text refused whole (an alias bomb): its one line, under the editor
+      ed.show({ problems: [{ message: String(err.message || err), line: null }] });
+      busy("");
+    }
   } }, "Check");
   const rerun = h("button", { type: "button", id: "config-run", onclick: async () => {
     busy("simulating…");
