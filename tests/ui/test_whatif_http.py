@@ -204,9 +204,9 @@ def test_replay_streams_its_progress_then_the_timeline() -> None:
     with served(WEIGHTS) as ui:
         started = post(ui, "/api/replay", {"trace": "example: replay"})
         assert started.status == 202, started.body
-        events = _events(ui, f"/api/replay/events?id={started.json()['id']}")
+        events = _events(ui, f"/api/jobs/events?id={started.json()['id']}")
     names = [n for n, _ in events]
-    assert names[-1] == "timeline" and set(names[:-1]) == {"progress"}
+    assert names[-1] == "result" and set(names[:-1]) == {"progress"}
     last_progress = events[-2][1]
     assert last_progress["done"] == last_progress["total"] == 45
     (tl,) = events[-1][1]["runs"]
@@ -218,13 +218,65 @@ def test_replay_streams_its_progress_then_the_timeline() -> None:
     assert tl["summary"]["pods"] == 46
 
 
+def _job(ui: Served, path: str, body: Any) -> tuple[Answer, list[tuple[str, Any]]]:
+    """``path`` asked with ``Prefer: respond-async``: the 202 and the job's events."""
+    started = post(ui, path, body, Prefer="respond-async")
+    assert started.status == 202, started.body
+    assert started.headers["preference-applied"] == "respond-async"
+    return started, _events(ui, f"/api/jobs/events?id={started.json()['id']}")
+
+
+def test_whatif_and_compare_stream_their_progress_as_replays_do() -> None:
+    """One mechanism: asked with ``Prefer: respond-async``, a what-if and a comparison are jobs
+    whose progress (pods placed of those to place, per run) streams on the replays' event route,
+    ending with the answer the plain POST gives."""
+    whatif = {"manifests": pod("web", "4100m") + "---\n" + pod("extra", "100m")}
+    compare = {"a": CONFIG_HEAD, "b": FIT_WEIGHS_10}
+    with served(WEIGHTS) as ui:
+        want_whatif = post(ui, "/api/whatif", whatif).json()
+        want_compare = post(ui, "/api/compare", compare).json()
+        started, events = _job(ui, "/api/whatif", whatif)
+        assert {k: started.json()[k] for k in ("kind", "runs")} == {"kind": "whatif", "runs": 1}
+        names = [n for n, _ in events]
+        assert names[-1] == "result" and set(names[:-1]) == {"progress"}
+        assert events[-1][1] == want_whatif
+        last = events[-2][1]
+        # the what-if's run: web (now too big) and extra to place, extra placed
+        assert (last["state"], last["run"], last["done"], last["total"]) == ("done", 0, 1, 2)
+
+        started, events = _job(ui, "/api/compare", compare)
+        assert {k: started.json()[k] for k in ("kind", "runs")} == {"kind": "compare", "runs": 2}
+        assert events[-1] == ("result", want_compare)
+        runs = {p["run"] for n, p in events if n == "progress" and p["state"] == "running"}
+        assert runs <= {0, 1} and events[-2][1]["run"] == 1
+        assert (events[-2][1]["done"], events[-2][1]["total"]) == (1, 1)  # web, in B
+
+
+def test_a_job_refused_ends_with_the_answer_the_plain_post_gives() -> None:
+    """Text refused in a job: its ``failed`` event carries the plain POST's JSON and status."""
+    with served(WEIGHTS) as ui:
+        bad = {"manifests": pod("ok") + "---\n" + pod("bad", "lots")}
+        want = post(ui, "/api/whatif", bad)
+        assert want.status == 422
+        _, events = _job(ui, "/api/whatif", bad)
+        assert events[-1] == ("failed", {**want.json(), "status": 422})
+        _, events = _job(ui, "/api/compare", {"a": CONFIG_HEAD, "b": "kind: [\n"})
+        assert events[-1][0] == "failed"
+        assert (events[-1][1]["status"], events[-1][1]["what"]) == (422, "configuration B")
+        _, events = _job(ui, "/api/whatif", {"manifests": manifest_bomb()})
+        assert events[-1] == ("failed", {"error": f"what-if.yaml: {EXCESSIVE_ALIASING}", "what": "input",
+                                         "problems": [], "status": 400})
+        # body errors are the request's, answered at once
+        assert post(ui, "/api/whatif", {"manifests": 3}, Prefer="respond-async").status == 400
+
+
 def test_two_configurations_compared_over_time() -> None:
     least = (REPO / "examples" / "replay" / "least-allocated.yaml").read_text()
     most = (REPO / "examples" / "replay" / "most-allocated.yaml").read_text()
     with served(WEIGHTS) as ui:
         started = post(ui, "/api/replay", {"trace": "example: replay", "config": least, "compare": most})
         assert started.status == 202 and started.json()["runs"] == 2
-        events = _events(ui, f"/api/replay/events?id={started.json()['id']}")
+        events = _events(ui, f"/api/jobs/events?id={started.json()['id']}")
         bad = post(ui, "/api/replay", {"trace": "example: replay", "compare": "kind: [\n"})
         assert bad.status == 422 and bad.json()["what"] == "configuration B"
     assert {p["run"] for n, p in events if n == "progress" and p["state"] == "running"} == {0, 1}
@@ -244,8 +296,8 @@ def test_a_replay_of_a_bad_configuration_or_an_unknown_trace_is_refused() -> Non
         bad = post(ui, "/api/replay",
                    {"trace": "example: replay", "config": CONFIG_HEAD + "parallelism: x\n"})
         assert bad.status == 422 and bad.json()["problems"][0]["line"] == 3
-        assert ui.get("/api/replay/events?id=99").status == 404
-        assert ui.get("/api/replay/events?id=..%2F").status == 404
+        assert ui.get("/api/jobs/events?id=99").status == 404
+        assert ui.get("/api/jobs/events?id=..%2F").status == 404
 
 
 def test_bodies_are_json_of_a_bounded_size_from_this_origin() -> None:

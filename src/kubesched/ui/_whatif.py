@@ -12,7 +12,7 @@ and the difference: per pod, where it went without and with the change.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,12 +20,12 @@ from ..api import ExcessiveAliasing
 from ..api.loader import LoadedObjects, LoadError, kind_of, load_documents
 from ..cluster import StoreError
 from ..framework import FrameworkBuildError
-from ..simulator import PodOutcome, Simulation, Simulator
+from ..simulator import PodOutcome, ProgressFn, Simulation, Simulator
 from ._locate import Problem, line_of_message, yaml_error_line
 from ._problems import InputProblems
 
 __all__ = ["WHATIF_SOURCE", "PlacementChange", "WhatIf", "diff_placements", "overlay", "parse_manifests",
-           "prepare", "run_whatif"]
+           "prepare", "run_progress", "run_whatif"]
 
 WHATIF_SOURCE: Final = "what-if.yaml"
 """The name the editor's text goes by in messages, as a file's name would."""
@@ -173,17 +173,28 @@ def diff_placements(before: Sequence[PodOutcome], after: Sequence[PodOutcome]) -
 _SAME: Final[Any] = object()
 
 
+def run_progress(progress: Callable[[int, int, int], None] | None, run: int) -> ProgressFn | None:
+    """``progress`` (run, done, total) as one run's :data:`~kubesched.simulator.ProgressFn`."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(run, done, total)
+
+
 def run_whatif(base: LoadedObjects, text: str, *, config: Any = None, base_config: Any = _SAME,
                seed: int = 0, features: Mapping[str, bool] | None = None,
-               before: Simulation | None = None, strict: bool = False) -> WhatIf:
+               before: Simulation | None = None, strict: bool = False,
+               progress: Callable[[int, int, int], None] | None = None) -> WhatIf:
     """Simulate ``base`` with the editor's ``text`` on top under ``config`` and compare it with
     ``base`` alone under ``base_config`` (default: ``config`` too; the page passes the
     configuration ``kubesched ui`` started with, so that an edited configuration shows what it
     changes). ``before``: that run, when the caller has it already. Raises InputProblems,
-    nothing run, when the text or the result is refused. ``strict``: as ``--strict``."""
+    nothing run, when the text or the result is refused. ``strict``: as ``--strict``.
+    ``progress(run, done, total)``: each run's pods placed (run 0 the what-if's; 1 the inputs'
+    alone, when not given as ``before``)."""
     loaded, new, replaced = with_manifests(base, text, strict=strict)
     after_sim = prepare(loaded, text, config, seed, features)
+    after = after_sim.run(run_progress(progress, 0))
     if before is None:
-        before = Simulator(base, config if base_config is _SAME else base_config, seed, features).run()
-    after = after_sim.run()
+        before = Simulator(base, config if base_config is _SAME else base_config, seed,
+                           features).run(run_progress(progress, 1))
     return WhatIf(new, replaced, diff_placements(before.pods, after.pods), before, after, loaded)

@@ -1,7 +1,7 @@
 // The KubeSchedulerConfiguration: edited as YAML (checked as --config checks a file, each
 // error on its line) or through a form of the score weights (written into the YAML), then the
 // inputs simulated again under it, with the What-if page's manifests if any.
-import { call, changes, editor, kept, lab, weightsForm } from "../lab.js";
+import { call, changes, editor, kept, lab, placed, startJob, weightsForm } from "../lab.js";
 import { h } from "../dom.js";
 
 export async function render(root) {
@@ -41,7 +41,8 @@ export async function render(root) {
     busy("simulating…");
     rerun.disabled = true;
     try {
-      const answer = await call("/api/whatif", { config: ed.value, manifests: kept.get("manifests") });
+      const answer = await startJob("/api/whatif", { config: ed.value, manifests: kept.get("manifests") },
+        (p) => busy(placed(p)));
       ed.show(answer.ok && answer.problems === undefined ? null : answer.problems);
       if (answer.ok) {
         kept.set("config", ed.value);
