@@ -72,44 +72,44 @@ def _children(node: Any) -> list[Any]:
     return []
 
 
-def _expanded_sizes(root: Any) -> dict[int, int]:
-    """How many nodes each node of ``root``'s graph stands for once its aliases are expanded
-    (itself, and its keys, values and items, expanded), by ``id``; a graph node is computed
-    once, so a bomb costs the size of its text, not of its expansion. ExcessiveAliasing when an
-    anchor's value holds an alias of itself (go-yaml: ``anchor 'x' value contains itself``)."""
-    sizes: dict[int, int] = {}
+def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
+    """How many nodes ``node`` stands for once its aliases are expanded (itself, and its keys,
+    values and items, expanded), memoised in ``sizes`` by ``id``: each node of the graph is
+    computed once, so a bomb costs the size of its text, not of its expansion.
+    ExcessiveAliasing when an anchor's value holds an alias of itself (go-yaml: ``anchor 'x'
+    value contains itself``)."""
     ancestors: set[int] = set()
-    stack: list[tuple[Any, bool]] = [(root, False)]
+    stack: list[tuple[Any, bool]] = [(node, False)]
     while stack:
-        node, finished = stack.pop()
-        key = id(node)
+        n, finished = stack.pop()
+        key = id(n)
         if finished:
             ancestors.discard(key)
-            sizes[key] = 1 + sum(sizes[id(c)] for c in _children(node))
+            sizes[key] = 1 + sum(sizes[id(c)] for c in _children(n))
             continue
         if key in sizes:
             continue
         ancestors.add(key)
-        stack.append((node, True))
-        for child in _children(node):
+        stack.append((n, True))
+        for child in _children(n):
             if id(child) in ancestors:
                 raise ExcessiveAliasing("an anchor's value contains an alias of itself")
             if id(child) not in sizes:
                 stack.append((child, False))
-    return sizes
+    return sizes[id(node)]
 
 
 def check_aliasing(root: Any) -> None:
     """Raise ExcessiveAliasing when the composed document ``root`` (a PyYAML node graph, where an
     alias is its anchor's node again) would be refused by go-yaml: each node decoded counts
     once, each alias once plus its anchor's whole expansion as alias-driven decodes, checked as
-    decode.go's ``unmarshal`` checks them. Counting in document order, an alias is a node met
-    again; the expansion's size comes from :func:`_expanded_sizes`, so nothing is expanded.
+    decode.go's ``unmarshal`` checks them. Walking in document order, an alias is a node met
+    again; its expansion's size comes from :func:`_expanded_size`, so nothing is expanded.
     (The ratio only grows while an alias expands, so checking after each one is checking at
     every decode within it, as go-yaml does.)"""
     if not isinstance(root, yaml.Node):
         return
-    sizes = _expanded_sizes(root)
+    sizes: dict[int, int] = {}
     decodes = aliased = 0
     seen: set[int] = set()
     stack = [root]
@@ -118,8 +118,9 @@ def check_aliasing(root: Any) -> None:
         decodes += 1
         key = id(node)
         if key in seen:
-            decodes += sizes[key]
-            aliased += sizes[key]
+            expanded = _expanded_size(node, sizes)
+            decodes += expanded
+            aliased += expanded
             if (aliased > _ALIAS_FLOOR and decodes > _DECODE_FLOOR
                     and aliased / decodes > _allowed_alias_ratio(decodes)):
                 raise ExcessiveAliasing(EXCESSIVE_ALIASING)
@@ -153,10 +154,20 @@ class _SafeLoader(AliasLimit, yaml.SafeLoader):
     """``yaml.safe_load``'s loader with :class:`AliasLimit`."""
 
 
-def safe_load_yaml(text: str) -> Any:
+_FastSafeLoader: type[Any] = _SafeLoader
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _CSafeLoader(AliasLimit, yaml.CSafeLoader):
+        """libyaml's parser, SafeLoader's constructor, with :class:`AliasLimit`."""
+
+    _FastSafeLoader = _CSafeLoader
+
+
+def safe_load_yaml(text: str, *, fast: bool = False) -> Any:
     """``yaml.safe_load(text)`` (the same loader, the same results and errors) refusing excessive
-    aliasing (ExcessiveAliasing, a ``yaml.YAMLError``)."""
-    return yaml.load(text, Loader=_SafeLoader)
+    aliasing (ExcessiveAliasing, a ``yaml.YAMLError``). ``fast``: libyaml's parser when PyYAML
+    has it (the same objects; a syntax error's wording is libyaml's), for many small texts."""
+    return yaml.load(text, Loader=_FastSafeLoader if fast else _SafeLoader)
 
 
 def without_timestamps(loader: type[Any]) -> type[Any]:
