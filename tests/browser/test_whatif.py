@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from _yaml_bomb import billion_laughs, manifest_bomb
+from kubesched.api import EXCESSIVE_ALIASING
+
 from .conftest import QUICKSTART, REPO, explain_json, kubesched
 
 if TYPE_CHECKING:
@@ -167,3 +170,17 @@ def test_whatif_and_compare_show_their_progress(page: Page, quickstart_ui: UISer
     page.locator("#compare-none").wait_for()  # the same configuration on both sides
     shown = page.evaluate("() => window.shown")
     assert any(t.startswith("simulating… run B: ") and t.endswith(" pods placed") for t in shown), shown
+
+
+def test_an_alias_bomb_in_the_editors_is_refused_with_its_one_line(
+        page: Page, quickstart_ui: UIServer) -> None:
+    page.goto(f"{quickstart_ui.url}/#/whatif")
+    page.locator("#whatif-editor").fill(manifest_bomb())
+    page.locator("#whatif-run").click()
+    assert page.locator("#whatif-error").inner_text() == f"what-if.yaml: {EXCESSIVE_ALIASING}"
+    page.goto(f"{quickstart_ui.url}/#/config")
+    editor = page.locator("#config-editor")
+    editor.fill(editor.input_value() + billion_laughs(key="profiles"))
+    page.locator("#config-check").click()
+    assert page.locator("#config-editor-problems li.problem").inner_text() == \
+        f"config.yaml: {EXCESSIVE_ALIASING}"
