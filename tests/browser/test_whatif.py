@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from _yaml_bomb import billion_laughs, manifest_bomb
+from kubesched.api import EXCESSIVE_ALIASING
+
 from .conftest import QUICKSTART, REPO, explain_json, kubesched
 
 if TYPE_CHECKING:
@@ -131,3 +134,53 @@ def test_two_configurations_compared_side_by_side_with_explains_totals(
         assert total == str(n["totalScore"]), head
         (score,) = [s for s in n["scores"] if s["plugin"] == "NodeResourcesFit"]
         assert fit == str(score["weighted"]), head
+
+
+# Every text an element shows, kept as it changes (a run on the quick start is quick: its
+# progress shows for a moment, between two of the event stream's events).
+RECORD_TEXTS = """(id) => {
+  window.shown = [];
+  const el = document.getElementById(id);
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) window.shown.push(n.textContent);
+  }).observe(el, { childList: true, subtree: true });
+}"""
+
+
+def test_whatif_and_compare_show_their_progress(page: Page, quickstart_ui: UIServer) -> None:
+    """As a replay does: pods placed of those to place, per run, streamed while they run."""
+    page.goto(f"{quickstart_ui.url}/#/whatif")
+    page.locator("#whatif-editor").wait_for()
+    page.evaluate(RECORD_TEXTS, "whatif-status")
+    page.locator("#whatif-run").click()
+    page.locator("#whatif-changes").wait_for()
+    shown = page.evaluate("() => window.shown")
+    assert shown[0] == "simulating…"
+    progress = [t for t in shown if t.startswith("simulating… ") and " pods placed" in t]
+    assert progress, shown
+    counts = progress[-1].removeprefix("simulating… ").removesuffix(" pods placed")
+    done, total = map(int, counts.split(" of "))
+    assert 0 < done <= total
+    assert page.locator("#whatif-status").inner_text() == ""  # cleared once the answer is drawn
+
+    page.goto(f"{quickstart_ui.url}/#/compare")
+    page.locator("#compare-run").wait_for()
+    page.evaluate(RECORD_TEXTS, "compare-status")
+    page.locator("#compare-run").click()
+    page.locator("#compare-none").wait_for()  # the same configuration on both sides
+    shown = page.evaluate("() => window.shown")
+    assert any(t.startswith("simulating… run B: ") and t.endswith(" pods placed") for t in shown), shown
+
+
+def test_an_alias_bomb_in_the_editors_is_refused_with_its_one_line(
+        page: Page, quickstart_ui: UIServer) -> None:
+    page.goto(f"{quickstart_ui.url}/#/whatif")
+    page.locator("#whatif-editor").fill(manifest_bomb())
+    page.locator("#whatif-run").click()
+    assert page.locator("#whatif-error").inner_text() == f"what-if.yaml: {EXCESSIVE_ALIASING}"
+    page.goto(f"{quickstart_ui.url}/#/config")
+    editor = page.locator("#config-editor")
+    editor.fill(editor.input_value() + billion_laughs(key="profiles"))
+    page.locator("#config-check").click()
+    assert page.locator("#config-editor-problems li.problem").inner_text() == \
+        f"config.yaml: {EXCESSIVE_ALIASING}"

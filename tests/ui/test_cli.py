@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 from kubesched.cli import app
 from kubesched.testing.browser import UIServer
 
+from ._fixtures import WEIGHTS
 from .conftest import QUICKSTART
 
 runner = CliRunner()
@@ -52,6 +54,27 @@ def test_kube_version_and_feature_gates_are_honoured_as_explain_honours_them() -
         assert summary["kubeVersion"] == "1.32"
         assert summary["features"] == {"DynamicResourceAllocation": False}
         assert _get(url + "/api/decision?pod=default/db-0").decode() == want
+
+
+def test_strict_is_the_editors_strictness_too() -> None:
+    """``--strict`` refuses a ConfigMap in a file; the what-if editor of a server started with it
+    refuses one as well (422, on its line), and one started without skips it as files are."""
+    config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+    for strict, status in ((["--strict"], 422), ([], 200)):
+        with _ui(str(WEIGHTS), *strict) as url:
+            assert json.loads(_get(url + "/api/lab"))["strict"] is bool(strict)
+            req = urllib.request.Request(url + "/api/whatif", method="POST",
+                                         data=json.dumps({"manifests": config_map}).encode(),
+                                         headers={"Origin": url, "Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=60) as resp:
+                    got, body = resp.status, resp.read()
+            except urllib.error.HTTPError as err:
+                got, body = err.code, err.read()
+            assert got == status, body
+            if status == 422:
+                (p,) = json.loads(body)["problems"]
+                assert p["line"] == 1 and "kind 'ConfigMap' is not read by the scheduler" in p["message"]
 
 
 def test_bad_input_is_one_line_and_exit_2() -> None:

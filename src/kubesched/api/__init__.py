@@ -120,6 +120,7 @@ from ._workloads import (
     Service,
     StatefulSet,
 )
+from ._yaml import EXCESSIVE_ALIASING, ExcessiveAliasing, safe_load_yaml
 from .loader import ApiObject, LoadedObjects, LoadError, kind_of, load_documents, load_paths, parse_object
 
 __all__ = [
@@ -129,6 +130,7 @@ __all__ = [
     "DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS",
     "DEFAULT_TOLERATION_SECONDS",
     "DELETE",
+    "EXCESSIVE_ALIASING",
     "HIGHEST_USER_DEFINABLE_PRIORITY",
     "INDEXED",
     "INT64_MAX",
@@ -169,6 +171,7 @@ __all__ = [
     "DeviceTaintRule",
     "DeviceToleration",
     "ExactDeviceRequest",
+    "ExcessiveAliasing",
     "FieldErrors",
     "FieldValueError",
     "Job",
@@ -236,6 +239,7 @@ __all__ = [
     "pod_requests",
     "read_out_of_range_quantities",
     "resource_value",
+    "safe_load_yaml",
     "saturate",
     "system_priority_classes",
     "tolerations_tolerate_taint",

@@ -9,6 +9,11 @@
   giving SafeLoader's results.
 - A kubectl ``List`` is parsed a thousand items at a time (:func:`load_yaml`), so libyaml's node
   tree of a whole 20,000-pod dump never exists at once.
+- Aliases are capped as Kubernetes caps them (:class:`AliasLimit`): a document whose aliases
+  expand to far more nodes than it holds (a "billion laughs" bomb) is refused before it is
+  constructed, with go-yaml's message, ``document contains excessive aliasing``.
+  :func:`safe_load_yaml` is ``yaml.safe_load`` with that cap, for every other YAML input
+  (configurations, traces).
 """
 
 from __future__ import annotations
@@ -23,8 +28,146 @@ import yaml
 
 from ._ryml import RymlReader
 
-__all__ = ["ITEMS_PER_CHUNK", "FastSafeConstruction", "PyYamlLoader", "YamlLoader", "load_yaml",
-           "pyyaml_load_all", "without_timestamps"]
+__all__ = ["EXCESSIVE_ALIASING", "ITEMS_PER_CHUNK", "AliasLimit", "ExcessiveAliasing", "FastSafeConstruction",
+           "PyYamlLoader", "YamlLoader", "check_aliasing", "load_yaml", "pyyaml_load_all", "safe_load_yaml",
+           "without_timestamps"]
+
+EXCESSIVE_ALIASING: Final = "document contains excessive aliasing"
+"""go-yaml's message (gopkg.in/yaml.v2 and v3, decode.go), which sigs.k8s.io/yaml and so the API
+server and kubectl give for the same document."""
+
+# go-yaml's budget (decode.go: alias_ratio_range_low/high, allowedAliasRatio, unmarshal), the
+# fix of CVE-2019-11253 (kubernetes/kubernetes#83253): below 100 alias-driven decodes or 1000
+# decodes in all nothing is refused; above, the share of decodes that come from expanding
+# aliases may be 99% up to 400,000 decodes, falling linearly to 10% at 4,000,000.
+_ALIAS_FLOOR: Final = 100
+_DECODE_FLOOR: Final = 1000
+_RATIO_RANGE_LOW: Final = 400_000
+_RATIO_RANGE_HIGH: Final = 4_000_000
+_ALIAS_TOKEN: Final = re.compile(r"(?:^|[\s\[{,:?])\*")
+"""Where an alias may start: at the start of the text, or after white space or a flow or
+key/value indicator (a ``*`` anywhere else is part of a scalar). Used only to skip the check
+on texts that cannot hold an alias; a false match costs the check, never a miss."""
+
+
+class ExcessiveAliasing(yaml.YAMLError):
+    """A document whose aliases expand too far (:data:`EXCESSIVE_ALIASING`), or an anchor whose
+    value holds an alias of itself."""
+
+
+def _allowed_alias_ratio(decodes: int) -> float:
+    """Mirrors allowedAliasRatio (gopkg.in/yaml.v3 decode.go)."""
+    if decodes <= _RATIO_RANGE_LOW:
+        return 0.99
+    if decodes >= _RATIO_RANGE_HIGH:
+        return 0.10
+    return 0.99 - 0.89 * (decodes - _RATIO_RANGE_LOW) / (_RATIO_RANGE_HIGH - _RATIO_RANGE_LOW)
+
+
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _expanded_size(node: Any, sizes: dict[int, int]) -> int:
+    """How many nodes ``node`` stands for once its aliases are expanded (itself, and its keys,
+    values and items, expanded), memoised in ``sizes`` by ``id``: each node of the graph is
+    computed once, so a bomb costs the size of its text, not of its expansion.
+    ExcessiveAliasing when an anchor's value holds an alias of itself (go-yaml: ``anchor 'x'
+    value contains itself``)."""
+    ancestors: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(node, False)]
+    while stack:
+        n, finished = stack.pop()
+        key = id(n)
+        if finished:
+            ancestors.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in _children(n))
+            continue
+        if key in sizes:
+            continue
+        ancestors.add(key)
+        stack.append((n, True))
+        for child in _children(n):
+            if id(child) in ancestors:
+                raise ExcessiveAliasing("an anchor's value contains an alias of itself")
+            if id(child) not in sizes:
+                stack.append((child, False))
+    return sizes[id(node)]
+
+
+def check_aliasing(root: Any) -> None:
+    """Raise ExcessiveAliasing when the composed document ``root`` (a PyYAML node graph, where an
+    alias is its anchor's node again) would be refused by go-yaml: each node decoded counts
+    once, each alias once plus its anchor's whole expansion as alias-driven decodes, checked as
+    decode.go's ``unmarshal`` checks them. Walking in document order, an alias is a node met
+    again; its expansion's size comes from :func:`_expanded_size`, so nothing is expanded.
+    (The ratio only grows while an alias expands, so checking after each one is checking at
+    every decode within it, as go-yaml does.)"""
+    if not isinstance(root, yaml.Node):
+        return
+    sizes: dict[int, int] = {}
+    decodes = aliased = 0
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        decodes += 1
+        key = id(node)
+        if key in seen:
+            expanded = _expanded_size(node, sizes)
+            decodes += expanded
+            aliased += expanded
+            if (aliased > _ALIAS_FLOOR and decodes > _DECODE_FLOOR
+                    and aliased / decodes > _allowed_alias_ratio(decodes)):
+                raise ExcessiveAliasing(EXCESSIVE_ALIASING)
+            continue
+        seen.add(key)
+        stack.extend(reversed(_children(node)))
+
+
+class AliasLimit:
+    """A PyYAML loader mixin: :meth:`construct_document` refuses a document with excessive
+    aliasing (:func:`check_aliasing`) before building anything. PyYAML itself builds an
+    aliased collection once and shares it, but whatever walks the result then (the object
+    parsers, JSON encoding, a deep copy) would walk the whole expansion: ``a`` aliased nine
+    times on each of nine levels is 387 million lists."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)  # type: ignore[call-arg]
+        self._may_alias = not isinstance(stream, str) or (
+            "*" in stream and _ALIAS_TOKEN.search(stream) is not None)
+
+    def check_aliases(self, node: Any) -> None:
+        if self._may_alias:
+            check_aliasing(node)
+
+    def construct_document(self, node: Any) -> Any:
+        self.check_aliases(node)
+        return super().construct_document(node)  # type: ignore[misc]
+
+
+class _SafeLoader(AliasLimit, yaml.SafeLoader):
+    """``yaml.safe_load``'s loader with :class:`AliasLimit`."""
+
+
+_FastSafeLoader: type[Any] = _SafeLoader
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _CSafeLoader(AliasLimit, yaml.CSafeLoader):
+        """libyaml's parser, SafeLoader's constructor, with :class:`AliasLimit`."""
+
+    _FastSafeLoader = _CSafeLoader
+
+
+def safe_load_yaml(text: str, *, fast: bool = False) -> Any:
+    """``yaml.safe_load(text)`` (the same loader, the same results and errors) refusing excessive
+    aliasing (ExcessiveAliasing, a ``yaml.YAMLError``). ``fast``: libyaml's parser when PyYAML
+    has it (the same objects; a syntax error's wording is libyaml's), for many small texts."""
+    return yaml.load(text, Loader=_FastSafeLoader if fast else _SafeLoader)
 
 
 def without_timestamps(loader: type[Any]) -> type[Any]:
@@ -42,7 +185,7 @@ _STR, _VALUE, _NULL, _BOOL, _INT = (_TAG + t for t in ("str", "value", "null", "
 _MAP, _SEQ, _MERGE = (_TAG + t for t in ("map", "seq", "merge"))
 
 
-class FastSafeConstruction:
+class FastSafeConstruction(AliasLimit):
     """SafeLoader's resolution and construction, the same results, fewer Python calls.
 
     Manifests are trees of plain maps, lists, strings, integers, booleans and nulls, and their
@@ -54,7 +197,7 @@ class FastSafeConstruction:
     bool_values: dict[str, bool]
 
     def __init__(self, stream: str) -> None:
-        super().__init__(stream)  # type: ignore[call-arg]
+        super().__init__(stream)
         self._plain_tags: dict[str, str] = {}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
@@ -72,6 +215,7 @@ class FastSafeConstruction:
         return out
 
     def construct_document(self, node: Any) -> Any:
+        self.check_aliases(node)
         memo: dict[int, Any] = {}  # aliased collections are built once, as SafeConstructor does
         generic = self.construct_object  # type: ignore[attr-defined]
         bools = self.bool_values

@@ -55,7 +55,7 @@ from ._workloads import (
     Service,
     StatefulSet,
 )
-from ._yaml import load_yaml
+from ._yaml import ExcessiveAliasing, load_yaml
 
 __all__ = [
     "KINDS",
@@ -470,6 +470,8 @@ def _parse_text(text: str, source: str, json_only: bool,
             docs = [json.loads(text)] if text.strip() else []
         else:
             docs = load_yaml(text, parsed)
+    except ExcessiveAliasing as exc:  # well-formed, but refused before it expands
+        raise LoadError(f"{source}: {exc}") from exc
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         raise LoadError(f"{source}: malformed {'JSON' if json_only else 'YAML'}: {exc}") from exc
     except RecursionError as exc:

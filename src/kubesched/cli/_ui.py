@@ -129,7 +129,8 @@ def ui(
                               describe=_describe(paths, inputs_args.context, cluster is not None),
                               live=cluster is not None, progress=_progress_lines())
         follower = _follow(workspace, cluster, inputs.config, paths, strict) if cluster is not None else None
-    lab = WhatIfRoutes(workspace, config_text=startup_config_text(inputs.config), traces=traces)
+    lab = WhatIfRoutes(workspace, config_text=startup_config_text(inputs.config), traces=traces,
+                        strict=strict)
     ui_app = UIApp(workspace, allow_remote=allow_remote)
     lab.mount(ui_app)
     try:

@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from ..api import safe_load_yaml
+
 __all__ = [
     "BUNDLED_CONFIG",
     "OPCODES",
@@ -190,7 +192,7 @@ def load_config(path: str | Path | None = None) -> list[TestCase]:
     """Load a performance config file; None loads the bundled one."""
     p = Path(path) if path is not None else BUNDLED_CONFIG
     try:
-        docs = yaml.safe_load(p.read_text())
+        docs = safe_load_yaml(p.read_text())
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{p}: {exc}") from exc
     return parse_config(docs, p.parent, str(p))

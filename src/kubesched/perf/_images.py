@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from ..api import safe_load_yaml
 from ._config import ConfigError
 
 __all__ = ["CatalogImage", "NodeImageStrategy", "load_catalog"]
@@ -60,7 +61,7 @@ def _catalog_image(entry: Any, where: str) -> CatalogImage:
 def load_catalog(path: Path) -> list[CatalogImage]:
     """The images of a catalog file; a bad file or entry is a ConfigError naming both."""
     try:
-        docs = yaml.safe_load(path.read_text())
+        docs = safe_load_yaml(path.read_text())
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"{path}: {exc}") from exc
     if not isinstance(docs, list) or not docs:

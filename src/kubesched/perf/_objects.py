@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from ..api import CSINode, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod
+from ..api import CSINode, Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, safe_load_yaml
 from ..api.loader import KINDS, parse_object
 from ._config import BUNDLED_DIR, ConfigError, Op
 from ._gotemplate import GoTemplate, TemplateError
@@ -92,7 +92,7 @@ def _render(value: Any, name: str, index: int) -> Any:
     leaves are immutable scalars) with the placeholders of :data:`_PLACEHOLDER` rendered."""
     if isinstance(value, str):
         if value.startswith(_TYPED):
-            return yaml.safe_load(_render_text(value[1:], name, index))
+            return safe_load_yaml(_render_text(value[1:], name, index))
         if "{{" in value:
             return _render_text(value, name, index)
         return value
@@ -110,7 +110,6 @@ _IMMUTABLE = (int, float, type(None), datetime.date, bytes)
 """Leaf types YAML yields that need no copy (bool is an int; datetime a date)."""
 
 
-_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _GO = "\x00go-template"
 """The key under which :meth:`ObjectFactory.template` keeps a :class:`_GoSource` (a template
@@ -138,7 +137,7 @@ class _GoSource:
         except TemplateError as exc:
             raise ConfigError(f"{self.path}: template: {exc}") from None
         try:
-            doc = yaml.load(text, Loader=_YAML_LOADER)  # a safe loader (libyaml's when built)
+            doc = safe_load_yaml(text, fast=True)
         except yaml.YAMLError as exc:
             raise ConfigError(f"{self.path}: the rendered template (index {index}) is not valid "
                               f"YAML: {exc}") from None
@@ -178,7 +177,7 @@ class ObjectFactory:
             return self._go_template(op, path)
         doc = self._templates.get(path)
         if doc is None:
-            loaded = yaml.safe_load(_quote_bare(path.read_text()))
+            loaded = safe_load_yaml(_quote_bare(path.read_text()))
             if not isinstance(loaded, dict) or "kind" not in loaded:
                 raise ConfigError(f"{path}: a template is one object with a kind")
             self._templates[path] = doc = loaded

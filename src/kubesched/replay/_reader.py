@@ -28,6 +28,7 @@ from typing import Any, Final
 
 import yaml
 
+from ..api import ExcessiveAliasing, safe_load_yaml
 from ..api.loader import KINDS
 from ..controllers import RUN_SECONDS_ANNOTATION
 from ._trace import OPERATIONS, ObjectRef, Trace, TraceEvent
@@ -154,8 +155,10 @@ class TraceFile:
     def _yaml(self) -> Iterator[TraceEvent]:
         try:
             text = self.path.read_text()
+            data = safe_load_yaml(text)  # refuses an alias bomb before anything walks it
             root = yaml.compose(text, Loader=yaml.SafeLoader)
-            data = yaml.safe_load(text)
+        except ExcessiveAliasing as exc:
+            raise TraceError(f"{self.path}: {exc}") from None
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise TraceError(f"{self.path}: not YAML: {exc}") from None
         items_node: Any = root

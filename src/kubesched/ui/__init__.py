@@ -18,7 +18,9 @@ What-if and over time (:class:`WhatIfRoutes` mounts their routes on the app):
 - :func:`parse_config`, :func:`score_weights`, :func:`set_score_weights`: the configuration
   editor, read as ``--config`` reads a file, and its weights form;
 - :func:`compare_configs`, :func:`pod_reasons`: two configurations side by side;
-- :func:`run_timeline`: a trace replayed, its series and summary for the charts.
+- :func:`run_timeline`: a trace replayed, its series and summary for the charts;
+- a replay, and a what-if or a comparison asked with ``Prefer: respond-async``, run as jobs
+  whose progress streams to the page (one mechanism: :mod:`._jobs`).
 
 Errors in typed text are :class:`InputProblems`, each :class:`Problem` with its line.
 

@@ -11,7 +11,7 @@ each plugin's verdict and weighted score on the nodes either configuration chose
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,7 +20,7 @@ from ..framework import Code
 from ..scheduler import ExplainError, Explanation
 from ..simulator import Simulation, explain_simulated_pod
 from ._problems import InputProblems
-from ._whatif import PlacementChange, diff_placements, prepare
+from ._whatif import PlacementChange, diff_placements, prepare, run_progress
 
 __all__ = ["Comparison", "compare_configs", "pod_reasons"]
 
@@ -52,10 +52,12 @@ def _side(o: Any) -> dict[str, Any] | None:
 
 
 def compare_configs(loaded: LoadedObjects, config_a: Any, config_b: Any, *, seed: int = 0,
-                    features: Mapping[str, bool] | None = None, text: str = "") -> Comparison:
+                    features: Mapping[str, bool] | None = None, text: str = "",
+                    progress: Callable[[int, int, int], None] | None = None) -> Comparison:
     """Simulate ``loaded`` under each configuration with the same seed and compare. ``text``:
     the what-if's manifests ``loaded`` holds (:func:`~._whatif.with_manifests`), so that an
-    object admission refuses is reported on its line."""
+    object admission refuses is reported on its line. ``progress(run, done, total)``: each
+    run's pods placed (run 0 is A's, 1 B's)."""
     sims = []
     for side, cfg in (("A", config_a), ("B", config_b)):
         try:
@@ -64,7 +66,7 @@ def compare_configs(loaded: LoadedObjects, config_a: Any, config_b: Any, *, seed
             if exc.what == "configuration":
                 exc.what = f"configuration {side}"
             raise
-    a, b = (s.run() for s in sims)
+    a, b = (s.run(run_progress(progress, i)) for i, s in enumerate(sims))
     return Comparison(a, b, diff_placements(a.pods, b.pods))
 
 

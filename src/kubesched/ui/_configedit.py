@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import yaml
 
-from ..api import KubeVersion
+from ..api import ExcessiveAliasing, KubeVersion, safe_load_yaml
 from ..framework import new_profile_map
 from ..framework.config import (
     API_VERSION,
@@ -44,6 +44,12 @@ _TOO_DEEP: Final = Problem(f"{CONFIG_SOURCE}: invalid YAML: nested too deeply")
 
 DEFAULT_CONFIG_TEXT: Final = f"apiVersion: {API_VERSION}\nkind: {KIND}\n"
 """The editor's text when ``kubesched ui`` was given no ``--config``: kube-scheduler's defaults."""
+
+
+def _refused(exc: ExcessiveAliasing) -> ValueError:
+    """An alias bomb is no mistake to mark on a line: the whole text is refused, a 400 with the
+    one-line message (as a file is, exit 2), before it expands."""
+    return ValueError(f"{CONFIG_SOURCE}: {exc}")
 
 
 def parse_config(text: str, *, features: Mapping[str, bool] | None = None,
@@ -89,7 +95,9 @@ def _plugin_names(text: str) -> list[tuple[str, str]]:
     """(field path, name) of every plugin a configuration's text names: in each profile's plugin
     sets and pluginConfig. [] for a text that does not parse (the decoder reports it)."""
     try:
-        doc = yaml.safe_load(text)
+        doc = safe_load_yaml(text)
+    except ExcessiveAliasing as exc:
+        raise _refused(exc) from None
     except yaml.YAMLError:
         return []
     out: list[tuple[str, str]] = []
@@ -136,7 +144,9 @@ def set_score_weights(text: str, weights: Mapping[str, Mapping[str, int]]) -> st
     The result is YAML re-emitted from the parsed text: comments do not survive. Raises
     InputProblems when the text is not a YAML mapping (the form needs a configuration to edit)."""
     try:
-        doc = yaml.safe_load(text) if text.strip() else None
+        doc = safe_load_yaml(text) if text.strip() else None
+    except ExcessiveAliasing as exc:
+        raise _refused(exc) from None
     except yaml.YAMLError as exc:
         raise InputProblems("configuration", [Problem(f"{CONFIG_SOURCE}: invalid YAML: {exc}",
                                                       yaml_error_line(exc))]) from exc

@@ -12,19 +12,20 @@ and the difference: per pod, where it went without and with the change.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..api import ExcessiveAliasing
 from ..api.loader import LoadedObjects, LoadError, kind_of, load_documents
 from ..cluster import StoreError
 from ..framework import FrameworkBuildError
-from ..simulator import PodOutcome, Simulation, Simulator
+from ..simulator import PodOutcome, ProgressFn, Simulation, Simulator
 from ._locate import Problem, line_of_message, yaml_error_line
 from ._problems import InputProblems
 
 __all__ = ["WHATIF_SOURCE", "PlacementChange", "WhatIf", "diff_placements", "overlay", "parse_manifests",
-           "prepare", "run_whatif"]
+           "prepare", "run_progress", "run_whatif"]
 
 WHATIF_SOURCE: Final = "what-if.yaml"
 """The name the editor's text goes by in messages, as a file's name would."""
@@ -91,10 +92,13 @@ class WhatIf:
 
 
 def parse_manifests(text: str, *, source: str = WHATIF_SOURCE, strict: bool = False) -> LoadedObjects:
-    """The editor's manifests through the loader; InputProblems (with the line) when refused."""
+    """The editor's manifests through the loader; InputProblems (with the line) when refused, a
+    ValueError (the message alone) for an alias bomb."""
     try:
         return load_documents(text, source, strict=strict)
     except LoadError as exc:
+        if isinstance(exc.__cause__, ExcessiveAliasing):  # refused whole (a 400), not on a line
+            raise ValueError(str(exc)) from None
         line = yaml_error_line(exc.__cause__)
         raise InputProblems("manifests", [_problem(text, str(exc), line)]) from exc
 
@@ -128,11 +132,13 @@ def overlay(base: LoadedObjects, added: LoadedObjects) -> tuple[LoadedObjects, l
     return out, [_name(o) for o in by_key.values()], replaced
 
 
-def with_manifests(base: LoadedObjects, text: str) -> tuple[LoadedObjects, list[str], list[str]]:
+def with_manifests(base: LoadedObjects, text: str, *,
+                   strict: bool = False) -> tuple[LoadedObjects, list[str], list[str]]:
     """:func:`overlay` of the editor's text (none: ``base`` as it is) on ``base``; InputProblems
     when the loader refuses the text (a duplicate inside it included: the base has none, and an
-    object of the text replaces the base's)."""
-    return overlay(base, parse_manifests(text) if text.strip() else LoadedObjects())
+    object of the text replaces the base's). ``strict``: as ``--strict`` (an object of a kind
+    the scheduler does not read is refused, not skipped)."""
+    return overlay(base, parse_manifests(text, strict=strict) if text.strip() else LoadedObjects())
 
 
 def _name(obj: Any) -> str:
@@ -167,17 +173,28 @@ def diff_placements(before: Sequence[PodOutcome], after: Sequence[PodOutcome]) -
 _SAME: Final[Any] = object()
 
 
+def run_progress(progress: Callable[[int, int, int], None] | None, run: int) -> ProgressFn | None:
+    """``progress`` (run, done, total) as one run's :data:`~kubesched.simulator.ProgressFn`."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(run, done, total)
+
+
 def run_whatif(base: LoadedObjects, text: str, *, config: Any = None, base_config: Any = _SAME,
                seed: int = 0, features: Mapping[str, bool] | None = None,
-               before: Simulation | None = None) -> WhatIf:
+               before: Simulation | None = None, strict: bool = False,
+               progress: Callable[[int, int, int], None] | None = None) -> WhatIf:
     """Simulate ``base`` with the editor's ``text`` on top under ``config`` and compare it with
     ``base`` alone under ``base_config`` (default: ``config`` too; the page passes the
     configuration ``kubesched ui`` started with, so that an edited configuration shows what it
     changes). ``before``: that run, when the caller has it already. Raises InputProblems,
-    nothing run, when the text or the result is refused."""
-    loaded, new, replaced = with_manifests(base, text)
+    nothing run, when the text or the result is refused. ``strict``: as ``--strict``.
+    ``progress(run, done, total)``: each run's pods placed (run 0 the what-if's; 1 the inputs'
+    alone, when not given as ``before``)."""
+    loaded, new, replaced = with_manifests(base, text, strict=strict)
     after_sim = prepare(loaded, text, config, seed, features)
+    after = after_sim.run(run_progress(progress, 0))
     if before is None:
-        before = Simulator(base, config if base_config is _SAME else base_config, seed, features).run()
-    after = after_sim.run()
+        before = Simulator(base, config if base_config is _SAME else base_config, seed,
+                           features).run(run_progress(progress, 1))
     return WhatIf(new, replaced, diff_placements(before.pods, after.pods), before, after, loaded)

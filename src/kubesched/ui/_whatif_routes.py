@@ -3,16 +3,20 @@
 
 ==============================  ==============================================================
 ``GET /api/lab``                the editors' starting texts, the effective score weights, the
-                                traces that may be replayed, the request body limit
+                                traces that may be replayed, the request body limit, whether
+                                the manifests are read ``--strict``
 ``POST /api/whatif``            ``{manifests, config}``: the inputs with the manifests on top,
-                                under the configuration, against the inputs as served
+                                under the configuration, against the inputs as served (with
+                                ``Prefer: respond-async``: a job, 202)
 ``POST /api/config/check``      ``{config}``: the configuration's problems, or its weights
 ``POST /api/config/weights``    ``{config, weights}``: the text with the form's weights in it
 ``POST /api/compare``           ``{a, b, manifests}``: the pods two configurations place apart
+                                (with ``Prefer: respond-async``: a job, 202)
 ``POST /api/compare/reasons``   ``{a, b, manifests, pod}``: each one's per-plugin reasons
 ``POST /api/replay``            ``{trace, config, compare, seed}``: start a replay (two, the
-                                second under ``compare``), answer its ``id``
-``GET /api/replay/events?id=N`` server-sent events: ``progress``, then ``timeline`` or ``failed``
+                                second under ``compare``), a job (202)
+``GET /api/jobs/events?id=N``   a job's server-sent events: ``progress``, then ``result`` or
+                                ``failed`` (:mod:`._jobs`)
 ==============================  ==============================================================
 
 Requests carry text, never a path: a trace is chosen by name among those the command line gave
@@ -25,13 +29,10 @@ goes on. State-changing requests are POSTs, which the app's Origin check guards
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import threading
-from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -41,8 +42,9 @@ from ..scheduler import ExplainError
 from ..serving import TEXT, Request, Response
 from ._compare import compare_configs, pod_reasons
 from ._configedit import DEFAULT_CONFIG_TEXT, import_paths, parse_config, score_weights, set_score_weights
+from ._jobs import Job, Jobs, RunProgress, prefers_async
 from ._problems import InputProblems
-from ._timeline import Timeline, TraceInput, bundled_traces, run_timeline
+from ._timeline import TraceInput, bundled_traces, run_timeline
 from ._whatif import run_whatif, with_manifests
 
 __all__ = ["MAX_BODY_BYTES", "WhatIfRoutes", "startup_config_text"]
@@ -52,16 +54,12 @@ log = logging.getLogger(__name__)
 JSON: Final = "application/json"
 MAX_BODY_BYTES: Final = 2 * 2**20
 """Largest request body: manifests and a configuration typed or pasted in the page."""
-_JOBS_KEPT: Final = 8
-_KEEPALIVE_SECONDS: Final = 15.0
 _LABELS: Final = ("A", "B")
 """A replay's runs: A under the configuration, B under the one it is compared with."""
-_PROGRESS_STEPS: Final = 200
-"""A replay tells the page about this many times over its run, at most."""
 
 
-def _json(data: Any, status: int = 200) -> Response:
-    return Response(status, JSON, json.dumps(data, separators=(",", ":"), allow_nan=False).encode())
+def _json(data: Any, status: int = 200, headers: tuple[tuple[str, str], ...] = ()) -> Response:
+    return Response(status, JSON, json.dumps(data, separators=(",", ":"), allow_nan=False).encode(), headers)
 
 
 def _error(status: int, message: str) -> Response:
@@ -108,6 +106,11 @@ def _text(body: Mapping[str, Any], key: str, default: str = "") -> str:
     return v
 
 
+def _texts(body: Mapping[str, Any], **defaults: str) -> dict[str, str]:
+    """The body's text fields (``key=default``), checked before anything runs (a job too)."""
+    return {key: _text(body, key, default) for key, default in defaults.items()}
+
+
 def startup_config_text(config: Any) -> str:
     """The configuration editor's first text: the ``--config`` file ``kubesched ui`` was
     started with (its ``source``, a path from the command line), else the defaults' header."""
@@ -120,52 +123,22 @@ def startup_config_text(config: Any) -> str:
     return DEFAULT_CONFIG_TEXT
 
 
-@dataclass(slots=True)
-class _Job:
-    """One replay (or two: a configuration compared over time): its progress, then its
-    timelines or its error; ``cond`` wakes the streams."""
-
-    id: int
-    trace: str
-    runs: int = 1
-    state: str = "queued"  # running, done, failed
-    run: int = 0  # the run under way, from 0
-    done: int = 0
-    total: int = 0
-    virtual: float = 0.0
-    timelines: list[Timeline] = field(default_factory=list)
-    error: dict[str, Any] | None = None
-    version: int = 0
-    cond: threading.Condition = field(default_factory=threading.Condition)
-
-    def tell(self, **changes: Any) -> None:
-        with self.cond:
-            for k, v in changes.items():
-                setattr(self, k, v)
-            self.version += 1
-            self.cond.notify_all()
-
-    def progress(self) -> dict[str, Any]:
-        return {"id": self.id, "trace": self.trace, "state": self.state, "run": self.run, "runs": self.runs,
-                "done": self.done, "total": self.total, "virtualSeconds": self.virtual}
-
-
 class WhatIfRoutes:
     """The routes over ``workspace`` (the app's); ``config_text``: the configuration editor's
     first text (:func:`startup_config_text`); ``traces``: the traces the command line gave (the
-    bundled example is always offered after them)."""
+    bundled example is always offered after them); ``strict``: the manifests typed in the page
+    are read as ``--strict`` reads files (the command's own flag: an object of a kind the
+    scheduler does not read is refused, on its line, instead of skipped)."""
 
     def __init__(self, workspace: Any, *, config_text: str = DEFAULT_CONFIG_TEXT,
-                 traces: Sequence[TraceInput] = ()) -> None:
+                 traces: Sequence[TraceInput] = (), strict: bool = False) -> None:
         self.workspace = workspace
+        self.strict = strict
         self.config_text = config_text
         self.allowed_imports = import_paths(config_text)
         self.traces = {t.name: t for t in [*traces, *bundled_traces()]}
-        self._jobs: OrderedDict[int, _Job] = OrderedDict()
-        self._ids = itertools.count(1)
-        self._jobs_lock = threading.Lock()
+        self.jobs = Jobs()
         self._one_replay = threading.Lock()  # replays run one after the other: a small machine
-        self._closed = threading.Event()
 
     def mount(self, app: Any) -> None:
         """Add the routes to ``app`` (:meth:`UIApp.add_route`)."""
@@ -177,17 +150,13 @@ class WhatIfRoutes:
             ("POST", "/api/compare", self._compare),
             ("POST", "/api/compare/reasons", self._reasons),
             ("POST", "/api/replay", self._replay),
-            ("GET", "/api/replay/events", self._replay_events),
+            ("GET", "/api/jobs/events", self._job_events),
         ):
             app.add_route(method, path, self._guarded(handler))
 
     def close(self) -> None:
         """End every event stream (the server is stopping)."""
-        self._closed.set()
-        with self._jobs_lock:
-            jobs = list(self._jobs.values())
-        for job in jobs:
-            job.tell()
+        self.jobs.close()
 
     @staticmethod
     def _guarded(handler: Any) -> Any:
@@ -222,7 +191,7 @@ class WhatIfRoutes:
                 exc.what = f"configuration {side.upper()}"
                 raise
         manifests = _text(body, "manifests")
-        loaded, _, _ = with_manifests(self.workspace.view.loaded, manifests)
+        loaded, _, _ = with_manifests(self.workspace.view.loaded, manifests, strict=self.strict)
         return configs[0], configs[1], loaded, manifests
 
     # -- routes ------------------------------------------------------------------------------
@@ -234,17 +203,31 @@ class WhatIfRoutes:
         else:
             problem = ""
         return _json({"config": self.config_text, "weights": weights, "problem": problem,
-                      "traces": [t.to_dict() for t in self.traces.values()], "maxBodyBytes": MAX_BODY_BYTES})
+                      "traces": [t.to_dict() for t in self.traces.values()], "maxBodyBytes": MAX_BODY_BYTES,
+                      "strict": self.strict})
 
     def _whatif(self, request: Request, _params: dict[str, str]) -> Response:
-        body = read_json(request)
+        body = _texts(read_json(request), manifests="", config=self.config_text)
+        return self._answer(request, "whatif", 1, lambda progress: self._run_whatif(body, progress))
+
+    def _run_whatif(self, body: Mapping[str, Any], progress: RunProgress | None) -> dict[str, Any]:
         ws = self.workspace
         config_text = _text(body, "config", self.config_text)
         config = ws.config if config_text == self.config_text else self._config(config_text)
         view = ws.view
         result = run_whatif(view.loaded, _text(body, "manifests"), config=config, base_config=ws.config,
-                            seed=ws.seed, features=ws.features, before=view.sim)
-        return _json({**result.to_dict(), "weights": [w.to_dict() for w in score_weights(config)]})
+                            seed=ws.seed, features=ws.features, before=view.sim, strict=self.strict,
+                            progress=progress)
+        return {**result.to_dict(), "weights": [w.to_dict() for w in score_weights(config)]}
+
+    def _answer(self, request: Request, kind: str, runs: int,
+                work: Callable[[RunProgress | None], dict[str, Any]]) -> Response:
+        """``work``'s answer now, or, asked with ``Prefer: respond-async``, a job doing it (202)
+        whose progress and answer stream to the page (:mod:`._jobs`)."""
+        if not prefers_async(request.headers):
+            return _json(work(None))
+        job = self.jobs.start(kind, lambda job: work(job.run_progress), runs=runs)
+        return _json(job.progress(), 202, (("Preference-Applied", "respond-async"),))
 
     def _config_check(self, request: Request, _params: dict[str, str]) -> Response:
         config = self._config(_text(read_json(request), "config", self.config_text))
@@ -261,10 +244,15 @@ class WhatIfRoutes:
         return _json({"config": text, "weights": [w.to_dict() for w in score_weights(config)]})
 
     def _compare(self, request: Request, _params: dict[str, str]) -> Response:
-        a, b, loaded, manifests = self._sides(read_json(request))
+        body = _texts(read_json(request), a=self.config_text, b=self.config_text, manifests="")
+        return self._answer(request, "compare", 2, lambda progress: self._run_compare(body, progress))
+
+    def _run_compare(self, body: Mapping[str, Any], progress: RunProgress | None) -> dict[str, Any]:
+        a, b, loaded, manifests = self._sides(body)
         ws = self.workspace
-        comparison = compare_configs(loaded, a, b, seed=ws.seed, features=ws.features, text=manifests)
-        return _json(comparison.to_dict())
+        comparison = compare_configs(loaded, a, b, seed=ws.seed, features=ws.features, text=manifests,
+                                     progress=progress)
+        return comparison.to_dict()
 
     def _reasons(self, request: Request, _params: dict[str, str]) -> Response:
         body = read_json(request)
@@ -294,83 +282,30 @@ class WhatIfRoutes:
             except InputProblems as exc:
                 exc.what = "configuration B"
                 raise
-        with self._jobs_lock:
-            job = _Job(next(self._ids), trace.name, runs=len(configs))
-            self._jobs[job.id] = job
-            while len(self._jobs) > _JOBS_KEPT:
-                self._jobs.popitem(last=False)
-        threading.Thread(target=self._run, args=(job, trace, configs, seed), daemon=True,
-                         name=f"kubesched-ui-replay-{job.id}").start()
+        job = self.jobs.start("replay", lambda job: self._run(job, trace, configs, seed), runs=len(configs),
+                              trace=trace.name, failed_what="trace", one_at_a_time=self._one_replay)
         return _json(job.progress(), 202)
 
     def _served_or(self, text: str) -> Any:
         """The served configuration for its own text, else the text's."""
         return self.workspace.config if text == self.config_text else self._config(text)
 
-    def _run(self, job: _Job, trace: TraceInput, configs: list[tuple[str, Any]], seed: int) -> None:
+    @staticmethod
+    def _run(job: Job, trace: TraceInput, configs: list[tuple[str, Any]], seed: int) -> dict[str, Any]:
         """Each configuration's replay in turn (same trace and seed: ``kubesched compare``)."""
-        with self._one_replay:
-            job.tell(state="running")
+        timelines = []
+        for i, (label, config) in enumerate(configs):
+            job.begin(i)
+            timelines.append(run_timeline(trace, config, seed=seed, progress=job.step, label=label))
+        return {"runs": [t.to_dict() for t in timelines]}
 
-            def progress(done: int, total: int, virtual: float) -> None:
-                if done % max(1, total // _PROGRESS_STEPS) == 0 or done == total:
-                    job.tell(done=done, total=total, virtual=virtual)
-
-            try:
-                timelines = []
-                for i, (label, config) in enumerate(configs):
-                    job.tell(run=i, done=0, virtual=0.0)
-                    timelines.append(run_timeline(trace, config, seed=seed, progress=progress, label=label))
-            except InputProblems as exc:
-                job.tell(state="failed", error=exc.to_dict())
-            except (ValueError, OSError) as exc:  # a bad trace: one line, as replay says it
-                job.tell(state="failed", error={"error": str(exc), "what": "trace", "problems": []})
-            except Exception as exc:  # a bug: logged, told, the server goes on
-                log.exception("replaying %s", trace.name)
-                job.tell(state="failed", error={"error": f"internal error: {exc}", "what": "replay",
-                                                "problems": []})
-            else:
-                job.tell(state="done", timelines=timelines)
-
-    def _replay_events(self, _request: Request, params: dict[str, str]) -> Response:
-        try:
-            job = self._jobs.get(int(params.get("id", "")))
-        except ValueError:
-            job = None
+    def _job_events(self, _request: Request, params: dict[str, str]) -> Response:
+        job = self.jobs.get(params.get("id", ""))
         if job is None:
-            return _error(404, f"replay {params.get('id', '')!r}: no such replay (or long gone)")
+            return _error(404, f"job {params.get('id', '')!r}: no such job (or long gone)")
         return Response(200, "text/event-stream", b"", (("Cache-Control", "no-cache"),),
-                        stream=self._stream(job))
-
-    def _stream(self, job: _Job) -> Iterator[bytes]:
-        seen = [-1]
-
-        def changed() -> bool:
-            return job.version != seen[0] or self._closed.is_set()
-
-        while not self._closed.is_set():
-            with job.cond:
-                job.cond.wait_for(changed, _KEEPALIVE_SECONDS)
-                if job.version == seen[0]:
-                    if self._closed.is_set():
-                        return
-                    yield b": keepalive\n\n"
-                    continue
-                seen[0] = job.version
-                state, progress = job.state, job.progress()
-            if state == "done":
-                yield _event("progress", progress) + _event("timeline", {
-                    "runs": [t.to_dict() for t in job.timelines]})
-                return
-            if state == "failed":
-                yield _event("failed", job.error or {})
-                return
-            yield _event("progress", progress)
+                        stream=self.jobs.stream(job))
 
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _event(name: str, data: Any) -> bytes:
-    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'), allow_nan=False)}\n\n".encode()

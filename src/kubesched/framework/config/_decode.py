@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from ...api import NEWEST_KUBE_VERSION, KubeVersion
+from ...api import NEWEST_KUBE_VERSION, ExcessiveAliasing, KubeVersion, safe_load_yaml
 from .._features import feature_gates_for
 from .._plugin_base import ArgsError
 from .._registry import ENTRY_POINT_GROUP, PluginLoadError, check_plugin_class, load_plugin
@@ -476,7 +476,9 @@ def loads_config(text: str, source: str = "", *, registry: Mapping[str, Any] | N
     An invalid YAML text is one ``<file>`` error whose ``__cause__`` is the parser's (its mark
     holds the line)."""
     try:
-        doc = yaml.safe_load(text)
+        doc = safe_load_yaml(text)
+    except ExcessiveAliasing as exc:  # well-formed, but refused before it expands (as kubectl)
+        raise ConfigError([FieldError.raw("<file>", str(exc))], source) from exc
     except yaml.YAMLError as exc:
         raise ConfigError([FieldError.raw("<file>", f"invalid YAML: {exc}")], source) from exc
     except RecursionError:  # as the manifest loader says it

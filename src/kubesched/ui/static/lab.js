@@ -26,6 +26,43 @@ export async function call(path, body) {
   return { ok: true, data: await res.json() };
 }
 
+// A job's server-sent events (a replay, or a what-if or comparison started with startJob):
+// onProgress(p) hears each progress ({run, runs, done, total, virtualSeconds}); resolves as
+// call() does, to {ok: true, data} (its result) or {ok: false, problems} (text refused: 422),
+// and rejects with the server's one-line message otherwise.
+export function follow(id, onProgress) {
+  return new Promise((resolve, reject) => {
+    const source = new EventSource(`/api/jobs/events?id=${encodeURIComponent(id)}`);
+    source.addEventListener("progress", (ev) => { if (onProgress) onProgress(JSON.parse(ev.data)); });
+    source.addEventListener("result", (ev) => { source.close(); resolve({ ok: true, data: JSON.parse(ev.data) }); });
+    source.addEventListener("failed", (ev) => {
+      source.close();
+      const e = JSON.parse(ev.data);
+      if (e.status === 422) resolve({ ok: false, problems: e }); else reject(new Error(e.error));
+    });
+    source.onerror = () => { source.close(); reject(new Error("the server ended the progress stream")); };
+  });
+}
+
+// call() for a route that takes a while (what-if, compare): asked as a job (Prefer:
+// respond-async), whose progress streams to onProgress until its answer; the same results.
+export async function startJob(path, body, onProgress) {
+  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json",
+    Prefer: "respond-async" }, body: JSON.stringify(body) });
+  if (res.status === 422) return { ok: false, problems: await res.json() };
+  if (!res.ok) throw new Error((await res.text()).trim() || res.statusText);
+  if (res.status !== 202) return { ok: true, data: await res.json() };
+  const job = await res.json();
+  if (onProgress) onProgress(job);
+  return follow(job.id, onProgress);
+}
+
+// What a run's progress says: "run B: 40 of 200 pods placed".
+export function placed(p, labels = ["A", "B"]) {
+  const which = p.runs > 1 ? `run ${labels[p.run] ?? p.run + 1}: ` : "";
+  return p.total ? `simulating… ${which}${p.done} of ${p.total} pods placed` : `simulating… ${which}`.trimEnd();
+}
+
 export async function lab() {
   const res = await fetch("/api/lab", { headers: { Accept: "application/json" } });
   if (!res.ok) throw new Error((await res.text()).trim() || res.statusText);

@@ -1,6 +1,6 @@
 // Two configurations side by side on the inputs (and the What-if page's manifests): the pods
 // they place differently, and for one of them each configuration's per-plugin reasons.
-import { call, editor, kept, lab } from "../lab.js";
+import { call, editor, kept, lab, placed, startJob } from "../lab.js";
 import { h } from "../dom.js";
 
 function outcome(o) {
@@ -31,7 +31,7 @@ export async function render(root) {
     kept.set("compareA", a.value); kept.set("compareB", b.value);
     run.disabled = true; status.textContent = "simulating both…"; reasons.replaceChildren();
     try {
-      const answer = await call("/api/compare", body());
+      const answer = await startJob("/api/compare", body(), (p) => { status.textContent = placed(p); });
       a.show(null); b.show(null);
       if (!answer.ok) {
         const which = answer.problems.what === "configuration A" ? a : answer.problems.what === "configuration B" ? b : null;

@@ -1,7 +1,7 @@
 // The KubeSchedulerConfiguration: edited as YAML (checked as --config checks a file, each
 // error on its line) or through a form of the score weights (written into the YAML), then the
 // inputs simulated again under it, with the What-if page's manifests if any.
-import { call, changes, editor, kept, lab, weightsForm } from "../lab.js";
+import { call, changes, editor, kept, lab, placed, startJob, weightsForm } from "../lab.js";
 import { h } from "../dom.js";
 
 export async function render(root) {
@@ -27,16 +27,22 @@ export async function render(root) {
 
   const check = h("button", { type: "button", id: "config-check", onclick: async () => {
     busy("checking…");
-    const answer = await call("/api/config/check", { config: ed.value });
-    ed.show(answer.ok ? null : answer.problems);
-    if (answer.ok) { kept.set("config", ed.value); drawWeights(answer.data.weights); }
-    busy(answer.ok ? "valid" : "");
+    try {
+      const answer = await call("/api/config/check", { config: ed.value });
+      ed.show(answer.ok ? null : answer.problems);
+      if (answer.ok) { kept.set("config", ed.value); drawWeights(answer.data.weights); }
+      busy(answer.ok ? "valid" : "");
+    } catch (err) {  // a text refused whole (an alias bomb): its one line, under the editor
+      ed.show({ problems: [{ message: String(err.message || err), line: null }] });
+      busy("");
+    }
   } }, "Check");
   const rerun = h("button", { type: "button", id: "config-run", onclick: async () => {
     busy("simulating…");
     rerun.disabled = true;
     try {
-      const answer = await call("/api/whatif", { config: ed.value, manifests: kept.get("manifests") });
+      const answer = await startJob("/api/whatif", { config: ed.value, manifests: kept.get("manifests") },
+        (p) => busy(placed(p)));
       ed.show(answer.ok && answer.problems === undefined ? null : answer.problems);
       if (answer.ok) {
         kept.set("config", ed.value);

@@ -2,7 +2,7 @@
 // streamed while it runs, then allocation, pending pods and latency as charts, and the
 // summary.json figures; optionally under a second configuration too (as `kubesched compare`:
 // same trace, same seed), both drawn on the same charts and their figures side by side.
-import { call, chart, kept, lab } from "../lab.js";
+import { call, chart, follow, kept, lab } from "../lab.js";
 import { h } from "../dom.js";
 
 const pct = (v) => `${Math.round(v * 100)}%`;
@@ -28,9 +28,10 @@ export async function render(root) {
   const bar = h("progress", { id: "timeline-progress", max: 1, value: 0, hidden: true });
   const status = h("span", { id: "timeline-status", class: "busy" });
   const out = h("div", { id: "timeline-result" });
-  let source = null;
-  const stop = () => { if (source) { source.close(); source = null; } run.disabled = false; bar.hidden = true; };
+  let runs = 0;  // the replay shown is the last one started
+  const stop = () => { run.disabled = false; bar.hidden = true; };
   const run = h("button", { type: "button", id: "timeline-run", onclick: async () => {
+    const mine = ++runs;
     stop();
     run.disabled = true; out.replaceChildren(); status.textContent = "starting…";
     // Compared: A is the served configuration, B the edited one.
@@ -46,26 +47,27 @@ export async function render(root) {
         return;
       }
       bar.hidden = false; bar.value = 0;
-      source = new EventSource(`/api/replay/events?id=${answer.data.id}`);
-      source.addEventListener("progress", (ev) => {
-        const p = JSON.parse(ev.data);
-        if (p.total) { bar.max = p.total; bar.value = p.done; }
-        const which = p.runs > 1 ? `run ${"AB"[p.run]}: ` : "";
-        status.textContent = p.state === "queued" ? "waiting for another replay to finish…"
-          : `${which}${p.done} of ${p.total || "?"} trace events, t = ${Math.round(p.virtualSeconds)}s`;
-      });
-      source.addEventListener("timeline", (ev) => {
-        stop();
-        const d = JSON.parse(ev.data);
-        status.textContent = d.runs.map((r) => `${r.points} points`).join(" | ");
-        out.replaceChildren(draw(d.runs));
-      });
-      source.addEventListener("failed", (ev) => {
-        stop(); status.textContent = "";
-        const e = JSON.parse(ev.data);
-        out.replaceChildren(h("pre", { class: "message status-Unschedulable", id: "timeline-failed" }, e.error));
-      });
-      source.onerror = stop;
+      let result;
+      try {
+        result = await follow(answer.data.id, (p) => {
+          if (mine !== runs) return;
+          if (p.total) { bar.max = p.total; bar.value = p.done; }
+          const which = p.runs > 1 ? `run ${"AB"[p.run]}: ` : "";
+          status.textContent = p.state === "queued" ? "waiting for another replay to finish…"
+            : `${which}${p.done} of ${p.total || "?"} trace events, t = ${Math.round(p.virtualSeconds)}s`;
+        });
+      } catch (err) {
+        result = { ok: false, problems: { error: String(err.message || err) } };
+      }
+      if (mine !== runs) return;
+      stop();
+      if (!result.ok) {
+        status.textContent = "";
+        out.replaceChildren(h("pre", { class: "message status-Unschedulable", id: "timeline-failed" }, result.problems.error));
+        return;
+      }
+      status.textContent = result.data.runs.map((r) => `${r.points} points`).join(" | ");
+      out.replaceChildren(draw(result.data.runs));
     } catch (err) {
       stop(); status.textContent = "";
       out.replaceChildren(h("pre", { class: "message", id: "timeline-error" }, String(err.message || err)));

@@ -1,7 +1,7 @@
 // What-if: manifests typed here are added on top of the inputs (an object of the same kind and
 // name replaces the input's: an edit), simulated under the configuration of the Configuration
 // page, and compared with the inputs as served: the pods whose outcome changed.
-import { call, changes, editor, kept } from "../lab.js";
+import { changes, editor, kept, placed, startJob } from "../lab.js";
 import { h } from "../dom.js";
 
 const EXAMPLE = `# Manifests added on top of the inputs; an object named as one of the inputs replaces it.
@@ -31,7 +31,7 @@ export async function render(root) {
     try {
       const body = { manifests: ed.value };
       if (config) body.config = config;
-      const answer = await call("/api/whatif", body);
+      const answer = await startJob("/api/whatif", body, (p) => { status.textContent = placed(p); });
       ed.show(answer.ok ? null : answer.problems);
       result.replaceChildren(answer.ok ? changes("whatif-changes", answer.data, ["inputs", "with the what-if"])
         : h("p", { class: "status-Unschedulable", id: "whatif-refused" }, answer.problems.what === "manifests"
