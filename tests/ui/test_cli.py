@@ -4,29 +4,16 @@
 from __future__ import annotations
 
 import json
-import re
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from typer.testing import CliRunner
 
+from _serving_client import served_ui
 from kubesched.cli import app
-from kubesched.testing.browser import UIServer
 
 from .conftest import QUICKSTART
 
 runner = CliRunner()
-
-
-@contextmanager
-def _ui(*args: str) -> Iterator[str]:
-    """``kubesched ui ARGS... --port 0`` in its own process (the browser tests' server): its
-    URL, on loopback; interrupted as Ctrl-C does after, exiting 0."""
-    with UIServer(args) as server:
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", server.url), server.url
-        yield server.url
-        assert server.stop() == 0
 
 
 def _get(url: str) -> bytes:
@@ -36,7 +23,7 @@ def _get(url: str) -> bytes:
 
 def test_the_command_serves_on_loopback_and_stops_on_a_signal() -> None:
     want = runner.invoke(app, ["explain", str(QUICKSTART), "--pod", "default/db-0", "-o", "json"]).stdout
-    with _ui(str(QUICKSTART)) as url:
+    with served_ui(str(QUICKSTART)) as url:
         assert json.loads(_get(url + "/api/summary"))["nodes"] == 6
         assert _get(url + "/api/decision?pod=default/db-0").decode() == want
 
@@ -47,7 +34,7 @@ def test_kube_version_and_feature_gates_are_honoured_as_explain_honours_them() -
     want = runner.invoke(app, [*explain, *flags]).stdout
     newest = runner.invoke(app, explain).stdout
     assert want != newest  # the flags change the answer: the test can tell
-    with _ui(str(QUICKSTART), *flags) as url:
+    with served_ui(str(QUICKSTART), *flags) as url:
         summary = json.loads(_get(url + "/api/summary"))
         assert summary["kubeVersion"] == "1.32"
         assert summary["features"] == {"DynamicResourceAllocation": False}
