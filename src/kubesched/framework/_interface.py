@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo, PodInfo
     from ._diagnosis import NodeToStatus
     from ._waiting_pods import PermitFuture
-    from .preemption import DecidedNodes, Victims
+    from .preemption import Candidate, DecidedNodes, Victims
 
 __all__ = [
     "MAX_NODE_SCORE",
@@ -39,6 +39,7 @@ __all__ = [
     "BatchScorePlugin",
     "BindPlugin",
     "BulkDryRun",
+    "CandidatePreparer",
     "DryRunPreemption",
     "EnqueueExtensions",
     "FilterInputs",
@@ -57,6 +58,7 @@ __all__ = [
     "PreFilterPlugin",
     "PreFilterResult",
     "PreScorePlugin",
+    "PreemptingPlugin",
     "PreemptionExtender",
     "QueueSortPlugin",
     "QueuedPodInfo",
@@ -358,6 +360,26 @@ class BulkDryRun(Protocol):
     def bulk(self, i: int) -> DecidedNodes: ...
 
     def known(self, i: int) -> tuple[str, tuple[list[Pod], int, Status]] | None: ...
+
+
+@runtime_checkable
+class CandidatePreparer(Protocol):
+    """What prepares the candidate a preemption chose: upstream's ``Executor.PrepareCandidate``
+    (pkg/scheduler/framework/preemption/executor.go), synchronous or, with asynchronous
+    preemption, started on the side (``prepareCandidateAsync``)."""
+
+    def prepare_candidate(self, c: Candidate, pod: Pod, plugin_name: str) -> Status: ...
+
+    def prepare_candidate_async(self, c: Candidate, pod: Pod, plugin_name: str) -> None: ...
+
+
+@runtime_checkable
+class PreemptingPlugin(Plugin, Protocol):
+    """A PostFilter plugin that preempts through an ``executor`` (upstream's DefaultPreemption
+    holds its ``Executor``; no upstream interface): ``explain``'s dry run asks each PostFilter
+    plugin for it, to record the chosen candidate instead of evicting its victims."""
+
+    executor: CandidatePreparer
 
 
 @runtime_checkable
