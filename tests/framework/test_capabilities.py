@@ -82,3 +82,13 @@ def test_the_scheduling_queue_offers_the_nominated_columns_its_change_log() -> N
     queue = PriorityQueue(VirtualClock(), lambda a, b: False, {}, {})
     assert NominatedColumns.supported(queue)
     assert not NominatedColumns.supported(_PlainNominator())
+
+
+def test_a_plugin_names_its_args_type_by_the_protocol() -> None:
+    from kubesched.framework import ArgsDecoder, PluginArgs, PluginWithArgs
+    from kubesched.plugins.registry import in_tree_registry
+
+    fit = in_tree_registry()["NodeResourcesFit"]
+    assert isinstance(fit, PluginWithArgs) and isinstance(fit.Args, ArgsDecoder)
+    assert issubclass(fit.Args, PluginArgs)
+    assert not isinstance(in_tree_registry()["NodeName"].Args, ArgsDecoder)  # PluginBase: None

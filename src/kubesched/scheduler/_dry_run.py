@@ -53,6 +53,9 @@ from ._diagnosis import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from ..api import Pod
     from ..cache import NodeInfo
     from ..framework import FilterPlugin, Framework
@@ -418,7 +421,7 @@ class DryRun:
             return None, Status(Code.ERROR, ("scoring failed",))
         return result, _ok(st)
 
-    def select_host(self, names: Sequence[str], totals: Any) -> tuple[str, list[str]]:
+    def select_host(self, names: Sequence[str], totals: npt.NDArray[np.int64]) -> tuple[str, list[str]]:
         """The host and the best-scored nodes: the nominated node when it fits (upstream's
         fast path), else the highest total with ties broken by the scheduler's seeded RNG."""
         nominated = self.pod.nominated_node_name
