@@ -772,19 +772,11 @@ class Framework:
             return nodes, None
         infos = list(nodes)
         snap = self.snapshot()
-        row_of = getattr(snap, "row_of_id", None)
-        if row_of is not None:
-            # The snapshot keeps its NodeInfos alive: a known id is the snapshot's own object.
-            get = row_of.get
-            idx = [get(id(ni), -1) for ni in infos]
-            if -1 in idx:
-                return None, infos
-            return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
-        get, lst = snap.node_index.get, snap.node_info_list
-        idx = [get(ni.name, -1) for ni in infos]
-        for i, ni in zip(idx, infos, strict=True):
-            if i < 0 or lst[i] is not ni:
-                return None, infos
+        # The snapshot keeps its NodeInfos alive: a known id is the snapshot's own object.
+        get = snap.row_of_id.get
+        idx = [get(id(ni), -1) for ni in infos]
+        if -1 in idx:
+            return None, infos
         return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
 
     @staticmethod
