@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -354,7 +354,7 @@ def ge_nominated_rows(nom: AnyNominator, batch: NodeBatch, pod: Pod) -> list[int
     form, for nominators without a change log."""
     infos = batch.snapshot.node_info_list
     prio, uid = pod.priority_value, pod.uid
-    rows: Any = enumerate(batch.indices.tolist())
+    rows: Iterable[tuple[int, int]] = enumerate(batch.indices.tolist())
     if isinstance(nom, NodeNamesNominator):
         # Most cycles see no nominated pod at all: ask once instead of once per node.
         nominated = nom.nominated_node_names()

@@ -23,7 +23,7 @@ import functools
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -430,7 +430,11 @@ class FeasibleNodes(Sequence["NodeInfo"]):
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> NodeInfo: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[NodeInfo]: ...
+    def __getitem__(self, i: int | slice) -> NodeInfo | list[NodeInfo]:
         return self._nodes()[i]
 
     def __iter__(self) -> Iterator[NodeInfo]:
