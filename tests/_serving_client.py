@@ -1,20 +1,17 @@
-"""Talking to kubesched's serving ports in tests (``kubesched run`` and ``kubesched extender``):
-a GET with an optional bearer token, and a serving command as a child process whose
-``serving ... on URL`` line is read from its stderr."""
+"""Talking to kubesched's serving ports in tests (``kubesched run``, ``extender`` and ``ui``): a
+GET with an optional bearer token, and ``kubesched ui`` served for the length of a ``with``
+block (the commands themselves are started with :class:`kubesched.testing.command.ServingCommand`)."""
 
 from __future__ import annotations
 
-import os
-import signal
+import re
 import ssl
-import subprocess
-import sys
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+from kubesched.testing.browser import UIServer
 
 
 def http_get(url: str, token: str | None = None, *, context: ssl.SSLContext | None = None,
@@ -41,34 +38,11 @@ def insecure_context() -> ssl.SSLContext:
     return ctx
 
 
-class ServingCommand:
-    """``kubesched ARGS`` as a child process, stderr piped; :attr:`line` is the first stderr
-    line saying ``serving`` (empty when the process ended first). Use as a context manager:
-    the process is killed on exit if still running."""
-
-    def __init__(self, *args: str, env: Mapping[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from kubesched.cli import main; main()", *args],
-            env={**os.environ, "PYTHONPATH": str(SRC), **(env or {})}, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stderr is not None
-        self.stderr = self.proc.stderr
-        line = ""
-        for _ in range(20):
-            line = self.stderr.readline()
-            if "serving" in line or not line:
-                break
-        self.line = line
-
-    def stop(self, timeout: float = 20.0) -> int:
-        """SIGTERM, then the exit code."""
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout=timeout)
-
-    def __enter__(self) -> ServingCommand:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.stderr.close()
+@contextmanager
+def served_ui(*args: str) -> Iterator[str]:
+    """``kubesched ui ARGS... --port 0`` in its own process (the browser tests' server): its
+    URL, on loopback; interrupted as Ctrl-C does after, exiting 0."""
+    with UIServer(args) as server:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", server.url), server.url
+        yield server.url
+        assert server.stop() == 0

@@ -20,6 +20,7 @@ import yaml
 
 from _yaml_bomb import billion_laughs, manifest_bomb
 from kubesched.api import EXCESSIVE_ALIASING
+from ui._fixtures import FIT_WEIGHS_10
 
 from .conftest import QUICKSTART, REPO, explain_json, kubesched
 
@@ -95,27 +96,15 @@ def test_a_manifest_with_a_mistake_is_refused_on_its_line(page: Page, quickstart
     assert shown == {pod: node or "–" for pod, node in _placements(QUICKSTART).items()}
 
 
-FIT_10 = """apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    score:
-      enabled:
-      - name: NodeResourcesFit
-        weight: 10
-"""
-
-
 def test_two_configurations_compared_side_by_side_with_explains_totals(
         page: Page, ui_server: Callable[..., UIServer], tmp_path: Path) -> None:
     config_b = tmp_path / "fit-10.yaml"
-    config_b.write_text(FIT_10)
+    config_b.write_text(FIT_WEIGHS_10)
     want = {"A": explain_json(WEIGHTS, "--pod", "default/web"),
             "B": explain_json(WEIGHTS, "--pod", "default/web", "--config", config_b)}
     server = ui_server(WEIGHTS)
     page.goto(f"{server.url}/#/compare")
-    page.locator("#compare-b").fill(FIT_10)
+    page.locator("#compare-b").fill(FIT_WEIGHS_10)
     page.locator("#compare-run").click()
     row = page.locator('#compare-table tr[data-pod="default/web"]')
     row.wait_for()

@@ -3,7 +3,6 @@ line that names the file and every bad field at once (as field.ErrorList aggrega
 
 from __future__ import annotations
 
-import copy
 import math
 import tempfile
 from pathlib import Path
@@ -15,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from _mutations import DELETE, document_paths, mutated
 from kubesched.cli import app
 
 QUICKSTART = Path(__file__).parent.parent.parent / "examples" / "quickstart"
@@ -145,37 +145,17 @@ extenders:
 )
 def test_malformed_plugin_args_name_the_field(tmp_path: Path, path: tuple[Any, ...], value: Any,
                                               want: str) -> None:
-    assert want in _errors(tmp_path, yaml.safe_dump(_mutated(yaml.safe_load(RICH), path, value)).encode())
-
-
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-    return [p for k, child in items for p in [(*prefix, k), *_paths(child, (*prefix, k))]]
-
-
-_DELETE = object()
-
-
-def _mutated(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    out = copy.deepcopy(doc)
-    node = out
-    for key in path[:-1]:
-        node = node[key]
-    if value is _DELETE:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return out
+    assert want in _errors(tmp_path, yaml.safe_dump(mutated(yaml.safe_load(RICH), path, value)).encode())
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(_paths(yaml.safe_load(RICH))),
+@given(st.sampled_from(document_paths(yaml.safe_load(RICH))),
        st.sampled_from([[], {}, "", "oops", -1, 2**40, 0.5, math.inf, math.nan, None, True, [1], {"a": 1},
-                        _DELETE]))
+                        DELETE]))
 def test_mutated_config_never_crashes(path: tuple[Any, ...], value: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "scheduler.yaml"
-        cfg.write_text(yaml.safe_dump(_mutated(yaml.safe_load(RICH), path, value)))
+        cfg.write_text(yaml.safe_dump(mutated(yaml.safe_load(RICH), path, value)))
         result = runner.invoke(app, ["validate", str(QUICKSTART), "--config", str(cfg)])
     assert result.exit_code in (0, 2), (result.output, result.exception)
     if result.exception is not None and not isinstance(result.exception, SystemExit):

@@ -5,13 +5,13 @@ their status."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import yaml
 from typer.testing import CliRunner
 
+from _cli import json_output
 from kubesched.cli import app
 
 runner = CliRunner()
@@ -95,15 +95,8 @@ def _cluster(tmp_path: Path, pods: list[dict[str, Any]]) -> Path:
     return path
 
 
-def _json(*args: str) -> dict[str, Any]:
-    result = runner.invoke(app, [*args, "-o", "json"])
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
-
-
 def test_simulate_allocates_distinct_devices_from_templates(tmp_path: Path) -> None:
-    report = _json("simulate", str(_cluster(tmp_path, [_pod(f"p{i}") for i in range(4)])))
+    report = json_output("simulate", str(_cluster(tmp_path, [_pod(f"p{i}") for i in range(4)])))
     pods = {p["pod"]: p for p in report["pods"]}
     placed = [p for p in pods.values() if p["status"] == "Scheduled"]
     assert len(placed) == 3  # three GPUs in the cluster
@@ -128,7 +121,7 @@ def test_simulate_yaml_round_trips_claims_with_status(tmp_path: Path) -> None:
         assert [r["resource"] for r in c["status"]["reservedFor"]] == ["pods"]
     again = tmp_path / "again.yaml"
     again.write_text(first.stdout)
-    second = _json("simulate", str(again))
+    second = json_output("simulate", str(again))
     placed = {
         f"default/{d['metadata']['name']}": ("Bound", d["spec"]["nodeName"])
         for d in docs
@@ -142,7 +135,7 @@ def test_simulate_yaml_round_trips_claims_with_status(tmp_path: Path) -> None:
 
 
 def test_explain_shows_the_devices_per_node(tmp_path: Path) -> None:
-    out = _json("explain", str(_cluster(tmp_path, [_pod("trainer")])), "--pod", "default/trainer")
+    out = json_output("explain", str(_cluster(tmp_path, [_pod("trainer")])), "--pod", "default/trainer")
     nodes = {n["name"]: n for n in out["nodes"]}
     assert out["selectedNode"] in nodes
     assert [d.split(" -> ")[1] for d in nodes["node-1"]["devices"]] == [f"{GPU}/node-1/gpu-0"]
@@ -150,7 +143,7 @@ def test_explain_shows_the_devices_per_node(tmp_path: Path) -> None:
 
 
 def test_explain_says_why_no_node_has_the_devices(tmp_path: Path) -> None:
-    out = _json("explain", str(_cluster(tmp_path, [_pod("big", "four-gpus")])), "--pod", "default/big")
+    out = json_output("explain", str(_cluster(tmp_path, [_pod("big", "four-gpus")])), "--pod", "default/big")
     assert out["selectedNode"] is None
     for n in out["nodes"]:
         assert {
@@ -169,7 +162,7 @@ def test_explain_lists_dynamic_resources_as_skipped_for_other_pods(tmp_path: Pat
         "metadata": {"name": "web", "namespace": "default"},
         "spec": {"containers": [{"name": "c", "image": "nginx"}]},
     }
-    out = _json("explain", str(_cluster(tmp_path, [web])), "--pod", "default/web")
+    out = json_output("explain", str(_cluster(tmp_path, [web])), "--pod", "default/web")
     assert all(
         {"plugin": "DynamicResources", "code": "Skip", "reasons": []} in n["filters"] for n in out["nodes"]
     )
@@ -197,7 +190,7 @@ def test_a_profile_without_the_plugin_ignores_claims_as_upstream(tmp_path: Path)
             }
         )
     )
-    out = _json(
+    out = json_output(
         "explain",
         str(_cluster(tmp_path, [_pod("big", "four-gpus")])),
         "--pod",

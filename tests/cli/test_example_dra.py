@@ -5,7 +5,6 @@ round trip keeping every allocation."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -13,19 +12,13 @@ from typing import Any
 import yaml
 from typer.testing import CliRunner
 
+from _cli import json_output
 from kubesched.cli import app
 
 runner = CliRunner()
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dra"
 DRIVER = "gpu.example.com"
-
-
-def _json(*args: str) -> dict[str, Any]:
-    result = runner.invoke(app, [*args, "-o", "json"])
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
 
 
 def _pods(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -37,7 +30,7 @@ def _devices(pod: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def test_simulate_places_every_pod_but_the_sixteen_gpu_one() -> None:
-    pods = _pods(_json("simulate", str(EXAMPLE)))
+    pods = _pods(json_output("simulate", str(EXAMPLE)))
     assert len(pods) == 18
     bad = pods.pop("ml/train-16")
     assert bad["node"] is None
@@ -77,7 +70,7 @@ def test_simulate_places_every_pod_but_the_sixteen_gpu_one() -> None:
 
 
 def test_explain_shows_the_devices_per_node_and_the_fallback_sub_request() -> None:
-    doc = _json("explain", str(EXAMPLE), "--pod", "ml/flex-0")
+    doc = json_output("explain", str(EXAMPLE), "--pod", "ml/flex-0")
     nodes = {n["name"]: n for n in doc["nodes"]}
     assert not nodes["cpu-node-0"]["feasible"] and not nodes["mig-node-0"]["feasible"]
     h100 = nodes["gpu-node-0"]["devices"]
@@ -102,8 +95,8 @@ def test_yaml_round_trip_keeps_the_allocations(tmp_path: Path) -> None:
     assert len(allocated) == 16
     out = tmp_path / "state.yaml"
     out.write_text(first.stdout)
-    before = _pods(_json("simulate", str(EXAMPLE)))
-    again = _pods(_json("simulate", str(out)))
+    before = _pods(json_output("simulate", str(EXAMPLE)))
+    again = _pods(json_output("simulate", str(out)))
     for name, p in before.items():
         assert again[name]["node"] == p["node"]
         if p["node"]:
@@ -115,7 +108,7 @@ def test_explain_shows_the_devices_of_an_extended_resource() -> None:
     """A pod requesting example.com/gpu (served by the class gpu.example.com, advertised by no
     node): NodeResourcesFit passes every node, DynamicResources allocates two GPUs on each GPU
     node for the in-memory claim ``<extended-resources>`` (request container-0-request-1)."""
-    doc = _json("explain", str(EXAMPLE), "--pod", "ml/video-encode")
+    doc = json_output("explain", str(EXAMPLE), "--pod", "ml/video-encode")
     nodes = {n["name"]: n for n in doc["nodes"]}
     assert not nodes["cpu-node-0"]["feasible"]
     gpu = nodes["gpu-node-0"]["devices"]

@@ -4,13 +4,12 @@ SchedulingGated on create, the SchedulingGates PreEnqueue plugin keeps it out of
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import yaml
 from typer.testing import CliRunner
 
+from _cli import json_output
 from kubesched.cli import app
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
@@ -33,15 +32,8 @@ def _cluster(tmp_path: Path) -> Path:
     return path
 
 
-def _json(*args: str) -> dict[str, Any]:
-    result = runner.invoke(app, [*args, "-o", "json"])
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
-
-
 def test_explain_json_reports_the_pre_enqueue_status_and_no_node(tmp_path: Path) -> None:
-    out = _json("explain", str(_cluster(tmp_path)), "--pod", "default/gated")
+    out = json_output("explain", str(_cluster(tmp_path)), "--pod", "default/gated")
     assert out["preEnqueue"] == {"plugin": "SchedulingGates", "code": "UnschedulableAndUnresolvable",
                                  "reasons": [WAITING]}
     assert out["selectedNode"] is None
@@ -52,7 +44,7 @@ def test_explain_json_reports_the_pre_enqueue_status_and_no_node(tmp_path: Path)
 def test_explain_json_of_an_ungated_pod_has_no_pre_enqueue_status(tmp_path: Path) -> None:
     path = tmp_path / "cluster.yaml"
     path.write_text(yaml.safe_dump_all([NODE, {**GATED, "spec": {**GATED["spec"], "schedulingGates": []}}]))
-    out = _json("explain", str(path), "--pod", "default/gated")
+    out = json_output("explain", str(path), "--pod", "default/gated")
     assert out["preEnqueue"] is None
     assert out["selectedNode"] == "node-1"
 
@@ -68,7 +60,7 @@ def test_explain_text_says_the_pod_is_gated(tmp_path: Path) -> None:
 
 def test_simulate_shows_why_a_gated_pod_stays_pending(tmp_path: Path) -> None:
     path = _cluster(tmp_path)
-    report = _json("simulate", str(path))
+    report = json_output("simulate", str(path))
     (pod,) = report["pods"]
     assert (pod["status"], pod["node"], pod["message"]) == ("SchedulingGated", None, WAITING)
     assert report["summary"]["unschedulable"] == 1

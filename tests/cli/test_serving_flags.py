@@ -13,8 +13,8 @@ from typing import ClassVar
 import pytest
 from typer.testing import CliRunner
 
-from _serving_client import ServingCommand
 from kubesched.cli import app
+from kubesched.testing.command import ServingCommand
 
 
 def _kubeconfig(tmp_path: Path) -> str:

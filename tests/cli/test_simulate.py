@@ -10,6 +10,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from _cli import json_output
 from kubesched.cli import app
 
 HERE = Path(__file__).parent
@@ -25,10 +26,7 @@ def _simulate(*args: str, input: str | None = None) -> Any:
 
 
 def _json(*args: str) -> dict[str, Any]:
-    result = _simulate(*args, "-o", "json")
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
+    return json_output("simulate", *args)
 
 
 @pytest.fixture(scope="module")

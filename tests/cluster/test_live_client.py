@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
+import ssl
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
@@ -30,6 +32,28 @@ from kubesched.cluster.live import (
     resolve_kubeconfig,
 )
 from kubesched.cluster.live._rest import REFRESH_PERIOD
+
+
+class _QuietHandler(BaseHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        return
+
+
+@contextmanager
+def _served(handler: type[BaseHTTPRequestHandler], *, tls: ssl.SSLContext | None = None,
+            server: type[ThreadingHTTPServer] = ThreadingHTTPServer) -> Iterator[str]:
+    """``handler`` served on a free loopback port (over TLS with ``tls``) for the length of
+    the block: its URL."""
+    srv = server(("127.0.0.1", 0), handler)
+    if tls is not None:
+        srv.socket = tls.wrap_socket(srv.socket, server_side=True)
+    th = threading.Thread(target=srv.serve_forever, daemon=True)
+    th.start()
+    try:
+        yield f"{'https' if tls is not None else 'http'}://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
 
 
 def _file(p: Path) -> str:
@@ -96,7 +120,7 @@ def flaky_server() -> Iterator[tuple[str, list[int]]]:
     answers = [429, 503, 200]
     seen: list[int] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_QuietHandler):
         def do_GET(self) -> None:
             code = answers[min(len(seen), len(answers) - 1)]
             seen.append(code)
@@ -109,17 +133,8 @@ def flaky_server() -> Iterator[tuple[str, list[int]]]:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, *args: object) -> None:
-            return
-
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    th = threading.Thread(target=srv.serve_forever, daemon=True)
-    th.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}", seen
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with _served(Handler) as url:
+        yield url, seen
 
 
 def _cfg(host: str) -> SimpleNamespace:
@@ -160,23 +175,13 @@ def untrusted_tls_server() -> Iterator[str]:
     """An HTTPS server whose self-signed certificate no client here trusts."""
     from kubesched.serving import self_signed_context
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_QuietHandler):
         def do_GET(self) -> None:
             self.send_response(200)
             self.end_headers()
 
-        def log_message(self, *args: object) -> None:
-            return
-
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    srv.socket = self_signed_context("127.0.0.1").wrap_socket(srv.socket, server_side=True)
-    th = threading.Thread(target=srv.serve_forever, daemon=True)
-    th.start()
-    try:
-        yield f"https://127.0.0.1:{srv.server_address[1]}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with _served(Handler, tls=self_signed_context("127.0.0.1")) as url:
+        yield url
 
 
 def test_a_tls_failure_is_logged_as_an_error(untrusted_tls_server: str,
@@ -198,7 +203,7 @@ def auth_server() -> Iterator[tuple[str, list[str]]]:
     """Answers every GET with {} and records its Authorization header."""
     seen: list[str] = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_QuietHandler):
         def do_GET(self) -> None:
             seen.append(self.headers.get("Authorization", ""))
             self.send_response(200)
@@ -207,17 +212,8 @@ def auth_server() -> Iterator[tuple[str, list[str]]]:
             self.end_headers()
             self.wfile.write(b"{}")
 
-        def log_message(self, *args: object) -> None:
-            return
-
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    th = threading.Thread(target=srv.serve_forever, daemon=True)
-    th.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}", seen
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with _served(Handler) as url:
+        yield url, seen
 
 
 def test_a_rotated_token_file_is_picked_up_within_the_refresh_period(
@@ -275,7 +271,7 @@ def keepalive_server() -> Iterator[tuple[str, list[tuple[str, int, bytes]], thre
     seen: list[tuple[str, int, bytes]] = []
     closed = threading.Event()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_QuietHandler):
         protocol_version = "HTTP/1.1"
 
         def _answer(self) -> None:
@@ -293,22 +289,13 @@ def keepalive_server() -> Iterator[tuple[str, list[tuple[str, int, bytes]], thre
 
         do_GET = do_POST = _answer
 
-        def log_message(self, *args: object) -> None:
-            return
-
     class Server(ThreadingHTTPServer):
         def shutdown_request(self, request: Any) -> None:
             super().shutdown_request(request)
             closed.set()
 
-    srv = Server(("127.0.0.1", 0), Handler)
-    th = threading.Thread(target=srv.serve_forever, daemon=True)
-    th.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}", seen, closed
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with _served(Handler, server=Server) as url:
+        yield url, seen, closed
 
 
 def test_requests_reuse_a_keepalive_connection_and_replace_one_the_server_closed(

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 import trustme
 
-from _serving_client import ServingCommand, http_get
+from _serving_client import http_get
 from kubesched.serving import DelegatedAuth
+from kubesched.testing.command import ServingCommand
 
 from .helpers import example_config, node, pod, post, serving
 
@@ -103,7 +104,7 @@ def test_the_command_logs_a_failed_handshake_from_v1(tmp_path: Path) -> None:
             s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
             assert s.recv(1024).startswith(b"HTTP/1.0 400 Bad Request\r\n")
         assert cmd.stop() == 0
-        err = cmd.stderr.read()
+        err = cmd.log()
     assert len(re.findall(r"http: TLS handshake error from 127\.0\.0\.1:\d+: client sent an HTTP request "
                           r"to an HTTPS server", err)) == 1, err
     assert "Traceback" not in err

@@ -3,11 +3,7 @@ SIGTERM (a real process on 127.0.0.1)."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
 import urllib.error
 from pathlib import Path
 
@@ -15,10 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kubesched.cli import app
+from kubesched.testing.command import ServingCommand
 
 from .helpers import EXAMPLE, get, node, pod, post
-
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -55,23 +50,13 @@ def test_informer_mode_without_any_cluster_exits_2(tmp_path: Path, monkeypatch: 
 
 
 def test_serves_until_sigterm(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), str(EXAMPLE)])}
     cfg = tmp_path / "config.yaml"
     cfg.write_text((EXAMPLE / "kubesched-config.yaml").read_text().replace(
         "- name: AvoidLabel ", "- name: kubesched_example_extender:AvoidLabel "))
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--no-cache",
-         "--config", str(cfg), "--bind-address", "127.0.0.1:0"],
-        env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stderr is not None
-        line = ""
-        for _ in range(20):  # a warning line comes first
-            line = proc.stderr.readline()
-            if "serving" in line or not line:
-                break
-        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+)", line)
-        assert m, line
+    with ServingCommand("extender", "--no-cache", "--config", str(cfg), "--bind-address", "127.0.0.1:0",
+                        env={"PYTHONPATH": str(EXAMPLE)}) as cmd:  # a warning line comes first
+        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+)", cmd.line)
+        assert m, cmd.line
         url = m.group(1)
         assert get(url, "healthz") == (200, "ok")
         with pytest.raises(urllib.error.HTTPError) as refused:  # no delegation outside a cluster
@@ -82,14 +67,7 @@ def test_serves_until_sigterm(tmp_path: Path) -> None:
             node("a", labels={"example.com/avoid": ""})]}})
         assert code == 200
         assert out["FailedAndUnresolvableNodes"] == {"a": "node(s) had the label example.com/avoid"}
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        if proc.stderr is not None:
-            proc.stderr.close()
+        assert cmd.stop() == 0
 
 
 def test_serving_collects_the_young_generation_less_often() -> None:

@@ -7,11 +7,9 @@ loader accepts could break later, in the store or in a plugin."""
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from _mutations import DELETE, document_paths, mutated
 from kubesched.cli import app
 
 ROOT = Path(__file__).parent.parent.parent
@@ -221,39 +220,12 @@ CORPORA: list[list[dict[str, Any]]] = [
     _documents(EVERY_KIND),
 ]
 
-_DELETE = object()
+_SKIPPED = ("managedFields",)  # long and never read: mutations there tell nothing
 OTHER_VALUES = st.one_of(
     st.sampled_from([[], {}, "", "oops", 0, -1, 7, 2**31, 2**63, -(2**70), 0.5, 1e300,
                      math.inf, -math.inf, math.nan, None, True, False, [1, "a"], {"a": [1]}]),
     st.integers(), st.text(max_size=8), st.floats(allow_nan=True, allow_infinity=True),
 )
-
-
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """Every path below the document root (mapping keys and list indexes), depth first."""
-    if isinstance(node, dict):
-        items: Any = node.items()
-    elif isinstance(node, list):
-        items = enumerate(node)
-    else:
-        return
-    for key, child in items:
-        if key == "managedFields":  # long and never read: mutations there tell nothing
-            continue
-        yield (*prefix, key)
-        yield from _paths(child, (*prefix, key))
-
-
-def _mutated(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    out = copy.deepcopy(doc)
-    node = out
-    for key in path[:-1]:
-        node = node[key]
-    if value is _DELETE:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return out
 
 
 @st.composite
@@ -262,12 +234,12 @@ def mutated_corpus(draw: st.DrawFn) -> list[dict[str, Any]]:
     docs = list(draw(st.sampled_from(CORPORA)))
     for _ in range(draw(st.integers(1, 3))):
         i = draw(st.integers(0, len(docs) - 1))
-        paths = list(_paths(docs[i]))
+        paths = document_paths(docs[i], skip=_SKIPPED)
         if not paths:
             continue
         path = draw(st.sampled_from(paths))
-        value = draw(st.one_of(OTHER_VALUES, st.just(_DELETE)))
-        docs[i] = _mutated(docs[i], path, value)
+        value = draw(st.one_of(OTHER_VALUES, st.just(DELETE)))
+        docs[i] = mutated(docs[i], path, value)
     return docs
 
 

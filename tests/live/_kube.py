@@ -27,6 +27,7 @@ from _serving_client import http_get, insecure_context
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient, load_rest_config
 from kubesched.cluster.live._resources import collection_path
+from kubesched.testing.command import ServingCommand
 
 from .conftest import REPO, ControlPlane, _missing, k8s_dir
 
@@ -156,24 +157,18 @@ ANONYMOUS_METRICS = ("--authorization-always-allow-paths", "/healthz,/readyz,/li
 without credentials; kube-scheduler's default serves it only to authorized clients)."""
 
 
-class KubeschedProcess:
+class KubeschedProcess(ServingCommand):
     """``kubesched run ARGS`` as a child process serving on its own loopback port (HTTPS);
-    stderr goes to a file (read with :meth:`log`). Use as a context manager: the process is
-    killed on exit if still running. /metrics is open to anonymous clients (:data:`ANONYMOUS_METRICS`)
-    unless ``args`` say otherwise."""
+    stderr goes to ``log_path`` (read with :meth:`log`). Use as a context manager: the process
+    is stopped on exit if still running. /metrics is open to anonymous clients
+    (:data:`ANONYMOUS_METRICS`) unless ``args`` say otherwise."""
 
     def __init__(self, log_path: Path, *args: str) -> None:
         if "--authorization-always-allow-paths" not in args:
             args = (*args, *ANONYMOUS_METRICS)
         self.port = free_port()
-        self.log_path = log_path
-        env = {**os.environ, "PYTHONPATH": str(SRC)}
-        env.pop("KUBECONFIG", None)
-        self._log = log_path.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from kubesched.cli import main; main()", "run", *args,
-             "--bind-address", f"127.0.0.1:{self.port}", "-v", "2"],
-            env=env, stdout=subprocess.DEVNULL, stderr=self._log)
+        super().__init__("run", *args, "--bind-address", f"127.0.0.1:{self.port}", "-v", "2",
+                         env={"KUBECONFIG": None}, wait=False, log_path=log_path)
 
     def metric(self, line_prefix: str) -> float | None:
         """The value of the first /metrics sample starting with ``line_prefix`` (None: absent
@@ -192,23 +187,6 @@ class KubeschedProcess:
     @property
     def leading(self) -> bool:
         return self.metric("leader_election_master_status{") == 1.0
-
-    def terminate(self, timeout: float = 30.0) -> int:
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout)
-
-    def log(self) -> str:
-        self._log.flush()
-        return self.log_path.read_text()
-
-    def __enter__(self) -> KubeschedProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        self._log.close()
 
 
 def _pid(cp: ControlPlane) -> int:

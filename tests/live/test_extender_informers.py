@@ -11,11 +11,7 @@ informers), with ``bindVerb`` (the extender creates the Bindings) and ``preemptV
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,9 +22,10 @@ from kubesched.api.extenderv1 import ExtenderArgs, ExtenderPreemptionArgs, Exten
 from kubesched.extender import ExtenderServer
 from kubesched.extender._live import InformerView
 from kubesched.framework.config import SchedulerConfig
+from kubesched.testing.command import ServingCommand
 
 from . import test_extender as e2e
-from .conftest import REPO, ControlPlane
+from .conftest import ControlPlane
 from .test_extender import _node_of, _pod, _scheduled_condition, _until, example_config, kube_scheduler
 
 core = e2e.core  # the fixtures, shared
@@ -230,20 +227,13 @@ def test_a_most_allocated_profile_packs_pods_behind_kube_scheduler(
 def test_the_command_serves_node_names_from_the_informers(control_plane: ControlPlane, core: Any,
                                                           cluster: tuple[str, str]) -> None:
     ns, group = cluster
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from kubesched.cli import main; main()", "extender", "--kubeconfig",
-         str(control_plane.kubeconfig), "--bind-address", "127.0.0.1:0"],
-        env=env, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stderr is not None
-        line = ""
-        for _ in range(20):  # warnings may come first (no delegated authentication outside a pod),
-            line = proc.stderr.readline()  # and the release line (the API server's version)
-            if "serving" in line or not line:
-                break
-        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+) \(informers", line)
-        assert m, line
+    # warnings may come first (no delegated authentication outside a pod), and the release line
+    # (the API server's version)
+    with ServingCommand("extender", "--kubeconfig", str(control_plane.kubeconfig),
+                        "--bind-address", "127.0.0.1:0") as cmd:
+        m = re.search(r"serving profile 'default-scheduler' on (http://127\.0\.0\.1:\d+) \(informers",
+                      cmd.line)
+        assert m, cmd.line
         url = m.group(1)
         import json
         import urllib.error
@@ -277,11 +267,5 @@ def test_the_command_serves_node_names_from_the_informers(control_plane: Control
             return filter_()["FailedAndUnresolvableNodes"].get(f"{group}-plain")
 
         assert _until("the cordon seen", rejected) == "node(s) were unschedulable"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0
+        code = cmd.stop(15)
+    assert code == 0

@@ -10,10 +10,6 @@ scheduler under test only takes its own pods; nodes are deleted after each test.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -26,6 +22,7 @@ from kubesched.app import LiveScheduler
 from kubesched.framework.config import load_config
 from kubesched.scheduler import explain
 from kubesched.simulator import run_simulation
+from kubesched.testing.command import ServingCommand
 
 from ._kube import (
     cleanup,
@@ -42,7 +39,7 @@ from ._kube import (
     rest_for,
     wait_for,
 )
-from .conftest import REPO, ControlPlane
+from .conftest import ControlPlane
 
 
 def _scenario(ns: str, sched: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -142,21 +139,18 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
         control_plane: ControlPlane, tmp_path: Path, namespace_name: str) -> None:
     ns, sched = namespace_name, f"kubesched-{namespace_name}"
     rest = rest_for(control_plane)
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    env.pop("KUBECONFIG", None)
     with cleanup(rest, ns) as nodes:
         create(rest, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
         create(rest, node_manifest(f"{ns}-n", "2", "4Gi"))
         nodes.append(f"{ns}-n")
         port = free_port()
-        proc = subprocess.Popen(
-            [sys.executable, "-c", "from kubesched.cli import main; main()", "run",
-             "--config", str(profile_config(tmp_path, sched)), "--kubeconfig", str(control_plane.kubeconfig),
-             "--leader-elect=false", "--bind-address", f"127.0.0.1:{port}", "-v", "2",
-             "--authentication-kubeconfig", str(control_plane.kubeconfig),
-             "--authorization-kubeconfig", str(control_plane.kubeconfig)],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
+        with ServingCommand(
+                "run", "--config", str(profile_config(tmp_path, sched)),
+                "--kubeconfig", str(control_plane.kubeconfig),
+                "--leader-elect=false", "--bind-address", f"127.0.0.1:{port}", "-v", "2",
+                "--authentication-kubeconfig", str(control_plane.kubeconfig),
+                "--authorization-kubeconfig", str(control_plane.kubeconfig),
+                env={"KUBECONFIG": None}, wait=False) as cmd:
             create(rest, pod_manifest("p", ns, sched))
             wait_for("the pod to be bound", lambda: get_pod(rest, ns, "p")["spec"].get("nodeName"),
                      timeout=30)
@@ -167,13 +161,9 @@ def test_kubesched_run_command_schedules_and_stops_on_sigterm(
             status, metrics = https_get(port, "/metrics", control_plane.token)  # system:masters
             attempts = f'scheduler_schedule_attempts_total{{profile="{sched}",result="scheduled"}} 1.0'
             assert status == 200 and attempts in metrics
-            proc.send_signal(signal.SIGTERM)
-            _, err = proc.communicate(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-        assert proc.returncode == 0, err
+            code = cmd.stop(30)
+            err = cmd.log()
+        assert code == 0, err
         assert "caches synced; scheduling for " + sched in err
 
 

@@ -44,4 +44,4 @@ def test_an_api_server_restart_is_survived(own_control_plane: ControlPlane, tmp_
                         lambda: get_pod(rest, "default", "after")["spec"].get("nodeName"), timeout=45)
         assert node == "n2"
         assert ks.proc.poll() is None, ks.log()
-        assert ks.terminate() == 0, ks.log()
+        assert ks.stop(30) == 0, ks.log()

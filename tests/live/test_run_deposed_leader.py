@@ -154,7 +154,7 @@ def test_a_deposed_leader_exits_at_once_and_writes_nothing_after_the_takeover(
         wait_for("every pod to be bound", lambda: all(
             get_pod(rest, ns, n)["spec"].get("nodeName") for n in names), timeout=30)
         assert new.proc.poll() is None, new.log()
-        assert new.terminate() == 0, new.log()
+        assert new.stop(30) == 0, new.log()
 
     writes = _writes(audit)
     old_user, new_user = users[old], users[new]

@@ -85,7 +85,7 @@ def test_one_schedules_and_the_other_takes_over_when_it_is_killed(
                 Counter(e["regarding"]["name"] for e in events(rest, ns) if e["reason"] == "Scheduled")))
             assert set(evs.values()) == {1}, evs
             assert not [e for e in events(rest, ns) if e["reason"] != "Scheduled"]
-            assert standby.terminate() == 0, standby.log()
+            assert standby.stop(30) == 0, standby.log()
         assert rest.request("GET", lease_path)["spec"]["holderIdentity"] == ""  # released on SIGTERM
 
 

@@ -89,7 +89,7 @@ def test_kubesched_run_needs_nothing_beyond_its_role(control_plane: ControlPlane
                 assert all(e[0] in ("Scheduled", "FailedScheduling", "Preempted") for e in reasons)
                 holder = admin.request("GET", lease_path)["spec"]["holderIdentity"]
                 assert holder
-                assert ks.terminate() == 0, ks.log()
+                assert ks.stop(30) == 0, ks.log()
                 log = ks.log()
             spec = admin.request("GET", lease_path)["spec"]
             assert spec["holderIdentity"] == "" and spec["leaseDurationSeconds"] == 1  # released

@@ -24,9 +24,10 @@ from typing import Any
 import pytest
 import trustme
 
-from _serving_client import ServingCommand, http_get, insecure_context
+from _serving_client import http_get, insecure_context
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import RestClient
+from kubesched.testing.command import ServingCommand
 
 from ._kube import KubeschedProcess, https_get, rest_for, wait_for
 from ._rbac import admin_client, apply, kubesched_kubeconfig
@@ -149,7 +150,7 @@ def test_kubesched_run_serves_metrics_only_to_authorized_clients(
         assert http_get(f"http://127.0.0.1:{ks.port}/metrics") == (
             400, "Client sent an HTTP request to an HTTPS server.\n")
         wait_for("the handshake error logged", lambda: "TLS handshake error" in ks.log())
-        assert ks.terminate() == 0
+        assert ks.stop(30) == 0
         log = ks.log()
     assert "Traceback" not in log
     assert len(re.findall(r"http: TLS handshake error from 127\.0\.0\.1:\d+: client sent an HTTP request "

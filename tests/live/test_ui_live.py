@@ -7,33 +7,20 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from typer.testing import CliRunner
 
+from _serving_client import served_ui
 from kubesched.cli import app
 from kubesched.cluster import NotFound
-from kubesched.testing.browser import UIServer
 
 from ._kube import create, events, pod_manifest, rest_for, wait_for
 from .conftest import ControlPlane
 from .test_live_input import Cluster, _versions, cluster  # noqa: F401  (the module's fixture)
 
 runner = CliRunner()
-
-
-@contextmanager
-def _ui(*args: str) -> Iterator[str]:
-    """``kubesched ui ARGS... --port 0`` in its own process (the browser tests' server): its
-    URL, on loopback; interrupted as Ctrl-C does after, exiting 0."""
-    with UIServer(args) as server:
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", server.url), server.url
-        yield server.url
-        assert server.stop() == 0
 
 
 def _get(url: str) -> Any:
@@ -48,7 +35,7 @@ def test_the_page_follows_the_cluster_read_only(control_plane: ControlPlane, clu
         before = _versions(rest)
         want = runner.invoke(app, ["explain", "--kubeconfig", kc, "--pod", f"{ns}/big", "-o", "json"])
         assert want.exit_code == 0, want.output
-        with _ui("--kubeconfig", kc) as url:
+        with served_ui("--kubeconfig", kc) as url:
             pods = {p["pod"]: p for p in _get(f"{url}/api/pods?q={ns}/")["items"]}
             assert pods[f"{ns}/small"]["node"] in cluster.nodes
             assert pods[f"{ns}/big"]["status"] == "Unschedulable"

@@ -230,3 +230,25 @@ def test_skipped_events_are_told_on_stderr(tmp_path: Path) -> None:
         in result.stderr
     )
     assert "skipped." not in result.stdout
+
+
+TRACE_FLAGS = ("--format", "--cluster", "--until", "--arrival", "--tune", "--interval", "--demand",
+               "--sample-every", "--drop-unschedulable")
+
+
+@pytest.mark.parametrize("command", ["replay", "compare", "sweep"])
+def test_trace_commands_take_the_one_trace_group(command: str) -> None:
+    """The three commands read a trace with the same options (one group, documented once)."""
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert all(f" {flag} " in result.output for flag in TRACE_FLAGS), result.output
+
+
+def test_compare_passes_the_trace_options_to_every_run(tmp_path: Path) -> None:
+    """--until reaches each configuration's run, as it reaches replay's."""
+    result = _invoke("compare", TRACE, "--cluster", CLUSTER, "--config", LEAST, "--config", MOST,
+                     "--until", "100", "--no-plots", "-o", "json")
+    assert result.exit_code == 0, result.output
+    both = json.loads(result.output)
+    assert set(both) == {"least-allocated", "most-allocated"}
+    assert all(s["virtualSeconds"] <= 100 for s in both.values())

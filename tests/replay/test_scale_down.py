@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from typer.testing import CliRunner
 
+from controllers._manifests import workload
 from kubesched.api import Pod, format_time
 from kubesched.api.start import DEFAULT_START
 from kubesched.cli import app
@@ -33,16 +34,6 @@ def template(app_label: str, cpu: str = "100m") -> dict[str, Any]:
 
 def selector(app_label: str) -> dict[str, Any]:
     return {"matchLabels": {"app": app_label}}
-
-
-def workload(kind: str, name: str, spec: dict[str, Any], **meta: Any) -> dict[str, Any]:
-    api = "batch/v1" if kind == "Job" else "v1" if kind == "ReplicationController" else "apps/v1"
-    return {
-        "apiVersion": api,
-        "kind": kind,
-        "metadata": {"name": name, "namespace": "default", **meta},
-        "spec": spec,
-    }
 
 
 def _replay(

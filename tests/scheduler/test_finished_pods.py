@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 from typer.testing import CliRunner
 
+from _cli import json_output
 from kubesched.api import Pod
 from kubesched.api.loader import load_documents
 from kubesched.cache import compare
@@ -54,17 +55,10 @@ def _write(tmp_path: Path, *docs: dict[str, Any]) -> Path:
     return path
 
 
-def _run(*args: str) -> dict[str, Any]:
-    result = runner.invoke(app, [*args, "-o", "json"])
-    assert result.exit_code == 0, result.output
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
-
-
 def test_completed_job_pod_on_a_full_node_frees_it(tmp_path: Path) -> None:
     path = _write(tmp_path, NODE, _manifest_pod("job-x7k2p", "2", node="node-1", phase="Succeeded"),
                   _manifest_pod("web", "1500m"))
-    report = _run("simulate", str(path))
+    report = json_output("simulate", str(path))
     pods = {p["pod"]: p for p in report["pods"]}
     assert pods["default/web"]["status"] == "Scheduled"
     assert pods["default/web"]["node"] == "node-1"
@@ -72,13 +66,13 @@ def test_completed_job_pod_on_a_full_node_frees_it(tmp_path: Path) -> None:
     assert report["nodes"][0]["resources"]["cpu"] == {"requested": 1500, "allocatable": 2000}
     assert report["summary"]["unschedulable"] == 0
 
-    explained = _run("explain", str(path), "--pod", "default/web")
+    explained = json_output("explain", str(path), "--pod", "default/web")
     assert explained["selectedNode"] == "node-1"
 
 
 def test_failed_pending_pod_is_never_scheduled(tmp_path: Path) -> None:
     path = _write(tmp_path, NODE, _manifest_pod("evicted", "1", phase="Failed"))
-    report = _run("simulate", str(path))
+    report = json_output("simulate", str(path))
     (pod,) = report["pods"]
     assert (pod["status"], pod["node"], pod["message"]) == ("Failed", None, "")
     assert report["summary"]["attempts"] == 0
@@ -105,7 +99,7 @@ def test_finished_pods_are_not_counted_by_anti_affinity_or_topology_spread(tmp_p
         _manifest_pod("db-2", "100m", labels={"app": "db"}, topologySpreadConstraints=[spread]),
     )
     for pod in ("default/db-1", "default/db-2"):
-        out = _run("explain", str(path), "--pod", pod)
+        out = json_output("explain", str(path), "--pod", pod)
         assert out["selectedNode"] == "node-1", pod
         assert [n["feasible"] for n in out["nodes"]] == [True, False]
 
@@ -115,7 +109,7 @@ def test_finished_pod_is_no_preemption_victim(tmp_path: Path) -> None:
                   _manifest_pod("done", "1", node="node-1", phase="Succeeded"),
                   _manifest_pod("low", "2", node="node-1"),
                   _manifest_pod("high", "2", priority=100))
-    out = _run("explain", str(path), "--pod", "default/high")
+    out = json_output("explain", str(path), "--pod", "default/high")
     assert out["postFilter"]["victims"] == ["default/low"]
     assert out["postFilter"]["nominatedNode"] == "node-1"
 

@@ -4,31 +4,18 @@
 from __future__ import annotations
 
 import json
-import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from typer.testing import CliRunner
 
+from _serving_client import served_ui
 from kubesched.cli import app
-from kubesched.testing.browser import UIServer
 
 from ._fixtures import WEIGHTS
 from .conftest import QUICKSTART
 
 runner = CliRunner()
-
-
-@contextmanager
-def _ui(*args: str) -> Iterator[str]:
-    """``kubesched ui ARGS... --port 0`` in its own process (the browser tests' server): its
-    URL, on loopback; interrupted as Ctrl-C does after, exiting 0."""
-    with UIServer(args) as server:
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", server.url), server.url
-        yield server.url
-        assert server.stop() == 0
 
 
 def _get(url: str) -> bytes:
@@ -38,7 +25,7 @@ def _get(url: str) -> bytes:
 
 def test_the_command_serves_on_loopback_and_stops_on_a_signal() -> None:
     want = runner.invoke(app, ["explain", str(QUICKSTART), "--pod", "default/db-0", "-o", "json"]).stdout
-    with _ui(str(QUICKSTART)) as url:
+    with served_ui(str(QUICKSTART)) as url:
         assert json.loads(_get(url + "/api/summary"))["nodes"] == 6
         assert _get(url + "/api/decision?pod=default/db-0").decode() == want
 
@@ -49,7 +36,7 @@ def test_kube_version_and_feature_gates_are_honoured_as_explain_honours_them() -
     want = runner.invoke(app, [*explain, *flags]).stdout
     newest = runner.invoke(app, explain).stdout
     assert want != newest  # the flags change the answer: the test can tell
-    with _ui(str(QUICKSTART), *flags) as url:
+    with served_ui(str(QUICKSTART), *flags) as url:
         summary = json.loads(_get(url + "/api/summary"))
         assert summary["kubeVersion"] == "1.32"
         assert summary["features"] == {"DynamicResourceAllocation": False}
@@ -61,7 +48,7 @@ def test_strict_is_the_editors_strictness_too() -> None:
     refuses one as well (422, on its line), and one started without skips it as files are."""
     config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
     for strict, status in ((["--strict"], 422), ([], 200)):
-        with _ui(str(WEIGHTS), *strict) as url:
+        with served_ui(str(WEIGHTS), *strict) as url:
             assert json.loads(_get(url + "/api/lab"))["strict"] is bool(strict)
             req = urllib.request.Request(url + "/api/whatif", method="POST",
                                          data=json.dumps({"manifests": config_map}).encode(),

@@ -14,6 +14,7 @@ from typing import Final
 
 from ..api import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
 from ..framework import feature_dependency_errors, feature_gates_for, read_quantities_as
+from ._params import parse_bool
 
 __all__ = ["FEATURE_GATES_HELP", "KUBE_VERSION_HELP", "Release", "parse_feature_gates", "parse_kube_version",
            "parse_release"]
@@ -26,10 +27,6 @@ KUBE_VERSION_HELP: Final = (f"Behave as this Kubernetes release's kube-scheduler
 FEATURE_GATES_HELP: Final = ("Feature gates as kube-scheduler's --feature-gates, e.g. "
                              "GenericWorkload=true,GangScheduling=true (gang scheduling).")
 
-_TRUE: Final = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_FALSE: Final = frozenset({"0", "f", "F", "FALSE", "false", "False"})
-
-
 def parse_feature_gates(text: str | None) -> dict[str, bool]:
     """``A=true,B=false`` -> {"A": True, "B": False}; raises ValueError on a malformed entry."""
     gates: dict[str, bool] = {}
@@ -41,13 +38,10 @@ def parse_feature_gates(text: str | None) -> dict[str, bool]:
         key, value = key.strip(), value.strip()
         if not sep or not key:
             raise ValueError(f"--feature-gates: missing bool value for {key or item}")
-        if value in _TRUE:
-            gates[key] = True
-        elif value in _FALSE:
-            gates[key] = False
-        else:
-            raise ValueError(f'--feature-gates: invalid value of {key}={value}, err: strconv.ParseBool: '
-                             f'parsing "{value}": invalid syntax')
+        try:
+            gates[key] = parse_bool(value)
+        except ValueError as exc:
+            raise ValueError(f"--feature-gates: invalid value of {key}={value}, err: {exc}") from None
     errs = feature_dependency_errors(gates)
     if errs:
         raise ValueError("--feature-gates: " + "; ".join(errs))

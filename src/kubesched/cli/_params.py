@@ -13,9 +13,32 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["option_group"]
+__all__ = ["flag_bool", "option_group", "parse_bool"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
+_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
+
+
+def parse_bool(text: str) -> bool:
+    """Go's strconv.ParseBool: its spellings of true and false; ValueError in its words."""
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(f'strconv.ParseBool: parsing "{text}": invalid syntax')
+
+
+def flag_bool(name: str, text: str | None) -> bool:
+    """A Go boolean flag's value as pflag reads it: ``--flag`` alone (``text`` None) is true,
+    ``--flag=BOOL`` is :func:`parse_bool`; ValueError in pflag's words."""
+    if text is None:
+        return True
+    try:
+        return parse_bool(text)
+    except ValueError as exc:
+        raise ValueError(f'invalid argument "{text}" for "{name}" flag: {exc}') from None
 
 
 def option_group(param: str, group: Callable[..., Any],

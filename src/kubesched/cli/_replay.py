@@ -23,10 +23,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from ..replay import (
-    FORMATS,
     METRICS_CSV,
     PlotUnavailable,
-    ReaderOptions,
     RunSpec,
     aggregate,
     config_labels,
@@ -43,6 +41,7 @@ from ._main import app
 from ._progress import PlainProgress, virtual_time
 from ._release import release_config
 from ._snapshot import snapshot_text, write_whole
+from ._trace_flags import TRACE, TraceArgs, trace_flags
 
 __all__ = ["compare", "parse_seeds", "replay", "sweep"]
 
@@ -59,27 +58,6 @@ class Output(StrEnum):
     json = "json"
 
 
-class Arrival(StrEnum):
-    input = "input"
-    shuffled = "shuffled"
-
-
-FORMAT_HELP = f"Trace format: {', '.join(FORMATS)}."
-_format = typer.Option("kubesched", "--format", help=FORMAT_HELP)
-_cluster = typer.Option(None, "--cluster",
-                        help="The cluster at time 0 (any input simulate takes); repeatable.")
-_until = typer.Option(None, "--until", help="Stop at this many seconds of virtual time.")
-_arrival = typer.Option(None, "--arrival", help="Arrival order of a snapshot's pending pods (format 3).")
-_tune = typer.Option(None, "--tune",
-                     help="Pods arrive until their demand is this multiple of the capacity.")
-_interval = typer.Option(None, "--interval", help="Seconds between arrivals (format 3; default 0).")
-_demand = typer.Option(None, "--demand", help="Resource counted as demand (default: the reader's, else cpu).")
-_sample = typer.Option(None, "--sample-every",
-                       help="A metrics row every N virtual seconds (default: a row at every change).")
-_drop = typer.Option(
-    False, "--drop-unschedulable",
-    help="The FGD simulator's loop (openb, --arrival shuffled): one pod at a time, one that fits "
-         "nowhere dropped, never retried.")
 _no_plots = typer.Option(False, "--no-plots", help="Write no plots.")
 _output = typer.Option(Output.table, "-o", "--output", help="Summary on stdout as a table or JSON.")
 _MAX_PODS_HELP = MAX_PODS_HELP.replace("an input", "a trace (with its cluster)")
@@ -93,30 +71,17 @@ def _release(inputs_args: InputArgs) -> dict[str, Any]:
             "max_pods": inputs_args.max_pods}
 
 
-def _options(seed: int, arrival: Arrival | None, tune: float | None, interval: float | None,
-             demand: str | None) -> ReaderOptions:
-    return ReaderOptions(seed=seed, arrival=arrival.value if arrival else None, tune=tune,
-                         interval=interval, demand=demand)
-
-
 @app.command("replay")
 @input_flags(max_pods_help=_MAX_PODS_HELP)
+@trace_flags()
 def replay(
     traces: list[str] | None = typer.Argument(
         None, help="Trace files (openb: NODES.csv PODS.csv; snapshot: manifests, on top of a cluster read)."),
-    fmt: str = _format,
-    cluster: list[str] | None = _cluster,
+    trace_args: TraceArgs = TRACE,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
     seed: int = typer.Option(0, "--seed", help="Seed of the scheduler and of a shuffled arrival."),
     inputs_args: InputArgs = INPUTS,
-    until: float | None = _until,
     out: Path | None = typer.Option(None, "--out", help="Write metrics.csv, summary.json and plots here."),
-    arrival: Arrival | None = _arrival,
-    tune: float | None = _tune,
-    interval: float | None = _interval,
-    demand: str | None = _demand,
-    sample_every: float | None = _sample,
-    drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
 ) -> None:
@@ -124,14 +89,16 @@ def replay(
     release = _release(inputs_args)
     source = inputs_args.cluster()
     with tempfile.TemporaryDirectory(prefix="kubesched-replay-") as tmp:
-        paths = _snapshot_of_cluster(source, traces or [], fmt, Path(tmp))
+        paths = _snapshot_of_cluster(source, traces or [], trace_args.format, Path(tmp))
         if source is not None and inputs_args.kube_version is None:
             with reported_as_bad_input():  # the API server's release, told in one line
                 release["kube_version"] = release_config(
                     config, parse_release(None, inputs_args.feature_gates), kubeconfig=source.kubeconfig,
                     context=source.context, live=True).kube_version
-        _replay(paths, fmt, cluster, config, seed, until, out, arrival, tune, interval, demand, sample_every,
-                drop, no_plots, output, release)
+        spec = trace_args.spec(paths, seed=seed, config=str(config) if config else None,
+                               label=config.stem if config else "default", out=str(out) if out else None,
+                               release=release)
+        _replay(spec, out, no_plots, output)
 
 
 def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: str, tmp: Path) -> list[str]:
@@ -151,15 +118,7 @@ def _snapshot_of_cluster(source: ClusterSource | None, traces: list[str], fmt: s
     return [str(dump)]
 
 
-def _replay(traces: list[str], fmt: str, cluster: list[str] | None, config: Path | None, seed: int,
-            until: float | None, out: Path | None, arrival: Arrival | None, tune: float | None,
-            interval: float | None, demand: str | None, sample_every: float | None, drop: bool,
-            no_plots: bool, output: Output, release: dict[str, Any]) -> None:
-    spec = RunSpec(paths=tuple(traces), format=fmt, options=_options(seed, arrival, tune, interval, demand),
-                   cluster=tuple(cluster or ()), config=str(config) if config else None,
-                   label=config.stem if config else "default", seed=seed, until=until,
-                   sample_every=sample_every, drop_unschedulable=drop, out=str(out) if out else None,
-                   **release)
+def _replay(spec: RunSpec, out: Path | None, no_plots: bool, output: Output) -> None:
     with reported_as_bad_input():
         summary = _run_with_progress(spec)
     skipped = summary.get("skipped") or {}
@@ -222,33 +181,24 @@ def _run_many_with_progress(specs: list[RunSpec], what: str, *, workers: int | N
 
 @app.command("compare")
 @input_flags(cluster=False, max_pods_help=_MAX_PODS_HELP)
+@trace_flags()
 def compare(
     traces: list[str] = typer.Argument(..., help="Trace files, as for replay."),
     configs: list[Path] = typer.Option(
         ..., "--config", help="A KubeSchedulerConfiguration; repeat per config."),
-    fmt: str = _format,
-    cluster: list[str] | None = _cluster,
+    trace_args: TraceArgs = TRACE,
     seed: int = typer.Option(0, "--seed", help="The one seed every config runs with."),
     inputs_args: InputArgs = INPUTS,
-    until: float | None = _until,
     out: Path | None = typer.Option(None, "--out", help="Per config a folder; overlaid plots here."),
-    arrival: Arrival | None = _arrival,
-    tune: float | None = _tune,
-    interval: float | None = _interval,
-    demand: str | None = _demand,
-    sample_every: float | None = _sample,
     jobs: int = typer.Option(1, "--jobs", "-j", help="Configs run in parallel in this many processes."),
-    drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
 ) -> None:
     """The same trace under each configuration (same seed): summaries side by side, plots overlaid."""
     labels = config_labels([str(c) for c in configs])
-    opts = _options(seed, arrival, tune, interval, demand)
     release = _release(inputs_args)
-    specs = [RunSpec(paths=tuple(traces), format=fmt, options=opts, cluster=tuple(cluster or ()),
-                     config=str(c), label=label, seed=seed, until=until, sample_every=sample_every,
-                     drop_unschedulable=drop, out=str(out / label) if out else None, **release)
+    specs = [trace_args.spec(traces, seed=seed, config=str(c), label=label,
+                             out=str(out / label) if out else None, release=release)
              for c, label in zip(configs, labels, strict=True)]
     with reported_as_bad_input():
         summaries = _run_many_with_progress(specs, "comparing", workers=jobs)
@@ -283,25 +233,18 @@ def parse_seeds(text: str) -> list[int]:
 
 @app.command("sweep")
 @input_flags(cluster=False, max_pods_help=_MAX_PODS_HELP)
+@trace_flags()
 def sweep(
     traces: list[str] = typer.Argument(..., help="Trace files, as for replay."),
     configs: list[Path] | None = typer.Option(
         None, "--config", help="A configuration; repeatable (none: defaults)."),
     seeds: str = typer.Option("0..9", "--seeds", help="Seeds: 0..9, 1,2,3 or 0..3,7."),
     inputs_args: InputArgs = INPUTS,
-    fmt: str = _format,
-    cluster: list[str] | None = _cluster,
-    until: float | None = _until,
+    trace_args: TraceArgs = TRACE,
     out: Path | None = typer.Option(
         None, "--out", help="Per config and seed a folder; the table and plots here."),
-    arrival: Arrival | None = _arrival,
-    tune: float | None = _tune,
-    interval: float | None = _interval,
-    demand: str | None = _demand,
-    sample_every: float | None = _sample,
     jobs: int | None = typer.Option(None, "--jobs", "-j", help="Local processes (default: one per CPU)."),
     ray: str | None = typer.Option(None, "--ray", help="Run on Ray: a cluster address, or 'local'."),
-    drop: bool = _drop,
     no_plots: bool = _no_plots,
     output: Output = _output,
 ) -> None:
@@ -311,11 +254,8 @@ def sweep(
         seed_list = parse_seeds(seeds)
         config_list: list[str | None] = [str(c) for c in configs] if configs else [None]
         labels = config_labels(config_list)
-        specs = [RunSpec(paths=tuple(traces), format=fmt,
-                         options=_options(s, arrival, tune, interval, demand), cluster=tuple(cluster or ()),
-                         config=c, label=label, seed=s, until=until, sample_every=sample_every,
-                         drop_unschedulable=drop, out=str(out / label / f"seed-{s}") if out else None,
-                         **release)
+        specs = [trace_args.spec(traces, seed=s, config=c, label=label,
+                                 out=str(out / label / f"seed-{s}") if out else None, release=release)
                  for c, label in zip(config_list, labels, strict=True) for s in seed_list]
         summaries = _run_many_with_progress(specs, "sweeping", workers=jobs, ray=ray)
     groups: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}

@@ -26,6 +26,7 @@ from ..serving import DelegatedAuth, join_host_port, self_signed_context
 from ._features import FEATURE_GATES_HELP, KUBE_VERSION_HELP, parse_release
 from ._inputs import bad_input, live_extra_missing, reported_as_bad_input
 from ._main import app
+from ._params import flag_bool
 from ._release import release_config
 from ._serving_flags import SERVING, ServingArgs, serving_flags, tls_from_files
 
@@ -50,10 +51,6 @@ def _configure_logging(verbosity: int) -> None:
         logger.addHandler(_InfoHandler())
 
 
-_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
-_FALSE = {"0", "f", "F", "FALSE", "false", "False"}
-
-
 def _leader_elect_flag(extra: list[str]) -> bool | None:
     """``--leader-elect[=BOOL]`` among the arguments typer left (strconv.ParseBool's
     spellings); None when not given. Anything else left over is an unknown flag."""
@@ -62,13 +59,7 @@ def _leader_elect_flag(extra: list[str]) -> bool | None:
         name, eq, text = arg.partition("=")
         if name != "--leader-elect":
             raise ValueError(f"unknown flag: {arg}")
-        if not eq or text in _TRUE:
-            value = True
-        elif text in _FALSE:
-            value = False
-        else:
-            raise ValueError(f'invalid argument "{text}" for "--leader-elect" flag: '
-                             f'strconv.ParseBool: parsing "{text}": invalid syntax')
+        value = flag_bool(name, text if eq else None)
     return value
 
 

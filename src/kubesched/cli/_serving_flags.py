@@ -31,16 +31,13 @@ from ..serving import (
     tls_context_from_files,
 )
 from ._errors import record_verbosity
-from ._params import option_group
+from ._params import flag_bool, option_group
 
 __all__ = ["AUTH_BOOLS", "SERVING", "ServingArgs", "auth_options", "bind_address", "serving_flags",
            "take_go_bools", "tls_files", "tls_from_files"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-
-_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
-_FALSE = {"0", "f", "F", "FALSE", "false", "False"}
 
 AUTH_BOOLS = {"--authentication-skip-lookup": False, "--authentication-tolerate-lookup-failure": True}
 """The boolean flags and kube-scheduler's defaults (NewOptions: TolerateInClusterLookupFailure)."""
@@ -54,13 +51,8 @@ def take_go_bools(args: Sequence[str], defaults: dict[str, bool]) -> tuple[dict[
         name, eq, text = arg.partition("=")
         if name not in defaults:
             rest.append(arg)
-        elif not eq or text in _TRUE:
-            values[name] = True
-        elif text in _FALSE:
-            values[name] = False
         else:
-            raise ValueError(f'invalid argument "{text}" for "{name}" flag: '
-                             f'strconv.ParseBool: parsing "{text}": invalid syntax')
+            values[name] = flag_bool(name, text if eq else None)
     return values, rest
 
 

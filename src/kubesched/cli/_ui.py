@@ -40,6 +40,7 @@ from ._inputs import (
 )
 from ._main import app
 from ._progress import PlainProgress
+from ._trace_flags import TRACE, TraceArgs, trace_flags
 
 if TYPE_CHECKING:
     from ..ui.live import LiveFollower
@@ -87,6 +88,7 @@ def _describe(paths: list[str] | None, context: str | None, live: bool) -> str:
 
 @app.command("ui")
 @input_flags()
+@trace_flags(ui=True)
 def ui(
     paths: list[str] | None = PATHS_ARGUMENT,
     config: Path | None = typer.Option(None, "--config", help="A KubeSchedulerConfiguration file."),
@@ -99,14 +101,7 @@ def ui(
     allow_remote: bool = typer.Option(
         False, "--allow-remote",
         help="Allow an address other machines reach (the page has no authentication of its own)."),
-    trace: list[str] | None = typer.Option(
-        None, "--trace", metavar="PATH",
-        help="A trace the Over time page replays (as `kubesched replay PATH...`); repeatable."),
-    trace_format: str = typer.Option("kubesched", "--trace-format",
-                                     help=f"The --trace files' format: {', '.join(FORMATS)}."),
-    trace_cluster: list[str] | None = typer.Option(
-        None, "--trace-cluster", metavar="PATH",
-        help="The trace's cluster at time 0 (as replay --cluster); repeatable."),
+    trace_args: TraceArgs = TRACE,
     inputs_args: InputArgs = INPUTS,
 ) -> None:
     """Serve a local web page over the engine: the cluster, every pod's decision, exports."""
@@ -118,7 +113,7 @@ def ui(
                              "to serve it there")
         inputs_args.release()  # bad flags, a missing trace: refused before anything runs
         cluster = inputs_args.cluster()
-        traces = _traces(trace or [], trace_format, trace_cluster or [])
+        traces = _traces(trace_args)
 
         release, inputs = inputs_args.load(paths, config, strict=strict)
         reread = None if paths and "-" in paths else (
@@ -166,9 +161,10 @@ def ui(
         server.close()
 
 
-def _traces(paths: list[str], fmt: str, cluster: list[str]) -> list[TraceInput]:
+def _traces(trace_args: TraceArgs) -> list[TraceInput]:
     """The ``--trace`` files as the one trace the Over time page offers besides the bundled
     example (read when replayed; a missing file or an unknown format is refused here)."""
+    paths, fmt, cluster = trace_args.files or [], trace_args.format, trace_args.cluster or []
     if not paths:
         if cluster:
             raise ValueError("--trace-cluster: give the trace too (--trace PATH)")

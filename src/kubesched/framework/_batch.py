@@ -38,11 +38,7 @@ class NodeBatch:
 
     def names(self) -> list[str]:
         """The batch's node names, in batch order."""
-        arr = getattr(self.snapshot, "names_array", None)
-        if arr is not None:
-            return list(arr()[self.indices].tolist())
-        names = self.snapshot.node_names
-        return [names[i] for i in self.indices.tolist()]
+        return list(self.snapshot.names_array()[self.indices].tolist())
 
     def lazy_names(self) -> BatchNames:
         """The names as a sequence that reads the snapshot only for the entries asked for."""

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import Enum, IntFlag, StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..api import Pod
 
 __all__ = [
     "ActionType",
@@ -74,8 +77,9 @@ class QueueingHint(Enum):
     QUEUE = 1
 
 
-QueueingHintFn = Callable[[Any, Any, Any], QueueingHint]
-"""(pod, old_obj, new_obj) -> hint. An exception counts as QUEUE, as upstream."""
+QueueingHintFn = Callable[["Pod", Any, Any], QueueingHint]
+"""(pod, old_obj, new_obj) -> hint; the objects are of the event's resource, any kind. An
+exception counts as QUEUE, as upstream."""
 
 CandidatePodsFn = Callable[[Any, Any], Collection[str] | None]
 """(old_obj, new_obj) -> the uids of the only pods the hint can answer QUEUE for on this event

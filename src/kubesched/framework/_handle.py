@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ._cycle_state import CycleState
 from ._status import Status
@@ -89,7 +89,7 @@ class Handle(Protocol):
 
     def reject_waiting_pod(self, uid: str) -> bool: ...
 
-    def iterate_over_waiting_pods(self, fn: Callable[[Any], None]) -> None: ...
+    def iterate_over_waiting_pods(self, fn: Callable[[WaitingPod], None]) -> None: ...
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
                                                node_info: NodeInfo) -> Status: ...

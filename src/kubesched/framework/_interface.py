@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -27,18 +27,20 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo, PodInfo
     from ._diagnosis import NodeToStatus
     from ._waiting_pods import PermitFuture
-    from .preemption import DecidedNodes, Victims
+    from .preemption import Candidate, DecidedNodes, Victims
 
 __all__ = [
     "MAX_NODE_SCORE",
     "MAX_TOTAL_SCORE",
     "MIN_NODE_SCORE",
+    "ArgsDecoder",
     "AsyncPreBindPlugin",
     "AsyncRunnerHandle",
     "BatchFilterPlugin",
     "BatchScorePlugin",
     "BindPlugin",
     "BulkDryRun",
+    "CandidatePreparer",
     "DryRunPreemption",
     "EnqueueExtensions",
     "FilterInputs",
@@ -46,6 +48,7 @@ __all__ = [
     "NodeAllocationsPlugin",
     "PermitPlugin",
     "Plugin",
+    "PluginWithArgs",
     "PodActivator",
     "PostBindPlugin",
     "PostFilterPlugin",
@@ -57,6 +60,7 @@ __all__ = [
     "PreFilterPlugin",
     "PreFilterResult",
     "PreScorePlugin",
+    "PreemptingPlugin",
     "PreemptionExtender",
     "QueueSortPlugin",
     "QueuedPodInfo",
@@ -66,6 +70,7 @@ __all__ = [
     "SignFragment",
     "SignPlugin",
     "SkippedErrorLogger",
+    "args_type",
     "filter_inputs",
 ]
 
@@ -358,6 +363,53 @@ class BulkDryRun(Protocol):
     def bulk(self, i: int) -> DecidedNodes: ...
 
     def known(self, i: int) -> tuple[str, tuple[list[Pod], int, Status]] | None: ...
+
+
+@runtime_checkable
+class ArgsDecoder(Protocol):
+    """A plugin's args type (``pluginConfig[].args``), as upstream registers each plugin's args
+    in the kubescheduler.config.k8s.io scheme with its defaulting and validation (no interface
+    there): ``from_dict`` fills the defaults and validates, raising ArgsError, ValueError or
+    TypeError for bad args. :class:`~kubesched.framework.PluginArgs` is one."""
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Any: ...
+
+
+@runtime_checkable
+class PluginWithArgs(Protocol):
+    """A plugin factory (its class) that names its args type: the configuration decodes the
+    plugin's ``pluginConfig`` through it, and gives it a config with the defaults when the
+    profile names none (setDefaults_KubeSchedulerProfile)."""
+
+    Args: ClassVar[type[ArgsDecoder]]
+
+
+def args_type(factory: object) -> type[ArgsDecoder] | None:
+    """The args type ``factory`` names (:class:`PluginWithArgs`), None when it names none."""
+    if isinstance(factory, PluginWithArgs) and isinstance(factory.Args, ArgsDecoder):
+        return factory.Args
+    return None
+
+
+@runtime_checkable
+class CandidatePreparer(Protocol):
+    """What prepares the candidate a preemption chose: upstream's ``Executor.PrepareCandidate``
+    (pkg/scheduler/framework/preemption/executor.go), synchronous or, with asynchronous
+    preemption, started on the side (``prepareCandidateAsync``)."""
+
+    def prepare_candidate(self, c: Candidate, pod: Pod, plugin_name: str) -> Status: ...
+
+    def prepare_candidate_async(self, c: Candidate, pod: Pod, plugin_name: str) -> None: ...
+
+
+@runtime_checkable
+class PreemptingPlugin(Plugin, Protocol):
+    """A PostFilter plugin that preempts through an ``executor`` (upstream's DefaultPreemption
+    holds its ``Executor``; no upstream interface): ``explain``'s dry run asks each PostFilter
+    plugin for it, to record the chosen candidate instead of evicting its victims."""
+
+    executor: CandidatePreparer
 
 
 @runtime_checkable

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -55,21 +55,26 @@ __all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "LoggingNominator", "Nominated
 I64 = npt.NDArray[np.int64]
 
 
-class LoggingNominator(Protocol):
-    """A nominator that keeps a change log (the scheduler's queue): what the nominated columns
-    read of it."""
-
-    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
-
-    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]: ...
-
-    def nominated_node_names(self) -> Collection[str]: ...
-
-
 class AnyNominator(Protocol):
     """The least a nominator offers (``framework.PodNominator``)."""
 
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+
+@runtime_checkable
+class NodeNamesNominator(AnyNominator, Protocol):
+    """A nominator that names the nodes holding nominated pods at once (the scheduler's queue),
+    so that a cycle with none asks once instead of once per node."""
+
+    def nominated_node_names(self) -> Collection[str]: ...
+
+
+@runtime_checkable
+class LoggingNominator(NodeNamesNominator, Protocol):
+    """A nominator that keeps a change log (the scheduler's queue): what the nominated columns
+    read of it."""
+
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]: ...
 
 
 def columns_view(cols: NodeColumns, rows: I64, requested: I64) -> NodeColumns:
@@ -164,7 +169,7 @@ class NominatedColumns:
     @staticmethod
     def supported(nom: object) -> TypeGuard[LoggingNominator]:
         """Whether the nominator keeps the change log this needs (the scheduler's queue does)."""
-        return hasattr(nom, "nominated_changes_since")
+        return isinstance(nom, LoggingNominator)
 
     def sync(self, nom: LoggingNominator, snapshot: Snapshot) -> None:
         """Bring the rows up to date with the nominator and the snapshot's row layout."""
@@ -349,11 +354,10 @@ def ge_nominated_rows(nom: AnyNominator, batch: NodeBatch, pod: Pod) -> list[int
     form, for nominators without a change log."""
     infos = batch.snapshot.node_info_list
     prio, uid = pod.priority_value, pod.uid
-    rows: Any = enumerate(batch.indices.tolist())
-    names_fn = getattr(nom, "nominated_node_names", None)
-    if names_fn is not None:
+    rows: Iterable[tuple[int, int]] = enumerate(batch.indices.tolist())
+    if isinstance(nom, NodeNamesNominator):
         # Most cycles see no nominated pod at all: ask once instead of once per node.
-        nominated = names_fn()
+        nominated = nom.nominated_node_names()
         if not nominated:
             return []
         index = batch.snapshot.node_index

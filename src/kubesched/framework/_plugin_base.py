@@ -19,7 +19,7 @@ import numpy.typing as npt
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ActionType, ClusterEvent, ClusterEventWithHint, EventResource
-from ._interface import FilterInputs
+from ._interface import FilterInputs, FilterPlugin, PreFilterExtensions, ScoreExtensions, ScorePlugin
 from ._status import Code, Status
 
 if TYPE_CHECKING:
@@ -117,10 +117,10 @@ class PluginBase:
     def name(self) -> str:
         return self.NAME
 
-    def pre_filter_extensions(self) -> Any:
+    def pre_filter_extensions(self) -> PreFilterExtensions | None:
         return None
 
-    def score_extensions(self) -> Any:
+    def score_extensions(self) -> ScoreExtensions | None:
         return None
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -130,19 +130,17 @@ class PluginBase:
 
     # -- batch fallbacks: loop the per-node methods ---------------------------------------
     def filter_batch(self, state: CycleState, pod: Pod, nodes: NodeBatch) -> BatchFilterResult:
-        filt = getattr(self, "filter", None)
-        if filt is None:
+        if not isinstance(self, FilterPlugin):
             return BatchFilterResult.all_success(len(nodes))
-        return BatchFilterResult.from_statuses([filt(state, pod, ni) for ni in nodes.node_infos()])
+        return BatchFilterResult.from_statuses([self.filter(state, pod, ni) for ni in nodes.node_infos()])
 
     def score_batch(self, state: CycleState, pod: Pod,
                     nodes: NodeBatch) -> tuple[npt.NDArray[np.int64], Status | None]:
-        score = getattr(self, "score", None)
-        if score is None:
+        if not isinstance(self, ScorePlugin):
             raise TypeError(f"{self.NAME} has no score method")
         out = np.zeros(len(nodes), dtype=np.int64)
         for i, ni in enumerate(nodes.node_infos()):
-            s, st = score(state, pod, ni)
+            s, st = self.score(state, pod, ni)
             if st is not None and st.code != Code.SUCCESS:
                 return out, st.with_plugin(self.NAME)
             out[i] = s

@@ -9,16 +9,16 @@ entry point are added here. The framework never names a plugin.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from ._registry import Registry
+from ._registry import PluginFactory, Registry
 from ._runtime import Framework
 from .config._types import SchedulerConfig
 
 __all__ = ["new_profile_map", "registry_for"]
 
-Factories = Mapping[str, Callable[[Any, Any], Any]]
+Factories = Mapping[str, PluginFactory]
 
 
 def registry_for(cfg: SchedulerConfig, in_tree: Factories, extra: Factories | None = None) -> Registry:

@@ -18,9 +18,13 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._extension_points import EXTENSION_POINT_BY_KEY, implements, signature_problem
+
+if TYPE_CHECKING:
+    from ._handle import Handle
+    from ._interface import Plugin
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -36,8 +40,9 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "kubesched.plugins"
 
-PluginFactory = Callable[[Any, Any], Any]
-"""``factory(args, handle) -> plugin``; ``args`` is the decoded PluginArgs (or raw mapping)."""
+PluginFactory = Callable[[Any, "Handle"], "Plugin"]
+"""``factory(args, handle) -> plugin``; ``args`` is the decoded PluginArgs (or raw mapping:
+any plugin's own type)."""
 
 
 class PluginLoadError(ValueError):

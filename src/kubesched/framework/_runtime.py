@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +56,7 @@ from ._interface import (
     QueuedPodInfo,
     QueueSortPlugin,
     ReservePlugin,
+    ScoreExtensions,
     ScorePlugin,
     SignPlugin,
 )
@@ -86,6 +87,9 @@ if TYPE_CHECKING:
     from .config._types import Profile
 
 __all__ = ["ExtensionPointObserver", "Framework", "PluginObserver", "PodNominator"]
+
+P = TypeVar("P", bound=Plugin)
+R = TypeVar("R")
 
 log = logging.getLogger(__name__)
 
@@ -141,12 +145,12 @@ _NULL_CONTEXT: contextlib.nullcontext[None] = contextlib.nullcontext()
 
 @dataclass(frozen=True, slots=True)
 class _ScorePlan:
-    plugins: list[Any]
+    plugins: list[ScorePlugin]
     names: list[str]
     weights: list[int]
     weight_vector: npt.NDArray[np.int64]
     batch_fns: list[Callable[..., Any] | None]
-    exts: list[Any]
+    exts: list[ScoreExtensions | None]
 
 
 _MIN_REDUCE = np.minimum.reduce
@@ -156,6 +160,11 @@ _MAX_REDUCE = np.maximum.reduce
 
 def _ok(st: Status | None) -> bool:
     return st is None or st.code == Code.SUCCESS
+
+
+def _failed(st: Status | None) -> TypeGuard[Status]:
+    """``_failed(st)``, telling the type checker the status is there."""
+    return st is not None and st.code != Code.SUCCESS
 
 
 class Framework:
@@ -313,7 +322,7 @@ class Framework:
         wp.reject("", "removed")
         return True
 
-    def iterate_over_waiting_pods(self, fn: Callable[[Any], None]) -> None:
+    def iterate_over_waiting_pods(self, fn: Callable[[WaitingPod], None]) -> None:
         for wp in self.waiting_pods:
             fn(wp)
 
@@ -361,7 +370,7 @@ class Framework:
         loops call plugins directly otherwise."""
         return self.plugin_observer is not None and state.record_plugin_metrics
 
-    def _named(self, plugins: list[Any]) -> list[tuple[Any, str]]:
+    def _named(self, plugins: list[P]) -> list[tuple[P, str]]:
         """``(plugin, name)`` for an extension point's list, built once per list: names are
         read for every plugin of every cycle (skip sets, statuses)."""
         key = id(plugins)
@@ -370,7 +379,7 @@ class Framework:
             hit = self._named_lists[key] = (plugins, [(pl, pl.name()) for pl in plugins])
         return hit[1]
 
-    def _call(self, state: CycleState | None, point: str, pl: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    def _call(self, state: CycleState | None, point: str, pl: Plugin, fn: Callable[..., R], *args: Any) -> R:
         """Run one plugin method, timing it in sampled cycles (runXPlugin)."""
         if self.plugin_observer is None or state is None or not state.record_plugin_metrics:
             return fn(*args)
@@ -429,7 +438,7 @@ class Framework:
                 self.plugin_observer("Sign", pl.name(), code, self._duration_clock() - t0)
             else:
                 fragments, st = pl.sign_pod(pod)
-            if not _ok(st):
+            if _failed(st):
                 log.debug("SignPod can't sign pod due to plugin plugin=%s status=%s", pl.name(),
                           st.message() if st is not None else "")
                 return None
@@ -530,7 +539,7 @@ class Framework:
                 continue
             st = (ext.add_pod(state, pod, pi, node_info) if add
                   else ext.remove_pod(state, pod, pi, node_info))
-            if not _ok(st):
+            if _failed(st):
                 assert st is not None
                 label = "AddPod" if add else "RemovePod"
                 return _err(f'running {label} on PreFilter plugin "{pl.name()}": {error_text(st)}')
@@ -545,7 +554,7 @@ class Framework:
             if skip and pl.name() in skip:
                 continue
             st = self._call(state, "Filter", pl, pl.filter, state, pod, node_info)
-            if not _ok(st):
+            if _failed(st):
                 if not st.is_rejected():
                     return filter_plugin_error(pl.name(), st)
                 return st.with_plugin(pl.name())
@@ -763,23 +772,15 @@ class Framework:
             return nodes, None
         infos = list(nodes)
         snap = self.snapshot()
-        row_of = getattr(snap, "row_of_id", None)
-        if row_of is not None:
-            # The snapshot keeps its NodeInfos alive: a known id is the snapshot's own object.
-            get = row_of.get
-            idx = [get(id(ni), -1) for ni in infos]
-            if -1 in idx:
-                return None, infos
-            return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
-        get, lst = snap.node_index.get, snap.node_info_list
-        idx = [get(ni.name, -1) for ni in infos]
-        for i, ni in zip(idx, infos, strict=True):
-            if i < 0 or lst[i] is not ni:
-                return None, infos
+        # The snapshot keeps its NodeInfos alive: a known id is the snapshot's own object.
+        get = snap.row_of_id.get
+        idx = [get(id(ni), -1) for ni in infos]
+        if -1 in idx:
+            return None, infos
         return NodeBatch(snap, np.asarray(idx, dtype=np.int64)), infos
 
     @staticmethod
-    def _score_error(pl: Any, st: Status) -> Status:
+    def _score_error(pl: Plugin, st: Status) -> Status:
         return _err(f'running Score plugins: plugin "{pl.name()}" failed with: {error_text(st)}')
 
     def _score_plan(self, skip: set[str]) -> _ScorePlan:
@@ -816,7 +817,7 @@ class Framework:
             fn = plan.batch_fns[k]
             if fn is not None and use_batch:
                 arr, st = call(state, "Score", pl, fn, state, pod, batch) if timed else fn(state, pod, batch)
-                if not _ok(st):
+                if _failed(st):
                     return None, self._score_error(pl, st)
                 rows.append(arr)
                 continue
@@ -825,7 +826,7 @@ class Framework:
             row = np.zeros(n, dtype=np.int64)
             for j, ni in enumerate(infos):
                 s, st = call(state, "Score", pl, pl.score, state, pod, ni)
-                if not _ok(st):
+                if _failed(st):
                     return None, self._score_error(pl, st)
                 row[j] = s
             rows.append(row)
@@ -839,7 +840,7 @@ class Framework:
             pl = plugins[k]
             st = call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
                       normalized[k], names)
-            if not _ok(st):
+            if _failed(st):
                 return None, _err(f'running Normalize on Score plugins: plugin "{pl.name()}" failed with: '
                                   f"{error_text(st)}")
         if n and plugins and (_MIN_REDUCE(normalized, axis=None) < MIN_NODE_SCORE
@@ -1001,11 +1002,11 @@ class Framework:
             return PermitFuture.resolved(self.run_pre_bind_plugins(state, pod, node_name))
         out = PermitFuture()
 
-        def failed(pl: Any, st: Status) -> Status:
+        def failed(pl: Plugin, st: Status) -> Status:
             return (st.with_plugin(pl.name()) if st.is_rejected()
                     else _err(f'running PreBind plugin "{pl.name()}": {error_text(st)}', pl.name()))
 
-        def _resume(pl: Any, i: int) -> Callable[[Status], None]:
+        def _resume(pl: Plugin, i: int) -> Callable[[Status], None]:
             def cont(st: Status) -> None:
                 if _ok(st):
                     run_from(i)
@@ -1020,7 +1021,7 @@ class Framework:
                 ap = waiting.get(pl.name())
                 if ap is None:
                     st = self._call(state, "PreBind", pl, pl.pre_bind, state, pod, node_name)
-                    if not _ok(st):
+                    if _failed(st):
                         out.set_status(failed(pl, st))
                         return
                     continue
@@ -1028,7 +1029,7 @@ class Framework:
                 if not fut.done():
                     fut.add_done_callback(_resume(pl, i))
                     return
-                if not _ok(fut.status()):
+                if _failed(fut.status()):
                     out.set_status(failed(pl, fut.status()))
                     return
             out.set_status(Status.success())

@@ -42,7 +42,7 @@ from ..framework import (
     QueuedPodInfo,
     Status,
 )
-from ._active_queue import ActiveQueue
+from ._active_queue import ActiveQueue, InFlightEvent
 from ._affinity import NamespaceLabels, has_cross_topology_term
 from ._backoff_queue import BackoffQueue, LessFn, SortKeyFn
 from ._events import (
@@ -676,7 +676,7 @@ class PriorityQueue:
         return self._active_q.in_flight_pods()
 
     @_locked
-    def in_flight_events(self) -> list[Any]:
+    def in_flight_events(self) -> list[Pod | InFlightEvent]:
         """The in-flight list: popped pods and the events recorded after them, in order."""
         return self._active_q.in_flight_events()
 

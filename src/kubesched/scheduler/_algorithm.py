@@ -23,7 +23,7 @@ import functools
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -342,7 +342,7 @@ class ScheduleAlgorithm:
 
     # -- scoring ---------------------------------------------------------------------------
     def prioritize_nodes(self, fwk: Framework, state: CycleState, pod: Pod,
-                         nodes: Sequence[NodeInfo]) -> tuple[list[str], npt.NDArray[np.int64]]:
+                         nodes: Sequence[NodeInfo]) -> tuple[Sequence[str], npt.NDArray[np.int64]]:
         """prioritizeNodes as (node names, total scores) aligned with ``nodes``.
 
         No score plugins and no extenders: every node scores 1."""
@@ -352,16 +352,17 @@ class ScheduleAlgorithm:
         if st is not None and not st.is_success():
             raise st.as_error() or RuntimeError(st.message())
         rows, snap = self._feasible_rows, self._snapshot
-        target: Any = nodes
+        target: NodeBatch | Sequence[NodeInfo] = nodes
         if rows is not None and snap is not None and rows.size == len(nodes) and not self.per_node:
             target = NodeBatch(snap, rows)  # the filter pass's rows: no lookup per node
         result, st = fwk.run_score_plugins(state, pod, target)
         if st is not None and not st.is_success():
             raise st.as_error() or RuntimeError(st.message())
-        names = getattr(result, "node_names", None)
+        names = result.node_names if result is not None else None
         if names is None or len(names) != len(nodes):
             names = [ni.name for ni in nodes]
-        totals = _totals(result, nodes)
+        totals = (result.totals.astype(np.int64, copy=False) if result is not None
+                  else np.zeros(len(nodes), dtype=np.int64))
         if self.extenders:
             ext_totals: dict[str, int] = {}
             for ext in self.extenders:
@@ -429,7 +430,11 @@ class FeasibleNodes(Sequence["NodeInfo"]):
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> NodeInfo: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[NodeInfo]: ...
+    def __getitem__(self, i: int | slice) -> NodeInfo | list[NodeInfo]:
         return self._nodes()[i]
 
     def __iter__(self) -> Iterator[NodeInfo]:
@@ -439,19 +444,3 @@ class FeasibleNodes(Sequence["NodeInfo"]):
         return list(self) == (list(other) if isinstance(other, Sequence) else other)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _totals(result: Any, nodes: Sequence[NodeInfo]) -> npt.NDArray[np.int64]:
-    """Total scores aligned with ``nodes`` from the runtime's result: an array of totals, a
-    list of per-node results with ``total_score``, or a mapping node name -> total."""
-    if result is None:
-        return np.zeros(len(nodes), dtype=np.int64)
-    if isinstance(result, dict):
-        return np.fromiter((int(result.get(ni.name, 0)) for ni in nodes), dtype=np.int64,
-                           count=len(nodes))
-    if isinstance(result, np.ndarray):
-        return result.astype(np.int64, copy=False)
-    totals = getattr(result, "totals", None)
-    if totals is not None:
-        return np.asarray(totals, dtype=np.int64)
-    return np.fromiter((int(getattr(r, "total_score", r)) for r in result), dtype=np.int64)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..framework import (
     EXTENDER_NAME,
     PODS_TO_ACTIVATE_KEY,
+    CandidatePreparer,
     Code,
     CycleState,
     Diagnosis,
@@ -38,6 +39,7 @@ from ..framework import (
     NodeAllocationsPlugin,
     NodeBatch,
     PodsToActivate,
+    PreemptingPlugin,
     PreFilterResult,
     ScoreResult,
     Status,
@@ -51,9 +53,13 @@ from ._diagnosis import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from ..api import Pod
     from ..cache import NodeInfo
-    from ..framework import Framework
+    from ..framework import FilterPlugin, Framework
+    from ..framework.preemption import Candidate
     from ._scheduler import Scheduler
 
 __all__ = [
@@ -415,7 +421,7 @@ class DryRun:
             return None, Status(Code.ERROR, ("scoring failed",))
         return result, _ok(st)
 
-    def select_host(self, names: Sequence[str], totals: Any) -> tuple[str, list[str]]:
+    def select_host(self, names: Sequence[str], totals: npt.NDArray[np.int64]) -> tuple[str, list[str]]:
         """The host and the best-scored nodes: the nominated node when it fits (upstream's
         fast path), else the highest total with ties broken by the scheduler's seeded RNG."""
         nominated = self.pod.nominated_node_name
@@ -476,20 +482,20 @@ class _PreemptionRecorder:
         self.victims: list[Pod] = []
         self._patched: list[tuple[Any, Mapping[str, Any]]] = []
         for pl in fwk.post_filter_plugins:
-            ex = getattr(pl, "executor", None)
-            if ex is None or not hasattr(ex, "prepare_candidate"):
+            if not isinstance(pl, PreemptingPlugin) or not isinstance(pl.executor, CandidatePreparer):
                 continue
+            ex: Any = pl.executor  # its methods are replaced on the instance, then restored
             saved = {k: ex.__dict__[k] for k in ("prepare_candidate", "prepare_candidate_async")
                      if k in ex.__dict__}
             self._patched.append((ex, saved))
             ex.prepare_candidate = self._sync
             ex.prepare_candidate_async = self._record
 
-    def _record(self, candidate: Any, pod: Pod, plugin_name: str) -> None:
+    def _record(self, candidate: Candidate, pod: Pod, plugin_name: str) -> None:
         self.plugin = plugin_name
         self.victims = list(candidate.victims.pods)
 
-    def _sync(self, candidate: Any, pod: Pod, plugin_name: str) -> Status:
+    def _sync(self, candidate: Candidate, pod: Pod, plugin_name: str) -> Status:
         self._record(candidate, pod, plugin_name)
         return Status.success()
 
@@ -501,7 +507,7 @@ class _PreemptionRecorder:
                     ex.__dict__[k] = saved[k]
 
 
-def _run_filter(pl: Any, state: CycleState, pod: Pod, ni: NodeInfo) -> Status:
+def _run_filter(pl: FilterPlugin, state: CycleState, pod: Pod, ni: NodeInfo) -> Status:
     """One Filter call, with the runtime's treatment of its result: rejections keep their code,
     anything else but Success becomes an Error naming the plugin."""
     try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..framework import Code, Status
 from ._dry_run import DryRun, DryRunOptions, DryRunResult, FilterVerdict
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..api.loader import ApiObject
     from ..cluster import MemoryStore
     from ..framework import Framework
+    from ..framework.config import SchedulerConfig
     from ._scheduler import Scheduler, SchedulerOptions
 
 __all__ = [
@@ -142,7 +143,8 @@ class Explainer:
     :func:`explain` gives: building the store and the scheduler is most of an explanation's
     cost on a large cluster, and none of it depends on the pod."""
 
-    def __init__(self, objects: Iterable[ApiObject], *, config: Any = None, seed: int = 0,
+    def __init__(self, objects: Iterable[ApiObject], *, config: SchedulerConfig | None = None,
+                 seed: int = 0,
                  now: float = 0.0, options: SchedulerOptions | None = None,
                  prepare: Callable[[MemoryStore], object] | None = None) -> None:
         from ..clock import VirtualClock
@@ -170,7 +172,8 @@ class Explainer:
         self.sched.close()
 
 
-def explain(objects: Iterable[ApiObject], namespace: str, name: str, *, config: Any = None,
+def explain(objects: Iterable[ApiObject], namespace: str, name: str, *,
+            config: SchedulerConfig | None = None,
             seed: int = 0, now: float = 0.0, options: SchedulerOptions | None = None,
             prepare: Callable[[MemoryStore], object] | None = None) -> Explanation:
     """Explain the scheduling of pod ``namespace/name`` among ``objects`` (manifests as loaded):

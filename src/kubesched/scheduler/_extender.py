@@ -37,11 +37,13 @@ from ..api.extenderv1 import (
 from ..framework import parse_go_duration
 from ..framework.config import ExtenderTLSConfig, decode_extender
 from ..plugins.names import NODE_RESOURCES_FIT
+from ..plugins.noderesources import NodeResourcesFitArgs
 from ._extender_transport import ExtenderError, Transport, make_transport
 
 if TYPE_CHECKING:
     from ..api import Pod
     from ..cache import NodeInfo
+    from ..framework.config import Extender, SchedulerConfig
 
 __all__ = [
     "DEFAULT_EXTENDER_TIMEOUT",
@@ -269,7 +271,7 @@ class HTTPExtender:
         return out
 
 
-def _from_config_object(e: Any) -> ExtenderConfig:
+def _from_config_object(e: Extender) -> ExtenderConfig:
     """From the decoded configuration's Extender (same fields, snake_case)."""
     return ExtenderConfig(
         url_prefix=e.url_prefix, filter_verb=e.filter_verb, preempt_verb=e.preempt_verb,
@@ -280,7 +282,8 @@ def _from_config_object(e: Any) -> ExtenderConfig:
         ignorable=e.ignorable)
 
 
-def extenders_from_config(entries: Sequence[Any]) -> list[HTTPExtender]:
+def extenders_from_config(
+        entries: Sequence[ExtenderConfig | Extender | Mapping[str, Any]]) -> list[HTTPExtender]:
     """Build HTTPExtenders from config entries (ExtenderConfig, the decoded configuration's
     Extender objects, or v1 dicts), in order. At most one extender may bind (validation.go).
     A ValueError names the entry whose TLS material is unusable."""
@@ -301,7 +304,7 @@ def extenders_from_config(entries: Sequence[Any]) -> list[HTTPExtender]:
     return out
 
 
-def build_extenders(config: Any) -> tuple[list[HTTPExtender], Any]:
+def build_extenders(config: SchedulerConfig) -> tuple[list[HTTPExtender], SchedulerConfig]:
     """buildExtenders (scheduler.go): the extenders, ignorable ones last, and the configuration
     with every profile's NodeResourcesFit ``ignoredResources`` replaced by the
     ``ignoredByScheduler`` managed resources of all extenders (they take precedence over the
@@ -310,11 +313,10 @@ def build_extenders(config: Any) -> tuple[list[HTTPExtender], Any]:
     try:
         return _build_extenders(config)
     except ValueError as exc:
-        source = getattr(config, "source", "")
-        raise ValueError(f"{source}: {exc}" if source else str(exc)) from exc
+        raise ValueError(f"{config.source}: {exc}" if config.source else str(exc)) from exc
 
 
-def _build_extenders(config: Any) -> tuple[list[HTTPExtender], Any]:
+def _build_extenders(config: SchedulerConfig) -> tuple[list[HTTPExtender], SchedulerConfig]:
     built = extenders_from_config(list(config.extenders))
     extenders = [e for e in built if not e.is_ignorable()] + [e for e in built if e.is_ignorable()]
     ignored = tuple(name for e in built for name, by_scheduler in e.config.managed_resources
@@ -326,7 +328,7 @@ def _build_extenders(config: Any) -> tuple[list[HTTPExtender], Any]:
         configs = list(prof.plugin_config)
         for k, pc in enumerate(configs):
             if pc.name == NODE_RESOURCES_FIT:
-                if not hasattr(pc.args, "ignored_resources"):
+                if not isinstance(pc.args, NodeResourcesFitArgs):  # buildExtenders' type assertion
                     raise ValueError(f"want args to be of type NodeResourcesFitArgs, got "
                                      f"{type(pc.args).__name__}")
                 args = dataclasses.replace(pc.args, ignored_resources=ignored)

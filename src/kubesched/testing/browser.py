@@ -16,17 +16,13 @@ the browser's release.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Final
+
+from .command import ServingCommand
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Playwright
@@ -47,7 +43,6 @@ CHROMIUM_FLAGS: Final[tuple[str, ...]] = (
 """Every launch passes these (and Playwright adds a fresh ``--user-data-dir`` per launch)."""
 
 DEBIAN_CHROMIUM: Final = "/usr/bin/chromium"
-SERVING: Final = re.compile(r"serving on (http://\S+?)/? ")
 
 
 def chromium_executable() -> str | None:
@@ -71,76 +66,12 @@ def launch_chromium(playwright: Playwright, executable: str | None = None) -> Br
     return playwright.chromium.launch(executable_path=path, headless=True, args=list(CHROMIUM_FLAGS))
 
 
-class UIServer:
-    """``kubesched ui ARGS... --port 0`` in a child process, until :meth:`stop` (or the end of a
-    ``with`` block); :attr:`url` is where it serves (``http://127.0.0.1:PORT``, no trailing
-    slash). Its standard error goes to a file (never a pipe that a chatty server could fill)."""
+class UIServer(ServingCommand):
+    """``kubesched ui ARGS... --port 0`` (:class:`~kubesched.testing.command.ServingCommand`),
+    interrupted as Ctrl-C does; :attr:`url` is where it serves (``http://127.0.0.1:PORT``, no
+    trailing slash)."""
 
     def __init__(self, args: Sequence[str], *, cwd: str | Path | None = None, timeout: float = 120.0,
                  env: dict[str, str] | None = None) -> None:
-        self._log = tempfile.NamedTemporaryFile(prefix="kubesched-ui-", suffix=".log", delete=False)  # noqa: SIM115
-        src = str(Path(__file__).resolve().parents[2])
-        child_env = {**os.environ, **(env or {})}
-        child_env["PYTHONPATH"] = os.pathsep.join(p for p in (src, child_env.get("PYTHONPATH", "")) if p)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from kubesched.cli import main; main()", "ui", *args, "--port", "0"],
-            cwd=cwd, env=child_env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=self._log)
-        try:
-            self.url = self._wait_for_url(timeout)
-        except BaseException:
-            self.stop()
-            raise
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def log(self) -> str:
-        """What the server wrote on its standard error so far."""
-        return Path(self._log.name).read_text(errors="replace")
-
-    def _wait_for_url(self, timeout: float) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            m = SERVING.search(self.log())
-            if m:
-                return m.group(1).rstrip("/")
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"kubesched ui exited with {self.proc.returncode}: {self.log().strip()}")
-            time.sleep(0.05)  # a child process's start-up: there is no event to wait on
-        raise TimeoutError(f"kubesched ui did not serve within {timeout:.0f}s: {self.log().strip()}")
-
-    def rss_bytes(self) -> int:
-        """The server's resident memory now (Linux ``/proc``)."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        raise RuntimeError(f"no VmRSS for process {self.pid}")
-
-    def peak_rss_bytes(self) -> int:
-        """The server's peak resident memory so far (Linux ``/proc``: VmHWM)."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-        raise RuntimeError(f"no VmHWM for process {self.pid}")
-
-    def stop(self) -> int | None:
-        """Interrupt the server as Ctrl-C does and wait for it; its exit code."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        self._log.close()
-        Path(self._log.name).unlink(missing_ok=True)
-        return self.proc.returncode
-
-    def __enter__(self) -> UIServer:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()
+        super().__init__("ui", *args, "--port", "0", cwd=cwd, env=env, timeout=timeout,
+                         stop_signal=signal.SIGINT)

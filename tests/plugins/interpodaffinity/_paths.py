@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from kubesched.api import Namespace, Node, Pod
-from kubesched.cache import NodeInfo, Snapshot
+from kubesched.cache import NodeInfo, PodInfo, Snapshot
 from kubesched.framework import Code, CycleState, NodeBatch, Status
 from kubesched.testing import snapshot_of
 
@@ -86,3 +86,17 @@ def run_score(
         nst = ext.normalize_score(state, pod, scores, [ni.name for ni in infos])
         assert nst is None or nst.is_success(), nst
     return raw, scores.tolist()
+
+
+def check_add_remove_pod(plugin: Any, pod: Pod, snapshot: Snapshot, node: NodeInfo, other: PodInfo) -> None:
+    """AddPod and RemovePod of ``other`` on ``node`` keep the batch and per-node paths in
+    agreement (:func:`run_filter` checks it), and RemovePod undoes AddPod."""
+    state = CycleState()
+    _, st = plugin.pre_filter(state, pod, snapshot.node_info_list)
+    if st is not None and st.code == Code.SKIP:
+        return
+    before = run_filter(plugin, pod, snapshot, state)
+    plugin.add_pod(state, pod, other, node)
+    run_filter(plugin, pod, snapshot, state)
+    plugin.remove_pod(state, pod, other, node)
+    assert run_filter(plugin, pod, snapshot, state) == before

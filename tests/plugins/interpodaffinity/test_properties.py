@@ -8,10 +8,9 @@ from hypothesis import strategies as st
 
 from kubesched.api import Namespace, Pod
 from kubesched.cache import PodInfo
-from kubesched.framework import Code, CycleState
 from kubesched.plugins.interpodaffinity import InterPodAffinity, InterPodAffinityArgs
 
-from ._paths import FakeHandle, FakeStore, run_filter, run_score
+from ._paths import FakeHandle, FakeStore, check_add_remove_pod, run_filter, run_score
 from ._strategies import SpreadCluster, affinity_clusters, affinity_pods
 
 NAMESPACES = [Namespace.from_dict({"metadata": {"name": "default", "labels": {"team": "a"}}}),
@@ -34,14 +33,5 @@ def test_batch_agrees_with_per_node(cluster: SpreadCluster, pod: Pod, hard: int,
     run_score(pl, pod, s, feasible)
 
     # AddPod / RemovePod keep both paths in agreement, and remove undoes add.
-    state = CycleState()
-    _, st_ = pl.pre_filter(state, pod, s.node_info_list)
-    if st_ is not None and st_.code == Code.SKIP:
-        return
     ni = s.node_info_list[data.draw(st.integers(0, len(cluster.nodes) - 1))]
-    other = PodInfo(data.draw(affinity_pods("added", node_name=ni.name)))
-    before = run_filter(pl, pod, s, state)
-    pl.add_pod(state, pod, other, ni)
-    run_filter(pl, pod, s, state)
-    pl.remove_pod(state, pod, other, ni)
-    assert run_filter(pl, pod, s, state) == before
+    check_add_remove_pod(pl, pod, s, ni, PodInfo(data.draw(affinity_pods("added", node_name=ni.name))))

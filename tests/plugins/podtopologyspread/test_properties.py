@@ -14,7 +14,7 @@ from kubesched.plugins.podtopologyspread import PodTopologySpread, PodTopologySp
 from kubesched.testing import snapshot_of
 
 from .._workloads import Workloads, store_with, workloads
-from ..interpodaffinity._paths import FakeHandle, run_filter, run_score
+from ..interpodaffinity._paths import FakeHandle, check_add_remove_pod, run_filter, run_score
 from ..interpodaffinity._strategies import SpreadCluster, affinity_clusters, affinity_pods
 
 SETTINGS = settings(
@@ -34,17 +34,8 @@ def test_batch_agrees_with_per_node(cluster: SpreadCluster, pod: Pod, data: st.D
     feasible = data.draw(st.lists(st.sampled_from([n.name for n in cluster.nodes]), min_size=1, unique=True))
     run_score(pl, pod, s, feasible)
 
-    state = CycleState()
-    _, st_ = pl.pre_filter(state, pod, s.node_info_list)
-    if st_ is not None and st_.code == Code.SKIP:
-        return
     ni = s.node_info_list[data.draw(st.integers(0, len(cluster.nodes) - 1))]
-    other = PodInfo(data.draw(affinity_pods("added", node_name=ni.name)))
-    before = run_filter(pl, pod, s, state)
-    pl.add_pod(state, pod, other, ni)
-    run_filter(pl, pod, s, state)
-    pl.remove_pod(state, pod, other, ni)
-    assert run_filter(pl, pod, s, state) == before
+    check_add_remove_pod(pl, pod, s, ni, PodInfo(data.draw(affinity_pods("added", node_name=ni.name))))
 
 
 @SETTINGS

@@ -22,6 +22,7 @@ import yaml
 
 from ...api import NEWEST_KUBE_VERSION, ExcessiveAliasing, KubeVersion, safe_load_yaml
 from .._features import feature_gates_for
+from .._interface import args_type
 from .._plugin_base import ArgsError
 from .._registry import ENTRY_POINT_GROUP, PluginLoadError, check_plugin_class, load_plugin
 from ._defaults import default_plugins, merge_plugins
@@ -207,8 +208,8 @@ class _Decoder:
 
     def args(self, name: str, raw: Any, path: str) -> Any:
         """Decode one plugin's args through its Args class (defaults filled, validated)."""
-        args_cls = getattr(self.factories.get(name), "Args", None)
-        if args_cls is None or not hasattr(args_cls, "from_dict"):
+        args_cls = args_type(self.factories.get(name))
+        if args_cls is None:
             return raw
         if raw is not None and not isinstance(raw, Mapping):
             if isinstance(raw, args_cls):
@@ -250,8 +251,7 @@ class _Decoder:
         for name in plugins.all_enabled_names():  # setDefaults_KubeSchedulerProfile
             if name in existing:
                 continue
-            args_cls = getattr(self.factories.get(name), "Args", None)
-            if args_cls is not None and hasattr(args_cls, "from_dict"):
+            if args_type(self.factories.get(name)) is not None:
                 configs.append(PluginConfig(name, self.args(name, None, f"{path}.pluginConfig[{name}].args")))
         return Profile(scheduler_name, pct, plugins, tuple(configs))
 

@@ -222,7 +222,7 @@ class Evaluator:
                 res = self.interface.select_victims_on_node(state.clone(), pod, ni, pdbs)
             return take(ni.name, res)
 
-        def take(name: str, res: Any) -> bool:
+        def take(name: str, res: tuple[list[Pod], int, Status]) -> bool:
             """Record node ``name``'s SelectVictimsOnNode result ``res``; True once enough
             candidates are found."""
             pods, num_violations, status = res

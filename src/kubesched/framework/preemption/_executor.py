@@ -215,11 +215,4 @@ class Executor:
 
 
 def _try_get_pod(store: Store | None, namespace: str, name: str) -> Pod | None:
-    getter = getattr(store, "try_get", None)
-    if getter is not None:
-        found: Pod | None = getter("Pod", namespace, name)
-        return found
-    try:
-        return store.get("Pod", namespace, name) if store is not None else None
-    except Exception:
-        return None
+    return store.try_get("Pod", namespace, name) if store is not None else None

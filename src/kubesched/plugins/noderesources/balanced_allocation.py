@@ -31,9 +31,7 @@ from kubesched.api import KubeVersion, Pod
 from kubesched.cache import NodeInfo
 from kubesched.framework import (
     MAX_NODE_SCORE,
-    RESOURCES_SIGNER_NAME,
     ClusterEventWithHint,
-    Code,
     CycleState,
     Handle,
     NodeBatch,
@@ -48,7 +46,14 @@ from kubesched.plugins.names import NODE_RESOURCES_BALANCED_ALLOCATION
 
 from ._args import NodeResourcesBalancedAllocationArgs
 from ._dra import DRAScoring
-from .resource_allocation import I64, DRATotals, NodeUsage, ResourceAllocationScorer, pod_request_list
+from .resource_allocation import (
+    I64,
+    DRATotals,
+    NodeUsage,
+    ResourceAllocationScorer,
+    pod_request_list,
+    sign_resources,
+)
 
 __all__ = ["NAME", "SCORE_BALANCE_CHANGE", "SKIP_BEST_EFFORT_PODS", "BalancedAllocation",
            "balanced_resource_row_scorer", "balanced_resource_row_scorer_before_135573",
@@ -203,12 +208,8 @@ class BalancedAllocation(PluginBase):
     Args = NodeResourcesBalancedAllocationArgs
 
     def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
-        """SignPod: the containers' requests and overhead (computePodResourceRequest); not
-        signable while DRAExtendedResource is on (an extended resource may be served by DRA)."""
-        if self.enable_dra_extended_resource:
-            return None, Status(Code.UNSCHEDULABLE,
-                                ("signature disabled when dra extended resources enabled",))
-        return [(RESOURCES_SIGNER_NAME, {k: int(v) for k, v in sorted(pod.requests.items())})], None
+        """SignPod (:func:`~.resource_allocation.sign_resources`)."""
+        return sign_resources(pod, self.enable_dra_extended_resource)
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -43,7 +43,6 @@ import numpy.typing as npt
 from kubesched.api import DeviceClass, KubeVersion, Node, Pod
 from kubesched.cache import NodeInfo, is_scalar_resource_name
 from kubesched.framework import (
-    RESOURCES_SIGNER_NAME,
     ActionType,
     BatchFilterResult,
     ClusterEvent,
@@ -71,7 +70,7 @@ from ._dra import DRAScoring
 from .least_allocated import least_resource_row_scorer, least_resource_scorer
 from .most_allocated import most_resource_scorer
 from .requested_to_capacity_ratio import requested_to_capacity_ratio_scorer
-from .resource_allocation import DRATotals, ResourceAllocationScorer, pod_request_list
+from .resource_allocation import DRATotals, ResourceAllocationScorer, pod_request_list, sign_resources
 
 __all__ = ["NAME", "UNRESOLVABLE_ABOVE_ALLOCATABLE", "Fit", "InsufficientResource", "fits", "fits_request",
            "is_extended_resource_name"]
@@ -220,12 +219,8 @@ class Fit(PluginBase):
     FILTER_INPUTS = FilterInputs.RESOURCES
 
     def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
-        """SignPod: the containers' requests and overhead (computePodResourceRequest); not
-        signable while DRAExtendedResource is on (an extended resource may be served by DRA)."""
-        if self.enable_dra_extended_resource:
-            return None, Status(Code.UNSCHEDULABLE,
-                                ("signature disabled when dra extended resources enabled",))
-        return [(RESOURCES_SIGNER_NAME, {k: int(v) for k, v in sorted(pod.requests.items())})], None
+        """SignPod (:func:`~.resource_allocation.sign_resources`)."""
+        return sign_resources(pod, self.enable_dra_extended_resource)
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -34,16 +34,26 @@ import numpy.typing as npt
 
 from kubesched.api import Node, Pod
 from kubesched.cache import NodeColumns, NodeInfo, RowAnswers, RowMemo, is_scalar_resource_name
-from kubesched.framework import NodeBatch, Status
+from kubesched.framework import RESOURCES_SIGNER_NAME, Code, NodeBatch, SignFragment, Status
 
 from ._args import ResourceSpec
 
 __all__ = ["I64", "ROW_EXACT", "DRATotals", "NodeUsage", "ResourceAllocationScorer", "RowScorer", "Scorer",
-           "pod_request_list"]
+           "pod_request_list", "sign_resources"]
 
 I64 = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
 _NATIVE_SCORED = ("cpu", "memory", "ephemeral-storage")
+
+
+def sign_resources(pod: Pod, enable_dra_extended_resource: bool) -> tuple[list[SignFragment] | None,
+                                                                          Status | None]:
+    """Fit's and BalancedAllocation's SignPod (fit.go, balanced_allocation.go): the containers'
+    requests and overhead (computePodResourceRequest); not signable while DRAExtendedResource is
+    on (an extended resource may be served by DRA)."""
+    if enable_dra_extended_resource:
+        return None, Status(Code.UNSCHEDULABLE, ("signature disabled when dra extended resources enabled",))
+    return [(RESOURCES_SIGNER_NAME, {k: int(v) for k, v in sorted(pod.requests.items())})], None
 
 
 @dataclass(frozen=True, slots=True)
