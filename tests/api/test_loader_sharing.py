@@ -4,12 +4,14 @@ same serialization, key order and value types included."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
 
 from kubesched.api.loader import load_documents
-from kubesched.simulator import snapshot_text
+from kubesched.simulator import Simulator, snapshot_text
+from kubesched.ui import run_whatif
 
 
 def _pod(name: str, containers: list[dict[str, object]], annotations: dict[str, object]) -> dict[str, object]:
@@ -82,3 +84,48 @@ def test_integer_keys_are_not_string_keys() -> None:
     a, b = load_documents(text, "pods.yaml").pods
     assert a.raw["spec"] is b.raw["spec"]
     assert list(b.raw["status"]["x"]) == ["1"] and list(a.raw["status"]["x"]) == [1]
+
+
+_NODES = "".join(f"""apiVersion: v1
+kind: Node
+metadata: {{name: n{i}}}
+status: {{allocatable: {{cpu: "4", memory: 8Gi, pods: "10"}}}}
+---
+""" for i in range(2))
+
+
+def _replica(name: str, cpu: str = "100m") -> str:
+    return f"""apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: ns, labels: {{app: web}}}}
+spec:
+  containers: [{{name: c, image: app:1, resources: {{requests: {{cpu: {cpu}}}}}}}]
+  tolerations: [{{key: k, operator: Exists}}]
+status: {{phase: Pending}}
+"""
+
+
+def test_pods_sharing_branches_stay_apart_when_one_is_bound_updated_or_edited() -> None:
+    """The two replicas' specs, labels and statuses are one object each after reading;
+    admission (defaults), binding, status writes, a store update of one pod's labels and a
+    what-if edit of one pod's container change that pod alone, and never the input."""
+    loaded = load_documents(_NODES + _replica("a") + "---\n" + _replica("b"), "pods.yaml")
+    a, b = loaded.pods
+    assert a.raw["spec"] is b.raw["spec"] and a.raw["status"] is b.raw["status"]
+    assert a.raw["metadata"]["labels"] is b.raw["metadata"]["labels"]
+    read = copy.deepcopy([a.raw, b.raw])
+
+    sim = Simulator(loaded).run()
+    store = sim.store
+    bound = {p.name: p for p in store.list("Pod", "ns")}
+    assert {p.node_name for p in bound.values()} <= {"n0", "n1"} and all(p.node_name for p in bound.values())
+    store.update(bound["a"].with_changes({("metadata", "labels", "edited"): "yes"}))
+    assert store.get("Pod", "ns", "a").labels == {"app": "web", "edited": "yes"}
+    assert store.get("Pod", "ns", "b").labels == {"app": "web"}
+
+    edit = run_whatif(loaded, _replica("a", cpu="3"))
+    after = {p.name: p for p in edit.after.store.list("Pod", "ns")}
+    assert after["a"].containers[0].requests["cpu"] == 3000
+    assert after["b"].containers[0].requests["cpu"] == 100
+    assert [a.raw, b.raw] == read  # the input as read
+    assert "nodeName" not in a.raw["spec"] and a.raw["status"] == {"phase": "Pending"}
