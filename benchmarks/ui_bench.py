@@ -12,7 +12,9 @@ then Chromium (:mod:`kubesched.testing.browser`: Debian's, through Playwright):
 - **decision**: on the Pods page of pending-then-scheduled pods, a click on a pod to its Filter
   and Score matrices drawn (every node's verdict computed by the server, as ``explain``, the
   first 200 rows drawn);
-- **server RSS**: the server's peak resident memory (VmHWM) after all of the above.
+- **server RSS**: the server's peak resident memory (VmHWM) after all of the above;
+- **export**: then the *Snapshot* download (``/api/export/snapshot``, ``kubesched snapshot``'s
+  bytes) read to its end: its seconds, its size, and the server's peak memory after it.
 
 Each page figure is the median of ``--repeat`` tries (the first try is reported apart: cold
 caches). A benchmark, not a test: it prints the figures as JSON, with the targets (cluster page
@@ -33,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +81,16 @@ def decision(page: Page, url: str, index: int) -> tuple[str, float]:
     page.get_by_test_id("filter-matrix").locator("tbody tr").first.wait_for()
     page.get_by_test_id("score-matrix").wait_for(state="attached")
     return pod, time.perf_counter() - t0
+
+
+def export(url: str) -> tuple[float, int]:
+    """Seconds and bytes of the snapshot download, read to its end (and dropped)."""
+    t0 = time.perf_counter()
+    size = 0
+    with urllib.request.urlopen(f"{url}/api/export/snapshot", timeout=TIMEOUT_MS / 1000 * 10) as resp:
+        while block := resp.read(1 << 20):
+            size += len(block)
+    return time.perf_counter() - t0, size
 
 
 def measure(browser: Browser, url: str, repeat: int) -> tuple[list[float], list[tuple[str, float]]]:
@@ -135,6 +148,8 @@ def main(argv: list[str] | None = None, browser: Browser | None = None) -> int:
                     finally:
                         own.close()
             rss = server.peak_rss_bytes()
+            export_seconds, export_bytes = export(server.url)
+            export_rss = server.peak_rss_bytes()
 
     figures: dict[str, Any] = {
         "cluster_page_seconds": round(statistics.median(pages[1:]), 3),
@@ -150,6 +165,9 @@ def main(argv: list[str] | None = None, browser: Browser | None = None) -> int:
         "first_cluster_page_seconds": round(pages[0], 3),
         "first_decision_seconds": round(picks[0][1], 3),
         "decision_pods": [p for p, _ in picks],
+        "export_seconds": round(export_seconds, 1),
+        "export_bytes": export_bytes,
+        "export_peak_rss_mib": round(export_rss / 2**20),
         "targets": {k: {"target": v, "met": figures[k] < v} for k, v in TARGETS.items()},
         "machine": machine(),
     }

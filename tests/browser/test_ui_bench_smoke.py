@@ -37,6 +37,8 @@ def test_the_ui_benchmark_measures_a_tiny_cluster(
     assert 0 < out["cluster_page_seconds"] < 60 and 0 < out["decision_seconds"] < 60
     assert 10 * 2**20 < out["server_peak_rss_bytes"] < 2**30
     assert len(out["decision_pods"]) == 2 and all("/" in p for p in out["decision_pods"])
+    assert out["export_bytes"] > 60 * 1000 and out["export_seconds"] >= 0
+    assert out["export_peak_rss_mib"] >= out["server_peak_rss_mib"]
     assert set(out["targets"]) == {"cluster_page_seconds", "decision_seconds", "server_peak_rss_bytes"}
     assert out["machine"]["cores"] >= 1
     assert "ui_bench.py" in (REPO / "benchmarks" / "README.md").read_text()

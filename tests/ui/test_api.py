@@ -116,6 +116,24 @@ def test_the_exports_are_what_snapshot_and_simulate_write() -> None:
         assert ui.get("/api/export/state").body.decode() == _cli("simulate", str(QUICKSTART), "-o", "yaml")
 
 
+def test_large_exports_are_streamed_and_are_the_bytes_snapshot_and_simulate_write(tmp_path: Path) -> None:
+    """Sent a piece at a time as written (chunked: the text never held whole), the same bytes
+    as the command line's; the pods repeat their containers, which the loader holds once and
+    the writer writes out in full at each pod."""
+    cluster = _write_cluster(tmp_path / "c.yaml", nodes=40, pods_per_node=10, pending=3)
+    with served(cluster) as ui:
+        assert len(list(ui.workspace.snapshot())) > 1
+        assert len(list(ui.workspace.state())) > 1
+        for path, command in (("/api/export/snapshot", ("snapshot", str(cluster))),
+                              ("/api/export/state", ("simulate", str(cluster), "-o", "yaml"))):
+            got = ui.get(path)
+            assert got.status == 200 and got.headers["transfer-encoding"] == "chunked"
+            assert got.headers["content-type"] == "application/yaml; charset=utf-8"
+            text = got.body.decode()
+            assert text == _cli(*command)
+            assert "*id0" not in text and text.count("- name: c\n    image: x\n") > 400
+
+
 def test_the_summary_counts_the_simulation() -> None:
     with served(QUICKSTART) as ui:
         s = ui.get("/api/summary").json()

@@ -44,6 +44,7 @@ from ._raw import DELETE, with_paths
 from ._resource import DeviceClass, ResourceClaim, ResourceClaimTemplate
 from ._resource_slice import DeviceTaintRule, ResourceSlice
 from ._scheduling_group import SCHEDULING_API_VERSIONS, PodGroup, Workload
+from ._share import BranchSharer
 from ._validation import validate_object
 from ._version import KubeVersion
 from ._workloads import (
@@ -506,6 +507,7 @@ def _load_documents(text: str, source: str, json_only: bool, strict: bool,
     total = _count_items(docs) if progress is not None else 0
     done = 0
     empty = True
+    sharer = BranchSharer()
     for i, doc in enumerate(docs, 1):
         if doc is None:
             continue
@@ -521,6 +523,8 @@ def _load_documents(text: str, source: str, json_only: bool, strict: bool,
                                     f"scheduler (kinds read: {', '.join(KINDS)})")
                 out.skipped[kind] = out.skipped.get(kind, 0) + 1
                 continue
+            if type(item) is dict:
+                sharer.share(item)
             try:
                 obj = parse_object(item)
             except LoadError:

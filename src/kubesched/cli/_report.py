@@ -12,9 +12,9 @@ from typing import Any
 
 from ..api import format_time
 from ..api.loader import kind_of
-from ..simulator import PodOutcome, Simulation, dump_yaml, explanation_to_dict, state_manifests
+from ..simulator import PodOutcome, Simulation, dump_yaml, explanation_to_dict, state_manifests, state_pieces
 
-__all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests"]
+__all__ = ["dump_yaml", "explanation_to_dict", "simulation_report", "state_manifests", "state_pieces"]
 
 REPORT_KIND = "SimulationReport"
 

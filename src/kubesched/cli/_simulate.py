@@ -28,7 +28,7 @@ from ._inputs import EXIT_UNSCHEDULABLE, PATHS_ARGUMENT, STRICT_HELP, reported_a
 from ._main import app
 from ._progress import PlainProgress, virtual_time
 from ._render import render_simulation
-from ._report import dump_yaml, simulation_report, state_manifests
+from ._report import simulation_report, state_pieces
 
 __all__ = ["SimulateOutput", "simulate"]
 
@@ -60,7 +60,7 @@ def simulate(
     if output is SimulateOutput.json:
         sys.stdout.write(json.dumps(simulation_report(sim), indent=2) + "\n")
     elif output is SimulateOutput.yaml:
-        sys.stdout.write(dump_yaml(state_manifests(sim)))
+        sys.stdout.writelines(state_pieces(sim))
     else:
         render_simulation(out_console(), sim, wide=output is SimulateOutput.wide)
     if fail_on_unschedulable and sim.unplaced():

@@ -13,11 +13,12 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import typer
 
-from ..simulator import snapshot_text
+from ..simulator import snapshot_pieces, snapshot_text
 from ._inputs import (
     CONTEXT_OPTION,
     FROM_CLUSTER_OPTION,
@@ -47,11 +48,11 @@ def snapshot(
     with reported_as_bad_input():
         cluster = cluster_source(kubeconfig, from_cluster, context)
         inputs = load_inputs(paths, None, strict=strict, cluster=cluster, schedules=False)
-        text = snapshot_text(inputs.loaded)
+        pieces = snapshot_pieces(inputs.loaded)  # written as made: never the whole text at once
         if output == "-":
-            sys.stdout.write(text)
+            sys.stdout.writelines(pieces)
         else:
-            write_whole(Path(output), text)
+            write_whole(Path(output), pieces)
     n = len(inputs.loaded.objects)
     if not n:
         warn("nothing written: no object of a kind kubesched reads")
@@ -60,16 +61,19 @@ def snapshot(
         typer.echo(f"wrote {n} objects to {output} ({counts})", err=True)
 
 
-def write_whole(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path`` and rename it over: never a half-written
-    dump. An OSError names ``path``."""
+def write_whole(path: Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its pieces, as they come) to a temporary file beside ``path`` and
+    rename it over: never a half-written dump. An OSError names ``path``."""
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:
         raise OSError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            if isinstance(text, str):
+                f.write(text)
+            else:
+                f.writelines(text)
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)

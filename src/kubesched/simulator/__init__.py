@@ -15,7 +15,15 @@ from ._explain import (
     explain_workload,
     split_pod_key,
 )
-from ._report import dump_yaml, explanation_json, explanation_to_dict, snapshot_text, state_manifests
+from ._report import (
+    dump_yaml,
+    explanation_json,
+    explanation_to_dict,
+    snapshot_pieces,
+    snapshot_text,
+    state_manifests,
+    state_pieces,
+)
 from ._simulation import (
     BOUND,
     DELETED,
@@ -68,7 +76,9 @@ __all__ = [
     "explanation_json",
     "explanation_to_dict",
     "run_simulation",
+    "snapshot_pieces",
     "snapshot_text",
     "split_pod_key",
     "state_manifests",
+    "state_pieces",
 ]

@@ -7,18 +7,21 @@ same bytes.
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Iterator
 from typing import Any
 
-from ..api import dumps_json_indented
-from ..api.loader import KINDS, LoadedObjects, kind_of
+from ..api import DELETE, dumps_json_indented, with_paths
+from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..plugins.dynamicresources import EXTENDED_RESOURCE_CLAIM_ANNOTATION
 from ..scheduler import Explanation, NodeExplanation
 from ._explain import SimulatedExplanation
 from ._simulation import Simulation
-from ._yaml_out import dump_yaml
+from ._yaml_out import dump_yaml, yaml_pieces
 
-__all__ = ["dump_yaml", "explanation_json", "explanation_to_dict", "snapshot_text", "state_manifests"]
+__all__ = ["dump_yaml", "explanation_json", "explanation_to_dict", "snapshot_pieces", "snapshot_text",
+           "state_manifests", "state_pieces"]
 
 
 def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
@@ -27,8 +30,20 @@ def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
     end (bound pods with ``spec.nodeName``, conditions and
     ``status.nominatedNodeName``; victims gone), in dependency order, without
     ``metadata.resourceVersion`` (it belongs to this run's store). Feeding it back admits the
-    same cluster, and the controllers find nothing left to create."""
-    out = []
+    same cluster, and the controllers find nothing left to create. Deep copies: the caller may
+    change them."""
+    return [copy.deepcopy(_state_manifest(obj)) for obj in _state_objects(sim)]
+
+
+def state_pieces(sim: Simulation) -> Iterator[str]:
+    """:func:`state_manifests` as :func:`dump_yaml` writes them, a piece at a time
+    (:func:`~._yaml_out.yaml_pieces`), from the objects as they are (no copies: the writer
+    only reads them)."""
+    return yaml_pieces(_state_manifest(obj) for obj in _state_objects(sim))
+
+
+def _state_objects(sim: Simulation) -> list[ApiObject]:
+    out: list[ApiObject] = []
     keep = sim.input_ids | sim.generated_ids
     for kind in KINDS:
         for obj in sim.store.list(kind):
@@ -36,22 +51,34 @@ def state_manifests(sim: Simulation) -> list[dict[str, Any]]:
                 obj.meta.annotations.get(EXTENDED_RESOURCE_CLAIM_ANNOTATION))
             if (kind_of(obj), obj.meta.namespace, obj.meta.name) not in keep and not created_by_scheduler:
                 continue  # the store's bootstrap objects (system classes, namespaces)
-            d = obj.to_dict()
-            meta = d.get("metadata")
-            if isinstance(meta, dict):
-                meta.pop("resourceVersion", None)
-            out.append(d)
+            out.append(obj)
     return out
 
 
-def snapshot_text(loaded: LoadedObjects) -> str:
+def _state_manifest(obj: ApiObject) -> dict[str, Any]:
+    """``obj``'s manifest without ``metadata.resourceVersion``: a copy of the dicts on that
+    path only (the rest shared with the object's, never changed in place)."""
+    raw = obj.raw
+    meta = raw.get("metadata")
+    if isinstance(meta, dict) and "resourceVersion" in meta:
+        return with_paths(raw, {("metadata", "resourceVersion"): DELETE})
+    return raw if type(raw) is dict else dict(raw)
+
+
+def snapshot_pieces(loaded: LoadedObjects) -> Iterator[str]:
     """The objects as one multi-document YAML stream, in dependency order (kinds in KINDS
-    order, each kind in input order), as the loader reads it back: ``kubesched snapshot``."""
+    order, each kind in input order), as the loader reads it back: ``kubesched snapshot``, a
+    piece at a time (:func:`~._yaml_out.yaml_pieces`)."""
     order = {k: i for i, k in enumerate(KINDS)}
     objects = sorted(loaded.objects, key=lambda o: order[kind_of(o)])  # stable: input order
     # Each manifest as read (``raw``: never changed in place), not a deep copy (``to_dict``):
     # the writer only reads it, and copying 50,000 pods costs as much as writing them.
-    return dump_yaml(o.raw for o in objects)
+    return yaml_pieces(o.raw if type(o.raw) is dict else dict(o.raw) for o in objects)
+
+
+def snapshot_text(loaded: LoadedObjects) -> str:
+    """:func:`snapshot_pieces` joined."""
+    return "".join(snapshot_pieces(loaded))
 
 
 # -- explain ---------------------------------------------------------------------------------

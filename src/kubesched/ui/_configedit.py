@@ -30,6 +30,7 @@ from ..framework.config import (
     default_config,
     loads_config,
 )
+from ..simulator import dump_yaml
 from ._locate import Problem, field_line, yaml_error_line
 from ._problems import InputProblems
 
@@ -172,7 +173,8 @@ def set_score_weights(text: str, weights: Mapping[str, Mapping[str, int]]) -> st
                 enabled.append({"name": plugin, "weight": int(weight)})
             else:
                 entry["weight"] = int(weight)
-    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
+    # the project's one YAML writer: ``yaml.safe_dump``'s text, the text's own anchors written out
+    return dump_yaml([doc], explicit_start=False)
 
 
 def _score_enabled(profile: dict[str, Any]) -> list[Any]:

@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from ..api import NEWEST_KUBE_VERSION
@@ -29,11 +29,10 @@ from ..simulator import (
     PodExplainer,
     ProgressFn,
     Simulator,
-    dump_yaml,
     explanation_json,
-    snapshot_text,
+    snapshot_pieces,
     split_pod_key,
-    state_manifests,
+    state_pieces,
 )
 from ._view import ClusterView
 
@@ -176,13 +175,14 @@ class Workspace:
         self._explainer = (version, explainer)
         return explainer
 
-    def snapshot(self) -> str:
-        """The input as ``kubesched snapshot`` writes it."""
-        return snapshot_text(self._view.loaded)
+    def snapshot(self) -> Iterator[str]:
+        """The input as ``kubesched snapshot`` writes it, a piece at a time (of the view as it
+        is now: a reload meanwhile does not change it)."""
+        return snapshot_pieces(self._view.loaded)
 
-    def state(self) -> str:
-        """The simulated end state as ``simulate -o yaml`` writes it."""
-        return dump_yaml(state_manifests(self._view.sim))
+    def state(self) -> Iterator[str]:
+        """The simulated end state as ``simulate -o yaml`` writes it, a piece at a time."""
+        return state_pieces(self._view.sim)
 
     # -- waiting for a change ----------------------------------------------------------------
     def _notify(self) -> None:
