@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubesched.api import KubeVersion, Pod
+from kubesched.api import KubeVersion, Pod, PodGroup
 from kubesched.framework import (
     BATCH_RESCORES_LAST_CHOSEN_NODE,
+    BATCH_REUSED_WITHIN_POD_GROUP_CYCLE,
     BATCH_SKIPS_NOMINATED_PODS,
     LABELS_SIGNER_NAME,
     MAX_BATCH_AGE,
@@ -144,6 +145,8 @@ class _Case:
     first_chosen: str = "n3"
     first_others: list[str] | None = field(default_factory=lambda: ["n1"])
     skip_pod: bool = False
+    same_cycle: bool = False  # both pods in one pod-group cycle (one cycle number)
+    generic_workload: bool = False
     second_pod: str = "b-2"
     second_sig: str = "sig"
     second_nominated: str = ""
@@ -169,6 +172,11 @@ CASES = {
     "nil list": _Case(first_others=None, second_chosen="n4", want_flush=["empty_list"]),
     "pod doesn't get hint because the previous pod is to a different profile": _Case(
         skip_pod=True, want_flush=["pod_skipped"]),
+    "pod doesn't use batch from preceding pod when they are from the same cycle state, but "
+    "GenericWorkload is disabled": _Case(same_cycle=True, want_flush=["pod_skipped"]),
+    "pod uses batch from preceding pod when they are from the same cycle state and GenericWorkload "
+    "is enabled": _Case(same_cycle=True, generic_workload=True, want_hint="n1",
+                        v135={"want_hint": "", "want_flush": ["pod_skipped"]}),
     "pod uses batch from preceding pod and leaves remaining batch to next pod": _Case(
         first_others=["n1", "n2"], want_hint="n1", want_state=["n2"]),
     "a second pod with a nominated node does not get a hint": _Case(
@@ -189,7 +197,7 @@ def test_batch_basic(case: _Case, version: KubeVersion) -> None:
     nodes = {case.first_chosen: _Node(case.first_chosen, [case.first_pod]), "n1": _Node("n1")}
     rec = _Recorder()
     batch = OpportunisticBatch(_FakeHandle(), lambda: now[0], nodes.get, rec,  # type: ignore[arg-type]
-                               kube_version=version)
+                               kube_version=version, generic_workload=case.generic_workload)
     state = CycleState()
     pod1 = _p(case.first_pod, case.first_sig)
     hint, sig = batch.get_node_hint(state, pod1, 1)
@@ -199,7 +207,7 @@ def test_batch_basic(case: _Case, version: KubeVersion) -> None:
         batch.store_schedule_results(sig, hint, case.first_chosen, others, 1)
     if case.expired:
         now[0] += MAX_BATCH_AGE + 0.001
-    cycle = 3 if case.skip_pod else 2
+    cycle = 3 if case.skip_pod else 1 if case.same_cycle else 2
     pod2 = _p(case.second_pod, case.second_sig, case.second_nominated)
     hint, sig2 = batch.get_node_hint(state, pod2, cycle)
     assert hint == want["want_hint"]
@@ -298,6 +306,8 @@ def test_batch_rescore_chain() -> None:
 def test_release_switches_name_their_upstream_prs() -> None:
     assert (BATCH_SKIPS_NOMINATED_PODS.pr, BATCH_SKIPS_NOMINATED_PODS.since) == (138212, MASTER)
     assert (BATCH_RESCORES_LAST_CHOSEN_NODE.pr, BATCH_RESCORES_LAST_CHOSEN_NODE.since) == (140289, MASTER)
+    assert (BATCH_REUSED_WITHIN_POD_GROUP_CYCLE.pr, BATCH_REUSED_WITHIN_POD_GROUP_CYCLE.since) == (138754,
+                                                                                                 MASTER)
     assert not BATCH_RESCORES_LAST_CHOSEN_NODE.on(KubeVersion(1, 36))
 
 
@@ -582,6 +592,33 @@ def test_metrics_are_exposed_under_upstream_names() -> None:
                  'scheduler_batch_rescore_attempts_total{profile="default-scheduler"} 1.0',
                  'scheduler_batch_rescore_duration_seconds_count{profile="default-scheduler"} 1.0'):
         assert name in text
+
+
+@pytest.mark.parametrize(("version", "want"), [
+    (MASTER, {"no_hint": 1, "hint_used": 4}),
+    (KubeVersion(1, 36), {"no_hint": 5, "pod_skipped": 4})], ids=["master", "v1.36"])
+def test_a_pod_group_cycle_reuses_the_batch_across_its_pods(version: KubeVersion,
+                                                            want: dict[str, float]) -> None:
+    """kubernetes#138754: the pods of one pod-group cycle share its cycle number; with
+    GenericWorkload on, each one after the first takes the batch's hint. Before, each of them
+    flushed it (pod_skipped) and ran a full cycle."""
+    prof: dict[str, Any] = {"schedulerName": "default-scheduler",
+                            "pluginConfig": [{"name": "PodTopologySpread", "args": {"defaultingType": "List"}}]}
+    features = {"DRAExtendedResource": False, GATE: True, "GenericWorkload": True}
+    env = Env(prof, features=features)
+    env.config = from_dict({"apiVersion": "kubescheduler.config.k8s.io/v1",
+                            "kind": "KubeSchedulerConfiguration", "profiles": [prof]},
+                           features=features, kube_version=version)
+    _nodes(env, DISTINCT_CPUS)
+    env.store.create(PodGroup.from_dict({"apiVersion": "scheduling.k8s.io/v1alpha3", "kind": "PodGroup",
+                                         "metadata": {"name": "pg", "namespace": "default"},
+                                         "spec": {"schedulingPolicy": {"basic": {}}}}))
+    for j in range(5):
+        env.add(make_pod().name(f"p{j:02d}").uid(f"p{j:02d}").req({"cpu": "1", "memory": "1Gi"})
+                .host_port(80).pod_group("pg"))
+    env.run()
+    assert sorted(_placements(env, 5).values()) == ["n3", "n4", "n5", "n6", "n7"]
+    assert _batch_metrics(env) == want
 
 
 def test_v1_35_a_nominated_node_wins_over_the_hint() -> None:

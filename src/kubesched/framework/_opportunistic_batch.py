@@ -15,7 +15,9 @@ where v1.35 flushed the batch (``node_not_full``). ``_state_compatible`` checks 
 each hint; any doubt flushes the kept nodes, counted in ``scheduler_batch_cache_flushed_total``
 by reason:
 
-- ``pod_skipped``: another cycle ran in between (another profile's pod, or a failed attempt);
+- ``pod_skipped``: another cycle ran in between (another profile's pod, or a failed attempt),
+  or (before :data:`BATCH_REUSED_WITHIN_POD_GROUP_CYCLE`, or with ``GenericWorkload`` off) this
+  pod shares the last pod's cycle, as the pods of one pod-group cycle do;
 - ``pod_failed``: the last cycle stored no result;
 - ``pod_nominated``: the pod has a ``nominatedNodeName`` (master: :data:`BATCH_SKIPS_NOMINATED_PODS`;
   v1.35 gives it the hint too, and its nominated node is tried first);
@@ -64,6 +66,7 @@ __all__ = [
     "BATCH_ATTEMPT_NO_HINT",
     "BATCH_FLUSH_REASONS",
     "BATCH_RESCORES_LAST_CHOSEN_NODE",
+    "BATCH_REUSED_WITHIN_POD_GROUP_CYCLE",
     "BATCH_SKIPS_NOMINATED_PODS",
     "MAX_BATCH_AGE",
     "OPPORTUNISTIC_BATCHING",
@@ -114,6 +117,12 @@ BATCH_RESCORES_LAST_CHOSEN_NODE = ReleaseSwitch(
     "batch was flushed (node_not_full)")
 """kubernetes PR #140289 (on #138788's RunRawScorePlugins/NormalizeScores): refreshHintCandidates
 and rescoreHintedNode."""
+
+BATCH_REUSED_WITHIN_POD_GROUP_CYCLE = ReleaseSwitch(
+    "BatchReusedWithinPodGroupCycle", KubeVersion(1, 37), 138754,
+    "with GenericWorkload on, the pods of one pod-group cycle (one cycle number) reuse each "
+    "other's batch; before, every pod after the group's first flushed it (pod_skipped)")
+"""kubernetes PR #138754: batchStateCompatible accepts the same cycle count under GenericWorkload."""
 
 
 class BatchMetrics(Protocol):
@@ -240,12 +249,14 @@ class _LastCycle:
 
 class OpportunisticBatch:
     """OpportunisticBatch: one per profile (framework); see the module docstring.
-    ``kube_version`` is the release whose batching it mirrors (its release switches)."""
+    ``kube_version`` is the release whose batching it mirrors (its release switches);
+    ``generic_workload``: the GenericWorkload gate (pod-group cycles)."""
 
     def __init__(self, handle: _BatchHandle, now: Callable[[], float],
                  node_info: Callable[[str], NodeInfo | None],
                  metrics: BatchMetrics | None = None,
-                 kube_version: KubeVersion = NEWEST_KUBE_VERSION) -> None:
+                 kube_version: KubeVersion = NEWEST_KUBE_VERSION,
+                 generic_workload: bool = False) -> None:
         self._handle = handle
         self._now = now
         self._node_info = node_info
@@ -255,6 +266,7 @@ class OpportunisticBatch:
         self.batched_pods = 0  # pods placed on a hint (upstream keeps it for its tests)
         self._skip_nominated = BATCH_SKIPS_NOMINATED_PODS.on(kube_version)
         self._rescore = BATCH_RESCORES_LAST_CHOSEN_NODE.on(kube_version)
+        self._same_cycle_ok = generic_workload and BATCH_REUSED_WITHIN_POD_GROUP_CYCLE.on(kube_version)
 
     @property
     def _profile(self) -> str:
@@ -332,7 +344,8 @@ class OpportunisticBatch:
         if self._empty():
             return False
         assert self.state is not None
-        if cycle_count != self.last_cycle.cycle_count + 1:
+        if cycle_count != self.last_cycle.cycle_count + 1 and not (
+                self._same_cycle_ok and cycle_count == self.last_cycle.cycle_count):
             self._flush(FLUSH_POD_SKIPPED)
             return False
         if not self.last_cycle.succeeded:

@@ -32,6 +32,7 @@ from ..api import NEWEST_KUBE_VERSION, KubeVersion
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
+from ._features import GENERIC_WORKLOAD
 from ._interface import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
@@ -253,7 +254,8 @@ class Framework:
         if self._features.get(OPPORTUNISTIC_BATCHING, False):
             self.batch = OpportunisticBatch(self, lambda: self._clock.now,
                                             lambda name: self.snapshot().get(name),
-                                            kube_version=kube_version)
+                                            kube_version=kube_version,
+                                            generic_workload=bool(self._features.get(GENERIC_WORKLOAD)))
 
     # -- Handle ---------------------------------------------------------------------------
     @property

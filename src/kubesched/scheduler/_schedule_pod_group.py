@@ -161,7 +161,10 @@ class SchedulePodGroupMixin(ScheduleOneMixin):
         state.write(PODS_TO_ACTIVATE_KEY, pods_to_activate)
         try:
             self._update_snapshot()
-            result = self.algorithm.schedule_pod(fwk, state, pinfo.pod, self.snapshot)
+            # The group's pods share the cycle number: the batch is reused across them
+            # (kubernetes#138754; before, each one after the first flushed it).
+            result = self.algorithm.schedule_pod(fwk, state, pinfo.pod, self.snapshot,
+                                                 self.queue.scheduling_cycle)
         except NoNodesAvailableError as err:
             return _PodAttempt(pinfo, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (str(err),), error=err),
                                CLEAR_NOMINATED_NODE)
