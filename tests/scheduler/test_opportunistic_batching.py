@@ -603,7 +603,8 @@ def test_a_pod_group_cycle_reuses_the_batch_across_its_pods(version: KubeVersion
     GenericWorkload on, each one after the first takes the batch's hint. Before, each of them
     flushed it (pod_skipped) and ran a full cycle."""
     prof: dict[str, Any] = {"schedulerName": "default-scheduler",
-                            "pluginConfig": [{"name": "PodTopologySpread", "args": {"defaultingType": "List"}}]}
+                            "pluginConfig": [{"name": "PodTopologySpread",
+                                              "args": {"defaultingType": "List"}}]}
     features = {"DRAExtendedResource": False, GATE: True, "GenericWorkload": True}
     env = Env(prof, features=features)
     env.config = from_dict({"apiVersion": "kubescheduler.config.k8s.io/v1",
