@@ -128,6 +128,10 @@ class _Recorder:
         self.rescore_timings += 1
 
 
+def _lookup(nodes: dict[str, _Node]) -> Any:
+    return lambda names: [nodes.get(n) for n in names]
+
+
 def _p(uid: str, sig: str, nominated: str = "") -> Pod:
     b = make_pod().name(uid).uid(uid)
     if sig:
@@ -196,7 +200,7 @@ def test_batch_basic(case: _Case, version: KubeVersion) -> None:
     now = [0.0]
     nodes = {case.first_chosen: _Node(case.first_chosen, [case.first_pod]), "n1": _Node("n1")}
     rec = _Recorder()
-    batch = OpportunisticBatch(_FakeHandle(), lambda: now[0], nodes.get, rec,  # type: ignore[arg-type]
+    batch = OpportunisticBatch(_FakeHandle(), lambda: now[0], _lookup(nodes), rec,  # type: ignore[arg-type]
                                kube_version=version, generic_workload=case.generic_workload)
     state = CycleState()
     pod1 = _p(case.first_pod, case.first_sig)
@@ -267,7 +271,7 @@ def test_batch_rescore(case: _Rescore) -> None:
         if not case.cached_missing:
             nodes["n1"] = _Node("n1")
     rec = _Recorder()
-    batch = OpportunisticBatch(handle, lambda: 0.0, nodes.get, rec)  # type: ignore[arg-type]
+    batch = OpportunisticBatch(handle, lambda: 0.0, _lookup(nodes), rec)  # type: ignore[arg-type]
     batch.store_schedule_results(b"sig", "", "n2", _cached(), 1)
     hint, _ = batch.get_node_hint(CycleState(), _p("a-2", "sig"), 2)
     assert hint == case.want_hint
@@ -281,7 +285,7 @@ def test_batch_rescore(case: _Rescore) -> None:
 def test_v1_35_does_not_rescore_a_node_that_still_fits() -> None:
     rec = _Recorder()
     nodes = {"n1": _Node("n1"), "n2": _Node("n2", ["a-1"])}
-    batch = OpportunisticBatch(_FakeHandle(score=100), lambda: 0.0, nodes.get, rec,  # type: ignore[arg-type]
+    batch = OpportunisticBatch(_FakeHandle(score=100), lambda: 0.0, _lookup(nodes), rec,  # type: ignore[arg-type]
                                kube_version=V135)
     batch.store_schedule_results(b"sig", "", "n2", _cached(), 1)
     assert batch.get_node_hint(CycleState(), _p("a-2", "sig"), 2)[0] == ""
@@ -292,7 +296,7 @@ def test_batch_rescore_chain() -> None:
     """TestBatchRescoreChain: n2 re-scores to 100 on every cycle, beating n1's 50; n1 stays kept."""
     nodes = {"n1": _Node("n1"), "n2": _Node("n2", ["a-1"])}
     rec = _Recorder()
-    batch = OpportunisticBatch(_FakeHandle(score=100), lambda: 0.0, nodes.get, rec)  # type: ignore[arg-type]
+    batch = OpportunisticBatch(_FakeHandle(score=100), lambda: 0.0, _lookup(nodes), rec)  # type: ignore[arg-type]
     batch.store_schedule_results(b"sig", "", "n2", _cached(), 1)
     hint2, sig = batch.get_node_hint(CycleState(), _p("a-2", "sig"), 2)
     assert hint2 == "n2"
@@ -313,7 +317,7 @@ def test_release_switches_name_their_upstream_prs() -> None:
 
 def test_a_hint_that_fails_filter_is_counted_not_used() -> None:
     rec = _Recorder()
-    batch = OpportunisticBatch(_FakeHandle(), lambda: 0.0, {"n3": _Node("n3", ["b-1"])}.get, rec)  # type: ignore[arg-type]
+    batch = OpportunisticBatch(_FakeHandle(), lambda: 0.0, _lookup({"n3": _Node("n3", ["b-1"])}), rec)  # type: ignore[arg-type]
     state = CycleState()
     batch.store_schedule_results(b"sig", "", "n3", SortedScoredNodes.of(["n1", "n2"]), 1)
     hint, sig = batch.get_node_hint(state, _p("b-2", "sig"), 2)

@@ -45,7 +45,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -227,7 +227,8 @@ class SortedScoredNodes:
         """UnorderedList: the nodes not popped yet with their raw scores -> (names, plugin
         names, plugins x nodes); no raw scores kept reads as no plugin."""
         cols = self._sorted()[self._pos:]
-        names = [str(self._names[i]) for i in cols]
+        src = self._names
+        names = [src[i] for i in cols] if isinstance(src, list) else [str(src[i]) for i in cols]
         if self._raw is None:
             return names, [], np.zeros((0, len(cols)), dtype=np.int64)
         return names, list(self._plugins), np.asarray(self._raw, dtype=np.int64)[:, cols]
@@ -253,13 +254,13 @@ class OpportunisticBatch:
     ``generic_workload``: the GenericWorkload gate (pod-group cycles)."""
 
     def __init__(self, handle: _BatchHandle, now: Callable[[], float],
-                 node_info: Callable[[str], NodeInfo | None],
+                 node_infos: Callable[[Sequence[str]], list[NodeInfo | None]],
                  metrics: BatchMetrics | None = None,
                  kube_version: KubeVersion = NEWEST_KUBE_VERSION,
                  generic_workload: bool = False) -> None:
         self._handle = handle
         self._now = now
-        self._node_info = node_info
+        self._node_infos = node_infos  # the snapshot's NodeInfos of names, None for a missing one
         self.metrics = metrics
         self.state: _BatchState | None = None
         self.last_cycle = _LastCycle()
@@ -367,7 +368,7 @@ class OpportunisticBatch:
         kept node is the answer. When it still fits, master re-scores it among the kept nodes
         (:data:`BATCH_RESCORES_LAST_CHOSEN_NODE`); v1.35 flushed (``node_not_full``): its new
         score was unknown."""
-        last = self._node_info(self.last_cycle.chosen_node)
+        last = self._node_infos([self.last_cycle.chosen_node])[0]
         if last is None:
             self._flush(FLUSH_NODE_MISSING)
             return False
@@ -392,13 +393,11 @@ class OpportunisticBatch:
             self.metrics.batch_rescore_attempt(self._profile)
         try:
             names, plugins, raw = self.state.sorted_nodes.unordered_list()
-            infos: list[NodeInfo] = []
-            for name in names:
-                ni = self._node_info(name)
-                if ni is None:
-                    self._flush(FLUSH_NODE_MISSING)
-                    return False
-                infos.append(ni)
+            found = self._node_infos(names)
+            if None in found:
+                self._flush(FLUSH_NODE_MISSING)
+                return False
+            infos = cast("list[NodeInfo]", found)
             infos.append(last)
             if not self._handle.run_pre_score_plugins(state, pod, infos).is_success():
                 self._flush(FLUSH_PRESCORE_ERROR)

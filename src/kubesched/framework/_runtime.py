@@ -252,8 +252,7 @@ class Framework:
         # OpportunisticBatching (KEP-5598): the kept nodes of the last cycle, when the gate is on.
         self.batch: OpportunisticBatch | None = None
         if self._features.get(OPPORTUNISTIC_BATCHING, False):
-            self.batch = OpportunisticBatch(self, lambda: self._clock.now,
-                                            lambda name: self.snapshot().get(name),
+            self.batch = OpportunisticBatch(self, lambda: self._clock.now, self._node_infos_of,
                                             kube_version=kube_version,
                                             generic_workload=bool(self._features.get(GENERIC_WORKLOAD)))
 
@@ -285,6 +284,13 @@ class Framework:
 
             return Snapshot()
         return snap() if callable(snap) else snap
+
+    def _node_infos_of(self, names: Sequence[str]) -> list[NodeInfo | None]:
+        """The snapshot's NodeInfos of ``names`` (None for a node it does not hold), looked up
+        together: the opportunistic batch re-scores against every kept node each cycle."""
+        snap = self.snapshot()
+        get, lst = snap.node_index.get, snap.node_info_list
+        return [None if (i := get(n)) is None else lst[i] for n in names]
 
     def set_snapshot(self, snapshot: Snapshot | Callable[[], Snapshot]) -> None:
         """The scheduler points the handle at each cycle's snapshot."""
