@@ -79,6 +79,9 @@ from ._nominated import (
 )
 from ._opportunistic_batch import (
     BATCH_FLUSH_REASONS,
+    BATCH_RESCORES_LAST_CHOSEN_NODE,
+    BATCH_REUSED_WITHIN_POD_GROUP_CYCLE,
+    BATCH_SKIPS_NOMINATED_PODS,
     MAX_BATCH_AGE,
     OPPORTUNISTIC_BATCHING,
     BatchMetrics,
@@ -122,6 +125,9 @@ from ._waiting_pods import MAX_PERMIT_TIMEOUT, PermitFuture, WaitingPod
 
 __all__ = [
     "BATCH_FLUSH_REASONS",
+    "BATCH_RESCORES_LAST_CHOSEN_NODE",
+    "BATCH_REUSED_WITHIN_POD_GROUP_CYCLE",
+    "BATCH_SKIPS_NOMINATED_PODS",
     "ENTRY_POINT_GROUP",
     "EXTENDER_NAME",
     "FEATURES_SIGNER_NAME",

@@ -32,6 +32,7 @@ from ..api import NEWEST_KUBE_VERSION, KubeVersion
 from ._batch import BatchFilterResult, NodeBatch
 from ._cycle_state import CycleState
 from ._events import ClusterEventWithHint
+from ._features import GENERIC_WORKLOAD
 from ._interface import (
     MAX_NODE_SCORE,
     MIN_NODE_SCORE,
@@ -153,6 +154,9 @@ class _ScorePlan:
     exts: list[ScoreExtensions | None]
 
 
+RawScores = tuple[Sequence[str], list[str], npt.NDArray[np.int64]]
+"""RunRawScorePlugins' answer: (node names, plugin names, plugins x nodes raw scores)."""
+
 _MIN_REDUCE = np.minimum.reduce
 _MAX_REDUCE = np.maximum.reduce
 """The ufuncs' own reductions: ndarray.min/max add a Python-level wrapper per call."""
@@ -257,8 +261,9 @@ class Framework:
         # OpportunisticBatching (KEP-5598): the kept nodes of the last cycle, when the gate is on.
         self.batch: OpportunisticBatch | None = None
         if self._features.get(OPPORTUNISTIC_BATCHING, False):
-            self.batch = OpportunisticBatch(self, lambda: self._clock.now,
-                                            lambda name: self.snapshot().get(name))
+            self.batch = OpportunisticBatch(self, lambda: self._clock.now, self._node_infos_of,
+                                            kube_version=kube_version,
+                                            generic_workload=bool(self._features.get(GENERIC_WORKLOAD)))
 
     # -- Handle ---------------------------------------------------------------------------
     @property
@@ -288,6 +293,13 @@ class Framework:
 
             return Snapshot()
         return snap() if callable(snap) else snap
+
+    def _node_infos_of(self, names: Sequence[str]) -> list[NodeInfo | None]:
+        """The snapshot's NodeInfos of ``names`` (None for a node it does not hold), looked up
+        together: the opportunistic batch re-scores against every kept node each cycle."""
+        snap = self.snapshot()
+        get, lst = snap.node_index.get, snap.node_info_list
+        return [None if (i := get(n)) is None else lst[i] for n in names]
 
     def set_snapshot(self, snapshot: Snapshot | Callable[[], Snapshot]) -> None:
         """The scheduler points the handle at each cycle's snapshot."""
@@ -800,8 +812,38 @@ class Framework:
             self._score_plans[key] = plan
         return plan
 
-    def _score(self, state: CycleState, pod: Pod,
-               nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
+    def run_raw_score_plugins(self, state: CycleState, pod: Pod, nodes: NodeBatch | Sequence[NodeInfo]
+                              ) -> tuple[RawScores | None, Status]:
+        """RunRawScorePlugins (kubernetes#138788): each score plugin's raw score of each node,
+        not normalized nor weighed -> ``(node names, plugin names, plugins x nodes)``. The
+        opportunistic batch rescores the last chosen node with it."""
+        box = [Status.success()]
+        with self._timed("Score", box):
+            res, st = self._raw_scores(state, pod, nodes)
+            box[0] = st
+            if res is None:
+                return None, st
+            names, plan, raw = res
+            return (names, plan.names, raw), st
+
+    def normalize_scores(self, state: CycleState, pod: Pod, names: Sequence[str],
+                         plugin_names: Sequence[str], raw: npt.NDArray[np.int64]
+                         ) -> tuple[ScoreResult | None, Status]:
+        """NormalizeScores (kubernetes#138788): the score plugins' NormalizeScore over ``names``
+        (raw rows by ``plugin_names``; a plugin without a row scores 0), then the range check,
+        the weights and the totals, as the second half of RunScorePlugins."""
+        plan = self._score_plan(state.skip_score_plugins)
+        if list(plugin_names) != plan.names:
+            row = {n: k for k, n in enumerate(plugin_names)}
+            aligned = np.zeros((len(plan.names), len(names)), dtype=np.int64)
+            for k, n in enumerate(plan.names):
+                if n in row:
+                    aligned[k] = raw[row[n]]
+            raw = aligned
+        return self._normalize(state, pod, plan, names, raw)
+
+    def _raw_scores(self, state: CycleState, pod: Pod, nodes: NodeBatch | Sequence[NodeInfo]
+                    ) -> tuple[tuple[Sequence[str], _ScorePlan, npt.NDArray[np.int64]] | None, Status]:
         batch, given = self._as_batch(nodes)
         names: Sequence[str] = (batch.lazy_names() if batch is not None
                                 else [ni.name for ni in given or ()])
@@ -831,6 +873,21 @@ class Framework:
                 row[j] = s
             rows.append(row)
         raw = np.array(rows, dtype=np.int64) if rows else np.zeros((0, n), dtype=np.int64)
+        return (names, plan, raw), Status.success()
+
+    def _score(self, state: CycleState, pod: Pod,
+               nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
+        res, st = self._raw_scores(state, pod, nodes)
+        if res is None:
+            return None, st
+        names, plan, raw = res
+        return self._normalize(state, pod, plan, names, raw)
+
+    def _normalize(self, state: CycleState, pod: Pod, plan: _ScorePlan, names: Sequence[str],
+                   raw: npt.NDArray[np.int64]) -> tuple[ScoreResult | None, Status]:
+        plugins = plan.plugins
+        n = len(names)
+        call = self._call
         normalized = raw
         for k, ext in enumerate(plan.exts):
             if ext is None:

@@ -37,6 +37,7 @@ from ..framework import (
     FitError,
     NodeBatch,
     NodeToStatus,
+    ScoreResult,
     SortedScoredNodes,
     Status,
 )
@@ -126,11 +127,12 @@ class ScheduleAlgorithm:
             if batch is not None:
                 batch.store_schedule_results(signature, hint, host, None, cycle or 0)
             return ScheduleResult(host, 1 + len(diagnosis.node_to_status), 1)
-        names, totals = self.prioritize_nodes(fwk, state, pod, feasible)
+        names, totals, scores = self._prioritize_nodes(fwk, state, pod, feasible)
         host = self.select_host_of(names, totals)
         if batch is not None:
-            batch.store_schedule_results(signature, hint, host, SortedScoredNodes(names, totals, host),
-                                         cycle or 0)
+            kept = SortedScoredNodes(names, totals, host, *((scores.raw, scores.plugin_names)
+                                                            if scores is not None else ()))
+            batch.store_schedule_results(signature, hint, host, kept, cycle or 0)
         return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status), len(feasible),
                               names, totals)
 
@@ -346,8 +348,15 @@ class ScheduleAlgorithm:
         """prioritizeNodes as (node names, total scores) aligned with ``nodes``.
 
         No score plugins and no extenders: every node scores 1."""
+        names, totals, _ = self._prioritize_nodes(fwk, state, pod, nodes)
+        return names, totals
+
+    def _prioritize_nodes(self, fwk: Framework, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]
+                          ) -> tuple[Sequence[str], npt.NDArray[np.int64], ScoreResult | None]:
+        """prioritizeNodes, with the score plugins' result (its raw scores are what the
+        opportunistic batch keeps to rescore a node later)."""
         if not self.extenders and not fwk.has_score_plugins():
-            return [ni.name for ni in nodes], np.ones(len(nodes), dtype=np.int64)
+            return [ni.name for ni in nodes], np.ones(len(nodes), dtype=np.int64), None
         st = fwk.run_pre_score_plugins(state, pod, nodes)
         if st is not None and not st.is_success():
             raise st.as_error() or RuntimeError(st.message())
@@ -379,7 +388,7 @@ class ScheduleAlgorithm:
                     ext_totals[host] = ext_totals.get(host, 0) + final
             totals = totals + np.fromiter((ext_totals.get(n, 0) for n in names), dtype=np.int64,
                                           count=len(names))
-        return names, totals
+        return names, totals, result if isinstance(result, ScoreResult) else None
 
     def select_host(self, scores: Sequence[tuple[str, int]]) -> str:
         """selectHost over ``[(node, total)]``; see :meth:`select_host_of`."""

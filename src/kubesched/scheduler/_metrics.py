@@ -225,8 +225,18 @@ class SchedulerMetrics:
             "scheduler_get_node_hint_duration_seconds", "Latency for getting a node hint.",
             ["hinted", "profile"], buckets=exponential_buckets(0.00001, 2, 12), registry=r)
         self.store_schedule_results_duration = FastHistogram(
-            "scheduler_store_schedule_results_duration_seconds", "Latency for getting a no.",
+            "scheduler_store_schedule_results_duration_seconds", "Latency for storing scheduling results.",
             ["profile"], buckets=exponential_buckets(0.00001, 2, 12), registry=r)
+        # kubernetes#140289: re-scoring the last chosen node (BatchRescoresLastChosenNode).
+        self.batch_rescore_attempts = Counter(
+            "scheduler_batch_rescore_attempts_total",
+            "Counts of rescore attempts during opportunistic batching.", ["profile"], registry=r)
+        self.batch_rescore_duration = FastHistogram(
+            "scheduler_batch_rescore_duration_seconds",
+            "Latency for rescoring a node during opportunistic batching.",
+            ["profile"], buckets=exponential_buckets(0.00001, 2, 12), registry=r)
+        self._count_batch_rescore = _ChildMethods(self.batch_rescore_attempts, "inc")
+        self._time_batch_rescore = _ChildMethods(self.batch_rescore_duration, "observe")
         self._count_batch_attempt = _ChildMethods(self.batch_attempts, "inc")
         self._count_batch_flush = _ChildMethods(self.batch_cache_flushed, "inc")
         self._time_node_hint = _ChildMethods(self.get_node_hint_duration, "observe")
@@ -268,6 +278,14 @@ class SchedulerMetrics:
 
     def observe_store_schedule_results(self, profile: str, seconds: float) -> None:
         self._time_store_results[(profile,)](seconds)
+
+    def batch_rescore_attempt(self, profile: str) -> None:
+        """metrics.BatchRescoreAttempts."""
+        self._count_batch_rescore[(profile,)]()
+
+    def observe_batch_rescore(self, profile: str, seconds: float) -> None:
+        """metrics.BatchRescoreDuration."""
+        self._time_batch_rescore[(profile,)](seconds)
 
     def set_pending(self, counts: Mapping[str, int]) -> None:
         for q in PENDING_QUEUES:

@@ -167,7 +167,10 @@ def _pod_group_pod_attempt(sched: ScheduleOne, fwk: Framework, pinfo: QueuedPodI
     state.write(PODS_TO_ACTIVATE_KEY, pods_to_activate)
     try:
         sched.cache.update_snapshot(sched.snapshot)
-        result = sched.algorithm.schedule_pod(fwk, state, pinfo.pod, sched.snapshot)
+        # The group's pods share the cycle number: the batch is reused across them
+        # (kubernetes#138754; before, each one after the first flushed it).
+        result = sched.algorithm.schedule_pod(fwk, state, pinfo.pod, sched.snapshot,
+                                              sched.queue.scheduling_cycle)
     except NoNodesAvailableError as err:
         return _PodAttempt(pinfo, Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (str(err),), error=err),
                            CLEAR_NOMINATED_NODE)
