@@ -18,7 +18,7 @@ from kubesched.plugins.helper.dra import manager_for
 from kubesched.scheduler import Scheduler, SchedulerOptions
 from kubesched.testing import make_node
 
-from ._fixtures import DRIVER, NODE_NAME, claim, device_class, resource_slice
+from ._fixtures import CLASS_NAME, DRIVER, NODE_NAME, claim, device_class, resource_slice
 
 GPU_CLASS = "gpu-class"
 
@@ -112,3 +112,34 @@ def test_slices_listed_for_1_34_rules_follow_class_changes() -> None:
     store.create(DeviceClass.from_dict(device_class(GPU_CLASS)))
     assert taints() == ["maintenance"]
     assert [t.key for s in mgr.list_slices(True, False) for d in s.devices for t in d.taints] == []
+
+
+def test_a_1_34_rule_event_requeues_when_its_class_selects_a_device() -> None:
+    """As 1.34 a rule event is a ResourceSlice update only when the rule, class and CEL
+    selection included, changes a slice's devices (the tracker's syncSlice): a rule whose class
+    selects no device requeues nothing, one whose class selects a device does."""
+    clock = VirtualClock()
+    store = MemoryStore(clock)
+    store.load([
+        make_node().name(NODE_NAME).obj(),
+        DeviceClass.from_dict(device_class()),
+        DeviceClass.from_dict(device_class("none", ['device.attributes["other"].model == "a"'])),
+        ResourceSlice.from_dict(resource_slice(NODE_NAME, devices=[("dev-0", {"model": {"string": "a"}})])),
+        _rule({"device": "dev-0"}), ResourceClaim.from_dict(claim("c", owner=None)), _pod(),
+    ])
+    features = {"DynamicResourceAllocation": True, "DRADeviceTaints": True}
+    sched = Scheduler(store, clock, config=default_config(features, kube_version=KubeVersion(1, 34)),
+                      options=SchedulerOptions(features=features))
+    sched.run_until_idle(until=clock.now + 10)
+    assert sched.queue.pending_pods()[1] == "activeQ:0; backoffQ:0; unschedulablePods:1"
+
+    def rule(name: str, class_name: str) -> DeviceTaintRule:
+        return DeviceTaintRule.from_dict({
+            "apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule", "metadata": {"name": name},
+            "spec": {"deviceSelector": {"deviceClassName": class_name},
+                     "taint": {"key": name, "effect": "NoSchedule"}}})
+
+    store.create(rule("selects-nothing", "none"))
+    assert sched.queue.pending_pods()[1] == "activeQ:0; backoffQ:0; unschedulablePods:1"
+    store.create(rule("selects-dev-0", CLASS_NAME))
+    assert sched.queue.pending_pods()[1].endswith("unschedulablePods:0")
