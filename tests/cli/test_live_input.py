@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from kubesched.api import NEWEST_KUBE_VERSION, KubeVersion
 from kubesched.api.loader import KINDS, load_paths
 from kubesched.cli import app
+from kubesched.cli._inputs import ClusterSource
 from kubesched.cli._kubectl import kubectl_args
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import (
@@ -194,6 +195,28 @@ def test_device_taint_rules_are_listed_as_the_release_simulated_reads_them() -> 
     assert loaded.counts() == {"Node": 1, "DeviceTaintRule": 1}
     assert loaded.device_taint_rules[0].device == "gpu-0"
     assert "DeviceTaintRule" not in read_kinds(v136, feature_gates_for(v136))
+
+
+def test_ui_follows_the_kinds_the_first_listing_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ui --kubeconfig`` follows the cluster with informers on the kinds its first listing
+    read: as 1.34 with DRADeviceTaints, DeviceTaintRules in ``v1alpha3`` too (as ``run`` as
+    1.34 watches them); with no release given, the kinds every release reads."""
+    import kubesched.cluster.live as live
+    from kubesched.cli._ui import _follow
+    from kubesched.framework.config import default_config
+    from kubesched.ui.live import LiveFollower
+
+    monkeypatch.setattr(live, "rest_client_for", lambda *_a, **_k: (FakeApi({}), None))
+    monkeypatch.setattr(LiveFollower, "start", lambda self: self)  # no informer thread here
+    v134 = KubeVersion(1, 34)
+    cfg = default_config({"DRADeviceTaints": True}, kube_version=v134)
+    follower = _follow(None, ClusterSource(), cfg, None, False)  # type: ignore[arg-type]
+    got = {i.kind: i.api_version for i in follower.informers}
+    preferred = {k: KINDS[k].api_version for k in READ_KINDS}
+    assert got == {**preferred, "DeviceTaintRule": "resource.k8s.io/v1alpha3"}
+    assert list(got) == list(read_kinds(v134, cfg.features))  # in the listing's order
+    plain = _follow(None, ClusterSource(), None, None, False)  # type: ignore[arg-type]
+    assert [i.kind for i in plain.informers] == list(READ_KINDS)
 
 
 def test_a_required_kind_refused_is_an_error() -> None:

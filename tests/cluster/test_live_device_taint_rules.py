@@ -15,6 +15,7 @@ from kubesched.api import KubeVersion, parse_object
 from kubesched.clock import VirtualClock
 from kubesched.cluster import NotFound
 from kubesched.cluster.live import LIVE_KINDS, Informer, LiveStore, list_kind, watched_kinds
+from kubesched.dra import selector_errors
 from kubesched.framework import feature_gates_for
 
 RULE = {"kind": "DeviceTaintRule", "metadata": {"name": "maintenance", "resourceVersion": "7"},
@@ -23,7 +24,14 @@ RULE = {"kind": "DeviceTaintRule", "metadata": {"name": "maintenance", "resource
 
 
 @pytest.mark.parametrize(("release", "gates", "version"), [
-    pytest.param("1.34", {}, None, id="1.34-no-gate-yet"),
+    pytest.param("1.33", {}, None, id="1.33-dra-off"),
+    pytest.param("1.33", {"DynamicResourceAllocation": True}, None, id="1.33-taints-off"),
+    pytest.param("1.33", {"DynamicResourceAllocation": True, "DRADeviceTaints": True},
+                 "resource.k8s.io/v1alpha3", id="1.33-under-DRADeviceTaints"),
+    pytest.param("1.34", {}, None, id="1.34-taints-off"),
+    pytest.param("1.34", {"DRADeviceTaints": True}, "resource.k8s.io/v1alpha3",
+                 id="1.34-under-DRADeviceTaints"),
+    pytest.param("1.35", {"DRADeviceTaints": True}, None, id="1.35-own-gate-off"),
     pytest.param("1.35", {}, None, id="1.35-alpha-off"),
     pytest.param("1.35", {"DRADeviceTaintRules": True}, "resource.k8s.io/v1alpha3", id="1.35-on-v1alpha3"),
     pytest.param("1.36", {}, None, id="1.36-beta-off"),
@@ -113,11 +121,20 @@ def test_rules_are_read_from_every_version_that_has_them(version: str) -> None:
     assert (rule.driver, rule.pool, rule.device) == ("gpu.example.com", None, "gpu-0")
 
 
-def test_a_rule_selecting_by_class_is_refused_rather_than_read_wider() -> None:
-    """v1alpha3 of 1.33 and 1.34 had deviceClassName and CEL selectors (dropped in 1.35):
-    ignoring them would taint every device the rest of the selector picks."""
+def test_a_1_34_rule_keeps_its_class_and_cel_selectors() -> None:
+    """v1alpha3 of 1.33 and 1.34 had deviceClassName and CEL selectors (dropped in 1.35): they
+    are read, so that a 1.34 simulation selects as the 1.34 tracker did and a newer one leaves
+    the rule out rather than reading it wider; a selector that does not compile is refused as
+    the API server's validateDeviceTaintSelector does."""
+    sel = {"deviceClassName": "gpu", "selectors": [{"cel": {"expression": "device.driver == 'x'"}}]}
     doc = {"apiVersion": "resource.k8s.io/v1alpha3", **RULE,
-           "spec": {"deviceSelector": {"deviceClassName": "gpu"},
-                    "taint": {"key": "k", "effect": "NoSchedule"}}}
-    with pytest.raises(ValueError, match=r"spec\.deviceSelector\.deviceClassName: Forbidden: not supported"):
-        parse_object(doc)
+           "spec": {"deviceSelector": sel, "taint": {"key": "k", "effect": "NoSchedule"}}}
+    rule = parse_object(doc)
+    assert (rule.device_class_name, rule.selectors) == ("gpu", ("device.driver == 'x'",))
+    assert selector_errors(rule) == []
+    bad = parse_object({**doc, "spec": {**doc["spec"], "deviceSelector": {
+        "selectors": [{"cel": {"expression": "device.nope("}}]}}})
+    (err,) = selector_errors(bad)
+    assert err.startswith("spec.deviceSelector.selectors[0].cel.expression: Invalid value")
+    with pytest.raises(ValueError, match=r"spec\.deviceSelector\.deviceClassName: Invalid value"):
+        parse_object({**doc, "spec": {**doc["spec"], "deviceSelector": {"deviceClassName": "Not_A_Name"}}})

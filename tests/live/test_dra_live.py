@@ -356,6 +356,30 @@ def test_device_taint_rules_are_watched_as_the_real_scheduler_does(twin: Twin) -
                 twin.rest.request("DELETE", f"{RULES}/{name}")
 
 
+def test_a_rule_without_a_device_selector_taints_every_device_on_both_sides(twin: Twin) -> None:
+    """The API server accepts a DeviceTaintRule without ``deviceSelector`` (validation has
+    nothing to say about a nil selector) and the real scheduler's slice tracker then taints
+    every device (applyPatches), whatever the API comment says: kubesched does the same, so
+    the pod waits on both sides, and is bound on both once the rule is gone."""
+    klass = _class(twin)
+    twin.node(0, "8", gpus(1))
+    name = "kubesched-test-everything"
+    created = twin.rest.request("POST", RULES, {
+        "apiVersion": RULE_VERSION, "kind": "DeviceTaintRule", "metadata": {"name": name},
+        "spec": {"taint": {"key": "everything", "effect": "NoSchedule"}}})
+    try:
+        assert "deviceSelector" not in created["spec"]
+        time.sleep(1)  # both schedulers' rule informers see it before the pod exists
+        twin.claim("c", [request(klass=klass)])
+        twin.create_pod("waits", [{"name": "gpu", "resourceClaimName": "c"}])
+        assert "cannot allocate all claims" in twin.compare("waits", bound=False)["message"]
+        twin.rest.request("DELETE", f"{RULES}/{name}")
+        assert twin.compare("waits")["devices"] == ["<side>/c: gpu -> gpu.example.com/<side>-n0/gpu-0"]
+    finally:
+        with suppress(NotFound):
+            twin.rest.request("DELETE", f"{RULES}/{name}")
+
+
 def test_binding_conditions_are_waited_for_as_the_real_scheduler_does(twin: Twin) -> None:
     """DRADeviceBindingConditions: the claim is allocated (with the device's binding conditions
     and the allocation time) and the pod waits in PreBind until the driver reports the

@@ -26,6 +26,7 @@ from ._resource import (
     _node_selector,
     _opt_str,
     _quantity,
+    _selectors,
     _str,
     _taint,
     _unique,
@@ -374,8 +375,15 @@ class ResourceSlice(ManifestObject):
 # -- DeviceTaintRule ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True, eq=False)
 class DeviceTaintRule(ManifestObject):
-    """resource.k8s.io/v1 DeviceTaintRule: a taint added to the devices the selector picks
-    (driver, pool, device; unset fields match all)."""
+    """resource.k8s.io DeviceTaintRule: a taint added to the devices the selector picks
+    (driver, pool, device; unset fields match all). No ``deviceSelector`` at all passes
+    validation too (validateDeviceTaintSelector returns nothing for nil) and the ResourceSlice
+    tracker's applyPatches then taints every device, whatever the API comment says ("without
+    a selector, no devices are matched"): kubesched follows the code.
+
+    ``device_class_name`` and ``selectors`` (CEL expressions) are v1alpha3's of 1.33 and 1.34,
+    removed in 1.35 (kubernetes#134152): only a release that still has them applies them
+    (``DEVICE_TAINT_RULES_OWN_GATE`` in plugins/helper/dra)."""
 
     raw: Mapping[str, Any]
     meta: ObjectMeta
@@ -383,10 +391,18 @@ class DeviceTaintRule(ManifestObject):
     pool: str | None
     device: str | None
     taint: DeviceTaint
+    device_class_name: str | None = None
+    selectors: tuple[str, ...] = ()
+
+    @property
+    def selects_by_class_or_cel(self) -> bool:
+        """Selects by the 1.33/1.34 fields (deviceClassName, CEL selectors)."""
+        return self.device_class_name is not None or bool(self.selectors)
 
     @staticmethod
     def from_dict(d: Mapping[str, Any]) -> DeviceTaintRule:
-        """ValidateDeviceTaintRule."""
+        """ValidateDeviceTaintRule (validateDeviceTaintSelector of 1.34 for the class and CEL
+        selectors)."""
         errs = FieldErrors()
         meta = _meta(d, errs)
         spec = f.mapping(d.get("spec"), "spec")
@@ -395,11 +411,10 @@ class DeviceTaintRule(ManifestObject):
         driver = _opt_str(sel.get("driver"), f"{p}.driver")
         pool = _opt_str(sel.get("pool"), f"{p}.pool")
         device = _opt_str(sel.get("device"), f"{p}.device")
-        for gone in ("deviceClassName", "selectors"):
-            # resource.k8s.io/v1alpha3 of 1.33 and 1.34 only (dropped in 1.35): a rule selecting
-            # by class or CEL would be read as selecting more devices than it does.
-            if sel.get(gone) is not None:
-                errs.forbidden(f"{p}.{gone}", "not supported (removed from DeviceTaintRule in 1.35)")
+        class_name = _opt_str(sel.get("deviceClassName"), f"{p}.deviceClassName")
+        selectors = _selectors(sel.get("selectors"), f"{p}.selectors", errs)
+        if class_name is not None:
+            errs.invalid_all(f"{p}.deviceClassName", class_name, is_dns1123_subdomain(class_name))
         if driver is not None:
             _validate_driver_name(driver, f"{p}.driver", errs)
         if pool is not None:
@@ -408,4 +423,4 @@ class DeviceTaintRule(ManifestObject):
             errs.invalid_all(f"{p}.device", device, is_dns1123_label(device))
         taint = _taint(spec.get("taint"), "spec.taint", errs)
         errs.raise_if_any()
-        return DeviceTaintRule(d, meta, driver, pool, device, taint)
+        return DeviceTaintRule(d, meta, driver, pool, device, taint, class_name, selectors)

@@ -127,7 +127,11 @@ class KindInfo:
     """A live cluster may not serve it or not grant it to the scheduler: read as empty then."""
     gates: tuple[str, ...] = ()
     """Feature gates kube-scheduler starts its informer under (all of them on): ``run``
-    watches the kind only then."""
+    watches the kind only then. The newest release's; see ``release_gates``."""
+    release_gates: tuple[tuple[KubeVersion, tuple[str, ...]], ...] = ()
+    """``(release, gates)`` entries in release order where older releases started the informer
+    under other gates (that release and later ones up to the next entry; ``gates`` after
+    the last). Empty: ``gates`` in every release."""
     release_versions: tuple[tuple[KubeVersion, str], ...] = ()
     """``(release, apiVersion)`` entries in release order: the version the informer of that
     release's kube-scheduler (and of later ones up to the next entry) lists and watches, the
@@ -138,6 +142,14 @@ class KindInfo:
     def group(self) -> str:
         """The API group (``""`` for the core group), as in RBAC rules."""
         return self.api_version.rpartition("/")[0]
+
+    def gates_for(self, release: KubeVersion) -> tuple[str, ...]:
+        """The feature gates ``release``'s kube-scheduler starts this kind's informer under."""
+        out = self.gates
+        for first, gates in self.release_gates:
+            if first <= release:
+                out = gates
+        return out
 
     def version_for(self, release: KubeVersion) -> str | None:
         """The apiVersion ``release``'s kube-scheduler reads this kind from (see
@@ -178,15 +190,17 @@ KINDS: Final[Mapping[str, KindInfo]] = {
         KindInfo("ResourceSlice", "resource.k8s.io/v1", "resourceslices", False, ResourceSlice,
                  live="watch", optional=True),
         # The ResourceSlice tracker's rule informer (staging/.../resourceslice/tracker, built in
-        # pkg/scheduler/scheduler.go while DRADeviceTaintRules is on): v1alpha3 in 1.35,
-        # v1beta2 in 1.36 (beta, off by default, and the version off unless --runtime-config
-        # turns it on), v1 from 1.37. (1.33 and 1.34 read v1alpha3 under DRADeviceTaints; the
-        # DRADeviceTaintRules gate, and so rules here, start with 1.35.) The fields read are
-        # the same in the three.
+        # pkg/scheduler/scheduler.go while its gate is on): v1alpha3 under DRADeviceTaints in
+        # 1.33 and 1.34 (kubernetes#130447), under DRADeviceTaintRules from 1.35
+        # (kubernetes#134152, which also dropped deviceClassName and CEL selectors): v1alpha3
+        # in 1.35, v1beta2 in 1.36 (beta, off by default, and the version off unless
+        # --runtime-config turns it on), v1 from 1.37.
         KindInfo("DeviceTaintRule", "resource.k8s.io/v1", "devicetaintrules", False, DeviceTaintRule,
                  ("resource.k8s.io/v1beta2", "resource.k8s.io/v1alpha3"), live="watch", optional=True,
                  gates=("DynamicResourceAllocation", "DRADeviceTaintRules"),
-                 release_versions=((KubeVersion(1, 35), "resource.k8s.io/v1alpha3"),
+                 release_gates=((KubeVersion(1, 33), ("DynamicResourceAllocation", "DRADeviceTaints")),
+                                (KubeVersion(1, 35), ("DynamicResourceAllocation", "DRADeviceTaintRules"))),
+                 release_versions=((KubeVersion(1, 33), "resource.k8s.io/v1alpha3"),
                                    (KubeVersion(1, 36), "resource.k8s.io/v1beta2"),
                                    (KubeVersion(1, 37), "resource.k8s.io/v1"))),
         KindInfo("ResourceClaimTemplate", "resource.k8s.io/v1", "resourceclaimtemplates", True,

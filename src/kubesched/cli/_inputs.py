@@ -160,7 +160,7 @@ def _list(cluster: ClusterSource, cfg: Any) -> LoadedObjects:
     """The cluster's objects through the client ``kubesched run`` builds from the same flags
     and the configuration's clientConnection, with progress on a terminal."""
     try:
-        from ..cluster.live import READ_KINDS, list_cluster, read_kinds, rest_client_for
+        from ..cluster.live import list_cluster, rest_client_for
     except ImportError as exc:
         live_extra_missing("--kubeconfig", exc)
     from ..framework.config import default_config
@@ -169,11 +169,18 @@ def _list(cluster: ClusterSource, cfg: Any) -> LoadedObjects:
     rest, _ = rest_client_for(cc, cluster.kubeconfig, cluster.context)
     try:
         with _progress(lambda: True) as progress:
-            # as the release simulated: its scheduler's DeviceTaintRules, in its version
-            kinds = read_kinds(cfg.kube_version, cfg.features) if cfg is not None else READ_KINDS
-            return list_cluster(rest, kinds, progress=progress)
+            return list_cluster(rest, cluster_kinds(cfg), progress=progress)
     finally:
         rest.close()
+
+
+def cluster_kinds(cfg: Any) -> Mapping[str, str] | tuple[str, ...]:
+    """The kinds a cluster input lists, and ``ui --kubeconfig`` then follows: as the release
+    of ``cfg`` simulated reads them (its scheduler's DeviceTaintRules, in its version,
+    ``read_kinds``), or the kinds every release reads without one."""
+    from ..cluster.live import READ_KINDS, read_kinds
+
+    return read_kinds(cfg.kube_version, cfg.features) if cfg is not None else READ_KINDS
 
 
 @contextmanager

@@ -34,6 +34,7 @@ from ._inputs import (
     STRICT_HELP,
     ClusterSource,
     bad_input,
+    cluster_kinds,
     live_extra_missing,
     load_inputs,
     reported_as_bad_input,
@@ -191,4 +192,5 @@ def _follow(workspace: Workspace, cluster: ClusterSource, config: Any, paths: li
     extra = load_inputs(paths, None, strict=strict).loaded if paths else None
     cc = (config if config is not None else default_config()).client_connection
     rest, _ = rest_client_for(cc, cluster.kubeconfig, cluster.context)
-    return LiveFollower(rest, workspace, extra).start()
+    # the kinds (DeviceTaintRules too, in the release's version) the first listing read
+    return LiveFollower(rest, workspace, extra, kinds=cluster_kinds(config)).start()

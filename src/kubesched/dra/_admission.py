@@ -1,7 +1,8 @@
 """The CEL part of the API server's validation of DRA objects.
 
 validateCELSelector (pkg/apis/resource/validation/validation.go, master 2026): every selector of
-a DeviceClass, and of each request and sub-request of a ResourceClaim or a template, must
+a DeviceClass (and of a 1.33/1.34 DeviceTaintRule), and of each request and sub-request of a
+ResourceClaim or a template, must
 compile in the NewExpressions environment (what a create uses) and its worst-case cost must
 stay within CELSelectorExpressionMaxCost. The structural checks are done when the object is
 parsed (:mod:`kubesched.api`); this needs the CEL compiler, so the store runs it on admission.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..api import DeviceClaim, DeviceClass, FieldErrors, ResourceClaim, ResourceClaimTemplate
+from ..api import DeviceClaim, DeviceClass, DeviceTaintRule, FieldErrors, ResourceClaim, ResourceClaimTemplate
 
 if TYPE_CHECKING:
     from .cel import Features
@@ -38,6 +39,9 @@ def _selectors(obj: object) -> Iterator[tuple[str, str]]:
         yield from _claim_selectors(obj.devices, "spec.devices")
     elif isinstance(obj, ResourceClaimTemplate):
         yield from _claim_selectors(obj.devices, "spec.spec.devices")
+    elif isinstance(obj, DeviceTaintRule):  # v1alpha3 of 1.33/1.34 (validateDeviceTaintSelector)
+        for j, expr in enumerate(obj.selectors):
+            yield f"spec.deviceSelector.selectors[{j}].cel.expression", expr
 
 
 def selector_errors(obj: object, features: Features | None = None) -> list[str]:

@@ -24,7 +24,6 @@ from ..api import DeviceTaintRule, Node, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Store, WatchEvent
-from ..dra.structured import apply_device_taint_rules
 from ..framework import (
     EXTENDER_NAME,
     MAX_PERMIT_TIMEOUT,
@@ -37,6 +36,7 @@ from ..framework import (
     new_profile_map,
 )
 from ..framework.config import SchedulerConfig, default_config
+from ..plugins.helper.dra import DEVICE_TAINT_RULES_OWN_GATE, manager_for
 from ..plugins.names import POD_TOPOLOGY_SPREAD
 from ..plugins.queuesort import PrioritySort
 from ..plugins.registry import in_tree_registry
@@ -278,13 +278,18 @@ class Scheduler:
         """Whether the tracker would report slice updates for this rule change (its
         deviceTaintAdd/Update/Delete sync the slices the old or new rule selects, and syncSlice
         reports only a slice whose patched copy changed): the rule (before or after) selects a
-        device of a stored slice, and an update changed its selector or taint."""
-        if old is not None and new is not None and (old.driver, old.pool, old.device, old.taint) \
-                == (new.driver, new.pool, new.device, new.taint):
+        device of a stored slice, and an update changed its selector or taint. In 1.33 and
+        1.34 a rule also selects by class and CEL (:data:`DEVICE_TAINT_RULES_OWN_GATE`)."""
+        def selector(r: DeviceTaintRule) -> tuple[object, ...]:
+            return (r.driver, r.pool, r.device, r.device_class_name, r.selectors, r.taint)
+
+        if old is not None and new is not None and selector(old) == selector(new):
             return False
-        rules = [r for r in (old, new) if r is not None]
-        return any(apply_device_taint_rules(s, [r]) is not s
-                   for s in self.store.list("ResourceSlice") for r in rules)
+        class_and_cel = not DEVICE_TAINT_RULES_OWN_GATE.on(self.config.kube_version)
+        slices = self.store.list("ResourceSlice")
+        mgr = manager_for(self.store)
+        return any(patched is not s for r in (old, new) if r is not None
+                   for s, patched in zip(slices, mgr.patch_slices(slices, [r], class_and_cel), strict=True))
 
     def _update_snapshot(self) -> None:
         self.cache.update_snapshot(self.snapshot)

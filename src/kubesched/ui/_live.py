@@ -1,5 +1,7 @@
 """A live cluster's view that follows it: one informer per kind the cluster input lists
-(:data:`~kubesched.cluster.live.READ_KINDS`, through the client ``kubesched run`` uses,
+(:data:`~kubesched.cluster.live.READ_KINDS`, or the kinds and versions
+:func:`~kubesched.cluster.live.read_kinds` gives for the release simulated, DeviceTaintRules
+among them where its scheduler watches them; through the client ``kubesched run`` uses,
 list + watch, never a write), and the workspace rebuilt from their caches when something
 changed.
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..api.loader import KINDS, LoadedObjects, kind_of
@@ -35,10 +38,12 @@ def _versions(objects: list[Any]) -> set[tuple[str, str, str, str]]:
 
 
 class LiveFollower:
-    """Informers on ``rest`` feeding ``workspace``; ``extra``: the manifests added on top.
-    :meth:`start`, then :meth:`stop` (closes the client too)."""
+    """Informers on ``rest`` feeding ``workspace``; ``extra``: the manifests added on top;
+    ``kinds``: what the command listed first (kind -> apiVersion, or kinds in their preferred
+    versions). :meth:`start`, then :meth:`stop` (closes the client too)."""
 
     def __init__(self, rest: RestClient, workspace: Workspace, extra: LoadedObjects | None = None, *,
+                 kinds: Mapping[str, str] | Sequence[str] = READ_KINDS,
                  quiet: float = QUIET, longest: float = LONGEST) -> None:
         self.rest = rest
         self.workspace = workspace
@@ -49,11 +54,12 @@ class LiveFollower:
         self._changed = threading.Event()
         self._stop = threading.Event()
         self._last_change = 0.0
+        versions: Mapping[str, str] = kinds if isinstance(kinds, Mapping) else {}
         self.informers = [
             Informer(rest, kind, self._lock, self._on_event,
                      field_selector=POD_FIELD_SELECTOR if kind == "Pod" else None,
-                     optional=KINDS[kind].optional)
-            for kind in READ_KINDS]
+                     optional=KINDS[kind].optional, api_version=versions.get(kind))
+            for kind in kinds]
         self._thread = threading.Thread(target=self._run, name="kubesched-ui-live", daemon=True)
 
     def start(self) -> LiveFollower:

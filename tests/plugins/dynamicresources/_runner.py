@@ -12,7 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from kubesched.api import DeviceClass, Node, Pod, ResourceClaim, ResourceSlice
+from kubesched.api import (
+    NEWEST_KUBE_VERSION,
+    DeviceClass,
+    KubeVersion,
+    Node,
+    Pod,
+    ResourceClaim,
+    ResourceSlice,
+)
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
 from kubesched.framework import Code, CycleState, Status
@@ -106,6 +114,7 @@ class _Handle:
     store: Any
     features: Mapping[str, bool]
     clock: VirtualClock
+    kube_version: KubeVersion = NEWEST_KUBE_VERSION
 
 
 class Run:

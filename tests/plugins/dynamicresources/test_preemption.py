@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubesched.api import DeviceClass, Node, Pod, ResourceClaim, ResourceSlice
+from kubesched.api import NEWEST_KUBE_VERSION, DeviceClass, Node, Pod, ResourceClaim, ResourceSlice
 from kubesched.clock import VirtualClock
 from kubesched.cluster import MemoryStore
 from kubesched.controllers import ControllerManager
@@ -164,7 +164,8 @@ def test_dry_run_removal_and_restore_are_symmetric_for_shares_and_capacity() -> 
 
     from types import SimpleNamespace
 
-    handle = SimpleNamespace(features={"DRAPreemption": True}, rng=None, store=store, clock=clock)
+    handle = SimpleNamespace(features={"DRAPreemption": True}, rng=None, store=store, clock=clock,
+                             kube_version=NEWEST_KUBE_VERSION)
     pl = DynamicResources(None, handle)  # type: ignore[arg-type]
     state = CycleState()
     _, st = pl.pre_filter(state, _pod("high", 100, "c-high"), [])

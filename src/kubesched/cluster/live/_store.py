@@ -71,9 +71,10 @@ def watched_kinds(release: KubeVersion, features: Mapping[str, bool]) -> dict[st
     """Kind -> apiVersion of every informer ``release``'s kube-scheduler starts with the feature
     gates ``features`` (every gate of the release, ``--feature-gates`` applied): the kinds of
     :data:`LIVE_KINDS`, and a gated kind (``KindInfo.gates``, all on) in the version that
-    release reads (``KindInfo.release_versions``). DeviceTaintRules: the ResourceSlice tracker's
-    rule informer (DynamicResourceAllocation and DRADeviceTaintRules on), ``v1alpha3`` in
-    1.35, ``v1beta2`` in 1.36, ``v1`` from 1.37.
+    release reads (``KindInfo.release_versions``, ``KindInfo.gates_for``). DeviceTaintRules: the
+    ResourceSlice tracker's rule informer, ``v1alpha3`` under DRADeviceTaints in 1.33 and 1.34,
+    under DRADeviceTaintRules from 1.35: ``v1alpha3`` in 1.35, ``v1beta2`` in 1.36, ``v1`` from
+    1.37 (DynamicResourceAllocation on too).
 
     Where the server does not serve that version (v1beta2 is off by default in 1.36; a 1.35
     server serves v1alpha3 only with ``--runtime-config``) upstream's informer keeps failing
@@ -82,7 +83,7 @@ def watched_kinds(release: KubeVersion, features: Mapping[str, bool]) -> dict[st
     empty``), schedules without rules and lists again every 30 s (see :class:`Informer`)."""
     out: dict[str, str] = {}
     for kind, info in KINDS.items():
-        if info.live != "watch" or not all(features.get(g, False) for g in info.gates):
+        if info.live != "watch" or not all(features.get(g, False) for g in info.gates_for(release)):
             continue
         version = info.version_for(release)
         if version is not None:

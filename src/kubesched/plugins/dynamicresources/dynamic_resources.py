@@ -236,7 +236,8 @@ class DynamicResources(PluginBase):
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None,
                  allocator_factory: AllocatorFactory | None = None) -> None:
         super().__init__(args, handle)
-        self.fts = PluginFeatures.from_gates(handle.features if handle is not None else None)
+        self.fts = PluginFeatures.from_gates(handle.features if handle is not None else None,
+                                            handle.kube_version if handle is not None else None)
         self.enabled = self.fts.enabled
         self.store: Any = handle.store if handle is not None else None
         self.manager = manager_for(self.store)
@@ -423,7 +424,8 @@ class DynamicResources(PluginBase):
         if to_allocate or self.fts.preemption:
             s.allocated = self.manager.allocated_state(self.fts.consumable_capacity)
             s.position = self.manager.position
-            s.slices = self.manager.list_slices(self.fts.device_taint_rules)
+            s.slices = self.manager.list_slices(self.fts.device_taint_rules,
+                                                self.fts.device_taint_rule_class_and_cel)
             s.world = self.manager.world(s.slices)
             try:
                 s.allocator = self.allocator_factory(

@@ -33,7 +33,8 @@ class DRAScoring:
         self.store = handle.store if handle is not None else None
         self.names = [r.name for r in resources]
         self.candidate = self.enabled and any(is_dra_extended_resource_name(n) for n in self.names)
-        self.fts = PluginFeatures.from_gates(handle.features if handle is not None else None)
+        self.fts = PluginFeatures.from_gates(handle.features if handle is not None else None,
+                                            handle.kube_version if handle is not None else None)
         self._cel: CELCache | None = None
 
     def pre_score(self) -> DRATotals | None:
@@ -45,5 +46,7 @@ class DRAScoring:
         mgr = manager_for(self.store)
         state = dra_score_state(self.names, mgr.device_class_resolver(),
                                 lambda: mgr.allocated_state(self.fts.consumable_capacity),
-                                lambda: mgr.list_slices(self.fts.device_taint_rules), self._cel)
+                                lambda: mgr.list_slices(self.fts.device_taint_rules,
+                                                        self.fts.device_taint_rule_class_and_cel),
+                                self._cel)
         return state.totals if state is not None else None

@@ -23,11 +23,12 @@ from ._extended import (
     pre_filter_extended_resources,
 )
 from ._extended_score import dra_score_state
-from ._features import PluginFeatures
+from ._features import DEVICE_TAINT_RULES_OWN_GATE, PluginFeatures
 from ._manager import ClassLister, DRAManager, JournalPosition, manager_for
 
 __all__ = [
     "DEVICE_CLASS_PREFIX",
+    "DEVICE_TAINT_RULES_OWN_GATE",
     "EXTENDED_RESOURCE_CLAIM_ANNOTATION",
     "ClassLister",
     "DRAManager",

@@ -19,16 +19,15 @@ store) see each other's in-flight allocations, and two schedulers over two store
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kubesched.api import DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice
 from kubesched.cluster import KindVersioned
-from kubesched.dra.structured import AllocatedState, DeviceID
+from kubesched.dra.structured import AllocatedState, CELCache, DeviceID, apply_device_taint_rules
 
 from ._allocated import MAX_JOURNAL, StoredAllocations, apply_claim, devices_of
 from ._extended import DeviceClassResolver
@@ -107,7 +106,8 @@ class DRAManager:
         self.position: JournalPosition | None = None  # where allocated_state left the journals
         # The last slice list per taint-rule switch, with the kind versions it was listed at.
         self._stored = StoredAllocations(store)
-        self._slices: dict[bool, tuple[tuple[int, int], tuple[ResourceSlice, ...]]] = {}
+        self._slices: dict[tuple[bool, bool], tuple[tuple[int, ...], tuple[ResourceSlice, ...]]] = {}
+        self._rule_cel: CELCache | None = None  # the tracker's own cel.NewCache (1.33/1.34 rules)
         self._resolver: tuple[int, DeviceClassResolver] | None = None
 
     # -- claims -------------------------------------------------------------------------------
@@ -283,24 +283,39 @@ class DRAManager:
         when it has none."""
         return self._kind_versions(kind) if self._kind_versions is not None else None
 
-    def list_slices(self, taint_rules: bool) -> Sequence[ResourceSlice]:
+    def list_slices(self, taint_rules: bool, class_and_cel: bool = False) -> Sequence[ResourceSlice]:
         """ResourceSlices().ListWithDeviceTaintRules: the slices, with the taint of each
-        DeviceTaintRule added to the devices it selects (DRADeviceTaintRules). The same tuple
-        while no slice and no rule changed (upstream's informer cache), so that :meth:`world`
-        and the allocator's slice index can tell an unchanged one by identity."""
-        slice_version = self._kind_version("ResourceSlice")
-        rule_version = self._kind_version("DeviceTaintRule")
-        if slice_version is None or rule_version is None:
-            return self._list_slices(taint_rules)
-        versions = (slice_version, rule_version)
+        DeviceTaintRule added to the devices it selects (``taint_rules``: the rules' gate on;
+        ``class_and_cel``: rules select by class and CEL too, as 1.33 and 1.34 did). The same
+        tuple while no slice, rule (or, with ``class_and_cel``, class) changed (upstream's
+        informer cache), so that :meth:`world` and the allocator's slice index can tell an
+        unchanged one by identity."""
+        key = (taint_rules, class_and_cel)
+        kinds = ("ResourceSlice", "DeviceTaintRule") + (("DeviceClass",) if class_and_cel else ())
+        found = [self._kind_version(k) for k in kinds]
+        if any(v is None for v in found):
+            return self._list_slices(taint_rules, class_and_cel)
+        versions = tuple(v for v in found if v is not None)
         with self._lock:
-            cached = self._slices.get(taint_rules)
+            cached = self._slices.get(key)
             if cached is not None and cached[0] == versions:
                 return cached[1]
-        slices = tuple(self._list_slices(taint_rules))
+        slices = tuple(self._list_slices(taint_rules, class_and_cel))
         with self._lock:
-            self._slices[taint_rules] = (versions, slices)
+            self._slices[key] = (versions, slices)
         return slices
+
+    def patch_slices(self, slices: Sequence[ResourceSlice], rules: Sequence[DeviceTaintRule],
+                     class_and_cel: bool) -> list[ResourceSlice]:
+        """applyPatches of ``rules`` to each slice (the one implementation,
+        :func:`~kubesched.dra.structured.apply_device_taint_rules`), with the store's classes and
+        this manager's CEL cache where rules select by them (``class_and_cel``, 1.33/1.34)."""
+        if not class_and_cel:
+            return [apply_device_taint_rules(s, rules) for s in slices]
+        if self._rule_cel is None:
+            self._rule_cel = CELCache()
+        classes = {c.meta.name: c for c in self.list_classes()}
+        return [apply_device_taint_rules(s, rules, classes, self._rule_cel) for s in slices]
 
     def world(self, slices: Sequence[ResourceSlice]) -> tuple[object, ...]:
         """What an allocation depends on besides the claims, the node and the allocated
@@ -309,34 +324,14 @@ class DRAManager:
         class_version = self._kind_version("DeviceClass")
         return (slices, class_version if class_version is not None else object())
 
-    def _list_slices(self, taint_rules: bool) -> list[ResourceSlice]:
+    def _list_slices(self, taint_rules: bool, class_and_cel: bool) -> list[ResourceSlice]:
         slices: list[ResourceSlice] = self.store.list("ResourceSlice") if self.store is not None else []
         rules: list[DeviceTaintRule] = self.store.list("DeviceTaintRule") if taint_rules and slices else []
         if not rules:
             return slices
-        return [_with_taint_rules(s, rules) for s in slices]
+        return self.patch_slices(slices, rules, class_and_cel)
 
 
 def _add_devices(state: AllocatedState, claim: ResourceClaim, consumable_capacity: bool) -> None:
     """foreachAllocatedDevice into ``state``."""
     apply_claim(state, claim, consumable_capacity, add=True)
-
-
-def _selects(rule: DeviceTaintRule, driver: str, pool: str, device: str) -> bool:
-    return ((rule.driver is None or rule.driver == driver) and (rule.pool is None or rule.pool == pool)
-            and (rule.device is None or rule.device == device))
-
-
-def _with_taint_rules(s: ResourceSlice, rules: Iterable[DeviceTaintRule]) -> ResourceSlice:
-    applying = [r for r in rules if r.driver is None or r.driver == s.driver]
-    if not applying:
-        return s
-    devices = []
-    changed = False
-    for d in s.devices:
-        extra = tuple(r.taint for r in applying if _selects(r, s.driver, s.pool.name, d.name))
-        if extra:
-            d = dataclasses.replace(d, taints=d.taints + extra)
-            changed = True
-        devices.append(d)
-    return dataclasses.replace(s, devices=tuple(devices)) if changed else s
