@@ -42,16 +42,20 @@ def _text(value: Any) -> bytes:
 
 class BranchSharer:
     """Replaces, in each manifest given, the branches equal to one seen before (in this
-    sharer's lifetime: one load) by that one."""
+    sharer's lifetime: one load, one list of a live cluster) by that one."""
 
     def __init__(self) -> None:
         self._seen: dict[bytes, Any] = {}  # a branch's serialization's digest -> the branch
 
-    def share(self, manifest: dict[str, Any]) -> None:
-        """Shares ``manifest``'s branches in place (it is not read by anything yet)."""
-        self._branches(manifest, _DEPTH)
+    def share(self, manifest: dict[str, Any], *, learn: bool = True) -> None:
+        """Shares ``manifest``'s branches in place (it is not read by anything yet). With
+        ``learn`` False its branches are only matched against those seen, never kept: what a
+        watch event carries shares the listed objects' branches, and the sharer holds no more
+        than the list however long the watch runs (each event's new metadata, kept, would
+        keep every version of every object alive)."""
+        self._branches(manifest, _DEPTH, learn)
 
-    def _branches(self, node: Any, depth: int) -> None:  # a dict or a list
+    def _branches(self, node: Any, depth: int, learn: bool) -> None:  # a dict or a list
         items = node.items() if type(node) is dict else enumerate(node)
         for key, value in list(items):
             if (type(value) is not dict and type(value) is not list) or not value:
@@ -65,7 +69,8 @@ class BranchSharer:
             held = self._seen.get(digest)
             if held is not None:
                 node[key] = held
-            else:
+                continue
+            if learn:
                 self._seen[digest] = value
-                if depth > 1:
-                    self._branches(value, depth - 1)
+            if depth > 1:
+                self._branches(value, depth - 1, learn)

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...api import loads_json
+from ...api import BranchSharer, loads_json
 from ...api.loader import KINDS, ApiObject
 from .._memory import Expired
 from .._store import Invalid, NotFound, WatchEvent, WatchEventType
@@ -64,6 +64,10 @@ class Informer:
         self._resp: Any = None
         self._thread: threading.Thread | None = None
         self._info = KINDS[kind]
+        self._sharer = BranchSharer()
+        """The last list's: its items' equal branches held once, and a watched version's
+        branches equal to a listed one's held as that one (matched only: see
+        :meth:`~kubesched.api.BranchSharer.share`)."""
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -127,10 +131,11 @@ class Informer:
     def _list(self) -> None:
         """A paginated list (:func:`list_kind`), reconciled with the cache (Replace)."""
         fresh: dict[_Key, ApiObject] = {}
+        sharer = BranchSharer()  # a new one: what the one before holds may be gone
 
         def page(items: Sequence[Any], remaining: int) -> None:
             for item in items:
-                obj = parse_listed(self.kind, item)
+                obj = parse_listed(self.kind, item, sharer=sharer)
                 if obj is not None:
                     fresh[(obj.meta.namespace, obj.meta.name)] = obj
 
@@ -139,6 +144,7 @@ class Informer:
         with self.lock:
             old = self.items
             self.items = fresh
+            self._sharer = sharer
             self.resource_version = rv
             if self.synced.is_set():
                 for key, obj in fresh.items():
@@ -191,7 +197,7 @@ class Informer:
             md = raw.get("metadata") if isinstance(raw, Mapping) else None
             if isinstance(md, Mapping):  # (read without the lock: only a hint, see parse_listed)
                 prev_seen = self.items.get((md.get("namespace") or "", md.get("name") or ""))
-        obj = parse_listed(self.kind, raw, prev_seen)
+        obj = parse_listed(self.kind, raw, prev_seen, self._sharer, learn=False)
         with self.lock:
             if rv:
                 self.resource_version = rv

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ...api import BranchSharer
 from ...api.loader import KINDS, LoadedObjects, ProgressFn
 from .._store import Invalid, NotFound
 from ._pager import list_kind, parse_listed
@@ -43,6 +44,7 @@ def list_cluster(rest: RestClient, kinds: Sequence[str] = READ_KINDS,
     finished are left out, as ``newPodInformer`` does). Reads only. An optional kind the
     server does not serve or grant is empty (logged); any other API error is raised."""
     out = LoadedObjects()
+    sharer = BranchSharer()  # equal branches held once, across kinds, as the loader holds them
     for kind in kinds:
         where = f"{rest.host}: {KINDS[kind].plural}"
         done = 0
@@ -50,7 +52,7 @@ def list_cluster(rest: RestClient, kinds: Sequence[str] = READ_KINDS,
         def page(items: Sequence[Any], remaining: int, kind: str = kind, where: str = where) -> None:
             nonlocal done
             for item in items:
-                obj = parse_listed(kind, item)
+                obj = parse_listed(kind, item, sharer=sharer)
                 if obj is not None:
                     out.add(obj, where)
             done += len(items)
