@@ -4,6 +4,7 @@ listed ones, and no object ever changes through another."""
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections.abc import Iterator, Mapping
@@ -71,7 +72,8 @@ def test_listed_objects_hold_equal_branches_once() -> None:
     assert a.containers[0].image == b.containers[0].image == "app:1"
 
 
-def _informer(items: list[dict[str, Any]], events: list[dict[str, Any]], expected: int) -> Informer:
+def _informer(items: list[dict[str, Any]], events: list[dict[str, Any]], expected: int,
+              known: Mapping[tuple[str, str], Any] | None = None) -> Informer:
     """A pod informer on FakeApi, stopped once it has listed and handed on ``expected`` events."""
     seen: list[WatchEvent] = []
     done = threading.Event()
@@ -81,7 +83,8 @@ def _informer(items: list[dict[str, Any]], events: list[dict[str, Any]], expecte
         if len(seen) == expected:
             done.set()
 
-    inf = Informer(FakeApi(items, events), "Pod", threading.RLock(), on_event)  # type: ignore[arg-type]
+    inf = Informer(FakeApi(items, events), "Pod", threading.RLock(), on_event,  # type: ignore[arg-type]
+                   known=known)
     inf.start()
     try:
         assert inf.synced.wait(30)
@@ -120,3 +123,17 @@ def test_watched_versions_share_the_listed_branches_and_are_not_kept() -> None:
     # what only the watch carried is matched against the list, never kept for the next events
     assert d.raw["spec"]["containers"] == e.raw["spec"]["containers"]
     assert d.raw["spec"]["containers"] is not e.raw["spec"]["containers"]
+
+
+def test_objects_read_before_are_kept_by_the_first_list_and_shared_by_the_watch() -> None:
+    read = {(o.meta.namespace, o.meta.name): o
+            for o in list_cluster(FakeApi([_pod("a"), _pod("b")], []), kinds=("Pod",)).objects}  # type: ignore[arg-type]
+    a_raw = copy.deepcopy(read[("default", "a")].raw)
+    now = [_pod("a"), _pod("b", rv="11")]  # b changed since
+    inf = _informer(now, [{"type": "ADDED", "object": _pod("c", rv="12")}], expected=1, known=read)
+    assert inf.items[("default", "a")] is read[("default", "a")]  # the same version: not a copy
+    b = inf.items[("default", "b")]
+    assert b is not read[("default", "b")] and b.meta.resource_version == "11"
+    c = inf.items[("default", "c")]
+    assert c.raw["spec"]["containers"] is read[("default", "a")].raw["spec"]["containers"]
+    assert read[("default", "a")].raw == a_raw  # kept as it was

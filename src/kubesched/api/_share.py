@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from collections.abc import Mapping
 from typing import Any, Final
 
 __all__ = ["BranchSharer"]
@@ -53,9 +54,15 @@ class BranchSharer:
         watch event carries shares the listed objects' branches, and the sharer holds no more
         than the list however long the watch runs (each event's new metadata, kept, would
         keep every version of every object alive)."""
-        self._branches(manifest, _DEPTH, learn)
+        self._branches(manifest, _DEPTH, learn, True)
 
-    def _branches(self, node: Any, depth: int, learn: bool) -> None:  # a dict or a list
+    def remember(self, manifest: Mapping[str, Any]) -> None:
+        """Keeps ``manifest``'s branches for the manifests after it, never changing it (it is
+        read already: an object listed before, kept as it was)."""
+        if type(manifest) is dict:
+            self._branches(manifest, _DEPTH, True, False)
+
+    def _branches(self, node: Any, depth: int, learn: bool, replace: bool) -> None:  # a dict or a list
         items = node.items() if type(node) is dict else enumerate(node)
         for key, value in list(items):
             if (type(value) is not dict and type(value) is not list) or not value:
@@ -68,9 +75,10 @@ class BranchSharer:
             digest = hashlib.blake2b(text, digest_size=16).digest()
             held = self._seen.get(digest)
             if held is not None:
-                node[key] = held
+                if replace:
+                    node[key] = held
                 continue
             if learn:
                 self._seen[digest] = value
             if depth > 1:
-                self._branches(value, depth - 1, learn)
+                self._branches(value, depth - 1, learn, replace)

@@ -49,7 +49,7 @@ class Informer:
 
     def __init__(self, rest: RestClient, kind: str, lock: threading.RLock,
                  on_event: Callable[[WatchEvent], None], field_selector: str | None = None,
-                 optional: bool = False) -> None:
+                 optional: bool = False, known: Mapping[_Key, ApiObject] | None = None) -> None:
         self.rest = rest
         self.kind = kind
         self.lock = lock
@@ -58,6 +58,11 @@ class Informer:
         self.optional = optional
         """A kind the cluster may not serve or grant (see ``_run``): none, rather than no start."""
         self.items: dict[_Key, ApiObject] = {}
+        self._known = known
+        """Objects read before (the cluster input of ``kubesched ui``): the first list keeps each
+        one the server still has at the same resourceVersion instead of a copy of it parsed
+        again, so that the process holds the cluster once (api objects are never changed in
+        place: an update replaces them)."""
         self.resource_version = ""
         self.synced = threading.Event()
         self._stop = threading.Event()
@@ -132,10 +137,15 @@ class Informer:
         """A paginated list (:func:`list_kind`), reconciled with the cache (Replace)."""
         fresh: dict[_Key, ApiObject] = {}
         sharer = BranchSharer()  # a new one: what the one before holds may be gone
+        known, self._known = self._known or {}, None
 
         def page(items: Sequence[Any], remaining: int) -> None:
             for item in items:
-                obj = parse_listed(self.kind, item, sharer=sharer)
+                obj = self._same(known, item)
+                if obj is not None:
+                    sharer.remember(obj.raw)
+                else:
+                    obj = parse_listed(self.kind, item, sharer=sharer)
                 if obj is not None:
                     fresh[(obj.meta.namespace, obj.meta.name)] = obj
 
@@ -157,6 +167,16 @@ class Informer:
                     if key not in fresh:
                         self._emit("DELETED", prev, None)
         self.synced.set()
+
+    @staticmethod
+    def _same(known: Mapping[_Key, ApiObject], item: Any) -> ApiObject | None:
+        """The object of ``known`` that ``item`` is (same name, same resourceVersion), if any."""
+        md = item.get("metadata") if known and isinstance(item, Mapping) else None
+        if not isinstance(md, Mapping):
+            return None
+        obj = known.get((md.get("namespace") or "", md.get("name") or ""))
+        rv = obj.meta.resource_version if obj is not None else ""
+        return obj if rv and rv == md.get("resourceVersion") else None
 
     # -- watch -----------------------------------------------------------------------------
     def _watch(self) -> None:
