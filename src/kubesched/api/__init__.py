@@ -105,6 +105,7 @@ from ._selectors import (
     find_untolerated_taint,
     tolerations_tolerate_taint,
 )
+from ._share import BranchSharer
 from ._util_validation import FieldErrors, is_extended_resource_name
 from ._version import NEWEST_KUBE_VERSION, OLDEST_KUBE_VERSION, KubeVersion
 from ._workloads import (
@@ -149,6 +150,7 @@ __all__ = [
     "Affinity",
     "AllocationResult",
     "ApiObject",
+    "BranchSharer",
     "CSINode",
     "Container",
     "ContainerImage",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from collections.abc import Mapping
 from typing import Any, Final
 
 __all__ = ["BranchSharer"]
@@ -42,16 +43,26 @@ def _text(value: Any) -> bytes:
 
 class BranchSharer:
     """Replaces, in each manifest given, the branches equal to one seen before (in this
-    sharer's lifetime: one load) by that one."""
+    sharer's lifetime: one load, one list of a live cluster) by that one."""
 
     def __init__(self) -> None:
         self._seen: dict[bytes, Any] = {}  # a branch's serialization's digest -> the branch
 
-    def share(self, manifest: dict[str, Any]) -> None:
-        """Shares ``manifest``'s branches in place (it is not read by anything yet)."""
-        self._branches(manifest, _DEPTH)
+    def share(self, manifest: dict[str, Any], *, learn: bool = True) -> None:
+        """Shares ``manifest``'s branches in place (it is not read by anything yet). With
+        ``learn`` False its branches are only matched against those seen, never kept: what a
+        watch event carries shares the listed objects' branches, and the sharer holds no more
+        than the list however long the watch runs (each event's new metadata, kept, would
+        keep every version of every object alive)."""
+        self._branches(manifest, _DEPTH, learn, True)
 
-    def _branches(self, node: Any, depth: int) -> None:  # a dict or a list
+    def remember(self, manifest: Mapping[str, Any]) -> None:
+        """Keeps ``manifest``'s branches for the manifests after it, never changing it (it is
+        read already: an object listed before, kept as it was)."""
+        if type(manifest) is dict:
+            self._branches(manifest, _DEPTH, True, False)
+
+    def _branches(self, node: Any, depth: int, learn: bool, replace: bool) -> None:  # a dict or a list
         items = node.items() if type(node) is dict else enumerate(node)
         for key, value in list(items):
             if (type(value) is not dict and type(value) is not list) or not value:
@@ -64,8 +75,10 @@ class BranchSharer:
             digest = hashlib.blake2b(text, digest_size=16).digest()
             held = self._seen.get(digest)
             if held is not None:
-                node[key] = held
-            else:
+                if replace:
+                    node[key] = held
+                continue
+            if learn:
                 self._seen[digest] = value
-                if depth > 1:
-                    self._branches(value, depth - 1)
+            if depth > 1:
+                self._branches(value, depth - 1, learn, replace)

@@ -54,11 +54,20 @@ class LiveFollower:
         self._changed = threading.Event()
         self._stop = threading.Event()
         self._last_change = 0.0
+        # What the command listed from this server before serving (origin ``<server>: <plural>``,
+        # see list_cluster; the manifests on top left out): the informers' first list keeps
+        # these objects rather than a second copy of each.
+        shown = workspace.view.loaded
+        served: dict[str, dict[tuple[str, str], Any]] = {}
+        for o in shown.objects:
+            if shown.origin_of(o).startswith(f"{rest.host}: "):
+                served.setdefault(kind_of(o), {})[(o.meta.namespace, o.meta.name)] = o
         versions: Mapping[str, str] = kinds if isinstance(kinds, Mapping) else {}
         self.informers = [
             Informer(rest, kind, self._lock, self._on_event,
                      field_selector=POD_FIELD_SELECTOR if kind == "Pod" else None,
-                     optional=KINDS[kind].optional, api_version=versions.get(kind))
+                     optional=KINDS[kind].optional, api_version=versions.get(kind),
+                     known=served.get(kind), share_watched=True)
             for kind in kinds]
         self._thread = threading.Thread(target=self._run, name="kubesched-ui-live", daemon=True)
 

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...api import loads_json
+from ...api import BranchSharer, loads_json
 from ...api.loader import KINDS, ApiObject
 from .._memory import Expired
 from .._store import Invalid, NotFound, WatchEvent, WatchEventType
@@ -49,7 +49,8 @@ class Informer:
 
     def __init__(self, rest: RestClient, kind: str, lock: threading.RLock,
                  on_event: Callable[[WatchEvent], None], field_selector: str | None = None,
-                 optional: bool = False, api_version: str | None = None) -> None:
+                 optional: bool = False, api_version: str | None = None,
+                 known: Mapping[_Key, ApiObject] | None = None, share_watched: bool = False) -> None:
         self.rest = rest
         self.kind = kind
         self.lock = lock
@@ -60,11 +61,24 @@ class Informer:
         self.api_version = api_version or KINDS[kind].api_version
         """The version listed and watched (the kind's preferred one unless told)."""
         self.items: dict[_Key, ApiObject] = {}
+        self._known = known
+        """Objects read before (the cluster input of ``kubesched ui``): the first list keeps each
+        one the server still has at the same resourceVersion instead of a copy of it parsed
+        again, so that the process holds the cluster once (api objects are never changed in
+        place: an update replaces them)."""
         self.resource_version = ""
         self.synced = threading.Event()
         self._stop = threading.Event()
         self._resp: Any = None
         self._thread: threading.Thread | None = None
+        self.share_watched = share_watched
+        """Whether a watched version's branches are matched with the last list's too: it saves
+        memory for a long-lived view (``kubesched ui``) at about 80 µs per event, which the
+        scheduler (``run``), whose CPU per pod is the point, does not pay."""
+        self._sharer = BranchSharer()
+        """The last list's: its items' equal branches held once, and a watched version's
+        branches equal to a listed one's held as that one (matched only: see
+        :meth:`~kubesched.api.BranchSharer.share`)."""
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -128,10 +142,16 @@ class Informer:
     def _list(self) -> None:
         """A paginated list (:func:`list_kind`), reconciled with the cache (Replace)."""
         fresh: dict[_Key, ApiObject] = {}
+        sharer = BranchSharer()  # a new one: what the one before holds may be gone
+        known, self._known = self._known or {}, None
 
         def page(items: Sequence[Any], remaining: int) -> None:
             for item in items:
-                obj = parse_listed(self.kind, item, api_version=self.api_version)
+                obj = self._same(known, item)
+                if obj is not None:
+                    sharer.remember(obj.raw)
+                else:
+                    obj = parse_listed(self.kind, item, api_version=self.api_version, sharer=sharer)
                 if obj is not None:
                     fresh[(obj.meta.namespace, obj.meta.name)] = obj
 
@@ -140,6 +160,7 @@ class Informer:
         with self.lock:
             old = self.items
             self.items = fresh
+            self._sharer = sharer
             self.resource_version = rv
             if self.synced.is_set():
                 for key, obj in fresh.items():
@@ -152,6 +173,16 @@ class Informer:
                     if key not in fresh:
                         self._emit("DELETED", prev, None)
         self.synced.set()
+
+    @staticmethod
+    def _same(known: Mapping[_Key, ApiObject], item: Any) -> ApiObject | None:
+        """The object of ``known`` that ``item`` is (same name, same resourceVersion), if any."""
+        md = item.get("metadata") if known and isinstance(item, Mapping) else None
+        if not isinstance(md, Mapping):
+            return None
+        obj = known.get((md.get("namespace") or "", md.get("name") or ""))
+        rv = obj.meta.resource_version if obj is not None else ""
+        return obj if rv and rv == md.get("resourceVersion") else None
 
     # -- watch -----------------------------------------------------------------------------
     def _watch(self) -> None:
@@ -192,7 +223,8 @@ class Informer:
             md = raw.get("metadata") if isinstance(raw, Mapping) else None
             if isinstance(md, Mapping):  # (read without the lock: only a hint, see parse_listed)
                 prev_seen = self.items.get((md.get("namespace") or "", md.get("name") or ""))
-        obj = parse_listed(self.kind, raw, prev_seen, self.api_version)
+        obj = parse_listed(self.kind, raw, prev_seen, self.api_version,
+                           self._sharer if self.share_watched else None, learn=False)
         with self.lock:
             if rv:
                 self.resource_version = rv

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from ...api import BranchSharer
 from ...api.loader import KINDS, ApiObject, parse_object, parse_update
 from .._store import NotFound
 from ._resources import collection_path
@@ -25,16 +26,23 @@ PAGE: Final = 500
 """Items per page (the reflector's default page size)."""
 
 def parse_listed(kind: str, raw: Any, prev: ApiObject | None = None,
-                 api_version: str | None = None) -> ApiObject | None:
+                 api_version: str | None = None, sharer: BranchSharer | None = None,
+                 learn: bool = True) -> ApiObject | None:
     """The api object for an item the server sent, or None (logged) for one kubesched cannot
     read. ``prev``: a cached earlier version of it, whose unchanged parts need not be parsed
     again (the same object results from any earlier version, so a stale one is fine).
     ``api_version``: the version it was listed from (list items carry none), default the
-    kind's preferred one."""
+    kind's preferred one. ``sharer``: the list's (or the informer's)
+    :class:`~kubesched.api.BranchSharer`, which replaces the item's branches equal to those of
+    an item read before by those, as the loader does for manifests (``raw`` is the server's
+    freshly decoded item: nothing else reads it); ``learn``: whether the item's own branches
+    are kept for the items after it (see :meth:`~kubesched.api.BranchSharer.share`)."""
     try:
         doc = dict(raw)
         doc.setdefault("kind", kind)
         doc.setdefault("apiVersion", api_version or KINDS[kind].api_version)
+        if sharer is not None:
+            sharer.share(doc, learn=learn)
         return parse_object(doc) if prev is None else parse_update(prev, doc)
     except Exception as exc:
         md = (raw or {}).get("metadata") if isinstance(raw, Mapping) else None

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ...api import KubeVersion
+from ...api import BranchSharer, KubeVersion
 from ...api.loader import KINDS, LoadedObjects, ProgressFn
 from .._store import Invalid, NotFound
 from ._pager import list_kind, parse_listed
@@ -55,6 +55,7 @@ def list_cluster(rest: RestClient, kinds: Sequence[str] | Mapping[str, str] = RE
     server does not serve or grant is empty (logged); any other API error is raised."""
     out = LoadedObjects()
     versions: Mapping[str, str] = kinds if isinstance(kinds, Mapping) else {}
+    sharer = BranchSharer()  # equal branches held once, across kinds, as the loader holds them
     for kind in kinds:
         version = versions.get(kind) or KINDS[kind].api_version
         where = f"{rest.host}: {KINDS[kind].plural}"
@@ -64,7 +65,7 @@ def list_cluster(rest: RestClient, kinds: Sequence[str] | Mapping[str, str] = RE
                  version: str = version) -> None:
             nonlocal done
             for item in items:
-                obj = parse_listed(kind, item, api_version=version)
+                obj = parse_listed(kind, item, api_version=version, sharer=sharer)
                 if obj is not None:
                     out.add(obj, where)
             done += len(items)
