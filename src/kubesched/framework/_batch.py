@@ -40,6 +40,14 @@ class NodeBatch:
         """The batch's node names, in batch order."""
         return list(self.snapshot.names_array()[self.indices].tolist())
 
+    def all_have_nodes(self) -> bool:
+        """Every NodeInfo of the batch has its Node object (the snapshot's ``has_node`` column;
+        a view over some rows, as preemption's, has no columns and asks each NodeInfo)."""
+        columns = getattr(self.snapshot, "columns", None)
+        if columns is not None:
+            return bool(columns.has_node[self.indices].all())
+        return all(ni.node is not None for ni in self.node_infos())
+
     def lazy_names(self) -> BatchNames:
         """The names as a sequence that reads the snapshot only for the entries asked for."""
         return BatchNames(self)

@@ -345,7 +345,7 @@ class CSILimits(PluginBase):
         without = self._new_volumes(pod, False)
         with_csi = without if self._resolves_without_csi_node(pod) else self._new_volumes(pod, True)
         if (isinstance(without, dict) and not without and isinstance(with_csi, dict) and not with_csi
-                and _all_have_nodes(nodes)):
+                and nodes.all_have_nodes()):
             return BatchFilterResult.all_success(len(nodes))  # nothing attachable anywhere
         index = self._index
         index.sync(nodes.snapshot, self._storage_version())
@@ -392,14 +392,6 @@ class CSILimits(PluginBase):
                 out.put(pos, Status.from_error(e.error))
             else:
                 out.put(pos, _check_counts(resolved, e.attached, e.counts, e.limits))
-
-
-def _all_have_nodes(nodes: NodeBatch) -> bool:
-    """Every NodeInfo of the batch has its Node object (the snapshot's ``has_node`` column)."""
-    columns = getattr(nodes.snapshot, "columns", None)
-    if columns is not None:
-        return bool(columns.has_node[nodes.indices].all())
-    return all(ni.node is not None for ni in nodes.node_infos())
 
 
 def _same_volumes(a: Pod, b: Pod) -> bool:

@@ -406,7 +406,7 @@ class VolumeBinding(PluginBase):
         if not isinstance(s, _StateData) or s.pod_volume_claims is None:
             return None
         claims = s.pod_volume_claims
-        if claims.unbound_claims_delay_binding or not _all_have_nodes(nodes):
+        if claims.unbound_claims_delay_binding or not nodes.all_have_nodes():
             return None
         pvs: list[PersistentVolume] = []
         pvs_found = True
@@ -512,14 +512,6 @@ class VolumeBinding(PluginBase):
         except Exception as exc:  # a store write failed: Error, so the pod is retried
             return Status.from_error(exc)
         return None
-
-
-def _all_have_nodes(nodes: NodeBatch) -> bool:
-    """Every NodeInfo of the batch has its Node object (the snapshot's ``has_node`` column)."""
-    columns = getattr(nodes.snapshot, "columns", None)
-    if columns is not None:
-        return bool(columns.has_node[nodes.indices].all())
-    return all(ni.node is not None for ni in nodes.node_infos())
 
 
 def _raw(o: Any) -> dict[str, Any]:
