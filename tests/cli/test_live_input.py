@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ import yaml
 from typer.testing import CliRunner
 
 from kubesched.api import NEWEST_KUBE_VERSION, KubeVersion
-from kubesched.api.loader import KINDS, load_paths
+from kubesched.api.loader import KINDS, LoadedObjects, load_paths
 from kubesched.cli import app
 from kubesched.cli._inputs import ClusterSource
 from kubesched.cli._kubectl import kubectl_args
@@ -210,12 +211,14 @@ def test_ui_follows_the_kinds_the_first_listing_read(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(LiveFollower, "start", lambda self: self)  # no informer thread here
     v134 = KubeVersion(1, 34)
     cfg = default_config({"DRADeviceTaints": True}, kube_version=v134)
-    follower = _follow(None, ClusterSource(), cfg, None, False)  # type: ignore[arg-type]
+    # a workspace that listed nothing from this server (the informers' first list keeps none)
+    workspace = SimpleNamespace(view=SimpleNamespace(loaded=LoadedObjects()))
+    follower = _follow(workspace, ClusterSource(), cfg, None, False)  # type: ignore[arg-type]
     got = {i.kind: i.api_version for i in follower.informers}
     preferred = {k: KINDS[k].api_version for k in READ_KINDS}
     assert got == {**preferred, "DeviceTaintRule": "resource.k8s.io/v1alpha3"}
     assert list(got) == list(read_kinds(v134, cfg.features))  # in the listing's order
-    plain = _follow(None, ClusterSource(), None, None, False)  # type: ignore[arg-type]
+    plain = _follow(workspace, ClusterSource(), None, None, False)  # type: ignore[arg-type]
     assert [i.kind for i in plain.informers] == list(READ_KINDS)
 
 
