@@ -92,3 +92,29 @@ def test_a_plugin_names_its_args_type_by_the_protocol() -> None:
     assert isinstance(fit, PluginWithArgs) and isinstance(fit.Args, ArgsDecoder)
     assert issubclass(fit.Args, PluginArgs)
     assert not isinstance(in_tree_registry()["NodeName"].Args, ArgsDecoder)  # PluginBase: None
+
+
+def test_the_framework_asks_a_nominator_that_names_its_nodes_once() -> None:
+    from kubesched.framework import NodeNamesNominator
+
+    fwk = new_profile_map(default_config())["default-scheduler"]
+    queue = PriorityQueue(VirtualClock(), lambda a, b: False, {}, {})
+    assert isinstance(queue, NodeNamesNominator)
+    fwk.set_nominator(queue)
+    assert fwk.nominated_node_names() == set()
+    fwk.set_nominator(_PlainNominator())  # it cannot tell: any node may hold nominated pods
+    assert not isinstance(_PlainNominator(), NodeNamesNominator)
+    assert fwk.nominated_node_names() is None
+
+
+def test_a_rows_view_of_the_columns_gathers_rows_and_starts_its_label_caches_empty() -> None:
+    nodes = [make_node().name(n).label("zone", n).obj() for n in ("a", "b", "c")]
+    cols = snapshot_of(nodes, []).columns
+    assert cols.label_column("zone")[1] == ["a", "b", "c"]
+    rows = np.array([2, 0], dtype=np.int64)
+    requested = cols.requested[rows].copy()
+    requested[0, cols.resource_index["pods"]] = 3
+    view = cols.rows_view(rows, requested)
+    assert view.has_node.shape == (2,) and view.pod_count.tolist() == [3, 0]
+    assert view._label_cache == {} and view._label_domains == {}
+    assert cols.label_column("zone")[1] == ["a", "b", "c"]  # the full columns keep theirs
