@@ -118,3 +118,23 @@ def test_a_rows_view_of_the_columns_gathers_rows_and_starts_its_label_caches_emp
     assert view.has_node.shape == (2,) and view.pod_count.tolist() == [3, 0]
     assert view._label_cache == {} and view._label_domains == {}
     assert cols.label_column("zone")[1] == ["a", "b", "c"]  # the full columns keep theirs
+
+
+def test_preempting_a_victim_already_gone_is_no_error_but_other_store_errors_are() -> None:
+    from kubesched.cluster import Conflict, MemoryStore
+    from kubesched.framework.preemption import Candidate, Executor, Victims
+
+    store = MemoryStore()
+    fwk = new_profile_map(default_config(), store=store)["default-scheduler"]
+    preemptor = make_pod().name("high").priority(10).obj()
+    gone = make_pod().name("gone").node("n").obj()  # never created: NotFound
+    executor = Executor(fwk)
+    candidate = Candidate("n", Victims([gone]))
+    assert executor.prepare_candidate(candidate, preemptor, "DefaultPreemption").is_success()
+
+    def conflict(*args: Any, **kwargs: Any) -> Any:
+        raise Conflict("stale")
+
+    store.patch_pod_status = conflict  # type: ignore[method-assign]
+    st = executor.prepare_candidate(candidate, preemptor, "DefaultPreemption")
+    assert st.code == Code.ERROR and "stale" in st.message()
