@@ -138,3 +138,15 @@ def test_preempting_a_victim_already_gone_is_no_error_but_other_store_errors_are
     store.patch_pod_status = conflict  # type: ignore[method-assign]
     st = executor.prepare_candidate(candidate, preemptor, "DefaultPreemption")
     assert st.code == Code.ERROR and "stale" in st.message()
+
+
+def test_a_scheduler_without_a_clock_runs_on_its_stores() -> None:
+    from kubesched.cluster import Clocked, MemoryStore
+    from kubesched.scheduler import Scheduler
+
+    clock = VirtualClock()
+    store = MemoryStore(clock=clock)
+    assert isinstance(store, Clocked)
+    assert Scheduler(store).clock is clock
+    own = VirtualClock()
+    assert Scheduler(store, clock=own).clock is own
