@@ -92,3 +92,61 @@ def test_a_plugin_names_its_args_type_by_the_protocol() -> None:
     assert isinstance(fit, PluginWithArgs) and isinstance(fit.Args, ArgsDecoder)
     assert issubclass(fit.Args, PluginArgs)
     assert not isinstance(in_tree_registry()["NodeName"].Args, ArgsDecoder)  # PluginBase: None
+
+
+def test_the_framework_asks_a_nominator_that_names_its_nodes_once() -> None:
+    from kubesched.framework import NodeNamesNominator
+
+    fwk = new_profile_map(default_config())["default-scheduler"]
+    queue = PriorityQueue(VirtualClock(), lambda a, b: False, {}, {})
+    assert isinstance(queue, NodeNamesNominator)
+    fwk.set_nominator(queue)
+    assert fwk.nominated_node_names() == set()
+    fwk.set_nominator(_PlainNominator())  # it cannot tell: any node may hold nominated pods
+    assert not isinstance(_PlainNominator(), NodeNamesNominator)
+    assert fwk.nominated_node_names() is None
+
+
+def test_a_rows_view_of_the_columns_gathers_rows_and_starts_its_label_caches_empty() -> None:
+    nodes = [make_node().name(n).label("zone", n).obj() for n in ("a", "b", "c")]
+    cols = snapshot_of(nodes, []).columns
+    assert cols.label_column("zone")[1] == ["a", "b", "c"]
+    rows = np.array([2, 0], dtype=np.int64)
+    requested = cols.requested[rows].copy()
+    requested[0, cols.resource_index["pods"]] = 3
+    view = cols.rows_view(rows, requested)
+    assert view.has_node.shape == (2,) and view.pod_count.tolist() == [3, 0]
+    assert view._label_cache == {} and view._label_domains == {}
+    assert cols.label_column("zone")[1] == ["a", "b", "c"]  # the full columns keep theirs
+
+
+def test_preempting_a_victim_already_gone_is_no_error_but_other_store_errors_are() -> None:
+    from kubesched.cluster import Conflict, MemoryStore
+    from kubesched.framework.preemption import Candidate, Executor, Victims
+
+    store = MemoryStore()
+    fwk = new_profile_map(default_config(), store=store)["default-scheduler"]
+    preemptor = make_pod().name("high").priority(10).obj()
+    gone = make_pod().name("gone").node("n").obj()  # never created: NotFound
+    executor = Executor(fwk)
+    candidate = Candidate("n", Victims([gone]))
+    assert executor.prepare_candidate(candidate, preemptor, "DefaultPreemption").is_success()
+
+    def conflict(*args: Any, **kwargs: Any) -> Any:
+        raise Conflict("stale")
+
+    store.patch_pod_status = conflict  # type: ignore[method-assign]
+    st = executor.prepare_candidate(candidate, preemptor, "DefaultPreemption")
+    assert st.code == Code.ERROR and "stale" in st.message()
+
+
+def test_a_scheduler_without_a_clock_runs_on_its_stores() -> None:
+    from kubesched.cluster import Clocked, MemoryStore
+    from kubesched.scheduler import Scheduler
+
+    clock = VirtualClock()
+    store = MemoryStore(clock=clock)
+    assert isinstance(store, Clocked)
+    assert Scheduler(store).clock is clock
+    own = VirtualClock()
+    assert Scheduler(store, clock=own).clock is own

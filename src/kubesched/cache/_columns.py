@@ -38,6 +38,7 @@ derived from a label column or from ``taint_sets`` may be kept, checked by ident
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -172,6 +173,22 @@ class NodeColumns:
         self.allocatable = np.pad(self.allocatable, pad)
         self.requested = np.pad(self.requested, pad)
         self.non_zero_requested = np.pad(self.non_zero_requested, pad)
+
+    def rows_view(self, rows: I64, requested: I64) -> NodeColumns:
+        """These columns restricted to ``rows`` (every per-node array gathered), with
+        ``requested`` (and the pod counts it implies) in place of the cached rows: what a batch
+        Filter reads of nodes with pods added (nominated pods, preemption's dry run). The label
+        caches start empty: the cached columns describe the full rows."""
+        view = copy.copy(self)
+        n = len(self.pod_count)
+        for attr, value in vars(self).items():
+            if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n:
+                setattr(view, attr, value[rows])
+        view.requested = requested
+        view.pod_count = requested[:, self.resource_index["pods"]].copy()
+        view._label_cache = {}
+        view._label_domains = {}
+        return view
 
     def regather(self, infos: Sequence[NodeInfo], src_rows: Sequence[int],
                  dirty: Sequence[int]) -> NodeColumns:

@@ -6,6 +6,7 @@ from ._memory import Expired, MemoryStore
 from ._store import (
     AlreadyExists,
     ChangeLog,
+    Clocked,
     Conflict,
     Event,
     Invalid,
@@ -21,6 +22,7 @@ __all__ = [
     "SCHEDULING_GATED",
     "AlreadyExists",
     "ChangeLog",
+    "Clocked",
     "Conflict",
     "Event",
     "Expired",

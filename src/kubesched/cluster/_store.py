@@ -11,14 +11,18 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, overload, runtime_checkable
 
 from ..api import Pod
 from ..api.loader import ApiObject
 
+if TYPE_CHECKING:
+    from ..clock import Clock
+
 __all__ = [
     "AlreadyExists",
     "ChangeLog",
+    "Clocked",
     "Conflict",
     "Event",
     "Invalid",
@@ -172,6 +176,16 @@ class Event:
             "reportingComponent": self.reporting_controller,
             "action": self.action,
         }
+
+
+@runtime_checkable
+class Clocked(Protocol):
+    """A store that runs on a clock (MemoryStore's graceful termination; the live store's
+    watch and timers): a scheduler built over it without a clock of its own uses the same one.
+    Not part of :class:`Store`: a store that only answers reads and writes has none."""
+
+    @property
+    def clock(self) -> Clock: ...
 
 
 @runtime_checkable

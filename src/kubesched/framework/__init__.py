@@ -42,11 +42,14 @@ from ._interface import (
     EnqueueExtensions,
     FilterInputs,
     FilterPlugin,
+    LoggingNominator,
     NodeAllocationsPlugin,
+    NodeNamesNominator,
     PermitPlugin,
     Plugin,
     PluginWithArgs,
     PodActivator,
+    PodNominator,
     PostBindPlugin,
     PostFilterPlugin,
     PostFilterResult,
@@ -73,7 +76,6 @@ from ._nominated import (
     GE_NOMINATED_KEY,
     GENominatedPods,
     SnapshotView,
-    columns_view,
     requests_row,
     resource_only_filters,
 )
@@ -101,7 +103,7 @@ from ._registry import (
 )
 from ._release_switch import QUANTITY_VALUE_SATURATES, ReleaseSwitch, read_quantities_as
 from ._results import FilterOutcome, ScoreResult, filter_plugin_error
-from ._runtime import ExtensionPointObserver, Framework, PluginObserver, PodNominator
+from ._runtime import ExtensionPointObserver, Framework, PluginObserver
 from ._runtime_build import FrameworkBuildError
 from ._signature import (
     FEATURES_SIGNER_NAME,
@@ -186,8 +188,10 @@ __all__ = [
     "GENominatedPods",
     "Handle",
     "LoadedPlugin",
+    "LoggingNominator",
     "NodeAllocationsPlugin",
     "NodeBatch",
+    "NodeNamesNominator",
     "NodeToStatus",
     "OpportunisticBatch",
     "PermitFuture",
@@ -237,7 +241,6 @@ __all__ = [
     "Status",
     "WaitingPod",
     "as_status",
-    "columns_view",
     "feature_dependency_errors",
     "feature_gates_for",
     "filter_inputs",

@@ -20,8 +20,7 @@ if TYPE_CHECKING:
     from ..cache import NodeInfo, PodGroupStates, PodInfo, Snapshot
     from ..clock import Clock
     from ..cluster import Store
-    from ._interface import PreemptionExtender
-    from ._runtime import PodNominator
+    from ._interface import PodNominator, PreemptionExtender
     from ._waiting_pods import WaitingPod
 
 __all__ = ["Handle", "PreemptionMetrics"]

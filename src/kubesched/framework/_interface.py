@@ -10,7 +10,7 @@ plugin implements only what upstream's does. The runtime checks membership with
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -45,11 +45,14 @@ __all__ = [
     "EnqueueExtensions",
     "FilterInputs",
     "FilterPlugin",
+    "LoggingNominator",
     "NodeAllocationsPlugin",
+    "NodeNamesNominator",
     "PermitPlugin",
     "Plugin",
     "PluginWithArgs",
     "PodActivator",
+    "PodNominator",
     "PostBindPlugin",
     "PostFilterPlugin",
     "PostFilterResult",
@@ -429,6 +432,31 @@ class PodActivator(Protocol):
     nominator that is not (a framework outside a scheduler) activates nothing."""
 
     def activate(self, pods: Mapping[str, Pod]) -> None: ...
+
+
+class PodNominator(Protocol):
+    """What the runtime needs of the queue's nominator: upstream's ``PodNominator``
+    (interface.go) as the Filter phase reads it, ``NominatedPodsForNode``."""
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
+
+
+@runtime_checkable
+class NodeNamesNominator(PodNominator, Protocol):
+    """A nominator that names the nodes holding nominated pods at once (the scheduler's queue),
+    so that a cycle with none asks once instead of once per node (no upstream counterpart:
+    upstream asks per node). The framework checks it once, when the nominator is set
+    (``Framework.nominated_node_names``)."""
+
+    def nominated_node_names(self) -> Collection[str]: ...
+
+
+@runtime_checkable
+class LoggingNominator(NodeNamesNominator, Protocol):
+    """A nominator that keeps a change log (the scheduler's queue): what the nominated columns
+    read of it (no upstream counterpart)."""
+
+    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]: ...
 
 
 class PreemptionExtender(Protocol):

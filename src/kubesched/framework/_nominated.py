@@ -30,16 +30,22 @@ its node to the per-node two-pass path.
 
 from __future__ import annotations
 
-import copy
 import itertools
-from collections.abc import Collection, Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
 
 from ._batch import NodeBatch
-from ._interface import BatchFilterPlugin, FilterInputs, filter_inputs
+from ._interface import (
+    BatchFilterPlugin,
+    FilterInputs,
+    LoggingNominator,
+    NodeNamesNominator,
+    PodNominator,
+    filter_inputs,
+)
 from ._results import FilterOutcome
 
 if TYPE_CHECKING:
@@ -48,48 +54,11 @@ if TYPE_CHECKING:
     from ._cycle_state import CycleState
     from ._runtime import Framework
 
-__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "LoggingNominator", "NominatedColumns", "SnapshotView",
-           "columns_view", "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated",
+__all__ = ["GE_NOMINATED_KEY", "GENominatedPods", "NominatedColumns", "SnapshotView",
+           "ge_nominated_pods", "ge_nominated_rows", "refilter_with_nominated",
            "requests_row", "resource_only_filters"]
 
 I64 = npt.NDArray[np.int64]
-
-
-class AnyNominator(Protocol):
-    """The least a nominator offers (``framework.PodNominator``)."""
-
-    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
-
-
-@runtime_checkable
-class NodeNamesNominator(AnyNominator, Protocol):
-    """A nominator that names the nodes holding nominated pods at once (the scheduler's queue),
-    so that a cycle with none asks once instead of once per node."""
-
-    def nominated_node_names(self) -> Collection[str]: ...
-
-
-@runtime_checkable
-class LoggingNominator(NodeNamesNominator, Protocol):
-    """A nominator that keeps a change log (the scheduler's queue): what the nominated columns
-    read of it."""
-
-    def nominated_changes_since(self, version: int) -> tuple[int, list[str] | None]: ...
-
-
-def columns_view(cols: NodeColumns, rows: I64, requested: I64) -> NodeColumns:
-    """The columns restricted to ``rows`` (every per-node array gathered), with ``requested``
-    (and the pod counts it implies) in place of the cached rows."""
-    view = copy.copy(cols)
-    n = len(cols.pod_count)
-    for attr, value in vars(cols).items():
-        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n:
-            setattr(view, attr, value[rows])
-    view.requested = requested
-    view.pod_count = requested[:, cols.resource_index["pods"]].copy()
-    if hasattr(view, "_label_cache"):
-        view._label_cache = {}
-    return view
 
 
 class SnapshotView:
@@ -348,7 +317,7 @@ def ge_nominated_pods(nom: LoggingNominator, cols: NominatedColumns, snapshot: S
     return ge
 
 
-def ge_nominated_rows(nom: AnyNominator, batch: NodeBatch, pod: Pod) -> list[int]:
+def ge_nominated_rows(nom: PodNominator, batch: NodeBatch, pod: Pod) -> list[int]:
     """The batch rows whose node holds nominated pods of priority >= the pod's other than
     itself, in batch order: the nodes addGENominatedPods would add pods to. The node-by-node
     form, for nominators without a change log."""
@@ -409,6 +378,6 @@ def refilter_with_nominated(out: FilterOutcome, state: CycleState, pod: Pod, fit
     batch = out.batch
     cols = batch.snapshot.columns
     snap_rows = batch.indices[rows]
-    view = SnapshotView(columns_view(cols, snap_rows, cols.requested[snap_rows] + additions))
+    view = SnapshotView(cols.rows_view(snap_rows, cols.requested[snap_rows] + additions))
     sub = NodeBatch(view, np.arange(len(rows), dtype=np.int64))  # type: ignore[arg-type]
     out.record(fit.name(), fit.filter_batch(state, pod, sub), rows)

@@ -21,9 +21,9 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence, Sized
+from collections.abc import Callable, Collection, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -42,8 +42,10 @@ from ._interface import (
     BindPlugin,
     EnqueueExtensions,
     FilterPlugin,
+    NodeNamesNominator,
     PermitPlugin,
     Plugin,
+    PodNominator,
     PostBindPlugin,
     PostFilterPlugin,
     PostFilterResult,
@@ -87,7 +89,7 @@ if TYPE_CHECKING:
     from ._handle import PreemptionMetrics
     from .config._types import Profile
 
-__all__ = ["ExtensionPointObserver", "Framework", "PluginObserver", "PodNominator"]
+__all__ = ["ExtensionPointObserver", "Framework", "PluginObserver"]
 
 P = TypeVar("P", bound=Plugin)
 R = TypeVar("R")
@@ -98,12 +100,6 @@ ExtensionPointObserver = Callable[[str, str, str, float], None]
 """(extension_point, status code, profile, seconds)."""
 PluginObserver = Callable[[str, str, str, float], None]
 """(extension_point, plugin, status code, seconds)."""
-
-
-class PodNominator(Protocol):
-    """What the runtime needs of the queue's nominator."""
-
-    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]: ...
 
 
 def _nothing_nominated(nom: PodNominator) -> bool:
@@ -211,6 +207,7 @@ class Framework:
         self._kube_version = kube_version
         self._nominator = nominator
         self._logging_nominator = nominator if NominatedColumns.supported(nominator) else None
+        self._names_nominator = nominator if isinstance(nominator, NodeNamesNominator) else None
         self._nominated_columns = NominatedColumns()  # kept across cycles (framework._nominated)
         self._extenders = list(extenders)
         self._snapshot = snapshot
@@ -311,6 +308,7 @@ class Framework:
     def set_nominator(self, nominator: PodNominator | None) -> None:
         self._nominator = nominator
         self._logging_nominator = nominator if NominatedColumns.supported(nominator) else None
+        self._names_nominator = nominator if isinstance(nominator, NodeNamesNominator) else None
 
     def extenders(self) -> list[PreemptionExtender]:
         return self._extenders
@@ -685,6 +683,13 @@ class Framework:
             left = sorted([*rows.tolist(), *undecided])
         self._refilter_per_node(out, state, pod, batch, left)
         return out
+
+    def nominated_node_names(self) -> Collection[str] | None:
+        """The nodes the nominator holds nominated pods on, asked at once
+        (:class:`NodeNamesNominator`, checked when the nominator is set); None when it cannot
+        tell, so any node may hold some."""
+        nom = self._names_nominator
+        return nom.nominated_node_names() if nom is not None else None
 
     def ge_nominated_pods(self, state: CycleState, pod: Pod) -> GENominatedPods | None:
         """This cycle's nominated pods of priority >= ``pod``'s on every snapshot node, kept in

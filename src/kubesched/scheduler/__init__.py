@@ -32,6 +32,7 @@ from ._extender import ExtenderConfig, ExtenderError, HTTPExtender, Victims
 from ._loop import FIXED_POINT_HORIZON, IDLE_WAIT, run
 from ._metrics import SchedulerMetrics
 from ._realtime import run_realtime
+from ._schedule_one import ScheduleOne
 from ._scheduler import RunSummary, Scheduler, SchedulerOptions
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "PostFilterRecord",
     "RunSummary",
     "ScheduleAlgorithm",
+    "ScheduleOne",
     "ScheduleResult",
     "Scheduler",
     "SchedulerMetrics",

@@ -23,7 +23,7 @@ from typing import Any, cast
 from ..api import DeviceTaintRule, Node, Pod, PodGroup
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
-from ..cluster import Store, WatchEvent
+from ..cluster import Clocked, Store, WatchEvent
 from ..framework import (
     EXTENDER_NAME,
     MAX_PERMIT_TIMEOUT,
@@ -146,7 +146,9 @@ class Scheduler:
                  seed: int = 0,
                  options: SchedulerOptions | None = None) -> None:
         self.store = store
-        self.clock: Clock = clock if clock is not None else getattr(store, "clock", None) or VirtualClock()
+        if clock is None:
+            clock = store.clock if isinstance(store, Clocked) else None
+        self.clock: Clock = clock if clock is not None else VirtualClock()
         options = options or SchedulerOptions()
         config = config if config is not None else default_config(options.features or None)
         # The release's gate defaults (the config's, decoded with the caller's gates) with the

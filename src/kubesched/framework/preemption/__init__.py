@@ -17,6 +17,7 @@ from ._executor import (
 from ._interface import Candidate, Interface
 from ._util import (
     ScoreFunc,
+    VictimList,
     Victims,
     VictimsSummary,
     default_ordered_score_funcs,
@@ -39,6 +40,7 @@ __all__ = [
     "Executor",
     "Interface",
     "ScoreFunc",
+    "VictimList",
     "Victims",
     "VictimsSummary",
     "default_ordered_score_funcs",

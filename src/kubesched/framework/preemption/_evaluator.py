@@ -42,7 +42,7 @@ from .._interface import (
 from .._status import Code, Status
 from ._executor import Executor, _try_get_pod
 from ._interface import Candidate, Interface
-from ._util import Victims, pick_one_node_for_preemption
+from ._util import VictimList, Victims, pick_one_node_for_preemption
 
 if TYPE_CHECKING:
     from ...api import Pod, PodDisruptionBudget
@@ -194,12 +194,12 @@ class Evaluator:
         hook ``prepare_dry_run(state, pod, pdbs, node_statuses, nodes_in_visiting_order,
         num_candidates)`` decide nodes without copying them: the hook returns None or a
         function ``(i, node_info)`` answering for the i-th visited node, or None to leave that
-        node to ``select_victims_on_node``. A victim list it returns may carry a ``summary``
-        attribute (a :class:`~._util.VictimsSummary` of that list), kept on the candidate's
-        Victims for the node choice. A function that also has ``bulk(i)`` and ``known(j)``
-        (:class:`~kubesched.framework.BulkDryRun`) answers a run of nodes from the i-th on at
-        once (:class:`~._decided.DecidedNodes`): the nodes it found no victims on are recorded
-        without visiting them one by one."""
+        node to ``select_victims_on_node``. A victim list it returns as a
+        :class:`~._util.VictimList` carries its ``summary`` (a :class:`~._util.VictimsSummary`),
+        kept on the candidate's Victims for the node choice. A function that also has
+        ``bulk(i)`` and ``known(j)`` (:class:`~kubesched.framework.BulkDryRun`) answers a run
+        of nodes from the i-th on at once (:class:`~._decided.DecidedNodes`): the nodes it found
+        no victims on are recorded without visiting them one by one."""
 
         non_violating = _CandidateList(num_candidates)
         violating = _CandidateList(num_candidates)
@@ -227,7 +227,8 @@ class Evaluator:
             candidates are found."""
             pods, num_violations, status = res
             if pods and status.code == Code.SUCCESS:
-                c = Candidate(name, Victims(list(pods), num_violations, getattr(pods, "summary", None)))
+                summary = pods.summary if isinstance(pods, VictimList) else None
+                c = Candidate(name, Victims(list(pods), num_violations, summary))
                 if num_violations == 0:
                     if len(good) < num_candidates:
                         good.append(c)

@@ -21,6 +21,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...cluster import NotFound
 from .._interface import AsyncRunnerHandle, PodActivator
 from .._status import Status
 from ._interface import Candidate
@@ -61,7 +62,8 @@ def disruption_target_condition(preemptor: Pod, victim: Pod) -> dict[str, Any]:
 
 
 def _is_not_found(err: BaseException) -> bool:
-    return getattr(err, "reason", "") == "NotFound"
+    """apierrors.IsNotFound: every store raises its NotFound (a live store maps HTTP 404)."""
+    return isinstance(err, NotFound)
 
 
 def get_lower_priority_nominated_pods(handle: Handle, pod: Pod, node_name: str) -> list[Pod]:

@@ -70,6 +70,16 @@ def _summary_earliest(sm: tuple[int, int, int, float, bool], now: float) -> floa
     return min(sm[3], now) if sm[4] else sm[3]
 
 
+class VictimList(list[Pod]):
+    """A node's victims from a dry run, with their :class:`VictimsSummary`: a dry run that
+    knows the summary already (DefaultPreemption's batch path) returns its victims as one, and
+    the Evaluator keeps the summary in the candidate's :class:`Victims` (no upstream
+    counterpart: upstream reads the pods again)."""
+
+    __slots__ = ("summary",)
+    summary: VictimsSummary | None  # always set by the builder (no __init__: list's own is faster)
+
+
 @dataclass(slots=True)
 class Victims:
     """extenderv1.Victims: the pods to evict on one node, most important first, and how many

@@ -37,8 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kubesched.api import INT64_MAX
-from kubesched.framework import NodeBatch, SnapshotView, Status, columns_view, requests_row
-from kubesched.framework.preemption import DecidedNodes, VictimsSummary, importance_columns
+from kubesched.framework import NodeBatch, SnapshotView, Status, requests_row
+from kubesched.framework.preemption import DecidedNodes, VictimList, VictimsSummary, importance_columns
 
 from ._resource_victims import ResourceVictimSelector
 from ._victim_rule import VictimsResult, lower_priority, no_victims_result
@@ -484,7 +484,7 @@ class BatchVictimSelector:
         success = Status.success()
         lo = 0
         for k, hi in zip(alive.tolist(), np.cumsum(counts).tolist(), strict=True):
-            victims = _VictimList(pods_flat[lo:hi])
+            victims = VictimList(pods_flat[lo:hi])
             victims.summary = next(summaries) if hi > lo else None
             out[take[k]] = (victims, 0, success)
             lo = hi
@@ -492,16 +492,9 @@ class BatchVictimSelector:
 
     def _fit_batch(self, cols: NodeColumns, rows: I64, requested: I64) -> Any:
         one = self._one
-        view = SnapshotView(columns_view(cols, rows, requested))
+        view = SnapshotView(cols.rows_view(rows, requested))
         batch = NodeBatch(cast("Snapshot", view), np.arange(len(rows), dtype=np.int64))
         return one.fit.filter_batch(one.state, one.pod, batch)
-
-
-class _VictimList(list):
-    """A node's victims, with their :class:`VictimsSummary` (kept by the Evaluator)."""
-
-    __slots__ = ("summary",)
-    summary: VictimsSummary | None  # always set by the builder (no __init__: list's own is faster)
 
 
 def _summaries(prio: I64, start: F64, counts: I64) -> list[VictimsSummary]:

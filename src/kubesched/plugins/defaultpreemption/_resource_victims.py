@@ -76,22 +76,22 @@ def _nominated_lookup(fh: Framework, state: CycleState, pod: Pod,
     The batch Filter pass of this cycle kept, in the cycle state, the nominated pods of
     priority >= ``pod``'s (the only ones the dry run counts) for every snapshot node: read
     those while the nominator has not changed since; else the framework builds them anew
-    (``ge_nominated_pods``), or, without that, ask the queue node by node."""
+    (``ge_nominated_pods``), or, for a nominator without a change log, ask it node by node
+    (only the nodes it names, when it is a ``NodeNamesNominator``)."""
     nom = fh.nominator()
     if nom is None:
         return _no_pods, set(), None
     seen = state.get(GE_NOMINATED_KEY)
     if not (isinstance(seen, GENominatedPods) and seen.matches(pod) and seen.is_current()):
-        make = getattr(fh, "ge_nominated_pods", None)  # the framework's, from the queue now
-        seen = make(state, pod) if make is not None else None
+        seen = fh.ge_nominated_pods(state, pod)  # the framework's, from the queue now
     if seen is not None:
         return seen.pods, None, seen
     ask = nom.nominated_pods_for_node
-    names_fn = getattr(nom, "nominated_node_names", None)
-    if names_fn is None:
-        return cast("Callable[[str], list[PodInfo]]", ask), None, None
+    known = fh.nominated_node_names()
+    if known is None:
+        return ask, None, None
     # Most nodes have no nominated pod: ask the queue once, not once per node.
-    names = set(names_fn())
+    names = set(known)
 
     def nominated(name: str) -> list[PodInfo]:
         return ask(name) if name in names else []
@@ -171,17 +171,14 @@ class ResourceVictimSelector:
         """The nodes Fit rejected in the Filter pass (the ones this model takes), asked of the
         statuses once per preemption."""
         if self._fit_nodes is None:
-            names_with = getattr(self.statuses, "names_with_plugin", None)
-            self._fit_nodes = (names_with(self.fit_name) if names_with is not None else
-                               {name for name, st in self.statuses.items() if st.plugin == self.fit_name})
+            self._fit_nodes = self.statuses.names_with_plugin(self.fit_name)
         return self._fit_nodes
 
     def fit_rows(self, snapshot: Snapshot) -> npt.NDArray[np.bool_]:
         """:meth:`fit_nodes` as a mask over ``snapshot``'s rows (built once per preemption)."""
         if self._fit_rows is None or self._fit_rows[0] is not snapshot:
             mask = np.zeros(len(snapshot.node_info_list), dtype=bool)
-            rows_with = getattr(self.statuses, "rows_with_plugin", None)
-            rows = rows_with(self.fit_name, snapshot.names_array()) if rows_with is not None else None
+            rows = self.statuses.rows_with_plugin(self.fit_name, snapshot.names_array())
             if rows is None:  # statuses without rows: look the names up
                 index = snapshot.node_index
                 names = [n for n in self.fit_nodes() if n in index]

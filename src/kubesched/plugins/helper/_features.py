@@ -12,7 +12,7 @@ __all__ = ["feature_enabled"]
 
 
 def feature_enabled(handle: Handle | None, name: str, default: bool) -> bool:
-    features = getattr(handle, "features", None) if handle is not None else None
+    features = handle.features if handle is not None else None
     if not features:
         return default
     return bool(features.get(name, default))

@@ -28,7 +28,7 @@ class NamespaceReader:
         self._handle = handle
 
     def list(self) -> list[Namespace]:
-        store = getattr(self._handle, "store", None) if self._handle is not None else None
+        store = self._handle.store if self._handle is not None else None
         if store is None:
             return []
         try:

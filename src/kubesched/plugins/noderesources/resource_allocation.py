@@ -267,11 +267,9 @@ class ResourceAllocationScorer:
         pod went to). So for a request list seen before, every row's score is kept and only
         the rows the columns' change log names are rescored: in Python with the row scorer
         when they are few (a dozen numpy calls cost more than a few rows of arithmetic), with
-        the numpy scorer otherwise. ``None``: not memoized (first sight of these requests, or
-        columns without a change log); the caller scores the batch as usual."""
+        the numpy scorer otherwise. ``None``: not memoized (first sight of these requests); the
+        caller scores the batch as usual."""
         cols = nodes.snapshot.columns
-        if not hasattr(cols, "changed_rows_since"):
-            return None
         plan = self._plan(cols, key)
         memo = self._memo.entry(cols, key, plan)
         if memo is None:
