@@ -136,7 +136,8 @@ def main() -> None:
     ap.add_argument("--nodes", default=",".join(map(str, NODES)), help="node counts, comma-separated")
     ap.add_argument("--shapes", default=",".join(SHAPES), help="test cases, comma-separated")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--timeout", type=float, default=3600, help="seconds before a run is killed")
+    ap.add_argument("--timeout", type=float, default=4 * 3600,
+                    help="wall seconds before a run is killed (a 50,000-node run on a busy machine is long)")
     ap.add_argument("--plot", type=Path, default=ROOT / "docs" / "images" / "scaling.svg")
     ap.add_argument("--plot-only", action="store_true", help="redraw from the JSON in --out")
     args = ap.parse_args()
