@@ -103,6 +103,7 @@ def test_bench_cli_json_contract() -> None:
         assert {"name", "nodes", "measuredPods", "throughput", "seconds", "peakRSSBytes", "scheduled",
                 "unschedulable"} <= set(r)
         assert set(r["throughput"]) == {"average", "p50", "p90", "p99"}
+        assert r["setupSeconds"] > 0  # nodes and setup pods, before the measured op
     assert (basic["nodes"], basic["measuredPods"], basic["scheduled"]) == (3, 6, 6)
     assert (spread["nodes"], spread["measuredPods"], spread["scheduled"]) == (6, 12, 12)
 

@@ -87,7 +87,7 @@ def test_steady_state_replaces_each_scheduled_pod() -> None:
 def test_claim_ref_pods_share_claims_five_by_five() -> None:
     op = Op("createPods", 0, {"podTemplatePath": "templates/pod-with-claim-ref.yaml", "count": 10},
             BUNDLED_CONFIG.parent)
-    pods = ObjectFactory(random.Random(0)).pods(op, "test")
+    pods = list(ObjectFactory(random.Random(0)).pods(op, "test"))
     names = Counter(p.resource_claims[0].resource_claim_name for p in pods)  # type: ignore[union-attr]
     assert names == {"test-claim-0": 5, "test-claim-1": 5}
     assert [p.name for p in pods][:2] == ["test-dra-0", "test-dra-1"]

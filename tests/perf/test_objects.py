@@ -49,10 +49,18 @@ def test_node_allocatable_strategy_adds_allocatable_and_a_csinode() -> None:
     assert csinode.name == node.name
 
 
+def test_pods_are_made_one_at_a_time() -> None:
+    # The runner creates each in the store as it comes: an op's pods are never all held twice.
+    op = _op("createPods", count=1_000_000_000, podTemplatePath="pod-default.yaml")
+    pods = ObjectFactory(random.Random(0)).pods(op, "ns")
+    first, second = next(pods), next(pods)
+    assert isinstance(first, Pod) and isinstance(second, Pod) and first.name != second.name
+
+
 def test_pods_with_volumes_get_their_own_bound_pv_and_pvc() -> None:
     op = _op("createPods", count=2, podTemplatePath="pod-default.yaml",
              persistentVolumeTemplatePath="pv-csi.yaml", persistentVolumeClaimTemplatePath="pvc.yaml")
-    objs = ObjectFactory(random.Random(0)).pods(op, "ns")
+    objs = list(ObjectFactory(random.Random(0)).pods(op, "ns"))
     assert [type(o) for o in objs] == [PersistentVolume, PersistentVolumeClaim, Pod] * 2
     pv, pvc, pod = objs[:3]
     assert isinstance(pod, Pod) and isinstance(pvc, PersistentVolumeClaim)
@@ -88,7 +96,7 @@ def test_pods_derived_from_the_first_equal_pods_parsed_one_by_one(tmp_path: Path
                        "spec: {containers: [{name: c}], nodeSelector: {slot: '{{.Index}}'}}\n")
     for path in (shared, indexed):
         op = Op("createPods", 0, {"count": 3, "podTemplatePath": str(path)}, tmp_path)
-        pods = ObjectFactory(random.Random(0)).pods(op, "ns")
+        pods = list(ObjectFactory(random.Random(0)).pods(op, "ns"))
         again = ObjectFactory(random.Random(0))
         tmpl = again.template(op, "podTemplatePath")
         for i, pod in enumerate(pods):

@@ -60,8 +60,8 @@ def render_bench(console: Console, results: list[WorkloadResult], machine: dict[
                   f"Python {machine['python']}")
     t = Table(title="Scheduling throughput (pods/s, 1-second samples)", show_header=True)
     for col in ("workload", "nodes", "measured", "average", "p50", "p90", "p99", "threshold",
-                "seconds", "cpu s", "attempt p50 ms", "attempt p99 ms", "peak RSS MiB", "scheduled",
-                "unschedulable"):
+                "seconds", "cpu s", "setup s", "attempt p50 ms", "attempt p99 ms", "peak RSS MiB",
+                "scheduled", "unschedulable"):
         add_column(t, col, justify="left" if col == "workload" else "right")
     for r in results:
         tp, lat = r.throughput, r.attempt_latency
@@ -70,6 +70,7 @@ def render_bench(console: Console, results: list[WorkloadResult], machine: dict[
                   f"[red]{tp.average:.0f}[/]" if below else f"{tp.average:.0f}",
                   f"{tp.p50:.0f}", f"{tp.p90:.0f}", f"{tp.p99:.0f}",
                   f"{r.threshold:.0f}" if r.threshold else "-", f"{r.seconds:.2f}", f"{r.cpu_seconds:.2f}",
+                  f"{r.setup_seconds:.2f}",
                   f"{lat.p50 * 1000:.2f}", f"{lat.p99 * 1000:.2f}", f"{r.peak_rss_bytes / _MiB:.0f}",
                   str(r.scheduled), str(r.unschedulable))
     print_table(console, t)

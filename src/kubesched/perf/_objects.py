@@ -27,7 +27,7 @@ import copy
 import datetime
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -300,17 +300,20 @@ class ObjectFactory:
         return out
 
     # -- createPods -------------------------------------------------------------------------
-    def pods(self, op: Op, namespace: str, count: int | None = None,
-             template_key: str = "podTemplatePath") -> list[Pod | PersistentVolume | PersistentVolumeClaim]:
+    def pods(self, op: Op, namespace: str, count: int | None = None, template_key: str = "podTemplatePath",
+             ) -> Iterator[Pod | PersistentVolume | PersistentVolumeClaim]:
         """``count`` pods (the op's by default); with ``persistentVolumeTemplatePath`` and
         ``persistentVolumeClaimTemplatePath`` each pod gets its own PV and a PVC bound to it,
-        as upstream's createPods with volumes does (PV first, then PVC, then the pod)."""
+        as upstream's createPods with volumes does (PV first, then PVC, then the pod).
+
+        Made one at a time, as upstream's client creates them: a caller that creates each in
+        the store as it comes never holds the op's manifests beside the store's (450,000 pods
+        at 50,000 nodes), and the seeded draws come in the same order either way."""
         tmpl = self.template(op, template_key)
         pv_tmpl = self.template(op, "persistentVolumeTemplatePath") \
             if op.get("persistentVolumeTemplatePath") else None
         pvc_tmpl = self.template(op, "persistentVolumeClaimTemplatePath") \
             if op.get("persistentVolumeClaimTemplatePath") else None
-        out: list[Pod | PersistentVolume | PersistentVolumeClaim] = []
         # Pods of one template differ only in metadata unless something else is templated or
         # gets a volume: parse the first, derive the others with their own metadata (their
         # manifests share the unchanged parts, which nothing mutates).
@@ -319,7 +322,7 @@ class ObjectFactory:
         for i in range(op.count if count is None else count):
             if shared and first is not None:
                 meta = self._metadata(tmpl, i, namespace, "pod-")
-                out.append(first.with_changes({("metadata",): meta}))
+                yield first.with_changes({("metadata",): meta})
                 continue
             doc = self.instantiate(tmpl, i, namespace, fallback="pod-")
             if pv_tmpl is not None and pvc_tmpl is not None:
@@ -333,11 +336,10 @@ class ObjectFactory:
                 spec = doc.setdefault("spec", {})
                 spec["volumes"] = [*list(spec.get("volumes") or []),
                                    {"name": "vol", "persistentVolumeClaim": {"claimName": pvc_name}}]
-                out.append(PersistentVolume.from_dict(pv_doc))
-                out.append(PersistentVolumeClaim.from_dict(pvc_doc))
+                yield PersistentVolume.from_dict(pv_doc)
+                yield PersistentVolumeClaim.from_dict(pvc_doc)
             first = Pod.from_dict(doc)
-            out.append(first)
-        return out
+            yield first
 
     def any(self, tmpl: Mapping[str, Any], index: int, namespace: str) -> Any:
         """One object of any kind (churn, createAny); namespaced kinds go to ``namespace``."""

@@ -46,6 +46,10 @@ __all__ = ["DecisionMismatch", "WorkloadResult", "check_decisions", "peak_rss_by
 _HISTORY_LIMIT = 4096
 """Watch events the store keeps (see ``_Run.__init__``)."""
 
+_EVENT_LIMIT = 10_000
+"""Recorded Events the store keeps: nothing in a benchmark reads them, and one ``Scheduled``
+event per pod is 0.3 GiB at 500,000 pods (as replay's store, the oldest go first)."""
+
 
 def peak_rss_bytes() -> int:
     """The process's peak resident set size so far (ru_maxrss is in KiB on Linux)."""
@@ -76,6 +80,10 @@ class WorkloadResult:
     churn_steps: list[int] = field(default_factory=list)
     clock_moves: list[tuple[int, float]] = field(default_factory=list)
     """(loop step, virtual time) of each move of the paced clock (:class:`~._pacer.WallPacer`)."""
+    setup_seconds: float = 0.0
+    """Wall time from the start of the run to the first measured op's window: the store and
+    scheduler built, the setup ops run (nodes created, setup pods scheduled) and the measured
+    pods created; the whole run when nothing is measured. What loading a cluster costs."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +97,7 @@ class WorkloadResult:
             "unschedulable": self.unschedulable,
             "threshold": self.threshold,
             "cpuSeconds": self.cpu_seconds,
+            "setupSeconds": self.setup_seconds,
             "attemptLatencySeconds": self.attempt_latency.to_dict(),
             "extensionPointSeconds": dict(sorted(self.extension_points.items())),
         }
@@ -152,13 +161,15 @@ class _Run:
                  churn_replay: Sequence[Sequence[int]] | None,
                  clock_replay: Sequence[tuple[int, float]] | None = None, pace: bool = True) -> None:
         self.wl = wl
+        self.started = time.perf_counter()
+        self.setup_seconds: float | None = None
         self.clock = VirtualClock(0.0)
         self.pacer = WallPacer(self.clock, clock_replay, paced=pace)
         # A short watch history: 60,000 pods' full history is memory, but the DRA plugin's
         # allocated-devices tracker follows the store's change log (``events_since``) and must
         # get Expired, never an empty answer, when it falls behind: with no history at all the
         # store answers "nothing changed" and claims' devices would be handed out twice.
-        self.store = MemoryStore(self.clock, history_limit=_HISTORY_LIMIT)
+        self.store = MemoryStore(self.clock, history_limit=_HISTORY_LIMIT, event_limit=_EVENT_LIMIT)
         self.factory = ObjectFactory(random.Random(seed))
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
                                options=SchedulerOptions(per_node_filters=per_node,
@@ -245,6 +256,8 @@ class _Run:
             extension_points=dict(self.timing.extension_points),
             placements=self.placements, churn_steps=self._flat_churn_steps(),
             clock_moves=list(self.pacer.moves),
+            setup_seconds=(self.setup_seconds if self.setup_seconds is not None
+                           else time.perf_counter() - self.started),
         )
 
     def _flat_churn_steps(self) -> list[int]:
@@ -345,6 +358,8 @@ class _Run:
         the wall-time pacer and the throughput sampler on; returns what ``_stop_measuring``
         subtracts (unschedulable attempts and seconds per extension point so far)."""
         before = self.sched.stats.unschedulable_attempts
+        if self.setup_seconds is None:
+            self.setup_seconds = time.perf_counter() - self.started
         self.freezer.settle()
         self.timing.active = True
         points_before = self._extension_point_sums()
@@ -367,15 +382,15 @@ class _Run:
         if op.get("steadyState"):
             self._steady_state(op, namespace)
             return
-        objs = self.factory.pods(op, namespace)
         measure = op.collect_metrics
-        if measure:
-            self.measured_pods += sum(1 for o in objs if isinstance(o, Pod))
         # Objects first, the measurement after: upstream's client creates pods while the
-        # scheduler runs; creating them here is the store's cost, not the scheduler's.
-        pods = [o for o in self._create(objs) if isinstance(o, Pod)]
-        uids = {p.uid for p in pods}
+        # scheduler runs; creating them here is the store's cost, not the scheduler's. Only
+        # their uids are kept: the store holds the pods, and a list of the versions created
+        # here would keep every pending version alive beside the bound one.
+        uids = {o.uid for o in map(self.store.create, self.factory.pods(op, namespace))
+                if isinstance(o, Pod)}
         if measure:
+            self.measured_pods += len(uids)
             self.measured |= uids
             window = self._start_measuring()
         if not op.skip_wait:
