@@ -23,6 +23,13 @@ For each scheduler in turn, on a freshly started control plane (etcd + kube-apis
     python benchmarks/live_side_by_side.py --nodes 1000 --pods 3000 \
         --scheduler kube-scheduler --scheduler kube-scheduler+extender
 
+``--release 1.35``: the v1.35 control plane (``../shared/k8s-1.35``). ``--prequeued``: the
+pods are created before the scheduler starts (between steps 1 and 2), and pods/s and CPU run from
+its start to the last binding. ``--rounds N``: every scheduler N times, the order reversed every
+other round, each round's ratio and their median. ``cpu_ms_per_pod``: the scheduler's CPU per pod.
+
+    python benchmarks/live_side_by_side.py --release 1.35 --nodes 1000 --pods 5000 --prequeued --rounds 2
+
 ``kube-scheduler+extender``: the real kube-scheduler with ``kubesched extender`` (informer
 mode, default plugins) as its extender (``filterVerb`` + ``prioritizeVerb``, ``weight: 1``,
 ``nodeCacheCapable: true``), started first on the same control plane; its CPU seconds and peak
