@@ -23,6 +23,13 @@ For each scheduler in turn, on a freshly started control plane (etcd + kube-apis
     python benchmarks/live_side_by_side.py --nodes 1000 --pods 3000 \
         --scheduler kube-scheduler --scheduler kube-scheduler+extender
 
+``--release 1.35``: the v1.35 control plane (``../shared/k8s-1.35``). ``--prequeued``: the
+pods are created before the scheduler starts (between steps 1 and 2), and pods/s and CPU run from
+its start to the last binding. ``--rounds N``: every scheduler N times, the order reversed every
+other round, each round's ratio and their median. ``cpu_ms_per_pod``: the scheduler's CPU per pod.
+
+    python benchmarks/live_side_by_side.py --release 1.35 --nodes 1000 --pods 5000 --prequeued --rounds 2
+
 ``kube-scheduler+extender``: the real kube-scheduler with ``kubesched extender`` (informer
 mode, default plugins) as its extender (``filterVerb`` + ``prioritizeVerb``, ``weight: 1``,
 ``nodeCacheCapable: true``), started first on the same control plane; its CPU seconds and peak
@@ -43,6 +50,7 @@ import re
 import shutil
 import signal
 import ssl
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -67,9 +75,13 @@ def log(msg: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def k8s_dir() -> Path:
+RELEASES = {"1.32": "k8s", "1.35": "k8s-1.35"}
+"""``--release``: the folder beside the repository's parent holding that control plane."""
+
+
+def k8s_dir(release: str = "1.32") -> Path:
     env = os.environ.get("KUBESCHED_K8S_DIR")
-    return Path(env) if env else REPO.parent / "shared" / "k8s"
+    return Path(env) if env else REPO.parent / "shared" / RELEASES[release]
 
 
 # --- a minimal keep-alive HTTPS client (one connection per thread) ---------------------------
@@ -471,6 +483,9 @@ class Result:
     nodes: int
     bound_pods: int
     pods: int
+    release: str = "1.32"
+    prequeued: bool = False
+    round: int = 1
     scheduled: int = 0
     seconds: float = 0.0
     pods_per_second: float = 0.0
@@ -481,19 +496,50 @@ class Result:
     scheduler_cpu_seconds: float = 0.0
     apiserver_cpu_seconds: float = 0.0
     pods_per_cpu_second: float = 0.0
+    cpu_ms_per_pod: float = 0.0
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
     thread_cpu: dict[str, Any] = field(default_factory=dict)
 
 
-def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
-    res = Result(which, args.nodes, args.bound_pods, args.pods)
+def create_pods(api: Api, count: int, creators: int) -> tuple[float, float]:
+    """Create the measured pods from ``creators`` threads: (start, seconds it took)."""
+    names = [f"pod-{i}" for i in range(count)]
+    bodies = [pod_doc(n, MEASURED_NS) for n in names]
+    path = f"/api/v1/namespaces/{MEASURED_NS}/pods"
+
+    def create(i: int) -> None:
+        status, data = api.request("POST", path, bodies[i])
+        if status >= 300:
+            raise RuntimeError(f"{names[i]}: HTTP {status}: {data[:300]!r}")
+
+    log(f"creating {count} pods from {creators} threads")
+    t0 = time.monotonic()
+    took = parallel(count, creators, create)
+    log(f"created in {took:.1f}s ({count / took:.0f}/s)")
+    return t0, took
+
+
+def measure(which: str, args: argparse.Namespace, script: Path, round_no: int = 1) -> Result:
+    res = Result(which, args.nodes, args.bound_pods, args.pods, args.release, args.prequeued, round_no)
     base = Path(tempfile.mkdtemp(prefix=f"bench-{which}-"))
     try:
         with control_plane(script, base) as (cp, env):
             api = Api(env["API_URL"], env["TOKEN"], cp / "ca.crt")
             populate(api, args.nodes, args.bound_pods, args.creators)
+            watch: BindWatch | None = None
+            apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
+            if args.prequeued:
+                # The measured pods wait in the API server before the scheduler starts; the
+                # clock runs from the scheduler's start (its process launch) to the last binding.
+                _, res.creation_seconds = create_pods(api, args.pods, args.creators)
+                res.creation_per_second = args.pods / res.creation_seconds
+                listed = api.must("GET", f"/api/v1/namespaces/{MEASURED_NS}/pods?limit=1")
+                watch = BindWatch(api, listed["metadata"]["resourceVersion"], args.pods)
+                watch.start()
+                api_cpu0 = proc_status(apiserver)["cpu_ticks"]
             log(f"starting {which}")
+            t0 = time.monotonic()
             ext: Running | None = None
             url = ""
             if which == EXTENDED:
@@ -509,33 +555,25 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 running = start_kubesched(cp, args.qps, args.timeout, args.verbosity,
                                           str(base / "thread-cpu.json") if args.thread_cpu else "")
             try:
-                # The scheduler's own informers must have listed the bound pods before we start.
-                time.sleep(args.settle)
-                listed = api.must("GET", f"/api/v1/namespaces/{MEASURED_NS}/pods?limit=1")
-                rv = listed["metadata"]["resourceVersion"]
-                watch = BindWatch(api, rv, args.pods)
-                watch.start()
-                cpu0 = proc_status(running.pid)["cpu_ticks"]
-                ext0 = proc_status(ext.pid) if ext is not None else {}
+                if watch is None:
+                    # The scheduler's own informers must have listed the bound pods before we start.
+                    time.sleep(args.settle)
+                    listed = api.must("GET", f"/api/v1/namespaces/{MEASURED_NS}/pods?limit=1")
+                    rv = listed["metadata"]["resourceVersion"]
+                    watch = BindWatch(api, rv, args.pods)
+                    watch.start()
+                    cpu0 = proc_status(running.pid)["cpu_ticks"]
+                    ext0 = proc_status(ext.pid) if ext is not None else {}
+                    api_cpu0 = proc_status(apiserver)["cpu_ticks"]
+                else:
+                    # Prequeued: the scheduler's whole life so far (start-up, listing) counts.
+                    cpu0, ext0 = 0, {"cpu_ticks": 0, "sys_ticks": 0, "ctx_switches": 0}
                 if args.thread_cpu and which == "kubesched":
                     os.kill(running.pid, signal.SIGUSR1)  # the per-thread baseline
-                apiserver = int((cp / "pids" / "kube-apiserver.pid").read_text())
-                api_cpu0 = proc_status(apiserver)["cpu_ticks"]
                 spy = py_spy(args.py_spy, which, ext.pid if ext is not None else running.pid)
-                names = [f"pod-{i}" for i in range(args.pods)]
-                bodies = [pod_doc(n, MEASURED_NS) for n in names]
-                path = f"/api/v1/namespaces/{MEASURED_NS}/pods"
-
-                def create(i: int) -> None:
-                    status, data = api.request("POST", path, bodies[i])
-                    if status >= 300:
-                        raise RuntimeError(f"{names[i]}: HTTP {status}: {data[:300]!r}")
-
-                log(f"creating {args.pods} pods from {args.creators} threads")
-                t0 = time.monotonic()
-                res.creation_seconds = parallel(args.pods, args.creators, create)
-                res.creation_per_second = args.pods / res.creation_seconds
-                log(f"created in {res.creation_seconds:.1f}s ({res.creation_per_second:.0f}/s)")
+                if not args.prequeued:
+                    t0, res.creation_seconds = create_pods(api, args.pods, args.creators)
+                    res.creation_per_second = args.pods / res.creation_seconds
                 watch.done.wait(args.timeout)
                 watch.stop()
                 if spy is not None:
@@ -548,7 +586,7 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                 res.timed_out = res.scheduled < args.pods
                 last = max(watch.bound.values(), default=t0)
                 res.seconds = last - t0
-                res.lag_seconds = max(0.0, res.seconds - res.creation_seconds)
+                res.lag_seconds = max(0.0, res.seconds - (0.0 if args.prequeued else res.creation_seconds))
                 res.pods_per_second = res.scheduled / res.seconds if res.seconds > 0 else 0.0
                 res.peak_rss_mib = st["VmHWM"] / 2**20
                 res.scheduler_cpu_seconds = (st["cpu_ticks"] - cpu0) / os.sysconf("SC_CLK_TCK")
@@ -573,11 +611,12 @@ def measure(which: str, args: argparse.Namespace, script: Path) -> Result:
                     log("; ".join(res.notes))
                 if res.scheduler_cpu_seconds > 0:
                     res.pods_per_cpu_second = res.scheduled / res.scheduler_cpu_seconds
+                    res.cpu_ms_per_pod = res.scheduler_cpu_seconds * 1e3 / max(1, res.scheduled)
                 log(f"{which}: {res.scheduled}/{args.pods} bound in {res.seconds:.1f}s "
                     f"({res.pods_per_second:.0f} pods/s), peak RSS {res.peak_rss_mib:.0f} MiB, "
                     f"{res.scheduler_cpu_seconds:.1f} CPU s (API server {res.apiserver_cpu_seconds:.1f}), "
-                    f"last binding {res.lag_seconds:.1f}s "
-                    "after the last creation")
+                    f"{res.cpu_ms_per_pod:.2f} CPU ms per pod, last binding {res.lag_seconds:.1f}s "
+                    + ("after the start" if args.prequeued else "after the last creation"))
             finally:
                 running.stop()
                 if ext is not None:
@@ -614,21 +653,41 @@ def main(argv: list[str] | None = None) -> int:
                    help="record kubesched (or the extender) with py-spy over the measured phase "
                         "(.svg: flame graph; .txt: collapsed stacks)")
     p.add_argument("--keep-logs", default="", help="copy the control plane's and schedulers' logs here")
+    p.add_argument("--release", choices=tuple(RELEASES), default="1.32",
+                   help="the control plane: 1.32 (kube-scheduler v1.32) or 1.35 (kube-scheduler v1.35, "
+                        "its newer API server); KUBESCHED_K8S_DIR overrides the folder")
+    p.add_argument("--prequeued", action="store_true",
+                   help="create the measured pods before the scheduler starts and time from its "
+                        "start to the last binding (its CPU from its start)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="measure every scheduler this many times, the order reversed every other "
+                        "round (a loaded machine drifts); the ratios are per round, with their median")
     args = p.parse_args(argv)
-    script = k8s_dir() / "control-plane"
+    script = k8s_dir(args.release) / "control-plane"
     if not script.is_file():
         print(f"error: {script} not found (set KUBESCHED_K8S_DIR)", file=sys.stderr)
         return 2
-    results = [measure(w, args, script) for w in (args.scheduler or SCHEDULERS)]
-    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+    load_start = os.getloadavg()[0]
+    order = list(args.scheduler or SCHEDULERS)
+    results: list[Result] = []
+    ratios: dict[str, list[float]] = {}
+    for round_no in range(1, args.rounds + 1):
+        this = order if round_no % 2 else order[::-1]
+        by = {w: measure(w, args, script, round_no) for w in this}
+        results.extend(by[w] for w in this)
+        for key, num in (("ratio_pods_per_second", "kubesched"),
+                         ("ratio_extender_pods_per_second", EXTENDED)):
+            if num in by and "kube-scheduler" in by and by["kube-scheduler"].pods_per_second > 0:
+                ratios.setdefault(key, []).append(round(by[num].pods_per_second
+                                                        / by["kube-scheduler"].pods_per_second, 3))
+    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                                       "loadavg_start": load_start, "loadavg_end": os.getloadavg()[0]},
+                           "release": args.release, "prequeued": args.prequeued,
                            "results": [asdict(r) for r in results]}
-    by = {r.scheduler: r for r in results}
-    if "kube-scheduler" in by and EXTENDED in by and by["kube-scheduler"].pods_per_second > 0:
-        out["ratio_extender_pods_per_second"] = round(by[EXTENDED].pods_per_second
-                                                      / by["kube-scheduler"].pods_per_second, 3)
-    if "kubesched" in by and "kube-scheduler" in by and by["kube-scheduler"].pods_per_second > 0:
-        out["ratio_pods_per_second"] = round(by["kubesched"].pods_per_second
-                                             / by["kube-scheduler"].pods_per_second, 3)
+    for key, values in ratios.items():
+        out[key] = statistics.median(values)
+        if len(values) > 1:
+            out[key + "_rounds"] = values
     print(json.dumps(out, indent=2))
     return 1 if any(r.timed_out for r in results) else 0
 

@@ -49,3 +49,22 @@ def test_side_by_side_benchmark_runs_kube_scheduler_with_the_extender(
     calls = {note.split(":")[0]: int(note.split(": ")[1].split()[0])
              for note in res["notes"] if note.startswith("extender /")}
     assert calls["extender /filter"] >= 20 and calls["extender /prioritize"] >= 1, res["notes"]
+
+
+def test_side_by_side_benchmark_prequeued_runs_both_schedulers_and_reports_cpu_per_pod(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--prequeued``: the pods are created before each scheduler starts, every one is bound,
+    timed from the start; both schedulers' CPU per pod and the ratio of their rates are reported;
+    ``--rounds 2`` measures each twice, the second round in the reverse order."""
+    bench = bench_script(monkeypatch, "live_side_by_side")
+    code = bench.main(["--nodes", "5", "--bound-pods", "2", "--pods", "20", "--creators", "4",
+                       "--prequeued", "--rounds", "2", "--timeout", "60"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["prequeued"] is True and out["release"] == "1.32"
+    order = [(r["round"], r["scheduler"]) for r in out["results"]]
+    assert order == [(1, "kube-scheduler"), (1, "kubesched"), (2, "kubesched"), (2, "kube-scheduler")]
+    for res in out["results"]:
+        assert res["scheduled"] == 20 and not res["timed_out"] and res["prequeued"]
+        assert res["cpu_ms_per_pod"] > 0 and res["lag_seconds"] == res["seconds"] > 0
+    assert len(out["ratio_pods_per_second_rounds"]) == 2 and out["ratio_pods_per_second"] > 0
