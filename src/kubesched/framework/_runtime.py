@@ -846,7 +846,8 @@ class Framework:
         batch, given = self._as_batch(nodes)
         names: Sequence[str] = (batch.lazy_names() if batch is not None
                                 else [ni.name for ni in given or ()])
-        plan = self._score_plan(state.skip_score_plugins)
+        skipped = state.skip_score_plugins
+        plan = self._score_plans.get(frozenset(skipped)) or self._score_plan(skipped)
         plugins = plan.plugins
         n = len(names)
         infos: list[NodeInfo] | None = given
@@ -891,8 +892,9 @@ class Framework:
             if normalized is raw:
                 normalized = raw.copy()  # only normalizers rewrite scores: raw stays as scored
             pl = plugins[k]
-            st = call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
-                      normalized[k], names)
+            st = (call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
+                       normalized[k], names) if timed
+                  else ext.normalize_score(state, pod, normalized[k], names))
             if not _ok(st):
                 return None, _err(f'running Normalize on Score plugins: plugin "{pl.name()}" failed with: '
                                   f"{error_text(st)}")
