@@ -167,27 +167,3 @@ def test_a_taint_added_between_cycles_keeps_the_next_pods_off_the_node(memo: boo
         env.add(make_pod().name(f"p{i}").uid(f"p{i}-uid").req({"cpu": "1"}))
     env.run()
     assert {env.node_of(f"p{i}") for i in range(4, 10)} == {"n1"}
-
-
-def test_scores_of_nodes_outside_the_snapshot_run_the_plugin_after_a_kept_pre_score() -> None:
-    """PreScore answered from the memo, then Score asked for nodes that are not the snapshot's
-    rows (a caller holding its own NodeInfos): the plugin's PreScore and Score run then."""
-    env = _env()
-    _pods(env, 4, "a", "p")
-    env.run()  # the shape is now kept
-    fwk = env.sched.profiles["default-scheduler"]
-    env.sched._update_snapshot()
-    pod = env.pod("p3")  # the same shape (admitted: its default tolerations too)
-    state = CycleState()
-    fwk.run_pre_filter_plugins(state, pod)
-    assert fwk.run_pre_score_plugins(state, pod, env.sched.snapshot.node_info_list).is_success()
-    assert state.shape_scores is not None and "Zoned" in state.shape_scores
-    own = [make_node().name(f"n{i}").capacity({"cpu": "64", "pods": "110"}).label("zone", "a").obj()
-           for i in range(2)]
-    own_infos = [NodeInfo.of(n, ()) for n in own]
-    calls = len(CALLS)
-    result, st = fwk.run_score_plugins(state, pod, own_infos)
-    assert st.is_success() and result is not None
-    assert CALLS[calls:] == ["pre_score"]  # then per node through score (not recorded)
-    k = list(result.plugin_names).index("Zoned")
-    assert list(result.raw[k]) == [0, 0]
