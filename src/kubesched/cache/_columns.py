@@ -26,10 +26,6 @@ Column contract (all arrays have one row per node, in the snapshot's ``node_info
   has. Computed lazily, cached until a node's labels or the node list change; a recomputed
   column is a new tuple and a returned one is never modified, so callers may memoize answers
   per column by identity.
-- ``node_version``: a counter that grows whenever a row's Node object changes (its labels,
-  taints, ``spec.unschedulable`` ...; not when pods come or go): answers derived from the Node
-  objects alone (the framework's per-shape memo) stay valid while the columns object and this
-  counter are the same.
 - ``images()`` -> :class:`~kubesched.cache.NodeImages`: the nodes' ``image_states`` by image
   name (rows, sizes, node counts), built on first request and then kept row by row: a cluster
   whose scheduler never asks (ImageLocality disabled) never pays for it.
@@ -96,7 +92,6 @@ class NodeColumns:
         self._row_log: list[int] = []  # rows rewritten in place, oldest first
         self._log_start = 0  # log position of _row_log[0]
         self._images: NodeImages | None = None
-        self.node_version = 0
         for i, ni in enumerate(infos):
             self.fill_row(i, ni)
 
@@ -148,7 +143,6 @@ class NodeColumns:
         prev = self._row_nodes[i]
         if node is not prev:
             self._row_nodes[i] = node
-            self.node_version += 1
             self.unschedulable[i] = bool(node and node.unschedulable)
             self.has_node[i] = node is not None
             taints = node.taints if node else ()
@@ -218,7 +212,6 @@ class NodeColumns:
         c._row_log = []
         c._log_start = 0
         c._images = self._images
-        c.node_version = 0
         if c._images is not None:
             c._images.relist(infos, src)
         for i in sorted({*dirty, *np.flatnonzero(~keep).tolist()}):

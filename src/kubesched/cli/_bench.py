@@ -96,9 +96,6 @@ def bench(
     kube_version: str | None = typer.Option(None, "--kube-version", help=KUBE_VERSION_HELP),
     check: bool = typer.Option(False, "--check-decisions",
                                help="Run again on the per-node path; fail unless placements are identical."),
-    shape_memo: bool = typer.Option(True, "--shape-memo/--no-shape-memo",
-                                    help="Keep node-only plugins' answers per pod shape across cycles "
-                                         "(off: to measure what it saves)."),
 ) -> None:
     """Run scheduler_perf-style workloads and report throughput, latency and memory."""
     err = Console(stderr=True)
@@ -130,8 +127,8 @@ def bench(
             continue
         err.print(f"running {wl.full_name} ...")
         try:
-            result = (check_decisions(wl, seed, config=cfg, shape_memo=shape_memo) if check
-                      else run_workload(wl, seed, config=cfg, shape_memo=shape_memo))
+            result = (check_decisions(wl, seed, config=cfg) if check
+                      else run_workload(wl, seed, config=cfg))
         except ConfigError as exc:
             err.print(f"[red]error:[/] {wl.full_name}: {exc}")
             raise typer.Exit(2) from exc

@@ -153,11 +153,6 @@ class BatchFilterResult:
             rids[i] = rid
         return BatchFilterResult(codes, rids, table)
 
-    def take(self, rows: npt.NDArray[np.int64]) -> BatchFilterResult:
-        """The result for the nodes at positions ``rows`` of this one (the reason table is
-        shared: results are never edited once returned)."""
-        return BatchFilterResult(self.codes.take(rows), self.reason_ids.take(rows), self.reason_table)
-
     def status(self, i: int, plugin: str = "") -> Status:
         code = Code(int(self.codes[i]))
         if code == Code.SUCCESS:

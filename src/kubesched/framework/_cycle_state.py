@@ -12,9 +12,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
     from ..api import Pod
 
 __all__ = ["PODS_TO_ACTIVATE_KEY", "CycleState", "PodsToActivate", "StateData", "StateNotFound"]
@@ -53,8 +50,8 @@ T = TypeVar("T")
 
 
 class CycleState:
-    __slots__ = ("_data", "record_plugin_metrics", "shape_scores", "skip_filter_plugins",
-                 "skip_pre_bind_plugins", "skip_score_plugins")
+    __slots__ = ("_data", "record_plugin_metrics", "skip_filter_plugins", "skip_pre_bind_plugins",
+                 "skip_score_plugins")
 
     def __init__(self) -> None:
         self._data: dict[str, Any] = {}
@@ -62,9 +59,6 @@ class CycleState:
         self.skip_filter_plugins: set[str] = set()
         self.skip_score_plugins: set[str] = set()
         self.skip_pre_bind_plugins: set[str] = set()  # set by RunPreBindPreFlights
-        # Raw scores over every snapshot row of the node-only scorers PreScore answered from
-        # the framework's per-shape memo (framework._shape_memo), by plugin name.
-        self.shape_scores: dict[str, npt.NDArray[np.int64]] | None = None
 
     def read(self, key: str) -> Any:
         try:
@@ -100,5 +94,4 @@ class CycleState:
         c.skip_filter_plugins = set(self.skip_filter_plugins)
         c.skip_score_plugins = set(self.skip_score_plugins)
         c.skip_pre_bind_plugins = set(self.skip_pre_bind_plugins)
-        c.shape_scores = None if self.shape_scores is None else dict(self.shape_scores)
         return c

@@ -10,7 +10,7 @@ plugin implements only what upstream's does. The runtime checks membership with
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -44,7 +44,6 @@ __all__ = [
     "FilterInputs",
     "FilterPlugin",
     "NodeAllocationsPlugin",
-    "NodeShapePlugin",
     "PermitPlugin",
     "Plugin",
     "PodActivator",
@@ -247,26 +246,6 @@ class SignPlugin(Plugin, Protocol):
     pod (``computeBatchablePlugins``)."""
 
     def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]: ...
-
-
-@runtime_checkable
-class NodeShapePlugin(Plugin, Protocol):
-    """A plugin whose answers on a node read only the Node object and the part of the pod
-    ``node_shape`` returns (a hashable value: equal values, equal answers). No counterpart
-    upstream, which recomputes them per pod; the framework keeps them per shape across cycles
-    (``framework/_shape_memo.py``) while no Node object changed, and then does not call the
-    plugin. Implementing it states, for the extension points the plugin has:
-
-    - Filter: ``FilterInputs.NODE`` (the verdict reads the node object and what PreFilter wrote
-      from the shape, never the pods on the node);
-    - PreScore: its status depends on the shape alone, and what it writes is read only by its
-      own Score;
-    - Score: the raw score reads the node object and the shape; NormalizeScore reads only the
-      scores it is given.
-
-    A wrong statement gives wrong answers; not implementing it is always safe."""
-
-    def node_shape(self, pod: Pod) -> Hashable: ...
 
 
 @runtime_checkable

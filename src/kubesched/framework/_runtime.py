@@ -40,7 +40,6 @@ from ._interface import (
     BindPlugin,
     EnqueueExtensions,
     FilterPlugin,
-    NodeShapePlugin,
     PermitPlugin,
     Plugin,
     PostBindPlugin,
@@ -72,7 +71,6 @@ from ._placement import PlacementFeasiblePlugin, PlacementProgress
 from ._registry import PluginFactory
 from ._results import FilterOutcome, ScoreResult, error_text, filter_plugin_error
 from ._runtime_build import build_plugin_lists
-from ._shape_memo import ShapeMemo
 from ._signature import SCHEDULER_NAME_SIGNER_NAME, encode_signature
 from ._status import Code, Status
 from ._waiting_pods import MAX_PERMIT_TIMEOUT, PermitFuture, WaitingPod, WaitingPodsMap
@@ -161,7 +159,6 @@ class Framework:
         observer: ExtensionPointObserver | None = None,
         plugin_observer: PluginObserver | None = None,
         duration_clock: Callable[[], float] = time.perf_counter,
-        shape_memo: bool = True,
     ) -> None:
         from ..clock import VirtualClock
 
@@ -228,11 +225,6 @@ class Framework:
             pl.name(): pl for pl in self.pre_bind_plugins if isinstance(pl, AsyncPreBindPlugin)}
         self.batchable_plugins: list[SignPlugin] = []
         self.enable_signatures = self._compute_batchable_plugins()
-        # Node-only plugins' answers per pod shape, across cycles (framework._shape_memo);
-        # only the batch path reads it.
-        self.shape_memo: ShapeMemo | None = self._new_shape_memo() if shape_memo and not per_node else None
-        self._shape_scorers: frozenset[str] = (
-            self.shape_memo.scorer_names if self.shape_memo is not None else frozenset())
         # OpportunisticBatching (KEP-5598): the kept nodes of the last cycle, when the gate is on.
         self.batch: OpportunisticBatch | None = None
         if self._features.get(OPPORTUNISTIC_BATCHING, False):
@@ -370,19 +362,6 @@ class Framework:
         code = str(st.code) if isinstance(st, Status) else str(Code.SUCCESS)
         self.plugin_observer(point, pl.name(), code, self._duration_clock() - t0)
         return res
-
-    def _new_shape_memo(self) -> ShapeMemo | None:
-        """The profile's NodeShapePlugins (the capability, asked once per plugin): its batch
-        filters, and its batch scorers that have a PreScore (the memo answers both)."""
-        filters = [(pl, name) for pl, name in self._named(self.filter_plugins)
-                   if name in self._batch_filter_plugins and isinstance(pl, NodeShapePlugin)]
-        pre_scored = {pl.name() for pl in self.pre_score_plugins}
-        scorers = [(pl, pl.name()) for pl in self.score_plugins
-                   if pl.name() in self._score_batch_plugins and pl.name() in pre_scored
-                   and isinstance(pl, NodeShapePlugin)]
-        if not filters and not scorers:
-            return None
-        return ShapeMemo(filters, scorers)
 
     # -- Sign (KEP-5598) --------------------------------------------------------------------
     def _compute_batchable_plugins(self) -> bool:
@@ -578,19 +557,11 @@ class Framework:
             skip = state.skip_filter_plugins
             timed = self._timing_plugins(state)
             batch_pls = self._batch_filter_plugins
-            memo = self.shape_memo
-            kept = memo.filter_results(state, pod, batch.snapshot) if memo is not None else None
             for pl, name in self._named(self.filter_plugins):
                 if skip and name in skip:
                     continue
                 bp = batch_pls.get(name)
-                if kept is not None and name in kept:
-                    # A node-only filter's answer for this pod shape, kept over every row.
-                    full = kept[name]
-                    if full is None:
-                        continue  # passes every node
-                    res = full.take(sub.indices)
-                elif bp is not None:
+                if bp is not None:
                     res = (self._call(state, "Filter", pl, bp.filter_batch, state, pod, sub) if timed
                            else bp.filter_batch(state, pod, sub))
                 else:
@@ -754,19 +725,11 @@ class Framework:
         """RunPreScorePlugins: Skip puts the plugin in ``state.skip_score_plugins``."""
         box = [Status.success()]
         skip: set[str] = set()
-        state.shape_scores = None
         try:
             t0 = self._duration_clock() if self.observer is not None else 0.0
             try:
                 timed = self._timing_plugins(state)
-                memo, memo_names = self.shape_memo, self._shape_scorers
                 for pl, name in self._named(self.pre_score_plugins):
-                    if memo is not None and name in memo_names:
-                        answered, st = memo.pre_score(state, pod, name, self.snapshot())
-                        if answered:
-                            if st is not None and st.code == Code.SKIP:
-                                skip.add(name)
-                            continue
                     st = (self._call(state, "PreScore", pl, pl.pre_score, state, pod, nodes) if timed
                           else pl.pre_score(state, pod, nodes))
                     if st is None or st.code == Code.SUCCESS:
@@ -855,19 +818,7 @@ class Framework:
         call = self._call
         use_batch = batch is not None and not self.per_node
         timed = self._timing_plugins(state)
-        memo_scores = state.shape_scores
         for k, pl in enumerate(plugins):
-            if memo_scores is not None and (kept := memo_scores.get(plan.names[k])) is not None:
-                if use_batch:
-                    assert batch is not None
-                    rows.append(kept.take(batch.indices))  # the shape's raw scores, these rows
-                    continue
-                # Not snapshot rows: PreScore was answered from the memo, so run it now.
-                if infos is None:
-                    infos = batch.node_infos() if batch is not None else []
-                st = pl.pre_score(state, pod, infos)
-                if not _ok(st):
-                    return None, self._score_error(pl, st)
             fn = plan.batch_fns[k]
             if fn is not None and use_batch:
                 arr, st = call(state, "Score", pl, fn, state, pod, batch) if timed else fn(state, pod, batch)

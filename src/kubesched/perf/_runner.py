@@ -150,8 +150,7 @@ class _Churn:
 class _Run:
     def __init__(self, wl: Workload, seed: int, per_node: bool, config: Any,
                  churn_replay: Sequence[Sequence[int]] | None,
-                 clock_replay: Sequence[tuple[int, float]] | None = None, pace: bool = True,
-                 shape_memo: bool = True) -> None:
+                 clock_replay: Sequence[tuple[int, float]] | None = None, pace: bool = True) -> None:
         self.wl = wl
         self.clock = VirtualClock(0.0)
         self.pacer = WallPacer(self.clock, clock_replay, paced=pace)
@@ -162,7 +161,7 @@ class _Run:
         self.store = MemoryStore(self.clock, history_limit=_HISTORY_LIMIT)
         self.factory = ObjectFactory(random.Random(seed))
         self.sched = Scheduler(self.store, self.clock, config, seed=seed,
-                               options=SchedulerOptions(per_node_filters=per_node, shape_memo=shape_memo,
+                               options=SchedulerOptions(per_node_filters=per_node,
                                                         features=dict(wl.feature_gates)))
         self.store.follow_feature_gates(self.sched.options.features)  # the cluster's release
         self.throughput = ThroughputCollector(now=self.pacer.harness_time)
@@ -523,14 +522,13 @@ def _duration_seconds(v: Any) -> float:
 def run_workload(wl: Workload, seed: int = 0, per_node: bool = False, config: Any = None,
                  churn_replay: Sequence[Sequence[int]] | None = None,
                  clock_replay: Sequence[tuple[int, float]] | None = None,
-                 pace: bool = True, shape_memo: bool = True) -> WorkloadResult:
+                 pace: bool = True) -> WorkloadResult:
     """Run ``wl`` once on a fresh store and scheduler; ``per_node`` forces the per-node plugin
     path; ``churn_replay`` and ``clock_replay`` (a previous result's churn steps and clock
     moves) replay its churn ticks and its paced clock; ``pace=False`` keeps the clock virtual
     during measured ops too (it then moves only when activeQ is empty: fully reproducible from
-    the seed, but no timer fires amid a burst); ``shape_memo=False`` turns the framework's
-    per-shape memo of node-only plugins off (``SchedulerOptions.shape_memo``), for A/B runs."""
-    return _Run(wl, seed, per_node, config, churn_replay, clock_replay, pace, shape_memo).run()
+    the seed, but no timer fires amid a burst)."""
+    return _Run(wl, seed, per_node, config, churn_replay, clock_replay, pace).run()
 
 
 def _split_steps(flat: Sequence[int]) -> list[list[int]]:
@@ -544,12 +542,12 @@ def _split_steps(flat: Sequence[int]) -> list[list[int]]:
 
 
 def check_decisions(wl: Workload, seed: int = 0, config: Any = None,
-                    first: WorkloadResult | None = None, shape_memo: bool = True) -> WorkloadResult:
+                    first: WorkloadResult | None = None) -> WorkloadResult:
     """Run ``wl`` on the batch path (or take ``first``, such a run), then again on the per-node
     path with the same seed, replaying the first run's churn ticks and clock moves at the same
     loop steps; raise :class:`DecisionMismatch` naming the first pods placed differently. Returns
     the batch run."""
-    batch = first if first is not None else run_workload(wl, seed, config=config, shape_memo=shape_memo)
+    batch = first if first is not None else run_workload(wl, seed, config=config)
     per_node = run_workload(wl, seed, per_node=True, config=config,
                             churn_replay=_split_steps(batch.churn_steps), clock_replay=batch.clock_moves)
     if batch.placements != per_node.placements:

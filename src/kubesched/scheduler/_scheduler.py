@@ -89,15 +89,12 @@ class SchedulerOptions:
     ``binding``: how binding cycles run (:class:`BindingMode`; its value as a string is
     accepted too).
     ``per_node_filters``: force the per-node Filter path (the batch path is used otherwise).
-    ``shape_memo``: keep node-only plugins' answers per pod shape across cycles on the batch
-    path (framework._shape_memo; off only to measure what it saves).
     ``assumed_pod_ttl``: seconds after FinishBinding before an unconfirmed assumed pod expires;
     0 (newest upstream) never expires it.
     ``features``: feature gates handed to plugins."""
 
     binding: BindingMode = BindingMode.CLOCK
     per_node_filters: bool = False
-    shape_memo: bool = True
     assumed_pod_ttl: float = 0.0
     features: Mapping[str, bool] = field(default_factory=dict)
     registry: Mapping[str, Any] | None = None
@@ -192,7 +189,6 @@ class Scheduler(SchedulePodGroupMixin):
             kube_version=self.config.kube_version,
             extenders=self.extenders,
             snapshot=lambda: self.snapshot, per_node=self.options.per_node_filters,
-            shape_memo=self.options.shape_memo,
             observer=self.metrics.observe_extension_point,
             plugin_observer=self.metrics.observe_plugin)
         self.queue = self._new_queue()

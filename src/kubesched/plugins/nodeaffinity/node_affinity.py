@@ -15,7 +15,7 @@ Mirrors pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (master 20
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,13 +157,6 @@ class NodeAffinity(PluginBase):
         the profile's addedAffinity is the same for every pod."""
         return [(NODE_AFFINITY_SIGNER_NAME, node_affinity_signer(pod)),
                 (NODE_SELECTOR_SIGNER_NAME, dict(pod.node_selector))], None
-
-    def node_shape(self, pod: Pod) -> Hashable:
-        """NodeShapePlugin: PreFilter, Filter, PreScore and Score read the node's name and
-        labels, the pod's node affinity and nodeSelector (and the profile's addedAffinity)."""
-        aff = pod.affinity
-        return ((aff.node_required, aff.node_preferred) if aff is not None else None,
-                tuple(sorted(pod.node_selector.items())) if pod.node_selector else ())
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -9,7 +9,7 @@ the named one; with the feature off it does nothing, as upstream.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -56,10 +56,6 @@ class NodeName(PluginBase):
     def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
         """SignPod: feasibility depends on ``spec.nodeName`` only."""
         return [(NODE_NAME_SIGNER_NAME, pod.node_name)], None
-
-    def node_shape(self, pod: Pod) -> Hashable:
-        """NodeShapePlugin: the verdict reads the node's name and ``spec.nodeName``."""
-        return pod.node_name
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

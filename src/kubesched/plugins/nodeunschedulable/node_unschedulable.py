@@ -9,7 +9,6 @@ failing, since our snapshot can in principle hold a node-less NodeInfo.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
@@ -55,11 +54,6 @@ class NodeUnschedulable(PluginBase):
     def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
         """SignPod: the verdict reads the pod's tolerations only."""
         return [(TOLERATIONS_SIGNER_NAME, tolerations_signer(pod))], None
-
-    def node_shape(self, pod: Pod) -> Hashable:
-        """NodeShapePlugin: the verdict reads the node's ``spec.unschedulable`` and the pod's
-        tolerations."""
-        return pod.tolerations
 
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Status | None:
         node = node_info.node

@@ -17,7 +17,7 @@ fails (no set scores) the batch answer is all-success (all zero) without reading
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -136,10 +136,6 @@ class TaintToleration(PluginBase):
     def sign_pod(self, pod: Pod) -> tuple[list[SignFragment] | None, Status | None]:
         """SignPod: feasibility and scoring read the pod's tolerations only."""
         return [(TOLERATIONS_SIGNER_NAME, tolerations_signer(pod))], None
-
-    def node_shape(self, pod: Pod) -> Hashable:
-        """NodeShapePlugin: Filter and Score read the node's taints and the pod's tolerations."""
-        return pod.tolerations
 
     def __init__(self, args: PluginArgs | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
