@@ -200,6 +200,7 @@ def test_memoised_times_round_trip() -> None:
 
 @given(st.one_of(st.floats(min_value=-1e9, max_value=4e9, allow_nan=False),
                  st.integers(0, 4 * 10**9).map(lambda s: s + 0.9999995),
+                 st.integers(0, 4 * 10**9).map(lambda s: s + 0.999999),
                  st.integers(0, 4 * 10**9).map(lambda s: s - 1e-7)))
 @settings(max_examples=300, deadline=None)
 def test_time_stamps_memoised_per_second_equal_formatting_each_time(seconds: float) -> None:

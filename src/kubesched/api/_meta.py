@@ -86,8 +86,13 @@ def format_time(seconds: float) -> str:
     """Epoch seconds -> RFC 3339 in UTC, second precision as the API server writes it.
 
     Memoised per whole second (rounded to microseconds first, as ``datetime.fromtimestamp``
-    does): a clock that moves on every cycle still writes the same stamp all second long."""
-    return _format_second(math.floor(round(seconds, 6)))
+    does): a clock that moves on every cycle still writes the same stamp all second long.
+    The rounding (a float-to-decimal conversion, the costliest step: the store stamps every
+    binding) can only change the second within a microsecond of the next one."""
+    second = math.floor(seconds)
+    if seconds - second >= 0.999999:
+        second = math.floor(round(seconds, 6))
+    return _format_second(second)
 
 
 @lru_cache(maxsize=1024)

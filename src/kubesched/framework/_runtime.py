@@ -17,7 +17,6 @@ come from ``duration_clock`` (perf_counter by default): they are measurements, n
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import random
 import time
@@ -117,27 +116,8 @@ def _filter_per_node(pl: FilterPlugin, state: CycleState, pod: Pod, nodes: NodeB
     return BatchFilterResult.from_statuses([pl.filter(state, pod, ni) for ni in nodes.node_infos()])
 
 
-class _Timed:
-    """The observer's timer around one extension point (a class: cheaper than a generator
-    context manager on a path taken about twenty times per pod)."""
-
-    __slots__ = ("_box", "_fwk", "_point", "_t0")
-
-    def __init__(self, fwk: Framework, point: str, box: list[Status]) -> None:
-        self._fwk, self._point, self._box = fwk, point, box
-        self._t0 = 0.0
-
-    def __enter__(self) -> None:
-        self._t0 = self._fwk._duration_clock()
-
-    def __exit__(self, *exc: object) -> None:
-        fwk = self._fwk
-        assert fwk.observer is not None
-        fwk.observer(self._point, str(self._box[0].code), fwk.profile_name,
-                     fwk._duration_clock() - self._t0)
-
-
-_NULL_CONTEXT: contextlib.nullcontext[None] = contextlib.nullcontext()
+_CODE_NAMES: dict[Code, str] = {c: str(c) for c in Code}
+"""Each code's metric label (``str(code)``: a Python call per extension point otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,11 +349,12 @@ class Framework:
         return out
 
     # -- timing -----------------------------------------------------------------------------
-    def _timed(self, point: str, box: list[Status]) -> _Timed | contextlib.nullcontext[None]:
-        """Time one extension point run for the observer; ``box[0]`` holds its final status."""
-        if self.observer is None:
-            return _NULL_CONTEXT
-        return _Timed(self, point, box)
+    def _observe(self, point: str, status: Status, t0: float) -> None:
+        """Tell the observer an extension point run started at ``t0`` ended with ``status``
+        (the run_* methods time themselves with a try/finally: a context-manager object per
+        extension point of every cycle cost more than the observation)."""
+        assert self.observer is not None
+        self.observer(point, _CODE_NAMES[status.code], self.profile_name, self._duration_clock() - t0)
 
     def _timing_plugins(self, state: CycleState) -> bool:
         """Whether this cycle's plugin calls are timed (go through :meth:`_call`); the hot
@@ -460,7 +441,8 @@ class Framework:
     def run_pre_enqueue_plugins(self, pod: Pod) -> Status:
         """RunPreEnqueuePlugins: the first non-success keeps the pod out of activeQ."""
         box = [Status.success()]
-        with self._timed("PreEnqueue", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             for pl in self.pre_enqueue_plugins:
                 st = pl.pre_enqueue(pod)
                 if _ok(st):
@@ -471,6 +453,9 @@ class Framework:
                 else:
                     box[0] = _err(f'running PreEnqueue plugin "{pl.name()}": {error_text(st)}', pl.name())
                 return box[0]
+        finally:
+            if self.observer is not None:
+                self._observe("PreEnqueue", box[0], t0)
         return Status.success()
 
     def queue_sort_less(self, a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
@@ -490,10 +475,14 @@ class Framework:
         box = [Status.success()]
         skip: set[str] = set()
         try:
-            with self._timed("PreFilter", box):
+            t0 = self._duration_clock() if self.observer is not None else 0.0
+            try:
                 res = self._pre_filter(state, pod, skip)
                 box[0] = res[1]
                 return res
+            finally:
+                if self.observer is not None:
+                    self._observe("PreFilter", box[0], t0)
         finally:
             state.skip_filter_plugins = skip
 
@@ -574,7 +563,8 @@ class Framework:
         """All Filter plugins over ``batch``: each plugin's ``filter_batch`` runs only on the nodes
         every earlier plugin passed, so each node's outcome equals run_filter_plugins."""
         box = [Status.success()]
-        with self._timed("Filter", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             out = FilterOutcome.empty(batch)
             if self.per_node:
                 infos = batch.node_infos()
@@ -607,6 +597,9 @@ class Framework:
                 sub = NodeBatch(batch.snapshot, batch.indices[alive])
             box[0] = out.first_error() or box[0]
             return out
+        finally:
+            if self.observer is not None:
+                self._observe("Filter", box[0], t0)
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
                                                node_info: NodeInfo) -> Status:
@@ -725,7 +718,8 @@ class Framework:
         Unschedulable with every plugin's reasons, stamped with the first rejecting plugin and
         carrying the last non-noop result."""
         box = [Status.success()]
-        with self._timed("PostFilter", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             result: PostFilterResult | None = None
             reasons: list[str] = []
             rejector = ""
@@ -748,6 +742,9 @@ class Framework:
                 rejector = rejector or pl.name()
             box[0] = Status(Code.UNSCHEDULABLE, tuple(reasons), rejector)
             return result, box[0]
+        finally:
+            if self.observer is not None:
+                self._observe("PostFilter", box[0], t0)
 
     # -- PreScore / Score -------------------------------------------------------------------
     def run_pre_score_plugins(self, state: CycleState, pod: Pod, nodes: Sequence[NodeInfo]) -> Status:
@@ -755,7 +752,8 @@ class Framework:
         box = [Status.success()]
         skip: set[str] = set()
         try:
-            with self._timed("PreScore", box):
+            t0 = self._duration_clock() if self.observer is not None else 0.0
+            try:
                 timed = self._timing_plugins(state)
                 for pl, name in self._named(self.pre_score_plugins):
                     st = (self._call(state, "PreScore", pl, pl.pre_score, state, pod, nodes) if timed
@@ -768,6 +766,9 @@ class Framework:
                     box[0] = _err(f'running PreScore plugin "{name}": {error_text(st)}')
                     return box[0]
                 return Status.success()
+            finally:
+                if self.observer is not None:
+                    self._observe("PreScore", box[0], t0)
         finally:
             state.skip_score_plugins = skip
 
@@ -776,10 +777,14 @@ class Framework:
         """RunScorePlugins in three passes: score (batch or per node), normalize per plugin in
         place, then range-check 0..MaxNodeScore, weigh and sum."""
         box = [Status.success()]
-        with self._timed("Score", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             res, st = self._score(state, pod, nodes)
             box[0] = st
             return res, st
+        finally:
+            if self.observer is not None:
+                self._observe("Score", box[0], t0)
 
     def _as_batch(self, nodes: NodeBatch | Sequence[NodeInfo]
                   ) -> tuple[NodeBatch | None, list[NodeInfo] | None]:
@@ -852,7 +857,8 @@ class Framework:
         batch, given = self._as_batch(nodes)
         names: Sequence[str] = (batch.lazy_names() if batch is not None
                                 else [ni.name for ni in given or ()])
-        plan = self._score_plan(state.skip_score_plugins)
+        skipped = state.skip_score_plugins
+        plan = self._score_plans.get(frozenset(skipped)) or self._score_plan(skipped)
         plugins = plan.plugins
         n = len(names)
         infos: list[NodeInfo] | None = given
@@ -893,6 +899,7 @@ class Framework:
         plugins = plan.plugins
         n = len(names)
         call = self._call
+        timed = self._timing_plugins(state)
         normalized = raw
         for k, ext in enumerate(plan.exts):
             if ext is None:
@@ -900,8 +907,9 @@ class Framework:
             if normalized is raw:
                 normalized = raw.copy()  # only normalizers rewrite scores: raw stays as scored
             pl = plugins[k]
-            st = call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
-                      normalized[k], names)
+            st = (call(state, "ScoreExtensionNormalize", pl, ext.normalize_score, state, pod,
+                       normalized[k], names) if timed
+                  else ext.normalize_score(state, pod, normalized[k], names))
             if _failed(st):
                 return None, _err(f'running Normalize on Score plugins: plugin "{pl.name()}" failed with: '
                                   f"{error_text(st)}")
@@ -920,7 +928,8 @@ class Framework:
     # -- Reserve / Permit ---------------------------------------------------------------------
     def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         box = [Status.success()]
-        with self._timed("Reserve", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             for pl in self.reserve_plugins:
                 st = self._call(state, "Reserve", pl, pl.reserve, state, pod, node_name)
                 if _ok(st):
@@ -930,18 +939,26 @@ class Framework:
                           else _err(f'running Reserve plugin "{pl.name()}": {error_text(st)}'))
                 return box[0]
             return Status.success()
+        finally:
+            if self.observer is not None:
+                self._observe("Reserve", box[0], t0)
 
     def run_reserve_plugins_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         """Unreserve runs in reverse order and must not fail."""
-        with self._timed("Unreserve", [Status.success()]):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             for pl in reversed(self.reserve_plugins):
                 self._call(state, "Unreserve", pl, pl.unreserve, state, pod, node_name)
+        finally:
+            if self.observer is not None:
+                self._observe("Unreserve", Status.success(), t0)
 
     def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         """RunPermitPlugins: a rejection stops; Wait (timeout capped at 15 min) from any plugin
         parks the pod in the waiting-pods map with one timer per waiting plugin."""
         box = [Status.success()]
-        with self._timed("Permit", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             waits: dict[str, float] = {}
             for pl in self.permit_plugins:
                 st, timeout = self._call(state, "Permit", pl, pl.permit, state, pod, node_name)
@@ -962,6 +979,9 @@ class Framework:
                 box[0] = Status.of(Code.WAIT, msg)
                 return box[0]
             return Status.success()
+        finally:
+            if self.observer is not None:
+                self._observe("Permit", box[0], t0)
 
     # -- PlacementFeasible (pod-group scheduling cycle) -----------------------------------
     def run_placement_feasible_plugins(self, pod_group: PodGroup, progress: PlacementProgress) -> Status:
@@ -1011,8 +1031,12 @@ class Framework:
         has work for this pod. Success if any has, Skip if none (their PreBind is then skipped),
         Error on an error. A plugin without ``pre_bind_pre_flight`` counts as having work."""
         box = [Status.success()]
-        with self._timed("PreBindPreFlight", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             box[0] = self._pre_bind_pre_flights(state, pod, node_name)
+        finally:
+            if self.observer is not None:
+                self._observe("PreBindPreFlight", box[0], t0)
         return box[0]
 
     def _pre_bind_pre_flights(self, state: CycleState, pod: Pod, node_name: str) -> Status:
@@ -1039,7 +1063,8 @@ class Framework:
     def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         """RunPreBindPlugins: plugins whose pre-flight said Skip are skipped."""
         box = [Status.success()]
-        with self._timed("PreBind", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             for pl in self.pre_bind_plugins:
                 if pl.name() in state.skip_pre_bind_plugins:
                     continue
@@ -1051,6 +1076,9 @@ class Framework:
                           else _err(f'running PreBind plugin "{pl.name()}": {error_text(st)}', pl.name()))
                 return box[0]
             return Status.success()
+        finally:
+            if self.observer is not None:
+                self._observe("PreBind", box[0], t0)
 
     def run_pre_bind_plugins_async(self, state: CycleState, pod: Pod, node_name: str) -> PermitFuture:
         """RunPreBindPlugins for the binding cycle, where a PreBind plugin may wait: a plugin
@@ -1102,7 +1130,8 @@ class Framework:
     def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Status:
         """RunBindPlugins: Skip asks the next binder; the first other answer is final."""
         box = [Status.success()]
-        with self._timed("Bind", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             if not self.bind_plugins:
                 box[0] = Status.skip()
                 return box[0]
@@ -1119,11 +1148,18 @@ class Framework:
                 return box[0]
             box[0] = st if st is not None else Status.success()
             return box[0]
+        finally:
+            if self.observer is not None:
+                self._observe("Bind", box[0], t0)
 
     def run_post_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> None:
-        with self._timed("PostBind", [Status.success()]):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             for pl in self.post_bind_plugins:
                 self._call(state, "PostBind", pl, pl.post_bind, state, pod, node_name)
+        finally:
+            if self.observer is not None:
+                self._observe("PostBind", Status.success(), t0)
 
 
 _ATTR = {
