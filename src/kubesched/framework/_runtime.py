@@ -828,13 +828,17 @@ class Framework:
         not normalized nor weighed -> ``(node names, plugin names, plugins x nodes)``. The
         opportunistic batch rescores the last chosen node with it."""
         box = [Status.success()]
-        with self._timed("Score", box):
+        t0 = self._duration_clock() if self.observer is not None else 0.0
+        try:
             res, st = self._raw_scores(state, pod, nodes)
             box[0] = st
             if res is None:
                 return None, st
             names, plan, raw = res
             return (names, plan.names, raw), st
+        finally:
+            if self.observer is not None:
+                self._observe("Score", box[0], t0)
 
     def normalize_scores(self, state: CycleState, pod: Pod, names: Sequence[str],
                          plugin_names: Sequence[str], raw: npt.NDArray[np.int64]
