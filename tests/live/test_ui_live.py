@@ -10,15 +10,14 @@ import json
 import urllib.request
 from typing import Any
 
-import pytest
 from typer.testing import CliRunner
 
 from _serving_client import served_ui
 from kubesched.cli import app
 from kubesched.cluster import NotFound
 
-from ._kube import bench_script, create, events, pod_manifest, rest_for, wait_for
-from .conftest import ControlPlane, _missing
+from ._kube import create, events, pod_manifest, rest_for, wait_for
+from .conftest import ControlPlane
 from .test_live_input import Cluster, _versions, cluster  # noqa: F401  (the module's fixture)
 
 runner = CliRunner()
@@ -60,27 +59,3 @@ def test_the_page_follows_the_cluster_read_only(control_plane: ControlPlane, clu
         with contextlib.suppress(NotFound):
             rest.request("DELETE", f"/api/v1/namespaces/{ns}/pods/late")
         rest.close()
-
-
-def test_the_ui_benchmark_measures_a_tiny_live_cluster(monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """benchmarks/ui_bench.py --live at a tiny size, so that its live mode cannot rot: its own
-    control plane, filled, served by ``kubesched ui --kubeconfig``, drawn in Chromium."""
-    from kubesched.testing.browser import chromium_executable
-
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        _missing("Playwright (pip install -e '.[browser]')")
-    if chromium_executable() is None:
-        _missing("Chromium (apt-get install chromium, or set KUBESCHED_CHROMIUM to its path)")
-    bench = bench_script(monkeypatch, "ui_bench")
-    monkeypatch.setattr(bench, "SETTLE", 1.0)
-    assert bench.main(["--live", "--nodes", "3", "--pods", "100", "--repeat", "1"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["input"] == "live" and (out["nodes"], out["pods"]) == (3, 100)
-    assert 0 < out["cluster_page_seconds"] < 60 and 0 < out["decision_seconds"] < 60
-    assert len(out["decision_pods"]) == 2
-    assert all(p.startswith("bench/pending-") for p in out["decision_pods"])
-    assert 10 * 2**20 < out["server_peak_rss_bytes"] < 2**30 and out["settle_seconds"] >= 1
-    assert len(out["load_average"]) == 6
