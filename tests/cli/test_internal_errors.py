@@ -11,13 +11,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kubesched.cli import app
+from kubesched.cli import app, load_every_command
 from kubesched.simulator import Simulator
 
 runner = CliRunner()
 
 EXIT_INTERNAL_ERROR = 70
 QUICKSTART = Path(__file__).parent.parent.parent / "examples" / "quickstart"
+load_every_command()  # the commands register when their modules are first imported
 COMMANDS = sorted(c.name or "" for c in app.registered_commands)
 ONE_LINE = ("error: internal error: RuntimeError: boom; second line (this is a bug in kubesched; "
             "please report it, with -v for the traceback)\n")

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kubesched.cli import app
+from kubesched.cli import app, load_every_command
 
 runner = CliRunner()
 
+load_every_command()  # the commands register when their modules are first imported
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
 
 

@@ -10,7 +10,7 @@ import urllib.request
 from typer.testing import CliRunner
 
 from _serving_client import served_ui
-from kubesched.cli import app
+from kubesched.cli import app, load_every_command
 
 from ._fixtures import WEIGHTS
 from .conftest import QUICKSTART
@@ -76,6 +76,8 @@ def test_the_input_flags_are_explains_one_group() -> None:
     """``--kube-version``, ``--feature-gates``, ``--max-pods`` and the live-cluster flags are the
     group ``simulate`` and ``explain`` declare: the same options, defaults and help."""
     import typer.main
+
+    load_every_command()
 
     def group(name: str) -> dict[str, tuple[object, ...]]:
         cmd = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]

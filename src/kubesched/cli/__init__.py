@@ -2,6 +2,6 @@
 is the ``kubectl-kubesched`` plugin over the same commands."""
 
 from ._kubectl import kubectl_main
-from ._main import app, main
+from ._main import app, load_every_command, main
 
-__all__ = ["app", "kubectl_main", "main"]
+__all__ = ["app", "kubectl_main", "load_every_command", "main"]

@@ -87,10 +87,15 @@ class CommandGroup(TyperGroup):
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        option = _verbose_option()
+        self._verbose = _verbose_option()
         for command in self.commands.values():
-            if not _has_short_v(command):
-                command.params.append(option)
+            self.with_verbose(command)
+
+    def with_verbose(self, command: Any) -> Any:
+        """``command`` with ``-v``/``--verbose`` added unless it has a ``-v`` of its own."""
+        if not _has_short_v(command):
+            command.params.append(self._verbose)
+        return command
 
     def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]
         try:
