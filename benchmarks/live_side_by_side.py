@@ -35,6 +35,8 @@ mode, default plugins) as its extender (``filterVerb`` + ``prioritizeVerb``, ``w
 ``nodeCacheCapable: true``), started first on the same control plane; its CPU seconds and peak
 RSS are reported in ``notes``. With ``kube-scheduler`` in the same run, the JSON has
 ``ratio_extender_pods_per_second`` (with the extender / without).
+``kube-scheduler+extender-nodes``: the same with ``nodeCacheCapable: false`` (kube-scheduler
+sends the Node objects), for comparison; ``ratio_extender_nodes_pods_per_second``.
 
 The k8s folder is ``$KUBESCHED_K8S_DIR`` or ``../shared/k8s`` beside the repository. The JSON
 result (one object per scheduler, and the ratio) goes to stdout; progress to stderr.
@@ -67,6 +69,8 @@ from urllib.parse import urlsplit
 REPO = Path(__file__).resolve().parents[1]
 SCHEDULERS = ("kube-scheduler", "kubesched")
 EXTENDED = "kube-scheduler+extender"
+# The same with ``nodeCacheCapable: false``: kube-scheduler sends the Node objects, for comparison.
+EXTENDED_NODES = "kube-scheduler+extender-nodes"
 BOUND_NS = "bench-bound"
 MEASURED_NS = "bench"
 
@@ -292,12 +296,13 @@ class Running:
 
 
 def scheduler_config(path: Path, qps: int, kubeconfig: str, profile: str = "default-scheduler",
-                     extender: str = "") -> Path:
+                     extender: str = "", node_cache: bool = True) -> Path:
     """The configuration; ``extender``: a URL prefix for an ``extenders`` entry (filter and
-    prioritize, node names only)."""
+    prioritize; node names only unless ``node_cache`` is false)."""
     ext = ("extenders:\n"
            f"- {{urlPrefix: \"{extender}\", filterVerb: filter, prioritizeVerb: prioritize, weight: 1, "
-           "nodeCacheCapable: true, enableHTTPS: false, httpTimeout: 30s}\n") if extender else ""
+           f"nodeCacheCapable: {str(node_cache).lower()}, enableHTTPS: false, httpTimeout: 30s}}\n"
+           ) if extender else ""
     path.write_text(
         "apiVersion: kubescheduler.config.k8s.io/v1\n"
         "kind: KubeSchedulerConfiguration\n"
@@ -307,8 +312,10 @@ def scheduler_config(path: Path, qps: int, kubeconfig: str, profile: str = "defa
     return path
 
 
-def start_kube_scheduler(script: Path, cp: Path, qps: int, extender: str = "") -> Running:
-    cfg = scheduler_config(cp.parent / "kube-scheduler.yaml", qps, "@KUBECONFIG@", extender=extender)
+def start_kube_scheduler(script: Path, cp: Path, qps: int, extender: str = "",
+                         node_cache: bool = True) -> Running:
+    cfg = scheduler_config(cp.parent / "kube-scheduler.yaml", qps, "@KUBECONFIG@", extender=extender,
+                           node_cache=node_cache)
     subprocess.run([str(script), "scheduler", str(cp), str(cfg)], check=True, capture_output=True,
                    text=True, timeout=180)
     pid = int((cp / "pids" / "kube-scheduler.pid").read_text())
@@ -542,10 +549,11 @@ def measure(which: str, args: argparse.Namespace, script: Path, round_no: int = 
             t0 = time.monotonic()
             ext: Running | None = None
             url = ""
-            if which == EXTENDED:
+            if which in (EXTENDED, EXTENDED_NODES):
                 ext, url = start_extender(cp, args.timeout)
                 try:
-                    running = start_kube_scheduler(script, cp, args.qps, extender=url)
+                    running = start_kube_scheduler(script, cp, args.qps, extender=url,
+                                                   node_cache=which == EXTENDED)
                 except BaseException:
                     ext.stop()
                     raise
@@ -639,7 +647,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=1000)
     p.add_argument("--bound-pods", type=int, default=1000)
     p.add_argument("--pods", type=int, default=5000)
-    p.add_argument("--scheduler", action="append", choices=(*SCHEDULERS, EXTENDED),
+    p.add_argument("--scheduler", action="append", choices=(*SCHEDULERS, EXTENDED, EXTENDED_NODES),
                    help="which to run, in order (repeatable; default: both, kube-scheduler first)")
     p.add_argument("--creators", type=int, default=16, help="pod-creating threads (one connection each)")
     p.add_argument("--qps", type=int, default=5000, help="clientConnection qps and burst of both schedulers")
@@ -676,7 +684,8 @@ def main(argv: list[str] | None = None) -> int:
         by = {w: measure(w, args, script, round_no) for w in this}
         results.extend(by[w] for w in this)
         for key, num in (("ratio_pods_per_second", "kubesched"),
-                         ("ratio_extender_pods_per_second", EXTENDED)):
+                         ("ratio_extender_pods_per_second", EXTENDED),
+                         ("ratio_extender_nodes_pods_per_second", EXTENDED_NODES)):
             if num in by and "kube-scheduler" in by and by["kube-scheduler"].pods_per_second > 0:
                 ratios.setdefault(key, []).append(round(by[num].pods_per_second
                                                         / by["kube-scheduler"].pods_per_second, 3))

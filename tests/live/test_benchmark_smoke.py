@@ -68,3 +68,26 @@ def test_side_by_side_benchmark_prequeued_runs_both_schedulers_and_reports_cpu_p
         assert res["scheduled"] == 20 and not res["timed_out"] and res["prequeued"]
         assert res["cpu_ms_per_pod"] > 0 and res["lag_seconds"] == res["seconds"] > 0
     assert len(out["ratio_pods_per_second_rounds"]) == 2 and out["ratio_pods_per_second"] > 0
+
+
+def test_side_by_side_benchmark_runs_the_extender_with_node_objects_for_comparison(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``kube-scheduler+extender-nodes``: kube-scheduler's extenders entry says
+    ``nodeCacheCapable: false`` (Node objects in every request), the default entry ``true``;
+    the informer-mode extender answers both, and every pod is bound."""
+    bench = bench_script(monkeypatch, "live_side_by_side")
+    names = bench.scheduler_config(tmp_path / "names.yaml", 10, "k", extender="http://x").read_text()
+    objects = bench.scheduler_config(tmp_path / "objects.yaml", 10, "k", extender="http://x",
+                                     node_cache=False).read_text()
+    assert "nodeCacheCapable: true" in names and "nodeCacheCapable: false" in objects
+    code = bench.main(["--nodes", "5", "--bound-pods", "2", "--pods", "20", "--creators", "4",
+                       "--scheduler", "kube-scheduler+extender-nodes", "--settle", "0.2",
+                       "--timeout", "60"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    (res,) = out["results"]
+    assert res["scheduler"] == "kube-scheduler+extender-nodes"
+    assert res["scheduled"] == 20 and not res["timed_out"]
+    calls = {note.split(":")[0]: int(note.split(": ")[1].split()[0])
+             for note in res["notes"] if note.startswith("extender /")}
+    assert calls["extender /filter"] >= 20 and calls["extender /prioritize"] >= 1, res["notes"]
