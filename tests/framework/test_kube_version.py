@@ -98,13 +98,13 @@ def test_the_release_and_its_gates_reach_the_handle() -> None:
         fwk = sched.profiles["default-scheduler"]
         assert fwk.kube_version == V("1.34")
         assert fwk.features["NominatedNodeNameForExpectation"] is False
-        assert sched.nominated_node_name_for_expectation is False
+        assert sched.cycles.nominated_node_name_for_expectation is False
     finally:
         sched.close()
     sched = Scheduler(store)
     try:
         assert sched.profiles["default-scheduler"].kube_version == NEWEST_KUBE_VERSION
-        assert sched.nominated_node_name_for_expectation is True
+        assert sched.cycles.nominated_node_name_for_expectation is True
     finally:
         sched.close()
 

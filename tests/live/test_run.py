@@ -250,15 +250,15 @@ def test_a_pod_deleted_during_its_binding_cycle_is_forgotten(
             create(rest, pod_manifest("doomed", ns, sched, cpu="1"))
             thread.start()
             sched_ = wait_for("the scheduler", lambda: live.scheduler)
-            wait_for("the failed binding to be handled", lambda: sched_.stats.attempts >= 1
-                     and sched_.bindings_in_flight == 0 and sched_.cache.assumed_pod_count() == 0)
+            wait_for("the failed binding to be handled", lambda: sched_.cycles.stats.attempts >= 1
+                     and sched_.cycles.bindings_in_flight == 0 and sched_.cache.assumed_pod_count() == 0)
             create(rest, pod_manifest("next", ns, sched, cpu="1"))
             wait_for("the next pod to be bound", lambda: get_pod(rest, ns, "next")["spec"].get("nodeName"),
                      timeout=30)
             # The API shows the binding before the binding worker has counted it.
-            wait_for("the binding to be counted", lambda: sched_.stats.scheduled == 1)
-            assert thread.is_alive() and sched_.stats.scheduled == 1
-            assert sched_.stats.error_attempts == 1  # the Binding of the deleted pod
+            wait_for("the binding to be counted", lambda: sched_.cycles.stats.scheduled == 1)
+            assert thread.is_alive() and sched_.cycles.stats.scheduled == 1
+            assert sched_.cycles.stats.error_attempts == 1  # the Binding of the deleted pod
         finally:
             live.stop()
             thread.join(20)

@@ -1,4 +1,4 @@
-"""Scheduler.attempt_hook: told of each attempt and each failed one, it can stop the run loop
+"""Scheduler.cycles.attempt_hook: told of each attempt and each failed one, it can stop the run loop
 just before an attempt, with the pod popped and the cluster as it was at that moment."""
 
 from __future__ import annotations
@@ -39,25 +39,25 @@ def _env() -> Env:
 def test_hook_sees_every_attempt_and_each_failure_without_changing_them() -> None:
     env = _env()
     hook = _Hook()
-    env.sched.attempt_hook = hook
+    env.sched.cycles.attempt_hook = hook
     summary = env.run()
     assert [name for name, _ in hook.seen][:3] == ["a", "b", "c"]
     assert [name for name, _ in hook.failed] == ["b"] * summary.unschedulable_attempts
     assert hook.failed[0][1].startswith("0/1 nodes are available: 1 Insufficient cpu.")
     assert (env.node_of("a"), env.node_of("b"), env.node_of("c")) == ("n0", "", "n0")
-    assert env.sched.stopped_before is None
+    assert env.sched.cycles.stopped_before is None
 
 
 def test_hook_stops_the_run_before_the_attempt() -> None:
     env = _env()
     hook = _Hook(stop_at="c")
-    env.sched.attempt_hook = hook
+    env.sched.cycles.attempt_hook = hook
     summary = env.run()
-    stopped = env.sched.stopped_before
+    stopped = env.sched.cycles.stopped_before
     assert stopped is not None and stopped.pod.name == "c"
     assert hook.seen == [("a", 1), ("b", 1), ("c", 1)]
     # c's cycle never ran; a's binding cycle (a task on the clock) did not run either.
     assert summary.attempts == 2 and env.node_of("c") == "" and env.node_of("a") == ""
     assert env.sched.cache.is_assumed_pod(env.pod("a"))
     # Stopped for good: no more cycles, whatever is queued.
-    assert env.sched.run_one_cycle() is False and env.sched.run_until_idle().attempts == 2
+    assert env.sched.schedule_one() is False and env.sched.run_until_idle().attempts == 2

@@ -39,9 +39,9 @@ def test_permit_wait_does_not_block_the_next_cycle() -> None:
     env = _permit_env()
     env.add(_pod("q", scheduler_name="default-scheduler"))
     s = env.sched
-    assert s.run_one_cycle() and s.run_one_cycle()
-    assert s.stats.attempts == 2  # q's cycle ran while p waits on Permit
-    assert s.bindings_in_flight == 2
+    assert s.schedule_one() and s.schedule_one()
+    assert s.cycles.stats.attempts == 2  # q's cycle ran while p waits on Permit
+    assert s.cycles.bindings_in_flight == 2
 
 
 def test_permit_wait_then_reject() -> None:
@@ -49,7 +49,7 @@ def test_permit_wait_then_reject() -> None:
     s = env.sched
     fwk = s.profiles["default-scheduler"]
     s.clock.schedule(2, lambda: fwk.get_waiting_pod("p-uid").reject("Waiter", "no way"))
-    s.run_one_cycle()
+    s.schedule_one()
     s.clock.run(until=START + 2)  # the binding cycle waits, then the rejection arrives
     assert env.node_of("p") == ""
     cond = env.scheduled_condition("p")
@@ -60,7 +60,7 @@ def test_permit_wait_then_reject() -> None:
 
 def test_permit_timeout() -> None:
     env = _permit_env(timeout=10)
-    env.sched.run_one_cycle()
+    env.sched.schedule_one()
     env.clock.run(until=START + 10)
     cond = env.scheduled_condition("p")
     assert cond["message"] == ("0/1 nodes are available: 1 rejected due to timeout after waiting 10s "
@@ -77,7 +77,7 @@ def test_permit_rejection_in_the_scheduling_cycle_unreserves() -> None:
                Status.of(Code.UNSCHEDULABLE, "denied"), 0))}
     env = Env(profile(plugins=(*BASIC, "Res", "Deny")), registry=reg)
     env.add(_node("n0"), _pod("p"))
-    env.sched.run_one_cycle()
+    env.sched.schedule_one()
     assert [c[0] for c in rec.calls] == ["reserve", "unreserve"]
     assert env.scheduled_condition("p")["message"] == "0/1 nodes are available: 1 denied."
     assert not env.sched.cache.is_assumed_pod(env.pod("p"))
@@ -93,7 +93,7 @@ def test_reserve_failure(code: Code, reason: str) -> None:
                          unreserve=lambda self, st, pod, node: rec.add("unreserve", pod, 0))}
     env = Env(profile(plugins=(*BASIC, "Res")), registry=reg)
     env.add(_node("n0"), _pod("p"))
-    env.sched.run_one_cycle()
+    env.sched.schedule_one()
     assert rec.of("unreserve") == [("unreserve", "p", 0)]
     assert env.scheduled_condition("p")["reason"] == reason
     assert env.sched.cache.get_pod(env.pod("p")) is None
@@ -117,7 +117,7 @@ def test_bind_failure_unreserves_forgets_and_requeues(caplog: pytest.LogCaptureF
     env = Env(profile(plugins=plugins), registry=reg)
     env.add(_node("n0"), _pod("p"))
     s = env.sched
-    s.run_one_cycle()
+    s.schedule_one()
     assert s.cache.is_assumed_pod(env.pod("p"))
     with caplog.at_level(logging.INFO, logger="kubesched"):
         s.clock.step()  # the binding cycle
@@ -144,7 +144,7 @@ def test_assumed_pod_expires_when_binding_never_lands() -> None:
     env = Env(profile(plugins=plugins), registry=reg, options={"assumed_pod_ttl": 30.0})
     env.add(_node("n0", cpu="1"), _pod("p"))
     s = env.sched
-    s.run_one_cycle()
+    s.schedule_one()
     s.clock.step()  # binding cycle: "bound", FinishBinding starts the TTL
     assert s.cache.is_assumed_pod(env.pod("p"))
     s.clock.advance(29)
@@ -157,7 +157,7 @@ def test_assumed_pod_expires_when_binding_never_lands() -> None:
 def test_deleting_a_pod_waiting_on_permit_rejects_it_and_frees_the_node() -> None:
     env = _permit_env(timeout=100)
     s = env.sched
-    s.run_one_cycle()
+    s.schedule_one()
     s.clock.step()  # the binding cycle now waits on Permit
     assert s.profiles["default-scheduler"].get_waiting_pod("p-uid") is not None
     pod = env.pod("p")

@@ -102,13 +102,13 @@ def test_percentage_of_nodes_to_score_and_rotation() -> None:
     env, rec = _counting_env(200, 50)
     s = env.sched
     env.add(_pod("a"))
-    s.run_one_cycle()
+    s.schedule_one()
     first = {c[0] for c in rec.calls}
     assert len(first) == 100 and s.algorithm.next_start_node_index == 100
     assert env.sched.cache.get_pod(env.pod("a")).node_name in first
     rec.calls.clear()
     env.add(_pod("b"))
-    s.run_one_cycle()
+    s.schedule_one()
     second = {c[0] for c in rec.calls}
     assert len(second) == 100 and not (first & second)
     assert s.algorithm.next_start_node_index == 0
@@ -119,7 +119,7 @@ def test_rotation_counts_rejected_nodes_as_processed() -> None:
     env, _rec = _counting_env(300, 10, rejected=10)  # 10% of 300 -> minimum 100
     s = env.sched
     env.add(_pod("a"))
-    s.run_one_cycle()
+    s.schedule_one()
     assert s.algorithm.next_start_node_index == 110
 
 
@@ -131,7 +131,7 @@ def test_rotation_counts_rejected_nodes_as_processed() -> None:
 def test_percentage_global_and_profile(profile_pct: int | None, global_pct: int | None, want: int) -> None:
     env, rec = _counting_env(200, profile_pct, global_pct=global_pct)
     env.add(_pod("a"))
-    env.sched.run_one_cycle()
+    env.sched.schedule_one()
     assert len({c[0] for c in rec.calls}) == want
     assert env.sched.algorithm.next_start_node_index == want
 
@@ -139,7 +139,7 @@ def test_percentage_global_and_profile(profile_pct: int | None, global_pct: int 
 def test_adaptive_percentage_below_100_nodes_checks_all() -> None:
     env, rec = _counting_env(40, None)
     env.add(_pod("a"))
-    env.sched.run_one_cycle()
+    env.sched.schedule_one()
     assert len({c[0] for c in rec.calls}) == 40
 
 

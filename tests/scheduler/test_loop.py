@@ -75,7 +75,7 @@ def test_stop_and_the_hooks_are_asked_at_every_turn() -> None:
 
     run(env.sched, stop=lambda: turns[0] >= 2, before_cycle=before_cycle)
     assert turns[0] == 2
-    assert env.sched.stats.attempts == 2  # one scheduling cycle per turn
+    assert env.sched.cycles.stats.attempts == 2  # one scheduling cycle per turn
 
 
 def test_due_after_cycle_binds_each_pod_before_the_next_cycle() -> None:
@@ -86,7 +86,7 @@ def test_due_after_cycle_binds_each_pod_before_the_next_cycle() -> None:
     bound_at_second_attempt: list[bool] = []
 
     def before_cycle() -> None:
-        if env.sched.stats.attempts == 1:
+        if env.sched.cycles.stats.attempts == 1:
             bound_at_second_attempt.append(bool(env.pod("p0").node_name or env.pod("p1").node_name))
 
     run(env.sched, before_cycle=before_cycle, due_after_cycle=True)

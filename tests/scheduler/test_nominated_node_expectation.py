@@ -49,7 +49,7 @@ def _waiter_env(features: dict[str, bool] | None = None) -> Env:
 def test_waiting_on_permit_sets_the_nominated_node(features: dict[str, bool] | None, want: str) -> None:
     env = _waiter_env(features)
     s = env.sched
-    s.run_one_cycle()
+    s.schedule_one()
     env.clock.run(until=START + 1)  # the binding cycle starts and waits on Permit
     assert env.pod("p").nominated_node_name == want
     s.profiles["default-scheduler"].get_waiting_pod("p-uid").allow("Waiter")
@@ -68,7 +68,7 @@ def test_a_failed_binding_cycle_leaves_its_nomination_to_the_next_failure() -> N
     s = env.sched
     fwk = s.profiles["default-scheduler"]
     env.clock.schedule(2, lambda: fwk.get_waiting_pod("p-uid").reject("Waiter", "no"))
-    s.run_one_cycle()
+    s.schedule_one()
     env.clock.run(until=START + 2)
     assert seen == ["n0"]
     assert _condition(env)["reason"] == "Unschedulable"
@@ -107,7 +107,7 @@ def test_pre_bind_pre_flight(pre_flight: Status | None, want_calls: list[str], w
 def test_unsupported_pre_flight_status_is_a_binding_error() -> None:
     env = _pre_bind_env(Status.of(Code.UNSCHEDULABLE, "nope"), [])
     s = env.sched
-    s.run_one_cycle()
+    s.schedule_one()
     env.clock.step()  # the binding cycle
     cond = _condition(env)
     assert cond["reason"] == "SchedulerError"

@@ -672,7 +672,7 @@ def test_kept_nodes_survive_a_snapshot_update_that_moves_rows() -> None:
     for env in (on, off):
         _nodes(env, DISTINCT_CPUS)
         _burst(env, 3)
-        env.sched.run_one_cycle()  # p00 on the biggest node; the others kept, best first
+        env.sched.schedule_one()  # p00 on the biggest node; the others kept, best first
         env.store.delete("Node", "", "n0")  # the smallest: every row after it moves
         env.run()
     assert _placements(on, 3) == _placements(off, 3) == {"p00": "n7", "p01": "n6", "p02": "n5"}

@@ -49,10 +49,10 @@ def test_binding_is_asynchronous_on_the_clock() -> None:
     pod sees the first one only as assumed in the cache."""
     env = Env().add(_node("n0", cpu="1"), _pod("a"), _pod("b"))
     s = env.sched
-    assert s.run_one_cycle() is True
-    assert s.bindings_in_flight == 1 and env.node_of("a") == ""
+    assert s.schedule_one() is True
+    assert s.cycles.bindings_in_flight == 1 and env.node_of("a") == ""
     assert s.cache.is_assumed_pod(env.pod("a"))
-    assert s.run_one_cycle() is True  # b: the assumed a takes the only cpu
+    assert s.schedule_one() is True  # b: the assumed a takes the only cpu
     assert env.scheduled_condition("b")["reason"] == "Unschedulable"
     env.run()
     assert env.node_of("a") == "n0" and env.node_of("b") == ""
@@ -132,8 +132,8 @@ def test_an_internal_error_is_logged_with_the_pod_and_the_error(caplog: pytest.L
     env = Env(profile(plugins=(*BASIC, "Boom")), registry={"Boom": boom})
     env.add(_node("n0"), _pod("p"), _pod("big", cpu="64"))
     with caplog.at_level(logging.INFO, logger="kubesched"):
-        env.sched.run_one_cycle()
-        env.sched.run_one_cycle()
+        env.sched.schedule_one()
+        env.sched.schedule_one()
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == ['Error scheduling pod; retrying pod="default/p" '
                       'err="running "Boom" filter plugin: kaboom"']
@@ -167,7 +167,7 @@ def test_parked_pod_moves_on_node_add_not_on_unrelated_event() -> None:
     env.run()
     s = env.sched
     assert [p.name for p in s.queue.unschedulable_pods()] == ["p"]
-    attempts = s.stats.attempts
+    attempts = s.cycles.stats.attempts
     # A PVC is of no interest to the plugins that rejected p (NodeResourcesFit).
     from kubesched.api import PersistentVolumeClaim
 
@@ -177,7 +177,7 @@ def test_parked_pod_moves_on_node_add_not_on_unrelated_event() -> None:
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}))
     assert [p.name for p in s.queue.unschedulable_pods()] == ["p"]
     s.schedule_pending()
-    assert s.stats.attempts == attempts
+    assert s.cycles.stats.attempts == attempts
     env.add(_node("big", cpu="4"))
     assert s.queue.unschedulable_pods() == []
     env.run()
@@ -219,7 +219,7 @@ def test_event_during_the_cycle_decides_the_requeue(mid_cycle: Any, retried: boo
     env.add(_node("n0").taint("dedicated", "x"))
     env.store.create(Pod.from_dict(d))
     s = env.sched
-    s.run_one_cycle()
+    s.schedule_one()
     assert env.scheduled_condition("p")["message"] == msg
     assert [p.name for p in s.queue.pods_in_backoff_q()] == (["p"] if retried else [])
     assert [p.name for p in s.queue.unschedulable_pods()] == ([] if retried else ["p"])
@@ -247,7 +247,7 @@ def test_a_rejected_pod_is_not_retried_for_its_own_status_update() -> None:
     parked (it used to go to backoffQ and, activeQ empty, straight into a second attempt)."""
     env = Env().add(_node("n0", cpu="1"), _pod("p", cpu="2"))
     s = env.sched
-    assert s.schedule_pending() == 1 and s.stats.attempts == 1
+    assert s.schedule_pending() == 1 and s.cycles.stats.attempts == 1
     assert [p.name for p in s.queue.unschedulable_pods()] == ["p"]
     assert env.scheduled_condition("p")["reason"] == "Unschedulable"
 

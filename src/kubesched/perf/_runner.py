@@ -357,7 +357,7 @@ class _Run:
         """Open a measured op's window: the heap frozen (``freezer.settle``), plugin timing,
         the wall-time pacer and the throughput sampler on; returns what ``_stop_measuring``
         subtracts (unschedulable attempts and seconds per extension point so far)."""
-        before = self.sched.stats.unschedulable_attempts
+        before = self.sched.cycles.stats.unschedulable_attempts
         if self.setup_seconds is None:
             self.setup_seconds = time.perf_counter() - self.started
         self.freezer.settle()
@@ -374,7 +374,7 @@ class _Run:
         self.pacer.stop()
         self.timing.active = False
         self.timing.add_extension_points(points_before, self._extension_point_sums())
-        self._unschedulable += self.sched.stats.unschedulable_attempts - before
+        self._unschedulable += self.sched.cycles.stats.unschedulable_attempts - before
 
     def _op_createPods(self, op: Op) -> None:
         namespace = str(op.get("namespace") or f"namespace-{op.index}")

@@ -108,7 +108,7 @@ class Replay:
         self.store.follow_feature_gates(self.sched.options.features)  # the cluster's release
         self.controllers = ControllerManager(self.store, self.clock, seed)
         self.recorder = Recorder(self.store, resources=_resources(self._resource_names), demand=trace.demand,
-                                 providers=trace.metrics, attempts=lambda: self.sched.stats.attempts,
+                                 providers=trace.metrics, attempts=lambda: self.sched.cycles.stats.attempts,
                                  sink=sink, start=self.start, seed=seed)
         self.skipped = 0
         self.skip_reasons: dict[str, int] = {}
@@ -359,7 +359,7 @@ class Replay:
             "events": events,
             "skippedEvents": self.skipped,
             "skipped": dict(self.skip_reasons),
-            "attempts": self.sched.stats.attempts,
+            "attempts": self.sched.cycles.stats.attempts,
             "preemptions": rec.preemptions,
             "evictions": rec.evictions,
             "latencySeconds": rec.latency.exact(),

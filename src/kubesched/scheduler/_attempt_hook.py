@@ -18,12 +18,12 @@ __all__ = ["AttemptHook"]
 
 
 class AttemptHook(Protocol):
-    """Set as ``Scheduler.attempt_hook`` (None: no hook, the default)."""
+    """Set as ``Scheduler.cycles.attempt_hook`` (None: no hook, the default)."""
 
     def before_attempt(self, pinfo: QueuedPodInfo) -> bool:
         """A pod was popped for a scheduling attempt (its cycle, or its pod group's cycle, not
         yet run; a pod skipped as deleted or assumed is not an attempt). True stops the run
-        loops before that cycle: ``Scheduler.stopped_before`` holds the pod, still popped
+        loops before that cycle: ``Scheduler.cycles.stopped_before`` holds the pod, still popped
         (``stopped_pod_group``: the PodGroup whose cycle it was in, None for a pod's own), and
         the scheduler runs no more cycles (it is then fit for a dry run only). A pod group's
         pods are told of one after the other, before their group's cycle."""

@@ -71,7 +71,7 @@ def run(sched: Scheduler, until: float | None = None, *,
     ``wake`` then says when something outside the fixed point acts next (a controller's
     reconcile, the simulated kubelet finishing a pod long after the scheduler went idle): the
     clock is moved there and the run goes on. When the attempt hook stops the run
-    (``sched.stopped_before``), it ends at once, the clock where that attempt
+    (``sched.cycles.stopped_before``), it ends at once, the clock where that attempt
     was about to run. ``max_cycles`` bounds the scheduling cycles (a safety net). ``gauge``
     False leaves the pending-pods gauge alone (a replay runs the loop twice per trace event: a
     Prometheus write each time for a gauge nobody scrapes meanwhile; it brings it up to date at
@@ -90,7 +90,7 @@ def run(sched: Scheduler, until: float | None = None, *,
             continue
         if gauge:
             sched._update_pending_metric()
-        if sched.stopped_before is not None or (max_cycles is not None and cycles >= max_cycles):
+        if sched.cycles.stopped_before is not None or (max_cycles is not None and cycles >= max_cycles):
             break
         if isinstance(clock, VirtualClock):
             nxt = clock.peek()
@@ -114,7 +114,9 @@ def run(sched: Scheduler, until: float | None = None, *,
 def _at_fixed_point(sched: Scheduler, nxt: float, until: float | None) -> bool:
     """The next timer, at ``nxt``, is past the fixed point (see :func:`run`); binding cycles
     still in flight are then run to their end (``_drain_bindings``)."""
-    limit = FIXED_POINT_HORIZON if sched.bindings_in_flight == 0 else FIXED_POINT_HORIZON + MAX_PERMIT_TIMEOUT
+    limit = FIXED_POINT_HORIZON
+    if sched.cycles.bindings_in_flight > 0:
+        limit += MAX_PERMIT_TIMEOUT
     if nxt - sched.last_progress <= limit:
         return False
     sched._drain_bindings(until)

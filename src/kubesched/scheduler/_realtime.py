@@ -35,7 +35,7 @@ def run_realtime(sched: Scheduler, clock: RealClock, stop: threading.Event, *,
     clock.run_due()
     run(sched, stop=stop.is_set, due_after_cycle=True)
     deadline = time.monotonic() + drain_timeout
-    while sched.bindings_in_flight > 0 and time.monotonic() < deadline:
+    while sched.cycles.bindings_in_flight > 0 and time.monotonic() < deadline:
         clock.run_due()
         clock.wait(0.05)
     clock.run_due()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from ..api import DeviceTaintRule, Node, Pod, PodGroup
+from ..api import DeviceTaintRule, Node, Pod
 from ..cache import Cache, PodInfo, Snapshot
 from ..clock import Clock, VirtualClock
 from ..cluster import Clocked, Store, WatchEvent
@@ -45,14 +45,13 @@ from ..queue import (
     build_queueing_hint_map,
 )
 from ._algorithm import ScheduleAlgorithm
-from ._attempt_hook import AttemptHook
 from ._binding import BindingExecutor, BindingMode, new_binding_executor
 from ._eventhandlers import KIND_TO_RESOURCE, EventHandlers
 from ._extender import HTTPExtender, build_extenders
 from ._loop import run
 from ._metrics import SchedulerMetrics
 from ._pod_informer import deliver_pod_event, informer_selects
-from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, CycleStats, ScheduleOne
+from ._schedule_one import NOMINATED_NODE_NAME_FOR_EXPECTATION, ScheduleOne
 from ._store_client import StoreClient
 
 __all__ = ["RunSummary", "Scheduler", "SchedulerOptions"]
@@ -304,42 +303,11 @@ class Scheduler:
     def schedule_one(self) -> bool:
         """ScheduleOne: pop one pod and run its scheduling cycle (its binding cycle is started
         on the binding executor). False when activeQ had no pod, or the attempt hook stopped
-        the run (:class:`~._schedule_one.ScheduleOne`)."""
+        the run. Kept on the Scheduler because upstream's ``Scheduler.ScheduleOne`` is the
+        entry point its ``Run`` loop calls (``wait.UntilWithContext(ctx, sched.ScheduleOne,
+        0)``); the cycles' own state (``stats``, ``attempt_hook``, ``stopped_before``,
+        ``bindings_in_flight``, ...) is read from :attr:`cycles`."""
         return self.cycles.schedule_one()
-
-    @property
-    def stats(self) -> CycleStats:
-        """Counters of the scheduling attempts."""
-        return self.cycles.stats
-
-    @property
-    def attempt_hook(self) -> AttemptHook | None:
-        """Told of each attempt, may stop the run before one (see AttemptHook); None: no hook."""
-        return self.cycles.attempt_hook
-
-    @attempt_hook.setter
-    def attempt_hook(self, hook: AttemptHook | None) -> None:
-        self.cycles.attempt_hook = hook
-
-    @property
-    def stopped_before(self) -> QueuedPodInfo | None:
-        """The pod the attempt hook stopped the run before (still popped), or None."""
-        return self.cycles.stopped_before
-
-    @property
-    def stopped_pod_group(self) -> PodGroup | None:
-        """The PodGroup whose cycle ``stopped_before`` was in (None: the pod's own)."""
-        return self.cycles.stopped_pod_group
-
-    @property
-    def bindings_in_flight(self) -> int:
-        """Binding cycles started and not ended yet."""
-        return self.cycles.bindings_in_flight
-
-    @property
-    def nominated_node_name_for_expectation(self) -> bool:
-        """The NominatedNodeNameForExpectation gate as the binding cycle reads it."""
-        return self.cycles.nominated_node_name_for_expectation
 
     # -- running -----------------------------------------------------------------------------
     def schedule_pending(self, max_cycles: int | None = None) -> int:
@@ -353,23 +321,19 @@ class Scheduler:
         self._update_pending_metric()
         return n
 
-    def run_one_cycle(self) -> bool:
-        """One scheduling cycle (ScheduleOne; see :meth:`schedule_one`)."""
-        return self.cycles.schedule_one()
-
     def run_until_idle(self, until: float | None = None, max_cycles: int = 1_000_000,
                        before_step: Callable[[float], None] | None = None) -> RunSummary:
         """Schedule until nothing more can happen (VirtualClock only): :func:`~._loop.run` to
         its fixed point, or to ``until`` (the clock then moved there). ``max_cycles`` bounds
         the number of scheduling cycles as a safety net; ``before_step`` is told the time of
         each timer before the clock moves there (a replay samples its metrics on the way).
-        When the attempt hook stops the run (``stopped_before``), the loop returns at once,
+        When the attempt hook stops the run (``cycles.stopped_before``), the loop returns at once,
         the clock where that attempt was about to run."""
         if not isinstance(self.clock, VirtualClock):
             raise TypeError("run_until_idle needs a VirtualClock")
         run(self, until, before_step=before_step, max_cycles=max_cycles)
         clock = self.clock
-        if until is not None and self.stopped_before is None and clock.now < until < clock.peek():
+        if until is not None and self.cycles.stopped_before is None and clock.now < until < clock.peek():
             clock.run(until=until)
         return self.summary()
 
@@ -383,16 +347,17 @@ class Scheduler:
         limit = clock.now + MAX_PERMIT_TIMEOUT
         if until is not None:
             limit = min(limit, until)
-        while self.bindings_in_flight > 0 and clock.peek() <= limit:
+        while self.cycles.bindings_in_flight > 0 and clock.peek() <= limit:
             clock.step()
 
     def summary(self) -> RunSummary:
         pending, _ = self.queue.pending_pods()
+        stats = self.cycles.stats
         return RunSummary(
-            scheduled=self.stats.scheduled,
-            attempts=self.stats.attempts,
-            unschedulable_attempts=self.stats.unschedulable_attempts,
-            error_attempts=self.stats.error_attempts,
+            scheduled=stats.scheduled,
+            attempts=stats.attempts,
+            unschedulable_attempts=stats.unschedulable_attempts,
+            error_attempts=stats.error_attempts,
             pending=sorted(p.key for p in pending),
             unschedulable=sorted(p.key for p in self.queue.unschedulable_pods()),
             end_time=self.clock.now,

@@ -216,7 +216,7 @@ def _explain_at(build: _Build, key: str, incarnation: int, seed: int) -> Simulat
         owners = workload_owners(sim.store, pod)
         created_by = f"{kind_of(owners[-1])} {owners[-1].meta.namespace}/{owners[-1].meta.name}" \
             if owners else None
-        group = sim.sched.stopped_pod_group
+        group = sim.sched.cycles.stopped_pod_group
         explanation = explain_in(sim.sched, namespace, name)
         return SimulatedExplanation(
             explanation, created_by, sim.clock.now - sim.start, stopped is not None,

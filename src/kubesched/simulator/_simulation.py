@@ -200,9 +200,9 @@ class Simulator:
         that moment); None when the run ended without stopping. Either way the scheduler and
         the controllers stay open, for a dry run on this state (``explain_in``) and nothing
         more: the simulator is spent (``close`` it)."""
-        self.sched.attempt_hook = hook
+        self.sched.cycles.attempt_hook = hook
         self.settle()
-        return self.sched.stopped_before
+        return self.sched.cycles.stopped_before
 
     def close(self) -> None:
         """Stop the controllers and the scheduler (``run`` does it itself)."""

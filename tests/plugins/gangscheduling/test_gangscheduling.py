@@ -119,7 +119,7 @@ def test_one_pod_group_cycle_places_the_whole_gang_and_binds_it() -> None:
     sched.schedule_one()  # pops w0 and, with it, w1 and w2: one cycle for the group
     assert sched.queue.pending_pods()[0] == []
     assert len(fwk.waiting_pods) == 0  # Permit found the quorum assumed: nobody waits
-    assert sched.bindings_in_flight == 3
+    assert sched.cycles.bindings_in_flight == 3
     sched.run_until_idle()
     assert all(node_of(store, f"w{i}") for i in range(3))
 
@@ -130,7 +130,7 @@ def test_a_gang_that_cannot_be_placed_whole_places_none() -> None:
     summary = sched.run_until_idle()
     assert summary.scheduled == 0
     assert not any(node_of(store, f"w{i}") for i in range(3))
-    assert sched.bindings_in_flight == 0 and sched.cache.assumed_pod_count() == 0  # nothing held
+    assert sched.cycles.bindings_in_flight == 0 and sched.cache.assumed_pod_count() == 0  # nothing held
     # The two that fitted carry the group's reason (PlacementFeasible), the third its own.
     messages = sorted(message(store, f"w{i}") for i in range(3))
     assert messages[0].startswith("0/2 nodes are available: 2 Insufficient cpu.")
@@ -143,7 +143,7 @@ def test_an_infeasible_gang_holds_no_node_and_no_pod_waits_on_permit() -> None:
     fwk = sched.profiles["default-scheduler"]
     sched.schedule_pending()
     assert len(fwk.waiting_pods) == 0 and sched.cache.assumed_pod_count() == 0
-    assert sched.bindings_in_flight == 0
+    assert sched.cycles.bindings_in_flight == 0
     pending, _ = sched.queue.pending_pods()
     assert sorted(p.name for p in pending) == ["w0", "w1", "w2"]
 
@@ -228,7 +228,7 @@ def test_a_gang_is_bound_whole_or_not_at_all(node_cpus: list[int], pod_cpus: lis
     sched.run_until_idle()
     bound = sum(1 for p in store.list("Pod") if p.node_name)
     assert bound == 0 or bound >= min_count
-    assert sched.cache.assumed_pod_count() == 0 and sched.bindings_in_flight == 0
+    assert sched.cache.assumed_pod_count() == 0 and sched.cycles.bindings_in_flight == 0
     if min_count > len(pods):
         assert bound == 0  # the gang never forms: PreEnqueue holds every pod
     # While a pod is left, fewer pods than nodes are placed, so some node is empty and takes it.
@@ -338,7 +338,7 @@ def test_a_homogeneous_gang_is_placed_in_one_cycle_iff_a_placement_exists(
     sched.schedule_one()  # one pod-group cycle (nothing queued when PreEnqueue holds the gang)
     placeable = min(pods, sum(c // pod_cpu for c in node_cpus))
     expected = placeable if pods >= min_count and placeable >= min_count else 0
-    assert sched.bindings_in_flight == expected
+    assert sched.cycles.bindings_in_flight == expected
     sched.run_until_idle()
     assert sum(1 for p in store.list("Pod") if p.node_name) == expected
 
