@@ -830,7 +830,7 @@ class Framework:
         box = [Status.success()]
         t0 = self._duration_clock() if self.observer is not None else 0.0
         try:
-            res, st = self._raw_scores(state, pod, nodes)
+            res, st = self._raw_scores(state, pod, nodes, self._timing_plugins(state))
             box[0] = st
             if res is None:
                 return None, st
@@ -854,10 +854,13 @@ class Framework:
                 if n in row:
                     aligned[k] = raw[row[n]]
             raw = aligned
-        return self._normalize(state, pod, plan, names, raw)
+        return self._normalize(state, pod, plan, names, raw, self._timing_plugins(state))
 
-    def _raw_scores(self, state: CycleState, pod: Pod, nodes: NodeBatch | Sequence[NodeInfo]
+    def _raw_scores(self, state: CycleState, pod: Pod, nodes: NodeBatch | Sequence[NodeInfo], timed: bool
                     ) -> tuple[tuple[Sequence[str], _ScorePlan, npt.NDArray[np.int64]] | None, Status]:
+        """The score plugins' raw scores; ``timed``: this cycle's plugin calls are timed
+        (:meth:`_timing_plugins`, asked once per cycle by the caller and handed to
+        :meth:`_normalize` too)."""
         batch, given = self._as_batch(nodes)
         names: Sequence[str] = (batch.lazy_names() if batch is not None
                                 else [ni.name for ni in given or ()])
@@ -869,7 +872,6 @@ class Framework:
         rows: list[npt.NDArray[np.int64]] = []
         call = self._call
         use_batch = batch is not None and not self.per_node
-        timed = self._timing_plugins(state)
         for k, pl in enumerate(plugins):
             fn = plan.batch_fns[k]
             if fn is not None and use_batch:
@@ -892,18 +894,20 @@ class Framework:
 
     def _score(self, state: CycleState, pod: Pod,
                nodes: NodeBatch | Sequence[NodeInfo]) -> tuple[ScoreResult | None, Status]:
-        res, st = self._raw_scores(state, pod, nodes)
+        timed = self._timing_plugins(state)
+        res, st = self._raw_scores(state, pod, nodes, timed)
         if res is None:
             return None, st
         names, plan, raw = res
-        return self._normalize(state, pod, plan, names, raw)
+        return self._normalize(state, pod, plan, names, raw, timed)
 
     def _normalize(self, state: CycleState, pod: Pod, plan: _ScorePlan, names: Sequence[str],
-                   raw: npt.NDArray[np.int64]) -> tuple[ScoreResult | None, Status]:
+                   raw: npt.NDArray[np.int64], timed: bool) -> tuple[ScoreResult | None, Status]:
+        """NormalizeScore, the range check, the weights and the totals; ``timed`` as for
+        :meth:`_raw_scores`."""
         plugins = plan.plugins
         n = len(names)
         call = self._call
-        timed = self._timing_plugins(state)
         normalized = raw
         for k, ext in enumerate(plan.exts):
             if ext is None:
