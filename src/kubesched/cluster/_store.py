@@ -214,6 +214,30 @@ class ChangeLog(Protocol):
         ...
 
 
+@runtime_checkable
+class StatusSubresource(Protocol):
+    """A store that writes an object's ``status`` subresource apart from the object (client-go's
+    ``UpdateStatus``), as MemoryStore (with the API server's status rules) and the live store
+    (a PUT to ``.../status``) do. Not part of :class:`Store`: a store without the subresource
+    (a test's fake API) takes the whole object through ``update``, and writers fall back to it."""
+
+    def update_status(self, obj: ApiObject) -> ApiObject:
+        """Replace the object's status; the API server's status rules apply (a
+        ResourceClaim's populated allocation is immutable)."""
+        ...
+
+
+@runtime_checkable
+class ControllerSimulation(Protocol):
+    """A store that says whether the cluster's controllers (PV controller, provisioners) act on
+    it: the live store says False, and VolumeBinding's PreBind then writes only upstream's
+    updates and waits for the controllers. Not part of :class:`Store`: a store that does not say
+    is the embedded one, where nothing else would do the controllers' part (True)."""
+
+    @property
+    def simulates_controllers(self) -> bool: ...
+
+
 class Store(Protocol):
     """The API server as the scheduler sees it. Kinds are named as in manifests (``"Pod"``);
     cluster-scoped objects use namespace ``""``."""

@@ -3,7 +3,7 @@
 Mirrors pkg/scheduler/framework and staging/src/k8s.io/kube-scheduler/framework.
 """
 
-from ._batch import BatchFilterResult, BatchNames, NodeBatch
+from ._batch import BatchFilterResult, BatchNames, NodeBatch, SnapshotRows
 from ._cycle_state import PODS_TO_ACTIVATE_KEY, CycleState, PodsToActivate, StateData, StateNotFound
 from ._diagnosis import EXTENDER_NAME, NO_NODE_AVAILABLE_MSG, Diagnosis, FitError, NodeToStatus
 from ._duration import format_go_duration, parse_go_duration
@@ -234,6 +234,7 @@ __all__ = [
     "SignFragment",
     "SignPlugin",
     "SkippedErrorLogger",
+    "SnapshotRows",
     "SnapshotView",
     "SortedScoredNodes",
     "StateData",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Protocol, overload, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,25 @@ from ._status import Code, Status
 if TYPE_CHECKING:
     from ..cache import NodeInfo, Snapshot
 
-__all__ = ["BatchFilterResult", "BatchNames", "NodeBatch"]
+__all__ = ["BatchFilterResult", "BatchNames", "NodeBatch", "SnapshotRows"]
+
+
+@runtime_checkable
+class SnapshotRows(Protocol):
+    """Nodes handed to PreFilter or PreScore as a sequence that also knows their snapshot rows,
+    as the batch filter pass's feasible nodes do: a plugin indexing the snapshot's rows takes
+    them as they are instead of looking each NodeInfo up. No upstream counterpart (its
+    PreScore gets a plain ``[]*NodeInfo``); a plain list has no rows and is looked up."""
+
+    @property
+    def rows(self) -> npt.NDArray[np.int64]:
+        """The nodes' rows in ``infos``, in the sequence's order."""
+        ...
+
+    @property
+    def infos(self) -> npt.NDArray[np.object_]:
+        """The snapshot's NodeInfos by row (its ``infos_array``)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +60,8 @@ class NodeBatch:
 
     def all_have_nodes(self) -> bool:
         """Every NodeInfo of the batch has its Node object (the snapshot's ``has_node`` column;
-        a view over some rows, as preemption's, has no columns and asks each NodeInfo)."""
-        columns = getattr(self.snapshot, "columns", None)
-        if columns is not None:
-            return bool(columns.has_node[self.indices].all())
-        return all(ni.node is not None for ni in self.node_infos())
+        a view over some rows, as preemption's, has its columns too)."""
+        return bool(self.snapshot.columns.has_node[self.indices].all())
 
     def lazy_names(self) -> BatchNames:
         """The names as a sequence that reads the snapshot only for the entries asked for."""

@@ -112,7 +112,12 @@ from ._claims import (
     pod_reference,
     status_of,
 )
-from ._extended_writes import create_extended_claim, delete_claim, patch_pod_extended_resource_claim_status
+from ._extended_writes import (
+    create_extended_claim,
+    delete_claim,
+    patch_pod_extended_resource_claim_status,
+    status_update,
+)
 from ._memo import FITS, UNKNOWN, Columns, NodeAllocationMemo
 from ._named import NamedClaims
 from ._preemption import DryRun
@@ -959,8 +964,7 @@ class DynamicResources(PluginBase):
 
         changes: dict[tuple[str, ...], Any] = {("status", k): (DELETE if v is None else v)
                                                for k, v in status.items()}
-        update = getattr(self.store, "update_status", self.store.update)
-        updated: ResourceClaim = update(claim.with_changes(changes))
+        updated: ResourceClaim = status_update(self.store)(claim.with_changes(changes))
         return updated
 
     # -- explain -------------------------------------------------------------------------------

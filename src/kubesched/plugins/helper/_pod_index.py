@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from ...api import Pod
 from ...cache import NodeInfo, label_domains_of
+from ...framework import SnapshotRows
 from ._affinity_terms import AffinityTerm, PodTermsCache
 from ._index_views import GroupView, TermKey, TermView, ViewCache
 
@@ -84,7 +85,7 @@ class PodIndex:
         self._group_nodes: dict[int, dict[str, int]] = {}
         self._term_nodes: dict[TermKind, dict[TermKey, dict[str, int]]] = {k: {} for k in _KINDS}
         self._by_id: dict[int, _NodeEntry] = {}  # id(NodeInfo) -> entry, for the cheap walk
-        self._snap_ref: weakref.ref[Any] | None = None
+        self._snap_ref: weakref.ref[Snapshot] | None = None
         self._fp: tuple[int, int, int] | None = None
         # node name -> row of the node list last synced (the snapshot's node_index when synced
         # with a snapshot's list); the views' arrays are aligned with it.
@@ -95,7 +96,7 @@ class PodIndex:
         self._term_views: ViewCache[TermView] = ViewCache(16)
 
     # -- maintenance ----------------------------------------------------------------------------
-    def sync(self, nodes: Sequence[NodeInfo], snapshot: Any = None) -> None:
+    def sync(self, nodes: Sequence[NodeInfo], snapshot: Snapshot | None = None) -> None:
         """Bring the index up to date with ``nodes`` (re-reading changed nodes only).
 
         When ``nodes`` is the node list of a snapshot the cache keeps up to date (its
@@ -104,11 +105,11 @@ class PodIndex:
         self._set_layout(nodes, snapshot)
         fp = None
         if snapshot is not None and snapshot.node_info_list is nodes and snapshot.generation > 0:
-            fp = (snapshot.generation, getattr(snapshot, "tree_version", 0), len(nodes))
+            fp = (snapshot.generation, snapshot.tree_version, len(nodes))
             if self._snap_ref is not None and self._snap_ref() is snapshot and self._fp is not None:
                 if self._fp == fp:
                     return
-                prev_gen, rewritten = getattr(snapshot, "last_update", (-1, ()))
+                prev_gen, rewritten = snapshot.last_update
                 if self._fp[1:] == fp[1:] and self._fp[0] == prev_gen:
                     # Synced at the previous generation: only the nodes the last snapshot
                     # update rewrote can differ (same node list, same tree).
@@ -116,12 +117,12 @@ class PodIndex:
                     self._fp = fp
                     return
         self._sync_nodes(nodes, nodes)
-        if fp is not None:
+        if fp is not None and snapshot is not None:
             self._snap_ref, self._fp = weakref.ref(snapshot), fp
         else:
             self._snap_ref = None
 
-    def _set_layout(self, nodes: Sequence[NodeInfo], snapshot: Any) -> None:
+    def _set_layout(self, nodes: Sequence[NodeInfo], snapshot: Snapshot | None) -> None:
         """Adopt the rows of ``nodes``; a different layout drops every view."""
         self._nrows = len(nodes)
         if snapshot is not None and snapshot.node_info_list is nodes:
@@ -381,11 +382,11 @@ class NodeView:
         """The rows of ``subset``'s nodes (a subset of ``nodes``), in no particular order."""
         if len(subset) == len(self.nodes):
             return np.arange(len(self.nodes), dtype=np.int64)
-        rows = getattr(subset, "rows", None)  # the batch filter's FeasibleNodes: snapshot rows
-        infos = getattr(subset, "infos", None)
-        if (rows is not None and infos is not None and len(infos) == len(self.nodes) and len(rows)
-                and infos[int(rows[0])] is self.nodes[int(rows[0])]):
-            return np.asarray(rows, dtype=np.int64)
+        if isinstance(subset, SnapshotRows):  # the batch filter's feasible nodes: snapshot rows
+            rows, infos = subset.rows, subset.infos
+            if (len(infos) == len(self.nodes) and len(rows)
+                    and infos[int(rows[0])] is self.nodes[int(rows[0])]):
+                return np.asarray(rows, dtype=np.int64)
         if self._row_of_id is not None:
             try:  # the snapshot's own NodeInfos: rows by identity, without reading names
                 return np.fromiter(map(self._row_of_id.__getitem__, map(id, subset)), dtype=np.int64,

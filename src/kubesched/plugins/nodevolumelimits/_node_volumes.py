@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 if TYPE_CHECKING:
     from ...api import Pod
-    from ...cache import NodeInfo
+    from ...cache import NodeInfo, Snapshot
 
 __all__ = ["NO_LIMIT", "NodeVolumeIndex", "NodeVolumes", "PodVolumes"]
 
@@ -93,7 +93,7 @@ class NodeVolumeIndex:
         self.flagged = np.zeros(n, dtype=bool)
         self._headroom = {}
 
-    def sync(self, snap: Any, version: Hashable) -> None:
+    def sync(self, snap: Snapshot, version: Hashable) -> None:
         """Mark the rows that may have changed since the last sync stale."""
         infos = snap.node_info_list
         same_snap = self._snap_ref is not None and self._snap_ref() is snap
@@ -104,7 +104,7 @@ class NodeVolumeIndex:
             self._reset(len(infos))
         elif snap.generation > 0 and snap.generation == self._synced:
             pass
-        elif snap.generation > 0 and getattr(snap, "last_update", (-1, ()))[0] == self._synced:
+        elif snap.generation > 0 and snap.last_update[0] == self._synced:
             row_of = snap.row_of_id
             for ni in snap.last_update[1]:
                 r = row_of.get(id(ni))
@@ -117,7 +117,7 @@ class NodeVolumeIndex:
                     self.stale[r] = True
         self._version, self._synced = version, snap.generation
 
-    def refresh(self, snap: Any, rows: npt.NDArray[np.int64]) -> None:
+    def refresh(self, snap: Snapshot, rows: npt.NDArray[np.int64]) -> None:
         """Re-read the stale ones of ``rows``."""
         todo = rows[self.stale[rows]]
         if not todo.size:

@@ -87,7 +87,6 @@ class CSILimits(PluginBase):
         self._limits: dict[str, tuple[Mapping[str, int], CSINode | None, dict[str, int]]] = {}
         # The batch path's per-node counts, kept across cycles (see _node_volumes.py).
         self._index = NodeVolumeIndex(self._read_node)
-        self._uncached = 0
 
     # -- events ---------------------------------------------------------------------------
     def events_to_register(self) -> list[ClusterEventWithHint]:
@@ -292,19 +291,15 @@ class CSILimits(PluginBase):
     # -- batch Filter -----------------------------------------------------------------------
     def _storage_version(self) -> Hashable:
         """What every kept resolution depends on besides the nodes' pods: the versions of the
-        kinds the listers read (any change of the store when it only has a global one; a fresh
-        value each call when it has neither, which disables the reuse)."""
+        kinds the listers read (:class:`~kubesched.cluster.KindVersioned`), or any change of
+        the store when it only has the global resourceVersion every store has."""
         store = self.listers.store
         if store is None:
             return 0
         if isinstance(store, KindVersioned):
             kind_version = store.kind_version
             return (kind_version(PVC), kind_version(PV), kind_version(SC), kind_version(CSI_NODE))
-        rv = getattr(store, "resource_version", None)
-        if isinstance(rv, int):
-            return rv
-        self._uncached += 1
-        return ("uncached", self._uncached)
+        return store.resource_version
 
     def _read_node(self, node_info: NodeInfo, old: NodeVolumes | None) -> NodeVolumes:
         """The NodeVolumes of a node with its Node object; ``old`` (same storage version) lends

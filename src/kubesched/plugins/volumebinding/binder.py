@@ -353,10 +353,9 @@ class VolumeBinder:
 
     def _pod_gone(self, pod: Pod) -> bool:
         store = self.listers.store
-        try_get = getattr(store, "try_get", None)
-        if try_get is None:
+        if store is None:
             return False
-        current = try_get("Pod", pod.namespace, pod.name)
+        current = store.try_get("Pod", pod.namespace, pod.name)
         return current is None or current.uid != pod.uid
 
     def _bind_simulated(self, pod_volumes: PodVolumes) -> None:

@@ -6,9 +6,9 @@ handle's cluster store. A missing object is ``None`` (the listers' NotFound erro
 of that error is built by :func:`not_found` so reason strings match upstream's
 (``persistentvolumeclaim "x" not found``).
 
-The store (kubesched.cluster.Store) is reached only through ``try_get``/``get(kind, namespace,
-name)``, ``list(kind)``, ``create(obj)`` and ``update(obj)``; a plugin built without a handle
-sees an empty cluster.
+The store (kubesched.cluster.Store) is reached only through ``try_get(kind, namespace, name)``,
+``list(kind)``, ``create(obj)`` and ``update(obj)``; a plugin built without a handle sees an
+empty cluster.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubesched.api import CSINode, Node, PersistentVolume, PersistentVolumeClaim, StorageClass
-from kubesched.cluster import NotFound
+from kubesched.cluster import ControllerSimulation, Store
 
 __all__ = ["CSI_NODE", "PV", "PVC", "SC", "VolumeListers", "not_found"]
 
@@ -44,30 +44,26 @@ class VolumeListers:
 
     __slots__ = ("_store",)
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store | None) -> None:
         self._store = store
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store | None:
         return self._store
 
     @property
     def simulates_controllers(self) -> bool:
         """Whether PreBind must also do the PV controller's and provisioner's part (the
-        embedded store: nothing else would) or, against a real cluster (a store with
-        ``simulates_controllers = False``), write upstream's updates and wait for them."""
-        return bool(getattr(self._store, "simulates_controllers", True))
+        embedded store: nothing else would) or, against a real cluster (a store that says
+        ``simulates_controllers`` False, :class:`~kubesched.cluster.ControllerSimulation`),
+        write upstream's updates and wait for them."""
+        store = self._store
+        return store.simulates_controllers if isinstance(store, ControllerSimulation) else True
 
     def _get(self, kind: str, namespace: str, name: str) -> Any:
         if self._store is None or not name:
             return None
-        try_get = getattr(self._store, "try_get", None)
-        if try_get is not None:
-            return try_get(kind, namespace, name)
-        try:
-            return self._store.get(kind, namespace, name)
-        except (NotFound, LookupError):
-            return None
+        return self._store.try_get(kind, namespace, name)
 
     def _list(self, kind: str) -> list[Any]:
         if self._store is None:
