@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from kubesched.framework import ActionType, ClusterEvent, EventResource
-from kubesched.scheduler._algorithm import ScheduleAlgorithm, num_feasible_nodes_to_find
+from kubesched.scheduler._algorithm import ScheduleAlgorithm, _next_chunk, num_feasible_nodes_to_find
 from kubesched.scheduler._eventhandlers import node_scheduling_properties_change
 from kubesched.scheduler._failure import NOTE_LENGTH_LIMIT, truncate_message
 from kubesched.scheduler._metrics import SchedulerMetrics
@@ -30,6 +30,17 @@ from kubesched.testing.wrappers import make_node
 ])
 def test_num_feasible_nodes_to_find(percentage: int | None, num_nodes: int, want: int) -> None:
     assert num_feasible_nodes_to_find(percentage, num_nodes) == want
+
+
+@pytest.mark.parametrize(("chunk", "pos", "found", "to_find", "want"), [
+    pytest.param(750, 750, 0, 750, 1500, id="nothing found yet: doubles"),
+    # TopologySpreading at 15,000 nodes, one zone of three at maxSkew: 500 of the first 750
+    # pass; 250 more are needed at that rate, 375 nodes, plus an eighth and 16.
+    pytest.param(750, 750, 500, 750, 375 + 46 + 16, id="sized by the pass rate"),
+    pytest.param(100, 100, 99, 100, 64, id="never fewer than 64"),
+])
+def test_next_chunk(chunk: int, pos: int, found: int, to_find: int, want: int) -> None:
+    assert _next_chunk(chunk, pos, found, to_find) == want
 
 
 def _node_events(mutate: str) -> list[ActionType]:
