@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kubesched.api import format_time
+from kubesched.api import PriorityClass, add_default_tolerations, admit_pod, dumps_json, format_time
 from kubesched.cluster import MemoryStore
-from kubesched.cluster._conditions import update_pod_conditions
+from kubesched.cluster._conditions import apply_scheduling_gated_condition, update_pod_conditions
 from kubesched.cluster._store import Event, WatchEvent
 from kubesched.testing.wrappers import make_pod
 
@@ -99,3 +99,34 @@ def test_recorded_events_aggregate() -> None:
     assert (again.count, again.first_timestamp, again.last_timestamp) == (2, first.first_timestamp,
                                                                           first.first_timestamp + 5.0)
     assert again.reporting_controller == "default-scheduler" and store.events() == [again]
+
+
+@pytest.mark.parametrize("edit", ["plain", "class", "tolerated", "gated", "admitted"])
+def test_create_applies_admission_in_one_copy_as_in_turn(edit: str) -> None:
+    """``create`` applies the Priority plugin's, DefaultTolerationSeconds' and the SchedulingGated
+    edits with its own uid, time stamp and resourceVersion at once: the stored pod equals the
+    one the three admission steps in turn, then the write's edits, give (manifest key order
+    included)."""
+    store = MemoryStore()
+    store.create(PriorityClass.from_dict({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+                                          "metadata": {"name": "high"}, "value": 1000}))
+    b = make_pod().name("p").namespace("ns")
+    if edit == "class":
+        b = b.priority_class_name("high")
+    elif edit == "tolerated":
+        b = b.toleration(effect="NoExecute", operator="Exists")
+    elif edit == "gated":
+        b = b.scheduling_gates(["g"])
+    elif edit == "admitted":
+        b = b.priority(7)
+    pod = b.obj()
+    want = apply_scheduling_gated_condition(
+        add_default_tolerations(admit_pod(pod, store.priority_classes())), store.clock.now)
+    got = store.create(pod)
+    want = want.with_changes({("metadata", "uid"): got.meta.uid,
+                              ("metadata", "creationTimestamp"): got.raw["metadata"]["creationTimestamp"],
+                              ("metadata", "resourceVersion"): got.meta.resource_version})
+    assert dumps_json(got.raw) == dumps_json(want.raw)
+    assert {k: v for k, v in vars(got).items() if k != "raw"} == \
+        {k: v for k, v in vars(want).items() if k != "raw"}  # parsed fields and cached values
+    assert store.admit(pod).raw == {**want.raw, "metadata": pod.raw["metadata"]}

@@ -8,7 +8,11 @@ DefaultTolerationSeconds defaults the API server applies on create, and the mani
 """
 
 from . import _fields as fields
-from ._default_tolerations import DEFAULT_TOLERATION_SECONDS, add_default_tolerations
+from ._default_tolerations import (
+    DEFAULT_TOLERATION_SECONDS,
+    add_default_tolerations,
+    default_toleration_changes,
+)
 from ._fields import FieldValueError
 from ._json import dumps as dumps_json
 from ._json import dumps_indented as dumps_json_indented
@@ -47,6 +51,7 @@ from ._priority import (
     AdmissionError,
     AdmissionWarning,
     admit_pod,
+    admit_pod_changes,
     default_priority_class,
     system_priority_classes,
     validate_priority_class,
@@ -220,8 +225,10 @@ __all__ = [
     "WorkloadPodGroupTemplate",
     "add_default_tolerations",
     "admit_pod",
+    "admit_pod_changes",
     "compute_qos",
     "default_priority_class",
+    "default_toleration_changes",
     "dumps_json",
     "dumps_json_indented",
     "fields",

@@ -12,10 +12,11 @@ import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, Final, Self, cast
 
 from . import _fields
+from ._cached import cached_property
 from ._raw import Path, with_paths
 
 __all__ = ["ManifestObject", "ObjectMeta", "format_time", "parse_time"]

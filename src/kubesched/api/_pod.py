@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from . import _fields as f
+from ._cached import cached_property
 from ._meta import ManifestObject, ObjectMeta, parse_int32, time_field
 from ._quantity import parse_quantity, resource_value
 from ._raw import Path, with_paths

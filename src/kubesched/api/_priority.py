@@ -20,6 +20,7 @@ from typing import Final
 
 from ._objects import PriorityClass
 from ._pod import Pod
+from ._raw import Path
 
 __all__ = [
     "DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS",
@@ -30,6 +31,7 @@ __all__ = [
     "AdmissionError",
     "AdmissionWarning",
     "admit_pod",
+    "admit_pod_changes",
     "default_priority_class",
     "system_priority_classes",
     "validate_priority_class",
@@ -138,12 +140,20 @@ def admit_pod(pod: Pod, classes: Mapping[str, PriorityClass], *, stored: bool = 
     ``stored`` (a pod from a dump), so is a pod with ``spec.priority`` naming a class that is not
     in ``classes``: the dump left its class out, the pod was admitted when it was created.
     """
+    changes = admit_pod_changes(pod, classes, stored=stored)
+    return pod.with_changes(changes) if changes else pod
+
+
+def admit_pod_changes(pod: Pod, classes: Mapping[str, PriorityClass], *,
+                      stored: bool = False) -> dict[Path, object]:
+    """:func:`admit_pod` as the edits it makes (empty when it keeps the pod as it is), for a
+    store that applies them in one derived copy with its own."""
     if not pod.priority_class_name and pod.priority is not None:
-        return pod
+        return {}
     if pod.priority_class_name:
         pc = classes.get(pod.priority_class_name)
         if pc is None and stored and pod.priority is not None:
-            return pod
+            return {}
         if pc is None:
             raise AdmissionError(
                 f"pod {pod.key}: no PriorityClass with name {pod.priority_class_name} was found"
@@ -170,10 +180,10 @@ def admit_pod(pod: Pod, classes: Mapping[str, PriorityClass], *, stored: bool = 
             f"provided in pod spec; priority admission controller computed {policy} from the given "
             "PriorityClass name"
         )
-    changes: dict[tuple[str, ...], object] = {
+    changes: dict[Path, object] = {
         ("spec", "priority"): priority,
         ("spec", "preemptionPolicy"): policy,
     }
     if class_name:
         changes[("spec", "priorityClassName")] = class_name
-    return pod.with_changes(changes)
+    return changes

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..api import Pod, format_time
+from ..api import Path, Pod, format_time
 
-__all__ = ["SCHEDULING_GATED", "apply_scheduling_gated_condition", "update_pod_condition",
-           "update_pod_conditions"]
+__all__ = ["SCHEDULING_GATED", "apply_scheduling_gated_condition", "scheduling_gated_changes",
+           "update_pod_condition", "update_pod_conditions"]
 
 SCHEDULING_GATED = "SchedulingGated"
 """corev1.PodReasonSchedulingGated; ``kubectl get pods`` shows it as the pod's status."""
@@ -77,9 +77,16 @@ def apply_scheduling_gated_condition(pod: Pod, now: float) -> Pod:
     pod created with ``spec.schedulingGates`` and no PodScheduled condition gets
     ``PodScheduled=False``, reason SchedulingGated. The scheduler never writes it; it stays
     until the scheduler, once the gates are gone, records a failure or binds the pod."""
+    changes = scheduling_gated_changes(pod, now)
+    return pod.with_changes(changes) if changes else pod
+
+
+def scheduling_gated_changes(pod: Pod, now: float) -> dict[Path, Any]:
+    """:func:`apply_scheduling_gated_condition` as the edit it makes (empty when none), for a
+    store that applies it in one derived copy with its own."""
     if not pod.scheduling_gates or pod.condition("PodScheduled") is not None:
-        return pod
+        return {}
     conditions, _ = update_pod_condition(
         pod.conditions, {"type": "PodScheduled", "status": "False", "reason": SCHEDULING_GATED,
                          "message": _SCHEDULING_GATED_MESSAGE, "lastProbeTime": None}, now)
-    return pod.with_changes({("status", "conditions"): conditions})
+    return {("status", "conditions"): conditions}

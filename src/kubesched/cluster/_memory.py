@@ -48,6 +48,8 @@ from ..api import (
     ResourceClaim,
     add_default_tolerations,
     admit_pod,
+    admit_pod_changes,
+    default_toleration_changes,
     format_time,
     system_priority_classes,
     validate_priority_class,
@@ -56,7 +58,7 @@ from ..api.loader import KINDS, ApiObject, LoadedObjects, kind_of
 from ..clock import Clock, Timer, VirtualClock
 from ..dra import selector_errors
 from ..process import gc_paused
-from ._conditions import apply_scheduling_gated_condition, update_pod_conditions
+from ._conditions import apply_scheduling_gated_condition, scheduling_gated_changes, update_pod_conditions
 from ._disruption import pdb_selects, pdb_status
 from ._store import AlreadyExists, Conflict, Event, Invalid, NotFound, StoreError, WatchEvent
 
@@ -459,15 +461,27 @@ class MemoryStore:
         (selectors checked, a pod's priority resolved, default tolerations, the
         SchedulingGated condition). Raises Invalid. ``capacity`` admits the copies it places
         only in the scheduler's cache this way."""
+        changes = self._admission_changes(obj)
+        return obj.with_changes(changes) if changes else obj
+
+    def _admission_changes(self, obj: ApiObject) -> dict[Path, Any]:
+        """The edits :meth:`admit` makes, as one change set: the Priority plugin's, then
+        DefaultTolerationSeconds', then the SchedulingGated condition. None of them reads a
+        field another writes, so applying them at once (with the write's own uid, time stamp
+        and resourceVersion, in :meth:`_put`) gives the object the three edits in turn would,
+        keys in the same order, for one derived copy instead of four."""
         _check_selectors(obj)
         if isinstance(obj, PriorityClass):
             pcs = list(self._objects["PriorityClass"].values())
             self._admission(lambda: validate_priority_class(obj, pcs))  # type: ignore[arg-type]
         elif isinstance(obj, Pod):
-            obj = self._admission(lambda: admit_pod(obj, self.priority_classes()))  # type: ignore[arg-type]
-            obj = add_default_tolerations(obj)  # type: ignore[arg-type]
-            obj = apply_scheduling_gated_condition(obj, self._clock.now)
-        return obj
+            pod = obj
+            classes = self.priority_classes()
+            changes: dict[Path, Any] = self._admission(lambda: admit_pod_changes(pod, classes))
+            changes.update(default_toleration_changes(pod))
+            changes.update(scheduling_gated_changes(pod, self._clock.now))
+            return changes
+        return {}
 
     def _put(self, obj: ApiObject, admit: bool) -> Any:
         kind = kind_of(obj)
@@ -478,9 +492,7 @@ class MemoryStore:
         key = (obj.meta.namespace, obj.meta.name)
         if key in self._bucket(kind):
             raise AlreadyExists(f'{KINDS[kind].plural} "{obj.meta.name}" already exists')
-        if admit:
-            obj = self.admit(obj)
-        changes: dict[Path, Any] = {}
+        changes: dict[Path, Any] = self._admission_changes(obj) if admit else {}
         if not obj.meta.uid:
             changes[("metadata", "uid")] = str(uuid.uuid5(uuid.NAMESPACE_OID, f"{kind}/{key}/{self._rv + 1}"))
         if obj.meta.creation_timestamp is None:
