@@ -11,7 +11,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, Final, Self, cast
 
@@ -96,8 +96,19 @@ def format_time(seconds: float) -> str:
     return _format_second(second)
 
 
+_EPOCH: Final = datetime(1970, 1, 1)
+_YEAR_1000: Final = -30_610_224_000
+_YEAR_10000: Final = 253_402_300_800
+
+
 @lru_cache(maxsize=1024)
 def _format_second(second: int) -> str:
+    """The stamp of a whole second. A replayed trace moves to a new second at nearly every
+    event, so the cache rarely helps there; datetime arithmetic and ``isoformat`` give the
+    same text as ``strftime`` at under half its cost (years 1000 to 9999, where ``%Y`` has
+    four digits; outside them strftime's own text, or its error)."""
+    if _YEAR_1000 <= second < _YEAR_10000:
+        return (_EPOCH + timedelta(seconds=second)).isoformat() + "Z"
     return datetime.fromtimestamp(second, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

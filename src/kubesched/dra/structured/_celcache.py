@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ...api import Device
-from ..cel import CompilationResult, Features, SelectorEvalError, get_compiler
+from ..cel import CompilationResult, Compiler, Features, SelectorEvalError, get_compiler
 from ..cel import Device as CELDevice
 
 __all__ = ["CELCache"]
@@ -31,15 +31,21 @@ class CELCache:
     """Selector compilation and per-device verdicts for one CEL feature set."""
 
     def __init__(self, features: Features | None = None) -> None:
-        self._compiler = get_compiler(features)
+        self._features = features
+        self._compiler: Compiler | None = None
         self._verdicts: dict[tuple[str, str, int], tuple[Device, bool | SelectorEvalError]] = {}
         self._devices: dict[tuple[str, int], tuple[Device, CELDevice]] = {}
         self._by_content: dict[tuple[str, Hashable], bool | SelectorEvalError] = {}
         self._combined: dict[tuple[Hashable, str, int], tuple[Device, bool]] = {}
 
     def compile(self, expression: str) -> CompilationResult:
-        """GetOrCompile."""
-        return self._compiler.compile(expression)
+        """GetOrCompile. The compiler (cel-python's lark parser, about half a CPU-second to
+        build) is fetched at the first expression, not with the cache: every scheduler has a
+        DynamicResources plugin, and most never see a CEL selector."""
+        compiler = self._compiler
+        if compiler is None:
+            compiler = self._compiler = get_compiler(self._features)
+        return compiler.compile(expression)
 
     def _cel_device(self, driver: str, device: Device) -> CELDevice:
         entry = self._devices.get((driver, id(device)))

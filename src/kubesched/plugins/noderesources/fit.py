@@ -33,6 +33,7 @@ per combination of failed checks (``BatchFilterResult``), never as a Status per 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,33 @@ def insufficient_reason(name: str) -> str:
 def _reason(name: str) -> str:
     """The reason fitsRequest gives for a failed check of ``name``."""
     return REASON_TOO_MANY_PODS if name == "pods" else insufficient_reason(name)
+
+
+_BINCOUNT_MAX_CHECKS = 12
+"""Up to this many checked resources, the failure patterns are found by counting (at most
+4096 bins), not by sorting."""
+
+
+def _patterns(bits: npt.NDArray[np.int64], checks: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """``np.unique(bits, return_inverse=True)``: the distinct failure bit patterns, ascending,
+    and each node's position among them. With few checked resources the patterns are small
+    integers, and counting them (bincount) gives the same two arrays without np.unique's sort,
+    which was the largest part of Filter on clusters where many nodes fail several checks
+    (GPU traces: cpu and GPU both short)."""
+    if checks > _BINCOUNT_MAX_CHECKS:
+        return np.unique(bits, return_inverse=True)
+    seen = np.bincount(bits)
+    patterns = np.flatnonzero(seen)
+    position = np.zeros(len(seen), dtype=np.intp)
+    position[patterns] = np.arange(len(patterns))
+    return patterns, position[bits]
+
+
+@functools.lru_cache(maxsize=4096)
+def _reasons(names: tuple[str, ...], pattern: int) -> tuple[str, ...]:
+    """The reasons of the failed checks in ``pattern`` (bit k: ``names[k]``), in check order;
+    remembered, as the same few combinations recur cycle after cycle."""
+    return tuple(_reason(names[k]) for k in range(len(names)) if pattern >> k & 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +279,7 @@ class Fit(PluginBase):
         self._store = handle.store if handle is not None else None
         self.unresolvable_above_allocatable = UNRESOLVABLE_ABOVE_ALLOCATABLE.on_for(handle)
         self.dra_scoring = DRAScoring(handle, self.resources)
-        self._plan_memo: tuple[_PreFilterState, tuple[list[str], list[int], set[str]]] | None = None
+        self._plan_memo: tuple[_PreFilterState, tuple[tuple[str, ...], list[int], set[str]]] | None = None
 
     # -- PreFilter / Filter ------------------------------------------------------------------
     def pre_filter(
@@ -267,7 +295,7 @@ class Fit(PluginBase):
             return None
         return manager_for(self._store).device_class_resolver()
 
-    def _filter_plan(self, s: _PreFilterState) -> tuple[list[str], list[int], set[str]]:
+    def _filter_plan(self, s: _PreFilterState) -> tuple[tuple[str, ...], list[int], set[str]]:
         """The resources fitsRequest checks for this pod, "pods" first, the amount wanted of
         each, and those a device class serves (left to DRA on nodes without them);
         memoized for the cycle's state (Filter runs once per chunk of nodes)."""
@@ -282,7 +310,7 @@ class Fit(PluginBase):
         resolver = self._resolver() if extended else None
         if resolver is not None:
             served = {k for k in extended if resolver.get_device_class(k) is not None}
-        plan = (names, [1] + [s.requests[k] for k in names[1:]], served)
+        plan = (tuple(names), [1] + [s.requests[k] for k in names[1:]], served)
         self._plan_memo = (s, plan)
         return plan
 
@@ -348,8 +376,8 @@ class Fit(PluginBase):
         bits = np.zeros(n, dtype=np.int64)
         for k, f in failing:
             bits |= f.astype(np.int64) << k
-        patterns, inverse = np.unique(bits, return_inverse=True)
-        table = [tuple(_reason(names[k]) for k in range(len(names)) if p >> k & 1) for p in patterns.tolist()]
+        patterns, inverse = _patterns(bits, len(names))
+        table = [_reasons(names, p) for p in patterns.tolist()]
         codes = np.where(bits == 0, 0, int(Code.UNSCHEDULABLE))
         if unresolvable is not None:
             codes = np.where(unresolvable, unresolvable_code, codes)
