@@ -18,6 +18,7 @@ from ._store import (
     StoreError,
     WatchEvent,
     WatchEventType,
+    status_update,
 )
 
 __all__ = [
@@ -39,5 +40,6 @@ __all__ = [
     "WatchEvent",
     "WatchEventType",
     "pdb_selects",
+    "status_update",
     "update_pod_condition",
 ]

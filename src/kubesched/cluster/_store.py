@@ -32,6 +32,7 @@ __all__ = [
     "StoreError",
     "WatchEvent",
     "WatchEventType",
+    "status_update",
 ]
 
 WatchEventType = Literal["ADDED", "MODIFIED", "DELETED"]
@@ -225,6 +226,12 @@ class StatusSubresource(Protocol):
         """Replace the object's status; the API server's status rules apply (a
         ResourceClaim's populated allocation is immutable)."""
         ...
+
+
+def status_update(store: Store) -> Callable[[ApiObject], ApiObject]:
+    """UpdateStatus on ``store``: its status subresource (:class:`StatusSubresource`), or a
+    plain ``update`` of the whole object where it has none (a test's fake API)."""
+    return store.update_status if isinstance(store, StatusSubresource) else store.update
 
 
 @runtime_checkable

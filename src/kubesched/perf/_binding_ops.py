@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from ..api import Pod, ResourceClaim, format_time
 from ..clock import Clock
+from ..cluster import status_update
 from ._config import ConfigError, Op
 
 __all__ = ["STABLE_UNSCHEDULED", "WorkloadFailed", "check_pods_scheduled", "update_device_conditions"]
@@ -93,7 +94,7 @@ def update_device_conditions(op: Op, store: Any, clock: Clock, poll: Poll,
             devices.append({"driver": r.driver, "pool": r.pool, "device": r.device, "conditions": [{
                 "type": str(ctype), "status": status, "lastTransitionTime": now,
                 "reason": "Test", "message": "Test"}]})
-        update = getattr(store, "update_status", store.update)
+        update = status_update(store)
         update(claim.with_changes({("status", "devices"): devices}))
 
 

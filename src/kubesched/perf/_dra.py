@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..api import Node, ResourceClaim, ResourceSlice
+from ..cluster import status_update
 from ..dra.structured import DEFAULT_FEATURES, AllocatorError, CELCache, DeviceID, new_allocator
 from ..plugins.dynamicresources import ClassLister, allocation_to_dict, manager_for
 from ._config import ConfigError, Op
@@ -108,7 +109,7 @@ def alloc_resource_claims(store: Any, namespace: str) -> int:
             if results:
                 resume[shape] = i
                 allocation = results[0]
-                update = getattr(store, "update_status", store.update)
+                update = status_update(store)
                 update(claim.with_changes({("status", "allocation"): allocation_to_dict(allocation)}))
                 state.allocated_devices.update(
                     DeviceID(r.driver, r.pool, r.device) for r in allocation.results)

@@ -9,25 +9,17 @@ through the store (the embedded one or the live API server).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from typing import Any, Final
 
-from kubesched.api import DELETE, ApiObject, Pod, ResourceClaim
-from kubesched.cluster import StatusSubresource
+from kubesched.api import DELETE, Pod, ResourceClaim
+from kubesched.cluster import status_update
 from kubesched.plugins.helper.dra import ExtendedRequests, generated_claim_name
 
 from ._claims import FINALIZER
 
-__all__ = ["create_extended_claim", "delete_claim", "patch_pod_extended_resource_claim_status",
-           "status_update"]
+__all__ = ["create_extended_claim", "delete_claim", "patch_pod_extended_resource_claim_status"]
 
 CONFLICT_RETRIES: Final = 5  # retry.DefaultRetry.Steps
-
-
-def status_update(store: Any) -> Callable[[ApiObject], Any]:
-    """UpdateStatus on ``store``: its status subresource (:class:`~kubesched.cluster.StatusSubresource`),
-    or a plain update of the whole object where it has none."""
-    return store.update_status if isinstance(store, StatusSubresource) else store.update
 
 
 def _klog(claim: ResourceClaim) -> str:

@@ -42,7 +42,7 @@ import dataclasses
 import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,7 @@ from kubesched.api import (
     format_time,
 )
 from kubesched.cache import NodeInfo
+from kubesched.cluster import status_update
 from kubesched.dra.cel import Features as CELFeatures
 from kubesched.dra.structured import (
     AllocatedState,
@@ -112,12 +113,7 @@ from ._claims import (
     pod_reference,
     status_of,
 )
-from ._extended_writes import (
-    create_extended_claim,
-    delete_claim,
-    patch_pod_extended_resource_claim_status,
-    status_update,
-)
+from ._extended_writes import create_extended_claim, delete_claim, patch_pod_extended_resource_claim_status
 from ._memo import FITS, UNKNOWN, Columns, NodeAllocationMemo
 from ._named import NamedClaims
 from ._preemption import DryRun
@@ -964,8 +960,7 @@ class DynamicResources(PluginBase):
 
         changes: dict[tuple[str, ...], Any] = {("status", k): (DELETE if v is None else v)
                                                for k, v in status.items()}
-        updated: ResourceClaim = status_update(self.store)(claim.with_changes(changes))
-        return updated
+        return cast(ResourceClaim, status_update(self.store)(claim.with_changes(changes)))
 
     # -- explain -------------------------------------------------------------------------------
     def node_allocations(self, state: CycleState,
